@@ -1,0 +1,2 @@
+// The importable library: `import { createClient } from 'payfac'`.
+export * from './client/index.js'
