@@ -1,0 +1,46 @@
+// Profiles and credential resolution. No oclif, no output, no client transport.
+// Importing this index loads conf (through store.ts); the CLI imports it inside run() only.
+// Pure helpers can be imported from './profiles.js' and './resolve.js' without conf.
+export { ConfigError, type ConfigErrorOptions, type ConfigErrorReason } from './errors.js'
+export {
+  BUILTIN_LOCAL_PROFILE,
+  CREDENTIAL_KINDS,
+  ENVIRONMENTS,
+  ID_SCHEMAS,
+  LOCAL_PROFILE_NAME,
+  PROFILE_NAME_PATTERN,
+  checkKeyMatchesEnvironment,
+  describeIssues,
+  inferCredentialKind,
+  isHttpUrl,
+  isLoopbackUrl,
+  keyEnvironment,
+  maskCredential,
+  parseProfile,
+  profileSchema,
+  storeSchema,
+  unknownProfile,
+  type CredentialKind,
+  type Environment,
+  type KeyEnvironment,
+  type Profile,
+  type StoreData,
+} from './profiles.js'
+export {
+  ProfileStore,
+  defaultConfigDir,
+  resolveConfigDir,
+  type AddProfileOptions,
+  type ProfileStoreOptions,
+} from './store.js'
+export {
+  SETTINGS_ENV,
+  inferEnvironment,
+  resolveSettings,
+  type ProfileSource,
+  type ResolveInput,
+  type ResolvedSettings,
+  type SettingsContext,
+  type SettingsFlags,
+  type SettingsSource,
+} from './resolve.js'

@@ -1,0 +1,244 @@
+// Profiles: named sets of (environment, base URL, credential, context ids). This file is pure:
+// the shape of a profile and of the store file, credential kinds, key inference, the
+// environment check and masking. The file itself is handled by store.ts (conf), so importing
+// these helpers never loads conf.
+import { z } from 'zod'
+import { LOCAL_BASE_URL, WELL_KNOWN } from '../well-known.js'
+import { ConfigError } from './errors.js'
+
+export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
+export type Environment = (typeof ENVIRONMENTS)[number]
+
+/** The contract's credential kinds (Authentication, item 2) as kebab-case ids. */
+export const CREDENTIAL_KINDS = [
+  'merchant-public-key',
+  'merchant-secret-key',
+  'marketplace-api-key',
+  'customer-jwt',
+  'merchant-jwt',
+  'platform-jwt',
+  'auth-token',
+  'enterprise-api-key',
+  'customer-api-key',
+  'pay-by-link-token',
+] as const
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number]
+
+/** The environment a key names in its first word (field notes, Credentials). */
+export type KeyEnvironment = 'sandbox' | 'live'
+
+export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/i
+
+/** The name of the built-in profile; reserved, so a stored profile can never shadow it. */
+export const LOCAL_PROFILE_NAME = 'local'
+
+// ---------------------------------------------------------------------------------------------
+// Keys: inference, environment, masking
+
+// `<env>_<kind>_<secret>`: sandbox_sk_…, live_pk_…, sandbox_api_…
+const PREFIXED_KEY = /^(sandbox|live)_(sk|pk|api)_(.*)$/s
+const KIND_BY_PREFIX: Record<string, CredentialKind> = {
+  sk: 'merchant-secret-key',
+  pk: 'merchant-public-key',
+  api: 'marketplace-api-key',
+}
+
+/**
+ * The kind of a prefixed key (`sandbox_sk_…` → merchant-secret-key, `_pk_` → merchant-public-key,
+ * `_api_` → marketplace-api-key). Undefined for a JWT (`eyJ…`) or anything else: its kind must be
+ * given explicitly.
+ */
+export function inferCredentialKind(key: string): CredentialKind | undefined {
+  const match = PREFIXED_KEY.exec(key.trim())
+  return match ? KIND_BY_PREFIX[match[2] as string] : undefined
+}
+
+/** 'sandbox' or 'live' for a prefixed key; undefined when the key does not say. */
+export function keyEnvironment(key: string): KeyEnvironment | undefined {
+  const match = PREFIXED_KEY.exec(key.trim())
+  return match ? (match[1] as KeyEnvironment) : undefined
+}
+
+/**
+ * Refuses, before anything is sent, a key that names the other environment: a `live_` key on a
+ * sandbox or local profile, a `sandbox_` key on a production profile. Keys that name no
+ * environment (JWTs, tokens) pass.
+ */
+export function checkKeyMatchesEnvironment(environment: Environment, key: string): void {
+  const keyEnv = keyEnvironment(key)
+  if (keyEnv === 'live' && environment !== 'production') {
+    throw new ConfigError(`A live key (${maskCredential(key)}) cannot be used with a ${environment} profile.`, {
+      reason: 'key-environment-mismatch',
+      hint: `Use a sandbox_… key here, or put the live key in a profile whose environment is production.`,
+    })
+  }
+  if (keyEnv === 'sandbox' && environment === 'production') {
+    throw new ConfigError(`A sandbox key (${maskCredential(key)}) cannot be used with a production profile.`, {
+      reason: 'key-environment-mismatch',
+      hint: `Use a live_… key here, or put the sandbox key in a profile whose environment is sandbox.`,
+    })
+  }
+}
+
+/**
+ * A credential made safe to show: the environment and kind prefix (not secret) and at most the
+ * last 4 characters of the secret part.
+ *   sandbox_sk_abcdefghijkla1b2 → sandbox_sk_…a1b2
+ *   eyJhbGciOi…xyz9             → eyJ…xyz9
+ *   anything else               → …wxyz
+ * The tail shrinks for short secrets (a third of their length, at most 4), so a short token is
+ * never mostly revealed.
+ */
+export function maskCredential(key: string): string {
+  const text = key.trim()
+  const prefixed = PREFIXED_KEY.exec(text)
+  if (prefixed) {
+    const prefix = `${prefixed[1]}_${prefixed[2]}_`
+    return `${prefix}…${tail(prefixed[3] as string)}`
+  }
+  if (text.startsWith('eyJ')) return `eyJ…${tail(text.slice(3))}`
+  return `…${tail(text)}`
+}
+
+function tail(secret: string): string {
+  const shown = Math.min(4, Math.floor(secret.length / 3))
+  return shown > 0 ? secret.slice(-shown) : ''
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLs
+
+/** True for an http: or https: URL. */
+export function isHttpUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const { protocol } = new URL(text)
+  return protocol === 'http:' || protocol === 'https:'
+}
+
+/** True when the URL's host is this machine: localhost, *.localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const host = new URL(text).hostname.toLowerCase()
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  )
+}
+
+/** A production credential is only ever sent over https (or to this machine). */
+function plainHttpToRemote(url: string): boolean {
+  return URL.canParse(url) && new URL(url).protocol === 'http:' && !isLoopbackUrl(url)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const prefixedId = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]+$`), `must be an id starting with ${prefix}`)
+
+/** Identifier checks shared with settings resolution. */
+export const ID_SCHEMAS = {
+  marketplaceId: prefixedId('mktp_'),
+  merchantId: prefixedId('mcht_'),
+  customerId: prefixedId('cust_'),
+} as const
+
+export const profileSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(PROFILE_NAME_PATTERN, 'must be 1 to 64 letters, digits, "_" or "-", starting with a letter or digit'),
+    environment: z.enum(ENVIRONMENTS),
+    baseUrl: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL'),
+    credentialKind: z.enum(CREDENTIAL_KINDS),
+    credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces'),
+    marketplaceId: ID_SCHEMAS.marketplaceId.optional(),
+    merchantId: ID_SCHEMAS.merchantId.optional(),
+    customerId: ID_SCHEMAS.customerId.optional(),
+  })
+  .superRefine((profile, ctx) => {
+    const inferred = inferCredentialKind(profile.credential)
+    if (inferred && inferred !== profile.credentialKind) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credentialKind'],
+        message: `is ${profile.credentialKind}, but the credential is a ${inferred} (${maskCredential(profile.credential)})`,
+      })
+    }
+    if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'must use https:// for a production profile',
+      })
+    }
+  })
+
+export type Profile = z.infer<typeof profileSchema>
+
+/** The whole file. Unknown top-level keys are kept as they are. */
+export const storeSchema = z
+  .looseObject({
+    version: z.literal(1),
+    active: z.string().optional(),
+    profiles: z.record(z.string(), profileSchema),
+  })
+  .superRefine((store, ctx) => {
+    for (const [key, profile] of Object.entries(store.profiles)) {
+      if (profile.name !== key) {
+        ctx.addIssue({ code: 'custom', path: ['profiles', key, 'name'], message: `must equal its key "${key}"` })
+      }
+      if (key === LOCAL_PROFILE_NAME) {
+        ctx.addIssue({ code: 'custom', path: ['profiles', key], message: `"${LOCAL_PROFILE_NAME}" is reserved for the built-in profile` })
+      }
+    }
+    if (store.active !== undefined && store.active !== LOCAL_PROFILE_NAME && !Object.hasOwn(store.profiles, store.active)) {
+      ctx.addIssue({ code: 'custom', path: ['active'], message: `names "${store.active}", which is not a profile in this file` })
+    }
+  })
+
+export type StoreData = z.infer<typeof storeSchema>
+
+/** `path: message; path: message`: zod issues in one line (zod's messages never quote the input). */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}`).join('; ')
+}
+
+// ---------------------------------------------------------------------------------------------
+// The built-in profile
+
+/** The local emulator with its well-known seed; used when nothing else is configured. */
+export const BUILTIN_LOCAL_PROFILE: Readonly<Profile> = Object.freeze({
+  name: LOCAL_PROFILE_NAME,
+  environment: 'local',
+  baseUrl: LOCAL_BASE_URL,
+  credentialKind: 'merchant-secret-key',
+  credential: WELL_KNOWN.credentials.merchantSecretKey,
+  merchantId: WELL_KNOWN.merchantId,
+  marketplaceId: WELL_KNOWN.marketplaceId,
+})
+
+/**
+ * Validates a profile as given by a person (flags, prompts): its shape, and that its key belongs
+ * to its environment. Optional fields given as undefined are dropped. Throws ConfigError.
+ */
+export function parseProfile(input: Record<string, unknown>): Profile {
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+  const parsed = profileSchema.safeParse(defined)
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid profile: ${describeIssues(parsed.error)}.`, { reason: 'invalid' })
+  }
+  checkKeyMatchesEnvironment(parsed.data.environment, parsed.data.credential)
+  return parsed.data
+}
+
+/** The error for a profile name that does not exist, listing the ones that do. */
+export function unknownProfile(name: string, known: readonly string[], from?: string): ConfigError {
+  const names = [...known].sort().concat(`${LOCAL_PROFILE_NAME} (built-in)`)
+  return new ConfigError(`No profile named "${name}"${from ? ` (from ${from})` : ''}.`, {
+    reason: 'unknown-profile',
+    hint: `Known profiles: ${names.join(', ')}.`,
+  })
+}

@@ -1,0 +1,298 @@
+// Which profile, address, credential and context ids a command uses. Pure: the environment
+// variables and the store are passed in, nothing here touches the process or the disk.
+//
+// Precedence, strongest first:
+//   1. flags                      --base-url, --merchant-id, --marketplace-id, --customer-id
+//   2. a profile named by a flag  --profile
+//   3. environment variables      PAYFAC_BASE_URL, PAYFAC_API_KEY, PAYFAC_MERCHANT_ID, …
+//   4. a profile named by env     PAYFAC_PROFILE
+//   5. the active profile         (profiles use …)
+//   6. the built-in `local`       the emulator with its well-known seed
+// A profile's values carry the rank of whatever chose the profile, and a single named setting
+// beats the profile chosen at its own level: `--profile prod` outranks PAYFAC_BASE_URL, while
+// PAYFAC_BASE_URL outranks the base URL of the profile named by PAYFAC_PROFILE.
+//
+// With PAYFAC_API_KEY and no profile chosen in any way, the setup is "env-only": no profile at
+// all, PAYFAC_BASE_URL (or --base-url) is required, and the environment is inferred.
+//
+// Every disagreement between two sources that both gave a value yields one notice naming the
+// winner and what was ignored. The built-in profile's values are a fallback nobody chose, so
+// overriding them is not reported. Credentials only ever appear masked.
+import {
+  BUILTIN_LOCAL_PROFILE,
+  CREDENTIAL_KINDS,
+  ID_SCHEMAS,
+  LOCAL_PROFILE_NAME,
+  checkKeyMatchesEnvironment,
+  inferCredentialKind,
+  isHttpUrl,
+  isLoopbackUrl,
+  keyEnvironment,
+  maskCredential,
+  unknownProfile,
+  type CredentialKind,
+  type Environment,
+  type Profile,
+} from './profiles.js'
+import { ConfigError } from './errors.js'
+
+export interface SettingsFlags {
+  profile?: string | undefined
+  baseUrl?: string | undefined
+  merchantId?: string | undefined
+  marketplaceId?: string | undefined
+  customerId?: string | undefined
+}
+
+/** What resolution needs from a store. `list` is optional; with it, errors name the known profiles. */
+export interface ProfileSource {
+  get(name: string): Profile | undefined
+  activeName(): string | undefined
+  list?(): Profile[]
+}
+
+export type SettingsSource = 'flag' | 'env' | 'active' | 'builtin'
+
+export interface SettingsContext {
+  marketplaceId?: string
+  merchantId?: string
+  customerId?: string
+}
+
+export interface ResolvedSettings {
+  /** The profile in use; undefined for an env-only setup (PAYFAC_API_KEY without a profile). */
+  profileName: string | undefined
+  /** What chose the profile (or 'env' for an env-only setup). */
+  source: SettingsSource
+  environment: Environment
+  baseUrl: string
+  credential: string
+  credentialKind: CredentialKind
+  context: SettingsContext
+  /** One line per conflict between sources, for stderr. Never holds a raw credential. */
+  notices: string[]
+}
+
+export interface ResolveInput {
+  flags: SettingsFlags
+  env: Record<string, string | undefined>
+  store: ProfileSource
+}
+
+/** Environment variables read by resolveSettings. */
+export const SETTINGS_ENV = {
+  profile: 'PAYFAC_PROFILE',
+  apiKey: 'PAYFAC_API_KEY',
+  /** Needed only when PAYFAC_API_KEY holds a credential whose kind cannot be inferred (a JWT). */
+  credentialKind: 'PAYFAC_CREDENTIAL_KIND',
+  baseUrl: 'PAYFAC_BASE_URL',
+  merchantId: 'PAYFAC_MERCHANT_ID',
+  marketplaceId: 'PAYFAC_MARKETPLACE_ID',
+  customerId: 'PAYFAC_CUSTOMER_ID',
+} as const
+
+const CONTEXT_FIELDS = [
+  { field: 'marketplaceId', flag: '--marketplace-id', env: SETTINGS_ENV.marketplaceId, words: 'marketplace id' },
+  { field: 'merchantId', flag: '--merchant-id', env: SETTINGS_ENV.merchantId, words: 'merchant id' },
+  { field: 'customerId', flag: '--customer-id', env: SETTINGS_ENV.customerId, words: 'customer id' },
+] as const
+
+interface Candidate {
+  value: string | undefined
+  /** How the value is named in a notice or error, value included (masked for credentials). */
+  label: string
+  /** Where it came from, for error messages: "--base-url", "PAYFAC_BASE_URL", "profile dev". */
+  origin: string
+  /** Set for candidates taken from a profile. */
+  profile?: Profile
+  /** The built-in fallback: losing to anything is not worth a notice. */
+  fallback?: boolean
+}
+
+/**
+ * The first present candidate wins; every other present candidate with a different value is
+ * named in one notice.
+ */
+function choose(candidates: Candidate[], notices: string[]): Candidate | undefined {
+  const present = candidates.filter((c) => c.value !== undefined)
+  const winner = present[0]
+  if (!winner) return undefined
+  const ignored = present.slice(1).filter((c) => c.value !== winner.value && !c.fallback)
+  if (ignored.length > 0) notices.push(`using ${winner.label} (${ignored.map((c) => c.label).join(', ')} ignored)`)
+  return winner
+}
+
+/** Trimmed value, with an empty or blank string counting as absent. */
+function given(value: string | undefined): string | undefined {
+  const text = value?.trim()
+  return text ? text : undefined
+}
+
+/**
+ * Environment of an env-only setup: a live key means production, a loopback address means the
+ * local emulator, a sandbox key means sandbox. A key that names no environment, sent to a remote
+ * address, counts as production so that production guards apply.
+ */
+export function inferEnvironment(credential: string, baseUrl: string): Environment {
+  const keyEnv = keyEnvironment(credential)
+  if (keyEnv === 'live') return 'production'
+  if (isLoopbackUrl(baseUrl)) return 'local'
+  if (keyEnv === 'sandbox') return 'sandbox'
+  return 'production'
+}
+
+export function resolveSettings(input: ResolveInput): ResolvedSettings {
+  const { flags, env, store } = input
+  const notices: string[] = []
+
+  // Which profile.
+  const flagProfile = given(flags.profile)
+  const envProfile = given(env[SETTINGS_ENV.profile])
+  const envKey = given(env[SETTINGS_ENV.apiKey])
+  let source: SettingsSource
+  let profile: Profile | undefined
+  const knownNames = () => store.list?.().map((p) => p.name) ?? []
+  const lookup = (name: string, from: string): Profile => {
+    const found = store.get(name) ?? (name === LOCAL_PROFILE_NAME ? { ...BUILTIN_LOCAL_PROFILE } : undefined)
+    if (!found) throw unknownProfile(name, knownNames(), from)
+    return found
+  }
+
+  if (flagProfile !== undefined) {
+    source = 'flag'
+    if (envProfile !== undefined && envProfile !== flagProfile) {
+      notices.push(`using --profile ${flagProfile} (${SETTINGS_ENV.profile}=${envProfile} ignored)`)
+    }
+    profile = lookup(flagProfile, '--profile')
+  } else if (envProfile !== undefined) {
+    source = 'env'
+    profile = lookup(envProfile, SETTINGS_ENV.profile)
+  } else {
+    const active = given(store.activeName())
+    if (active !== undefined) {
+      source = 'active'
+      profile = lookup(active, 'the active profile')
+    } else if (envKey !== undefined) {
+      source = 'env'
+      profile = undefined
+    } else {
+      source = 'builtin'
+      profile = { ...BUILTIN_LOCAL_PROFILE }
+    }
+  }
+
+  // A profile's values sit just below flags when a flag chose it, just below named env
+  // settings otherwise.
+  const fromProfile = (value: string | undefined, label: string): Candidate[] =>
+    profile
+      ? [{ value, label, origin: `profile ${profile.name}`, profile, fallback: source === 'builtin' }]
+      : []
+  const ranked = (flag: Candidate[], envValue: Candidate[], profileValue: Candidate[]): Candidate[] =>
+    source === 'flag' ? [...flag, ...profileValue, ...envValue] : [...flag, ...envValue, ...profileValue]
+
+  // Base URL.
+  const flagUrl = given(flags.baseUrl)
+  const envUrl = given(env[SETTINGS_ENV.baseUrl])
+  const url = choose(
+    ranked(
+      [{ value: flagUrl, label: `--base-url ${flagUrl}`, origin: '--base-url' }],
+      [{ value: envUrl, label: `${SETTINGS_ENV.baseUrl}=${envUrl}`, origin: SETTINGS_ENV.baseUrl }],
+      fromProfile(profile?.baseUrl, `the base URL ${profile?.baseUrl} of profile ${profile?.name}`),
+    ),
+    notices,
+  )
+  if (!url?.value) {
+    throw new ConfigError(`${SETTINGS_ENV.apiKey} is set, but there is no base URL to send it to.`, {
+      reason: 'missing',
+      hint: `Set ${SETTINGS_ENV.baseUrl} (or --base-url), or use a profile.`,
+    })
+  }
+  if (!isHttpUrl(url.value)) {
+    throw new ConfigError(`The base URL from ${url.origin} is not an http:// or https:// URL.`, { reason: 'invalid' })
+  }
+  const baseUrl = url.value
+
+  // Credential: a flag-chosen profile keeps its own; otherwise PAYFAC_API_KEY overrides.
+  const credential = choose(
+    ranked(
+      [],
+      [{ value: envKey, label: envKey ? `${SETTINGS_ENV.apiKey}=${maskCredential(envKey)}` : '', origin: SETTINGS_ENV.apiKey }],
+      fromProfile(
+        profile?.credential,
+        profile ? `the credential ${maskCredential(profile.credential)} of profile ${profile.name}` : '',
+      ),
+    ),
+    notices,
+  ) as Candidate
+  const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env)
+
+  const environment = profile ? profile.environment : inferEnvironment(credential.value as string, baseUrl)
+  checkKeyMatchesEnvironment(environment, credential.value as string)
+  if (environment === 'production' && new URL(baseUrl).protocol === 'http:' && !isLoopbackUrl(baseUrl)) {
+    throw new ConfigError(`A production credential is only sent over https; the base URL from ${url.origin} is http.`, {
+      reason: 'invalid',
+      hint: 'Use the https:// address of the service.',
+    })
+  }
+
+  // Context ids.
+  const context: SettingsContext = {}
+  for (const { field, flag, env: envName, words } of CONTEXT_FIELDS) {
+    const flagValue = given(flags[field])
+    const envValue = given(env[envName])
+    const profileValue = profile?.[field]
+    const winner = choose(
+      ranked(
+        [{ value: flagValue, label: `${flag} ${flagValue}`, origin: flag }],
+        [{ value: envValue, label: `${envName}=${envValue}`, origin: envName }],
+        fromProfile(profileValue, `the ${words} ${profileValue} of profile ${profile?.name}`),
+      ),
+      notices,
+    )
+    if (!winner?.value) continue
+    const checked = ID_SCHEMAS[field].safeParse(winner.value)
+    if (!checked.success) {
+      throw new ConfigError(`The ${words} from ${winner.origin} (${winner.value}) ${checked.error.issues[0]?.message ?? 'is invalid'}.`, {
+        reason: 'invalid',
+      })
+    }
+    context[field] = winner.value
+  }
+
+  return {
+    profileName: profile?.name,
+    source,
+    environment,
+    baseUrl,
+    credential: credential.value as string,
+    credentialKind,
+    context,
+    notices,
+  }
+}
+
+/** The kind of PAYFAC_API_KEY: inferred from its prefix, or given by PAYFAC_CREDENTIAL_KIND. */
+function envCredentialKind(key: string, env: Record<string, string | undefined>): CredentialKind {
+  const inferred = inferCredentialKind(key)
+  const stated = given(env[SETTINGS_ENV.credentialKind])
+  if (stated !== undefined && !(CREDENTIAL_KINDS as readonly string[]).includes(stated)) {
+    throw new ConfigError(`${SETTINGS_ENV.credentialKind}=${stated} is not a credential kind.`, {
+      reason: 'invalid',
+      hint: `Use one of: ${CREDENTIAL_KINDS.join(', ')}.`,
+    })
+  }
+  if (inferred && stated && stated !== inferred) {
+    throw new ConfigError(
+      `${SETTINGS_ENV.credentialKind}=${stated}, but ${SETTINGS_ENV.apiKey} holds a ${inferred} (${maskCredential(key)}).`,
+      { reason: 'invalid' },
+    )
+  }
+  const kind = inferred ?? (stated as CredentialKind | undefined)
+  if (!kind) {
+    throw new ConfigError(`The kind of credential in ${SETTINGS_ENV.apiKey} (${maskCredential(key)}) cannot be told from its form.`, {
+      reason: 'missing',
+      hint: `Set ${SETTINGS_ENV.credentialKind} (for example customer-jwt), or add a profile with its kind.`,
+    })
+  }
+  return kind
+}

@@ -1,0 +1,29 @@
+// How output is asked for. The caller (the CLI) decides every field; nothing here looks at the
+// process: `color` is false when NO_COLOR is set or stdout is not a terminal.
+
+export type OutputFormat = 'table' | 'json' | 'csv'
+
+/** Shown in a table for a missing value (keeps whitespace-separated columns countable). */
+export const MISSING = '-'
+
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv']
+
+export interface OutputOptions {
+  format: OutputFormat
+  /** Dot paths chosen with `--columns` (table and csv; json always prints the whole record). */
+  columns?: string[] | undefined
+  /** Where data goes: stdout. Nothing else is ever written to it. */
+  out: NodeJS.WritableStream
+  /** A terminal: bordered tables. Otherwise plain aligned text with no borders. */
+  isTTY: boolean
+  /** Colour in bordered tables. Ignored when not a TTY. */
+  color: boolean
+}
+
+/** `"a, b,,c"` → `['a', 'b', 'c']`: the text of a `--columns` flag, trimmed, empty entries dropped. */
+export function parseColumnsFlag(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+}

@@ -1,0 +1,44 @@
+// Orders (contract: Resources → Order).
+import type { AddressRecord } from '../../client/schemas/common.js'
+import type { Order } from '../../client/schemas/orders.js'
+import { defineView, type Column } from '../view.js'
+
+/** `line1, city state postalCode, country`, skipping what is missing. */
+export function formatAddress(address: AddressRecord | null | undefined): string | undefined {
+  if (!address) return undefined
+  const cityLine = [address.city, address.state, address.postalCode].filter(Boolean).join(' ')
+  const text = [address.line1, cityLine, address.country].filter(Boolean).join(', ')
+  return text || undefined
+}
+
+const orderId: Column<Order> = { key: 'orderId', header: 'Order' }
+const referenceOrderId: Column<Order> = { key: 'referenceOrderId', header: 'Reference' }
+const amount: Column<Order> = { key: 'amount', header: 'Amount', kind: 'money' }
+const description: Column<Order> = { key: 'description', header: 'Description' }
+const customerEmailAddress: Column<Order> = { key: 'customerEmailAddress', header: 'Customer email' }
+const createdAt: Column<Order> = { key: 'createdAt', header: 'Created', kind: 'date' }
+
+export const orderView = defineView<Order>({
+  name: 'order',
+  columns: [orderId, referenceOrderId, amount, description, customerEmailAddress, createdAt],
+  detail: [
+    orderId,
+    { key: 'merchantId', header: 'Merchant' },
+    referenceOrderId,
+    amount,
+    description,
+    customerEmailAddress,
+    { key: 'customerPhoneNumber', header: 'Customer phone' },
+    { key: 'itemCount', header: 'Items', get: (o) => o.items?.length },
+    { key: 'billing.name', header: 'Billing name' },
+    { key: 'billing.phoneNumber', header: 'Billing phone' },
+    {
+      key: 'billing.address',
+      header: 'Billing address',
+      display: (_value, o) => formatAddress(o.billing?.address) ?? '-',
+    },
+    { key: 'metadata', header: 'Metadata', kind: 'json' },
+    createdAt,
+    { key: 'updatedAt', header: 'Updated', kind: 'date' },
+  ],
+})

@@ -1,0 +1,130 @@
+// Transactions (contract: Resources → Transaction): the answer of pay (PayOrderComplete), and
+// a transaction record (TransactionDetails: get, list, and the answer of an update or refund).
+import type { PayResult } from '../../client/resources/orders.js'
+import type { PayOrderComplete, Transaction } from '../../client/schemas/transactions.js'
+import { defineView, liftColumns, type Column } from '../view.js'
+
+// PayOrderComplete: amounts are integers in minor units beside a `currency` field.
+const payCurrency = (t: PayOrderComplete) => t.currency ?? t.transactionDetails?.purchaseDetails?.amount?.currency
+
+const pay = {
+  transactionId: { key: 'transactionId', header: 'Transaction' },
+  transactionStatus: { key: 'transactionStatus', header: 'Status' },
+  amount: { key: 'amount', header: 'Amount', kind: 'minor', currency: payCurrency },
+  payType: { key: 'payType', header: 'Pay type' },
+  paymentStatus: {
+    key: 'paymentStatus',
+    header: 'Payment status',
+    get: (t) => t.transactionDetails?.paymentMethod?.paymentStatus,
+  },
+  paidOn: { key: 'paidOn', header: 'Paid on', kind: 'date', get: (t) => t.transactionDetails?.purchaseDetails?.paidOn },
+} satisfies Record<string, Column<PayOrderComplete>>
+
+export const payOrderCompleteView = defineView<PayOrderComplete>({
+  name: 'transaction',
+  columns: [pay.transactionId, pay.transactionStatus, pay.amount, pay.payType, pay.paymentStatus, pay.paidOn],
+  detail: [
+    pay.transactionId,
+    pay.transactionStatus,
+    { key: 'orderId', header: 'Order', get: (t) => t.transactionDetails?.purchaseDetails?.orderId },
+    {
+      key: 'referenceOrderId',
+      header: 'Reference',
+      get: (t) => t.transactionDetails?.purchaseDetails?.referenceOrderId,
+    },
+    pay.amount,
+    { key: 'surchargeAmount', header: 'Surcharge', kind: 'minor', currency: payCurrency },
+    pay.payType,
+    {
+      key: 'paymentMethodType',
+      header: 'Payment method',
+      get: (t) => t.transactionDetails?.paymentMethod?.paymentMethodType,
+    },
+    { key: 'accountHint', header: 'Account', get: (t) => t.transactionDetails?.paymentMethod?.accountHint },
+    pay.paymentStatus,
+    pay.paidOn,
+  ],
+})
+
+// TransactionDetails: everything sits under purchaseDetails and paymentMethod.
+const purchase = (t: Transaction) => t.purchaseDetails
+const detailsCurrency = (t: Transaction) => purchase(t)?.amount?.currency
+
+const tx = {
+  transactionId: { key: 'transactionId', header: 'Transaction', get: (t) => purchase(t)?.transactionId },
+  orderId: { key: 'orderId', header: 'Order', get: (t) => purchase(t)?.orderId },
+  status: { key: 'status', header: 'Status', get: (t) => purchase(t)?.status },
+  amount: { key: 'amount', header: 'Amount', kind: 'money', get: (t) => purchase(t)?.amount },
+  refundedAmount: {
+    key: 'refundedAmount',
+    header: 'Refunded',
+    kind: 'minor',
+    get: (t) => purchase(t)?.refundedAmount,
+    currency: detailsCurrency,
+  },
+  paymentStatus: { key: 'paymentStatus', header: 'Payment status', get: (t) => t.paymentMethod?.paymentStatus },
+  paidOn: { key: 'paidOn', header: 'Paid on', kind: 'date', get: (t) => purchase(t)?.paidOn },
+  refundIds: { key: 'refundIds', header: 'Refunds', get: (t) => purchase(t)?.refundIds },
+} satisfies Record<string, Column<Transaction>>
+
+export const transactionView = defineView<Transaction>({
+  name: 'transaction',
+  columns: [tx.transactionId, tx.orderId, tx.status, tx.amount, tx.refundedAmount, tx.paymentStatus, tx.paidOn, tx.refundIds],
+  detail: [
+    tx.transactionId,
+    tx.orderId,
+    { key: 'referenceOrderId', header: 'Reference', get: (t) => purchase(t)?.referenceOrderId },
+    { key: 'merchantId', header: 'Merchant', get: (t) => purchase(t)?.merchantId },
+    { key: 'merchantName', header: 'Merchant name', get: (t) => purchase(t)?.merchantName },
+    tx.status,
+    { key: 'orderType', header: 'Order type', get: (t) => purchase(t)?.orderType },
+    { key: 'payType', header: 'Pay type', get: (t) => purchase(t)?.payType },
+    { key: 'description', header: 'Description', get: (t) => purchase(t)?.description },
+    tx.amount,
+    {
+      key: 'surchargeAmount',
+      header: 'Surcharge',
+      kind: 'minor',
+      get: (t) => purchase(t)?.surchargeAmount,
+      currency: detailsCurrency,
+    },
+    tx.refundedAmount,
+    {
+      key: 'serviceFees',
+      header: 'Service fees',
+      kind: 'minor',
+      get: (t) => t.serviceFees?.totalAmount,
+      currency: detailsCurrency,
+    },
+    { key: 'paymentMethodType', header: 'Payment method', get: (t) => t.paymentMethod?.paymentMethodType },
+    { key: 'accountHint', header: 'Account', get: (t) => t.paymentMethod?.accountHint },
+    tx.paymentStatus,
+    { key: 'paymentFailure', header: 'Payment failure', kind: 'json', get: (t) => t.paymentMethod?.paymentFailure },
+    tx.paidOn,
+    tx.refundIds,
+    { key: 'disputeIds', header: 'Disputes', get: (t) => purchase(t)?.disputeIds },
+    { key: 'orderMetadata', header: 'Order metadata', kind: 'json', get: (t) => purchase(t)?.orderMetadata },
+    { key: 'createdAt', header: 'Created', kind: 'date', get: (t) => purchase(t)?.createdAt },
+    { key: 'updatedAt', header: 'Updated', kind: 'date', get: (t) => purchase(t)?.updatedAt },
+  ],
+})
+
+// The outcome of pay: a transaction, or a 3DS challenge to run in the browser.
+const completed = (r: PayResult) => (r.kind === 'PayOrderComplete' ? r.transaction : undefined)
+const outcome: Column<PayResult> = { key: 'outcome', header: 'Outcome', get: (r) => r.kind }
+const challengeId: Column<PayResult> = {
+  key: 'threeDSAuthorisationId',
+  header: '3DS authorisation',
+  get: (r) => (r.kind === 'ThreeDSAuthorisationRequired' ? r.challenge.threeDSAuthorisationId : undefined),
+}
+
+/**
+ * JSON output: the bare transaction when paid; `{ "ThreeDSAuthorisationRequired": {…} }` for
+ * a challenge, keeping its envelope key so a script can tell the two apart.
+ */
+export const payResultView = defineView<PayResult>({
+  name: 'payment',
+  columns: [outcome, ...liftColumns(payOrderCompleteView.columns, completed), challengeId],
+  detail: [outcome, ...liftColumns(payOrderCompleteView.detail ?? [], completed), challengeId],
+  json: (r) => (r.kind === 'PayOrderComplete' ? r.transaction : { ThreeDSAuthorisationRequired: r.challenge }),
+})

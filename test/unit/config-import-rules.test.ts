@@ -1,0 +1,32 @@
+// DESIGN.md, "Who may import whom": config may import conf, zod, node:*, its own files and
+// the shared well-known seed; never oclif, output or the client.
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = path.resolve(import.meta.dirname, '../../src/config')
+const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm
+
+describe('src/config imports', () => {
+  const files = fs.readdirSync(ROOT).filter((name) => name.endsWith('.ts'))
+
+  it.each(files)('%s imports only what config may', (name) => {
+    const file = path.join(ROOT, name)
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const spec = (match[3] ?? match[4] ?? match[5]) as string
+      if (spec.startsWith('.')) {
+        const target = path.resolve(ROOT, spec)
+        const allowed = target.startsWith(ROOT + path.sep) || target === path.resolve(ROOT, '../well-known.js')
+        expect(allowed, `${spec} from ${name}`).toBe(true)
+      } else {
+        expect(['conf', 'zod'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)
+      }
+    }
+  })
+
+  it('keeps conf out of the pure modules', () => {
+    for (const name of ['profiles.ts', 'resolve.ts', 'errors.ts']) {
+      expect(fs.readFileSync(path.join(ROOT, name), 'utf8')).not.toMatch(/from ['"]conf['"]|from ['"]\.\/store\.js['"]/)
+    }
+  })
+})

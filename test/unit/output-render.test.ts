@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest'
+import { UnknownColumnError } from '../../src/output/columns.js'
+import { OutputClosedError, TABLE_BATCH_ROWS, renderList, renderRecord } from '../../src/output/render.js'
+import { defineView, type View } from '../../src/output/view.js'
+import { ANSI, BOX, generate, options, slowWritable } from './output-collect.js'
+import { PassThrough } from 'node:stream'
+
+interface Row {
+  id: string
+  total: { minorCurrencyUnits: number; currency: string }
+  fee: number
+  currency: string
+  note?: string | null
+  createdAt?: string
+  customer?: { name: string; address: { city: string } }
+  tags?: string[]
+  metadata?: Record<string, unknown>
+}
+
+const rowView: View<Row> = defineView<Row>({
+  name: 'row',
+  columns: [
+    { key: 'id', header: 'Id' },
+    { key: 'total', header: 'Total', kind: 'money' },
+    { key: 'fee', header: 'Fee', kind: 'minor', currency: (r) => r.currency },
+    { key: 'note', header: 'Note' },
+  ],
+  detail: [
+    { key: 'id', header: 'Id' },
+    { key: 'total', header: 'Total', kind: 'money' },
+    { key: 'createdAt', header: 'Created', kind: 'date' },
+    { key: 'customer', header: 'Customer' },
+    { key: 'tags', header: 'Tags' },
+    { key: 'metadata', header: 'Metadata', kind: 'json' },
+  ],
+})
+
+function row(i: number, overrides: Partial<Row> = {}): Row {
+  return {
+    id: `row_${i}`,
+    total: { minorCurrencyUnits: 1250 + i, currency: 'AUD' },
+    fee: 30,
+    currency: 'AUD',
+    note: `note ${i}`,
+    createdAt: '2024-05-01T10:00:00.123Z',
+    customer: { name: 'Ann', address: { city: 'Sydney' } },
+    tags: ['a', 'b'],
+    metadata: { source: 'test', nested: { x: 1 } },
+    ...overrides,
+  }
+}
+
+describe('JSON', () => {
+  it.each([0, 1, 1000])('a list of %i records from an async generator is one valid JSON array', async (count) => {
+    const o = options('json')
+    const records = Array.from({ length: count }, (_, i) => row(i))
+    const written = await renderList(rowView, generate(count, (i) => row(i)), o)
+    expect(written).toBe(count)
+    expect(JSON.parse(o.text())).toEqual(records)
+    expect(o.text()).toBe(`${JSON.stringify(records, null, 2)}\n`)
+  })
+
+  it('prints an empty list as []', async () => {
+    const o = options('json')
+    await renderList(rowView, [], o)
+    expect(o.text()).toBe('[]\n')
+  })
+
+  it('prints a single record bare, with two-space indentation', async () => {
+    const o = options('json')
+    await renderRecord(rowView, row(1), o)
+    expect(o.text()).toBe(`${JSON.stringify(row(1), null, 2)}\n`)
+  })
+
+  it("uses the view's json form when it has one", async () => {
+    const wrapped = defineView<{ inner: Row }>({ name: 'w', columns: [], json: (r) => r.inner })
+    const o = options('json')
+    await renderList(wrapped, [{ inner: row(1) }], o)
+    expect(JSON.parse(o.text())).toEqual([row(1)])
+  })
+
+  it('ignores --columns (the whole record is printed)', async () => {
+    const o = options('json', { columns: ['id'] })
+    await renderRecord(rowView, row(1), o)
+    expect(JSON.parse(o.text())).toEqual(row(1))
+  })
+})
+
+describe('CSV', () => {
+  it('writes a header of dot paths, money as minor units and currency, then one row per record', async () => {
+    const o = options('csv')
+    const count = await renderList(rowView, generate(2, (i) => row(i)), o)
+    expect(count).toBe(2)
+    const [header, first, second, end] = o.text().split('\n')
+    expect(header).toBe(
+      'id,total.minorCurrencyUnits,total.currency,fee.minorCurrencyUnits,fee.currency,note,createdAt,customer.name,customer.address.city,tags,metadata',
+    )
+    expect(first).toBe('row_0,1250,AUD,30,AUD,note 0,2024-05-01T10:00:00.123Z,Ann,Sydney,"[""a"",""b""]","{""source"":""test"",""nested"":{""x"":1}}"')
+    expect(second?.startsWith('row_1,1251,AUD,')).toBe(true)
+    expect(end).toBe('')
+  })
+
+  it('selects columns with --columns, money parts included', async () => {
+    const o = options('csv', { columns: ['total.currency', 'id', 'fee'] })
+    await renderList(rowView, [row(7)], o)
+    expect(o.text()).toBe('total.currency,id,fee.minorCurrencyUnits,fee.currency\nAUD,row_7,30,AUD\n')
+  })
+
+  it('quotes commas, quotes and line breaks, and leaves null cells empty', async () => {
+    const o = options('csv', { columns: ['id', 'note'] })
+    await renderList(rowView, [row(1, { note: 'a, "b"\nc' }), row(2, { note: null })], o)
+    expect(o.text()).toBe('id,note\nrow_1,"a, ""b""\nc"\nrow_2,\n')
+  })
+
+  it('writes only the header for an empty list', async () => {
+    const o = options('csv', { columns: ['id', 'total'] })
+    expect(await renderList(rowView, [], o)).toBe(0)
+    expect(o.text()).toBe('id,total.minorCurrencyUnits,total.currency\n')
+  })
+
+  it('writes a single record as a header and one row', async () => {
+    const o = options('csv', { columns: ['id', 'customer'] })
+    await renderRecord(rowView, row(3), o)
+    expect(o.text()).toBe('id,customer.name,customer.address.city\nrow_3,Ann,Sydney\n')
+  })
+})
+
+describe('tables', () => {
+  it('shows money as 12.50 AUD and JPY without decimals', async () => {
+    const o = options('table')
+    await renderList(rowView, [row(0), row(0, { id: 'jpy', total: { minorCurrencyUnits: 1250, currency: 'JPY' }, currency: 'JPY' })], o)
+    const lines = o.text().split('\n')
+    expect(lines[1]).toMatch(/^row_0\s+12\.50 AUD\s+0\.30 AUD\s+note 0$/)
+    expect(lines[2]).toMatch(/^jpy\s+1250 JPY\s+30 JPY\s+note 0$/)
+  })
+
+  it('off a TTY: plain aligned text, header once, no borders, no colour even if asked', async () => {
+    const o = options('table', { isTTY: false, color: true })
+    await renderList(rowView, generate(3, (i) => row(i)), o)
+    const text = o.text()
+    expect(text).not.toMatch(ANSI)
+    expect(text).not.toMatch(BOX)
+    expect(text).toBe(
+      [
+        'Id     Total      Fee       Note',
+        'row_0  12.50 AUD  0.30 AUD  note 0',
+        'row_1  12.51 AUD  0.30 AUD  note 1',
+        'row_2  12.52 AUD  0.30 AUD  note 2',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('on a TTY: a bordered table, coloured only when colour is on', async () => {
+    const plain = options('table', { isTTY: true, color: false })
+    await renderList(rowView, [row(1)], plain)
+    expect(plain.text()).toMatch(BOX)
+    expect(plain.text()).not.toMatch(ANSI)
+    expect(plain.text()).toContain('12.51 AUD')
+
+    const coloured = options('table', { isTTY: true, color: true })
+    await renderList(rowView, [row(1)], coloured)
+    expect(coloured.text()).toMatch(ANSI)
+  })
+
+  it('writes nothing for an empty list and returns 0', async () => {
+    for (const isTTY of [true, false]) {
+      const o = options('table', { isTTY })
+      expect(await renderList(rowView, generate(0, (i) => row(i)), o)).toBe(0)
+      expect(o.text()).toBe('')
+    }
+  })
+
+  it(`draws a TTY table in batches of at most ${TABLE_BATCH_ROWS} rows`, async () => {
+    const o = options('table', { isTTY: true, columns: ['id'] })
+    await renderList(rowView, generate(TABLE_BATCH_ROWS * 2 + 1, (i) => row(i), 1000), o)
+    const tops = o.text().split('\n').filter((line) => line.startsWith('┌'))
+    expect(tops).toHaveLength(3)
+    expect(o.text().split('\n').filter((line) => line.startsWith('│ row_'))).toHaveLength(TABLE_BATCH_ROWS * 2 + 1)
+  })
+
+  it('keeps plain columns aligned across batches, widening only', async () => {
+    const o = options('table', { columns: ['id', 'note'] })
+    const count = TABLE_BATCH_ROWS + 5
+    await renderList(rowView, generate(count, (i) => row(i, { id: i === count - 1 ? 'a-much-longer-id' : `r${i}` }), 1000), o)
+    const lines = o.text().trimEnd().split('\n')
+    expect(lines).toHaveLength(count + 1)
+    expect(lines.filter((l) => l.startsWith('Id'))).toHaveLength(1)
+    const noteAt = (line: string) => line.indexOf('note')
+    expect(new Set(lines.slice(1, TABLE_BATCH_ROWS + 1).map(noteAt)).size).toBe(1)
+    expect(noteAt(lines[lines.length - 1] as string)).toBeGreaterThan(noteAt(lines[1] as string))
+  })
+
+  it('shows one record as a key/value table of its detail columns', async () => {
+    const o = options('table')
+    await renderRecord(rowView, row(4), o)
+    expect(o.text()).toBe(
+      [
+        'Id        row_4',
+        'Total     12.54 AUD',
+        'Created   2024-05-01 10:00:00Z',
+        'Customer  {"name":"Ann","address":{"city":"Sydney"}}',
+        'Tags      a, b',
+        'Metadata  {"source":"test","nested":{"x":1}}',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('shows a missing value as -', async () => {
+    const o = options('table', { columns: ['id', 'note'] })
+    await renderList(rowView, [row(1, { note: null }), row(2, { note: undefined })], o)
+    expect(o.text()).toBe('Id     Note\nrow_1  -\nrow_2  -\n')
+  })
+
+  it('neutralises control characters and terminal escapes in the data', async () => {
+    for (const isTTY of [true, false]) {
+      const o = options('table', { isTTY, columns: ['id', 'note'] })
+      await renderList(rowView, [row(1, { note: 'red \u001b[31mtext\u0007\r\nnext \u202eevil' })], o)
+      expect(o.text()).not.toMatch(ANSI)
+      expect(o.text()).not.toMatch(/[\u0007\u202e\r]/)
+      expect(o.text()).toContain('red \uFFFD[31mtext\uFFFD next \uFFFDevil')
+    }
+  })
+})
+
+describe('--columns', () => {
+  it('selects and orders table columns by dot path, detail columns included', async () => {
+    const o = options('table', { columns: ['createdAt', 'id', 'total.minorCurrencyUnits'] })
+    await renderList(rowView, [row(1)], o)
+    expect(o.text()).toBe('Created               Id     Total (minor units)\n2024-05-01 10:00:00Z  row_1  1251\n')
+  })
+
+  it('throws UnknownColumnError listing the valid columns, before reading the source or writing', async () => {
+    for (const format of ['table', 'csv'] as const) {
+      const o = options(format, { columns: ['id', 'bogus'] })
+      let pulled = false
+      async function* source() {
+        pulled = true
+        yield row(1)
+      }
+      const error = await renderList(rowView, source(), o).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(UnknownColumnError)
+      const unknown = error as UnknownColumnError
+      expect(unknown.column).toBe('bogus')
+      expect(unknown.valid).toEqual(
+        expect.arrayContaining(['id', 'total', 'total.minorCurrencyUnits', 'total.currency', 'fee', 'note', 'createdAt', 'metadata']),
+      )
+      expect(unknown.message).toContain('Valid columns: id, total')
+      expect(pulled).toBe(false)
+      expect(o.text()).toBe('')
+    }
+  })
+
+  it('throws UnknownColumnError for a single record too', async () => {
+    await expect(renderRecord(rowView, row(1), options('table', { columns: ['nope'] }))).rejects.toBeInstanceOf(UnknownColumnError)
+  })
+})
+
+describe('streaming', () => {
+  it('waits for drain on a slow stream and still writes everything', async () => {
+    const slow = slowWritable(64)
+    const records = Array.from({ length: 300 }, (_, i) => row(i))
+    await renderList(rowView, generate(300, (i) => row(i)), { format: 'json', out: slow.out, isTTY: false, color: false })
+    await new Promise<void>((resolve) => slow.out.end(resolve))
+    expect(JSON.parse(slow.text())).toEqual(records)
+    expect(slow.drains()).toBeGreaterThan(0)
+  })
+
+  it('writes what it has while the source waits for its next page', async () => {
+    for (const format of ['json', 'csv', 'table'] as const) {
+      const o = options(format)
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => (release = resolve))
+      async function* pages() {
+        yield row(1)
+        await gate
+        yield row(2)
+      }
+      const done = renderList(rowView, pages(), o)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(o.text()).toContain('row_1')
+      expect(o.text()).not.toContain('row_2')
+      release()
+      expect(await done).toBe(2)
+      expect(o.text()).toContain('row_2')
+    }
+  })
+
+  it('stops the source when writing fails, and reports a closed stream', async () => {
+    const out = new PassThrough({ highWaterMark: 16 })
+    let finished = false
+    async function* endless() {
+      try {
+        for (let i = 0; ; i += 1) yield row(i)
+      } finally {
+        finished = true
+      }
+    }
+    const done = renderList(rowView, endless(), { format: 'json', out, isTTY: false, color: false })
+    setTimeout(() => out.destroy(), 10)
+    await expect(done).rejects.toBeInstanceOf(OutputClosedError)
+    expect(finished).toBe(true)
+  })
+
+  it.each(['table', 'csv', 'json'] as const)('%s: passes an error of the source on after writing what came before', async (format) => {
+    const o = options(format)
+    async function* failing() {
+      yield row(1)
+      throw new Error('page 2 failed')
+    }
+    await expect(renderList(rowView, failing(), o)).rejects.toThrow('page 2 failed')
+    expect(o.text()).toContain('row_1')
+  })
+})

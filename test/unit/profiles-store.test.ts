@@ -1,0 +1,248 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Conf from 'conf'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ConfigError } from '../../src/config/errors.js'
+import type { Profile } from '../../src/config/profiles.js'
+import { ProfileStore, defaultConfigDir, resolveConfigDir } from '../../src/config/store.js'
+import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+
+const posix = process.platform !== 'win32'
+
+function profile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    name: 'dev',
+    environment: 'sandbox',
+    baseUrl: 'https://sandbox.example.com',
+    credentialKind: 'merchant-secret-key',
+    credential: 'sandbox_sk_devSecretValue0001',
+    merchantId: 'mcht_Dev0000000000001',
+    ...overrides,
+  }
+}
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn()
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return error as ConfigError
+  }
+  throw new Error('expected a ConfigError, nothing was thrown')
+}
+
+let tmp: TempConfigDir
+let file: string
+beforeEach(() => {
+  tmp = makeTempConfigDir()
+  file = path.join(tmp.dir, 'profiles.json')
+})
+afterEach(() => tmp.cleanup())
+
+describe('ProfileStore: add, list, use, remove', () => {
+  it('starts empty without creating the file', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    expect(store.list()).toEqual([])
+    expect(store.activeName()).toBeUndefined()
+    expect(store.path).toBe(file)
+    expect(fs.existsSync(file)).toBe(false)
+  })
+
+  it('adds profiles and lists them sorted by name', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile({ name: 'zeta' }))
+    store.add(profile({ name: 'alpha' }))
+    expect(store.list().map((p) => p.name)).toEqual(['alpha', 'zeta'])
+    expect(store.get('alpha')).toEqual(profile({ name: 'alpha' }))
+    expect(store.get('missing')).toBeUndefined()
+  })
+
+  it('keeps what it wrote for the next store opened on the same directory', () => {
+    new ProfileStore({ dir: tmp.dir }).add(profile(), { use: true })
+    const again = new ProfileStore({ dir: tmp.dir })
+    expect(again.activeName()).toBe('dev')
+    expect(again.get('dev')).toEqual(profile())
+  })
+
+  it('refuses a duplicate name unless asked to replace', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile())
+    const error = errorOf(() => store.add(profile({ baseUrl: 'https://other.example.com' })))
+    expect(error.reason).toBe('duplicate-profile')
+    expect(store.get('dev')?.baseUrl).toBe('https://sandbox.example.com')
+    store.add(profile({ baseUrl: 'https://other.example.com' }), { replace: true })
+    expect(store.get('dev')?.baseUrl).toBe('https://other.example.com')
+  })
+
+  it('makes a profile active with use() or add({ use: true })', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile({ name: 'one' }), { use: true })
+    store.add(profile({ name: 'two' }))
+    expect(store.activeName()).toBe('one')
+    store.use('two')
+    expect(store.activeName()).toBe('two')
+    store.use('local')
+    expect(store.activeName()).toBe('local')
+  })
+
+  it('refuses to use or remove a profile that does not exist, naming the known ones', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile({ name: 'one' }))
+    const error = errorOf(() => store.use('nope'))
+    expect(error.reason).toBe('unknown-profile')
+    expect(error.message).toContain('"nope"')
+    expect(error.hint).toContain('one')
+    expect(error.hint).toContain('local (built-in)')
+    expect(errorOf(() => store.remove('nope')).reason).toBe('unknown-profile')
+  })
+
+  it('clears the active profile when it is removed, and only then', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile({ name: 'one' }), { use: true })
+    store.add(profile({ name: 'two' }))
+    store.remove('two')
+    expect(store.activeName()).toBe('one')
+    store.remove('one')
+    expect(store.activeName()).toBeUndefined()
+    expect(store.list()).toEqual([])
+  })
+
+  it('reserves the name local for the built-in profile', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    expect(errorOf(() => store.add(profile({ name: 'local', environment: 'local' }))).reason).toBe('invalid')
+    expect(errorOf(() => store.remove('local')).reason).toBe('invalid')
+    expect(store.get('local')).toBeUndefined()
+  })
+
+  it('refuses an invalid profile before writing anything', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    const error = errorOf(() => store.add(profile({ name: '-bad name', baseUrl: 'ftp://x' })))
+    expect(error.reason).toBe('invalid')
+    expect(error.message).toContain('name')
+    expect(error.message).toContain('baseUrl')
+    expect(fs.existsSync(file)).toBe(false)
+  })
+
+  it('refuses a live key on a sandbox profile before writing anything', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    const error = errorOf(() => store.add(profile({ credential: 'live_sk_realSecretValue0001' })))
+    expect(error.reason).toBe('key-environment-mismatch')
+    expect(error.message).not.toContain('realSecretValue')
+    expect(fs.existsSync(file)).toBe(false)
+  })
+})
+
+describe.runIf(posix)('ProfileStore: file and directory permissions', () => {
+  it('writes the file with mode 0600', () => {
+    new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('creates a missing directory with mode 0700', () => {
+    const dir = path.join(tmp.dir, 'nested', 'payfac')
+    new ProfileStore({ dir }).add(profile())
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
+    expect(fs.statSync(path.join(dir, 'profiles.json')).mode & 0o777).toBe(0o600)
+  })
+
+  it('tightens a file that was readable by others back to 0600 on the next write', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile({ name: 'one' }))
+    fs.chmodSync(file, 0o644)
+    store.add(profile({ name: 'two' }))
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('replaces the file by rename (a new inode) and leaves no temporary file behind', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile({ name: 'one' }))
+    const before = fs.statSync(file).ino
+    store.add(profile({ name: 'two' }))
+    expect(fs.statSync(file).ino).not.toBe(before)
+    expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
+  })
+})
+
+describe('ProfileStore: a damaged file is reported and never touched', () => {
+  const cases: Array<[string, string]> = [
+    ['not JSON', '{"version": 1, "profiles": {"dev": {"credential": "sandbox_sk_hiddenSecret99"'],
+    ['an empty file', ''],
+    ['JSON null', 'null'],
+    ['a JSON array', '[1, 2]'],
+    ['the wrong version', '{"version": 2, "profiles": {}}'],
+    ['profiles of the wrong type', '{"version": 1, "profiles": []}'],
+    [
+      'a profile missing its credential',
+      '{"version": 1, "profiles": {"dev": {"name": "dev", "environment": "sandbox", "baseUrl": "https://x.example", "credentialKind": "merchant-secret-key"}}}',
+    ],
+    [
+      'a profile stored under another name',
+      JSON.stringify({ version: 1, profiles: { dev: { ...profile(), name: 'prod' } } }),
+    ],
+    ['an active name with no profile', JSON.stringify({ version: 1, active: 'gone', profiles: {} })],
+  ]
+
+  it.each(cases)('opening a store over %s throws ConfigError naming the file, bytes unchanged', (_label, text) => {
+    fs.writeFileSync(file, text, { mode: 0o600 })
+    const error = errorOf(() => new ProfileStore({ dir: tmp.dir }))
+    expect(error.reason).toBe('damaged-store')
+    expect(error.message).toContain(file)
+    expect(error.hint).toMatch(/move it aside/i)
+    expect(error.message).not.toContain('hiddenSecret')
+    expect(fs.readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it.each(cases)('a store whose file became %s refuses every read and write, bytes unchanged', (_label, text) => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add(profile(), { use: true })
+    fs.writeFileSync(file, text)
+    const attempts: Array<() => unknown> = [
+      () => store.list(),
+      () => store.get('dev'),
+      () => store.activeName(),
+      () => store.add(profile({ name: 'other' })),
+      () => store.add(profile(), { replace: true }),
+      () => store.use('local'),
+      () => store.remove('dev'),
+    ]
+    for (const attempt of attempts) {
+      expect(errorOf(attempt).reason).toBe('damaged-store')
+      expect(fs.readFileSync(file, 'utf8')).toBe(text)
+    }
+  })
+
+  it('does not quote file contents in the message', () => {
+    fs.writeFileSync(file, 'sandbox_sk_hiddenSecret99 is not json')
+    const error = errorOf(() => new ProfileStore({ dir: tmp.dir }))
+    expect(`${error.message} ${error.hint}`).not.toContain('hiddenSecret')
+  })
+})
+
+describe('where the store lives', () => {
+  it('uses options.dir over PAYFAC_CONFIG_DIR', () => {
+    expect(resolveConfigDir({ dir: tmp.dir, env: { PAYFAC_CONFIG_DIR: '/elsewhere' } })).toBe(tmp.dir)
+  })
+
+  it('uses PAYFAC_CONFIG_DIR when no dir is given', () => {
+    const store = new ProfileStore({ env: { PAYFAC_CONFIG_DIR: tmp.dir } })
+    expect(store.path).toBe(file)
+  })
+
+  it("falls back to conf's own default directory for the project 'payfac'", () => {
+    const xdg = path.join(tmp.dir, 'xdg')
+    const saved = process.env.XDG_CONFIG_HOME
+    process.env.XDG_CONFIG_HOME = xdg
+    try {
+      const reference = new Conf({ projectName: 'payfac' })
+      expect(resolveConfigDir({ env: { XDG_CONFIG_HOME: xdg } })).toBe(path.dirname(reference.path))
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME
+      else process.env.XDG_CONFIG_HOME = saved
+    }
+  })
+
+  it('knows the macOS and Windows defaults', () => {
+    expect(defaultConfigDir({}, 'darwin', '/Users/ann')).toBe(path.join('/Users/ann', 'Library', 'Preferences', 'payfac-nodejs'))
+    expect(defaultConfigDir({ APPDATA: 'C:\\AppData' }, 'win32', 'C:\\Users\\ann')).toBe(path.join('C:\\AppData', 'payfac-nodejs', 'Config'))
+  })
+})
