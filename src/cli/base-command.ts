@@ -1,0 +1,154 @@
+// The base of every API command: global flags, the client built from the resolved profile,
+// rendering, and the one error path (exit code + message) for everything a command throws.
+// Heavy modules (client, zod, conf, output) are imported inside methods, only when a command
+// needs them, so that `--help` and `--version` never pay for them.
+import { Command, Interfaces } from '@oclif/core'
+
+import type { Page, PayfacClient } from '../client/index.js'
+import type { ResolvedSettings } from '../config/index.js'
+import type { View } from '../output/index.js'
+import { describeError } from './exit-codes.js'
+import { apiFlags, outputFlags } from './flags.js'
+
+export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<typeof apiFlags & T['flags']>
+export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+/** What a list command can walk: one page, or every record lazily. */
+export interface Listable<T, Q> {
+  list(query: Q): Promise<Page<T>>
+  iterate(query: Q, options?: { max?: number }): AsyncIterable<T>
+}
+
+type Globals = FlagsOf<typeof ApiCommand>
+
+/** The base of every command: parsing, output and the one error path. */
+export abstract class PayfacCommand<T extends typeof Command> extends Command {
+  static override baseFlags: Interfaces.FlagInput = outputFlags
+
+  protected flags!: FlagsOf<T>
+  protected args!: ArgsOf<T>
+
+  override async init(): Promise<void> {
+    await super.init()
+    const ctor = this.ctor as typeof PayfacCommand & T
+    const { args, flags } = await this.parse({
+      flags: ctor.flags,
+      baseFlags: ctor.baseFlags,
+      args: ctor.args,
+      strict: ctor.strict,
+    })
+    this.flags = flags as FlagsOf<T>
+    this.args = args as ArgsOf<T>
+  }
+
+  private async outputOptions() {
+    const f = this.flags as Globals
+    const isTTY = Boolean(process.stdout.isTTY)
+    return {
+      format: f.json ? ('json' as const) : f.csv ? ('csv' as const) : ('table' as const),
+      columns: f.columns ? f.columns.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
+      out: process.stdout,
+      isTTY,
+      color: isTTY && !process.env.NO_COLOR,
+    }
+  }
+
+  /** Prints one record by its view. */
+  protected async show<R>(view: View<R>, record: R): Promise<R> {
+    const { renderRecord } = await import('../output/index.js')
+    await renderRecord(view, record, await this.outputOptions())
+    return record
+  }
+
+  /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
+  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>): Promise<number> {
+    const { renderList } = await import('../output/index.js')
+    const options = await this.outputOptions()
+    const count = await renderList(view, records, options)
+    if (count === 0 && options.format === 'table') process.stderr.write('No records.\n')
+    return count
+  }
+
+  /**
+   * Runs a list command: one page (with a footer on stderr saying how to see more), or with
+   * `--all`/`--max` every record, streamed page by page.
+   */
+  protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
+    const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number }
+    const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
+    if (f.all || f.max !== undefined) {
+      return this.showAll(view, source.iterate({ ...paging, limit: f.limit ?? 100, page: undefined }, { max: f.max }))
+    }
+    const page = await source.list(paging)
+    const count = await this.showAll(view, page.items)
+    if (page.pageCount > page.page) {
+      process.stderr.write(
+        `Page ${page.page} of ${page.pageCount} (${page.totalRecordCount} records). Next: --page ${page.page + 1}, or --all for every record.\n`,
+      )
+    }
+    return count
+  }
+
+  /** Every failure ends here: one exit code, one line (plus a hint) on stderr, or JSON on stdout. */
+  override async catch(error: Interfaces.CommandError): Promise<void> {
+    const report = describeError(error)
+    if (report.code === 0) return
+    const wantsJson = (this.flags as { json?: boolean } | undefined)?.json ?? this.argv.includes('--json')
+    if (wantsJson) {
+      process.stdout.write(`${JSON.stringify({ error: report.json })}\n`)
+    } else {
+      // A usage error is one line: what is wrong and how to fix it. Others add a hint line.
+      if (report.code === 2) process.stderr.write(`Error: ${report.message}${report.hint ? ` (${lowerFirst(report.hint)})` : ''}\n`)
+      else process.stderr.write(`Error: ${report.message}\n${report.hint ? `Hint: ${report.hint}\n` : ''}`)
+      if (report.code === 1 && (this.flags as { debug?: boolean } | undefined)?.debug && error instanceof Error && error.stack) {
+        process.stderr.write(`${error.stack}\n`)
+      }
+    }
+    process.exitCode = report.code
+  }
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '')
+}
+
+/** The base of every command that calls the service: profile, context and the client. */
+export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand<T> {
+  static override baseFlags: Interfaces.FlagInput = apiFlags
+
+  private resolved: ResolvedSettings | undefined
+
+  /** The profile, base URL, credential and context in force, after flags, environment and profiles. */
+  protected async settings(): Promise<ResolvedSettings> {
+    if (this.resolved) return this.resolved
+    const { ProfileStore, resolveSettings } = await import('../config/index.js')
+    const f = this.flags as Globals
+    this.resolved = resolveSettings({
+      flags: {
+        profile: f.profile,
+        baseUrl: f['base-url'],
+        merchantId: f['merchant-id'],
+        marketplaceId: f['marketplace-id'],
+        customerId: f['customer-id'],
+      },
+      env: process.env,
+      store: new ProfileStore(),
+    })
+    for (const notice of this.resolved.notices) process.stderr.write(`${notice}\n`)
+    return this.resolved
+  }
+
+  /** A client for the resolved settings; `--debug` sends its redacted log lines to stderr. */
+  protected async client(): Promise<PayfacClient> {
+    const settings = await this.settings()
+    const { createClient } = await import('../client/index.js')
+    const debug = (this.flags as Globals).debug
+    return createClient({
+      baseUrl: settings.baseUrl,
+      credential: settings.credential,
+      context: settings.context,
+      userAgent: `payfac/${this.config.version}`,
+      ...(debug ? { debug: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+    })
+  }
+}

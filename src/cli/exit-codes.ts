@@ -1,0 +1,136 @@
+// The one place that decides a failure's exit code and how it is described to a person.
+// Every error class any room can throw is listed here; test/unit/exit-codes.test.ts walks them all.
+import {
+  ApiError,
+  ConnectionError,
+  InvalidInputError,
+  PageLimitError,
+  ResponseFormatError,
+  TimeoutError,
+} from '../client/errors.js'
+import { ConfigError } from '../config/errors.js'
+import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from './errors.js'
+
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  config: 3,
+  auth: 4,
+  notFound: 5,
+  refused: 6,
+  unavailable: 7,
+  pending: 8,
+  interrupted: 130,
+} as const
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** The exit code for a service status (a failure status; 2xx never reaches here). */
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return EXIT.auth
+  if (status === 404) return EXIT.notFound
+  if (status === 429 || status >= 500) return EXIT.unavailable
+  return EXIT.refused
+}
+
+export function exitCodeFor(error: unknown): ExitCode {
+  // The reader closed stdout (`payfac orders list --all | head`): its choice, not a failure.
+  if (isNamed(error, 'OutputClosedError')) return EXIT.ok
+  if (error instanceof ApiError) return exitCodeForStatus(error.status)
+  if (error instanceof ConnectionError || error instanceof TimeoutError) return EXIT.unavailable
+  if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
+  if (error instanceof ConfigError) return EXIT.config
+  if (error instanceof WaitTimeoutError) return EXIT.pending
+  if (error instanceof InterruptedError) return EXIT.interrupted
+  if (error instanceof RefusedError) return EXIT.refused
+  if (error instanceof PageLimitError) return EXIT.usage
+  if (error instanceof ResponseFormatError) return EXIT.unexpected
+  if (isNamed(error, 'UnknownColumnError')) return EXIT.usage
+  if (isOclifParseError(error)) return EXIT.usage
+  return EXIT.unexpected
+}
+
+export interface ErrorReport {
+  code: ExitCode
+  /** One line: what went wrong. */
+  message: string
+  /** One line: what to do next, when there is something useful to say. */
+  hint: string | undefined
+  /** Machine-readable fields for `--json` (`{"error": {...}}`). */
+  json: Record<string, unknown>
+}
+
+/** Describes an error for a person (stderr) and for a script (`--json`). */
+export function describeError(error: unknown): ErrorReport {
+  const code = exitCodeFor(error)
+  const base = { code, type: errorType(error) }
+  if (error instanceof ApiError) {
+    return {
+      code,
+      message: error.describe(),
+      hint: hintForStatus(error.status),
+      json: { ...base, ...error.toJSON() },
+    }
+  }
+  if (error instanceof UsageError) {
+    return { code, message: error.reason, hint: error.hint, json: { ...base, message: error.reason, hint: error.hint } }
+  }
+  if (error instanceof InvalidInputError || error instanceof ConfigError) {
+    return { code, message: error.message, hint: error.hint, json: { ...base, message: error.message, hint: error.hint } }
+  }
+  if (error instanceof ConnectionError || error instanceof TimeoutError) {
+    const unknownOutcome = error.mayHaveReachedService && (error.method === 'POST' || error.method === 'PATCH')
+    const hint = unknownOutcome
+      ? 'The request may have reached the service: check its outcome (for example with a get or list command) before running it again.'
+      : 'Check the base URL and that the service (or `payfac emulator start`) is running, then try again.'
+    return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: unknownOutcome } }
+  }
+  if (error instanceof WaitTimeoutError || error instanceof InterruptedError) {
+    const hint = error.resume ? `Resume with: ${error.resume}` : undefined
+    return { code, message: error.message, hint, json: { ...base, message: error.message, resume: error.resume } }
+  }
+  if (isOclifParseError(error)) {
+    const message = firstLine((error as Error).message)
+    return { code, message, hint: 'See --help for the flags and examples', json: { ...base, message } }
+  }
+  if (error instanceof Error) {
+    const hint = code === EXIT.unexpected ? 'This looks like a bug in payfac; run again with --debug and report what it prints.' : undefined
+    return { code, message: firstLine(error.message) || error.name, hint, json: { ...base, message: error.message } }
+  }
+  return { code, message: String(error), hint: undefined, json: { ...base, message: String(error) } }
+}
+
+function hintForStatus(status: number): string | undefined {
+  if (status === 401) return 'Check the credential of the profile in use (`payfac profiles show`), or set PAYFAC_API_KEY.'
+  if (status === 403) return 'The credential may not act for that entity; check --merchant-id, --marketplace-id and --customer-id.'
+  if (status === 404) return 'Check the identifier, and that the profile points at the right environment.'
+  if (status === 429) return 'The service is limiting requests; wait a little and try again.'
+  if (status >= 500) return 'The service had a problem; try again later, quoting the reference if it persists.'
+  return undefined
+}
+
+function errorType(error: unknown): string {
+  if (isOclifParseError(error)) return 'UsageError'
+  return error instanceof Error ? error.name : 'Error'
+}
+
+function isNamed(error: unknown, name: string): boolean {
+  return error instanceof Error && error.name === name
+}
+
+/** oclif's own parse errors (unknown flag, missing argument, bad option) carry exit 2. */
+function isOclifParseError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const oclif = (error as { oclif?: { exit?: number } }).oclif
+  return oclif?.exit === 2 && !(error instanceof UsageError)
+}
+
+function firstLine(text: string): string {
+  return text
+    .replace(/^Parsing (--[\w-]+)\s*/, '$1: ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/^See more help with --help$/.test(line))
+    .join(' ')
+}

@@ -1,0 +1,193 @@
+// Shared flag factories. Each checks its input when oclif parses it, so a bad value is a usage
+// error (exit 2) before any request is built. Only light modules are imported here: this file is
+// loaded for every command, including `--help`.
+import { Args, Flags } from '@oclif/core'
+
+import { InvalidInputError } from '../client/errors.js'
+import { parseCurrency, toMinorUnits } from '../client/money.js'
+import { UsageError } from './errors.js'
+
+const GLOBAL = 'GLOBAL'
+
+/** Output flags every command has. */
+export const outputFlags = {
+  json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
+  csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
+  columns: Flags.string({ description: 'Comma-separated columns to show, as dot paths (table and CSV).', helpGroup: GLOBAL }),
+}
+
+/** Flags every command that calls the service has. */
+export const apiFlags = {
+  ...outputFlags,
+  profile: Flags.string({ description: 'Profile to use (see `payfac profiles list`).', helpGroup: GLOBAL }),
+  'base-url': Flags.string({ description: 'Base URL of the service, overriding the profile.', helpGroup: GLOBAL }),
+  'merchant-id': Flags.string({
+    description: 'Act for this merchant (Merchant-Id header).',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkPrefix(input, 'mcht', '--merchant-id'),
+  }),
+  'marketplace-id': Flags.string({
+    description: 'Act for this marketplace (Marketplace-Id header).',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkPrefix(input, 'mktp', '--marketplace-id'),
+  }),
+  'customer-id': Flags.string({
+    description: 'Act for this customer (Customer-Id header).',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkPrefix(input, 'cust', '--customer-id'),
+  }),
+  debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
+}
+
+/** Checks that an identifier has its resource's prefix (`ordr_…`). */
+export function checkPrefix(input: string, prefix: string, what: string): string {
+  const value = input.trim()
+  if (!value.startsWith(`${prefix}_`) || value.length <= prefix.length + 1 || /\s/.test(value)) {
+    throw new UsageError(`${what} must start with "${prefix}_" (got "${input}")`, 'Copy the id from a list or get command')
+  }
+  return value
+}
+
+/** A required positional identifier with a prefix check. */
+export function idArg(prefix: string, description: string) {
+  const what = description.replace(/\s*\(.*$/, '').replace(/\.$/, '')
+  return Args.string({ description, required: true, parse: async (input) => checkPrefix(input, prefix, what) })
+}
+
+/** A flag holding an identifier with a prefix check. */
+export function idFlag<R extends boolean = false>(prefix: string, description: string, options: { required?: R } = {}) {
+  return Flags.string({ description, required: options.required, parse: async (input: string) => checkPrefix(input, prefix, description) })
+}
+
+/** A repeatable flag of identifiers with a prefix check. */
+export function idsFlag(prefix: string, description: string) {
+  return Flags.string({ description, multiple: true, parse: async (input: string) => checkPrefix(input, prefix, description) })
+}
+
+/** `--amount 12.50 --currency AUD`; combine them with `moneyFrom()`. */
+export function moneyFlags(options: { required?: boolean; amountDescription?: string } = {}) {
+  return {
+    amount: Flags.string({
+      description: options.amountDescription ?? 'Amount in major units, such as 12.50 (converted exactly by the currency).',
+      required: options.required ?? false,
+      dependsOn: ['currency'],
+    }),
+    currency: Flags.string({
+      description: 'ISO 4217 currency code, such as AUD.',
+      required: options.required ?? false,
+      parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
+    }),
+  }
+}
+
+/** Exact conversion of `--amount` in the currency's minor units. */
+export function minorUnitsFrom(amount: string, currency: string, flag = '--amount'): number {
+  return asUsage(() => toMinorUnits(amount, currency), flag)
+}
+
+/** Money from `--amount` and `--currency`. */
+export function moneyFrom(amount: string, currency: string, flag = '--amount') {
+  return { minorCurrencyUnits: minorUnitsFrom(amount, currency, flag), currency: parseCurrency(currency) }
+}
+
+/** `--limit --page --sort --all --max` of every list command. */
+export function paginationFlags() {
+  return {
+    limit: Flags.integer({ description: 'Records per page, 1 to 500.', min: 1, max: 500, helpGroup: 'PAGINATION' }),
+    page: Flags.integer({ description: 'Page number, from 1.', min: 1, helpGroup: 'PAGINATION', exclusive: ['all'] }),
+    sort: Flags.string({
+      description: 'Sort fields, comma-separated; a leading - sorts descending (e.g. -createdAt).',
+      helpGroup: 'PAGINATION',
+      parse: async (input) => {
+        if (!/^-?[A-Za-z][\w.]*(,-?[A-Za-z][\w.]*)*$/.test(input)) {
+          throw new UsageError(`--sort takes comma-separated field names, each optionally preceded by - (got "${input}")`)
+        }
+        return input
+      },
+    }),
+    all: Flags.boolean({ description: 'Walk every page, streaming records as they arrive.', helpGroup: 'PAGINATION' }),
+    max: Flags.integer({ description: 'Stop after this many records (walks pages as needed).', min: 1, helpGroup: 'PAGINATION' }),
+  }
+}
+
+/** `--data` for a whole request body: JSON text, `@file`, or `-` for stdin. Read it with `readData()`. */
+export function dataFlag(description = 'The whole request body as JSON: text, @file, or - for stdin.', exclusive: string[] = []) {
+  return Flags.string({ description, exclusive })
+}
+
+/** Repeatable `--metadata key=value`. Combine with `metadataFrom()`. */
+export function metadataFlag(description = 'Metadata as key=value (repeatable).') {
+  return Flags.string({
+    description,
+    multiple: true,
+    parse: async (input) => {
+      const at = input.indexOf('=')
+      if (at <= 0) throw new UsageError(`--metadata takes key=value (got "${input}")`, 'For example --metadata channel=web')
+      return input
+    },
+  })
+}
+
+export function metadataFrom(pairs: string[] | undefined): Record<string, string> | undefined {
+  if (!pairs || pairs.length === 0) return undefined
+  const out: Record<string, string> = {}
+  for (const pair of pairs) {
+    const at = pair.indexOf('=')
+    out[pair.slice(0, at)] = pair.slice(at + 1)
+  }
+  return out
+}
+
+/** `--poll/--wait`, `--interval`, `--timeout`, with durations such as 3s, 500ms, 10m. */
+export function waitFlags(defaults: { interval?: string; timeout?: string } = {}) {
+  return {
+    interval: Flags.string({
+      description: 'Time between polls, such as 3s or 500ms.',
+      default: defaults.interval ?? '3s',
+      parse: async (input) => (durationMs(input, '--interval'), input),
+    }),
+    timeout: Flags.string({
+      description: 'Give up waiting after this long, such as 10m (exit 8).',
+      default: defaults.timeout ?? '10m',
+      parse: async (input) => (durationMs(input, '--timeout'), input),
+    }),
+  }
+}
+
+/** A duration (`500ms`, `3s`, `10m`, `1h`, or plain seconds) in milliseconds. */
+export function durationMs(input: string, flag: string): number {
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(input.trim())
+  if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 3s, 10m or 1h (got "${input}")`)
+  const value = Number(match[1])
+  const unit = match[2] ?? 's'
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000
+  return value * factor
+}
+
+/** A date flag: `YYYY-MM-DD` or an ISO 8601 timestamp; the value is sent as given. */
+export function dateFlag(description: string) {
+  return Flags.string({
+    description: `${description} (YYYY-MM-DD or an ISO 8601 timestamp).`,
+    parse: async (input) => checkDate(input, description),
+  })
+}
+
+export function checkDate(input: string, what: string): string {
+  const value = input.trim()
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value)
+  const timestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)
+  if ((!dateOnly && !timestamp) || Number.isNaN(Date.parse(dateOnly ? `${value}T00:00:00Z` : value))) {
+    throw new UsageError(`${what} must be a date YYYY-MM-DD or an ISO 8601 timestamp (got "${input}")`, 'For example 2026-11-01 or 2026-11-01T09:30:00Z')
+  }
+  return value
+}
+
+/** Runs a client-side check and turns its InvalidInputError into a usage error naming the flag. */
+export function asUsage<T>(fn: () => T, flag: string): T {
+  try {
+    return fn()
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw new UsageError(`${flag}: ${error.message}`, error.hint)
+    throw error
+  }
+}

@@ -1,0 +1,41 @@
+import { Args, Flags } from '@oclif/core'
+
+import { ApiCommand } from '../cli/base-command.js'
+import { dataFlag } from '../cli/flags.js'
+import { readData } from '../cli/input.js'
+import { checkMethod, parseHeaders, splitPath } from '../cli/requests/raw.js'
+import { rawView } from '../output/views/generic.js'
+
+export default class Api extends ApiCommand<typeof Api> {
+  static override summary = 'Call any operation of the service directly and print its JSON answer.'
+  static override description =
+    'The escape hatch for operations whose bodies the contract does not show. Uses the same profile, credential, context headers, errors and exit codes as every other command. POST and PATCH are never retried.'
+
+  static override examples = [
+    '<%= config.bin %> api GET /merchants/industries',
+    '<%= config.bin %> api GET "/transactions?status=paid" --paginate',
+    `<%= config.bin %> api POST /simulation --data '{"AdvanceClock":{"seconds":60}}'`,
+    "<%= config.bin %> api PATCH /orders/ordr_ZqCNoNcm_22WeZ-j -H 'Merchant-Id: mcht_ZqCNoNcm_22WeZ-j' --data @update.json",
+  ]
+
+  static override args = {
+    method: Args.string({ description: 'HTTP method: GET, POST, PUT, PATCH or DELETE.', required: true, parse: async (m) => checkMethod(m) }),
+    path: Args.string({ description: 'Path with an optional query, such as /orders?status=paid.', required: true }),
+  }
+
+  static override flags = {
+    data: dataFlag('Request body as JSON: text, @file, or - for stdin.'),
+    header: Flags.string({ char: 'H', description: 'Extra header "Name: value" (repeatable).', multiple: true }),
+    paginate: Flags.boolean({ description: 'Walk every page of a list and print one JSON array.' }),
+  }
+
+  async run() {
+    const { path, query } = splitPath(this.args.path)
+    const headers = parseHeaders(this.flags.header)
+    const body = this.flags.data === undefined ? undefined : await readData(this.flags.data)
+    const client = await this.client()
+    if (this.flags.paginate) return this.showAll(rawView, client.iterate(path, query, { call: { headers } }))
+    const answer = await client.request({ method: this.args.method, path, query, headers, body })
+    return this.show(rawView, answer.body)
+  }
+}

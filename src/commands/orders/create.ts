@@ -1,0 +1,44 @@
+import { Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags.js'
+import { readDataObject } from '../../cli/input.js'
+import { orderEnvelope } from '../../cli/requests/orders.js'
+import { orderView } from '../../output/views/orders.js'
+
+const FIELD_FLAGS = ['amount', 'currency', 'reference', 'description', 'email', 'phone', 'item', 'billing-name', 'billing-phone', 'billing-address', 'metadata']
+
+export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
+  static override summary = 'Create an order for a customer to pay.'
+  static override description =
+    'Sends CreateOnlineOrder (or CreatePayByLinkOrder with --pay-by-link). Amounts are decimal major units, converted exactly by the currency; --data sends a whole body instead of the field flags.'
+
+  static override examples = [
+    '<%= config.bin %> orders create --amount 12.50 --currency AUD --reference inv-1001',
+    '<%= config.bin %> orders create --amount 40 --currency AUD --reference inv-1002 --item "Coffee beans 1kg:2:20.00" --email jo@example.com --metadata channel=web',
+    '<%= config.bin %> orders create --reference inv-1003 --amount 99.95 --currency AUD --billing-name "Jo Citizen" --billing-address "1 Market St|Sydney|NSW|2000|AU"',
+    '<%= config.bin %> orders create --data @order.json --json',
+  ]
+
+  static override flags = {
+    ...moneyFlags(),
+    reference: Flags.string({ description: 'Your own identifier of the order (referenceOrderId).' }),
+    description: Flags.string({ description: 'What the order is for.' }),
+    email: Flags.string({ description: "Customer's e-mail address." }),
+    phone: Flags.string({ description: "Customer's phone number, E.164 (+61401234567)." }),
+    item: Flags.string({ description: 'A line item "<description>:<quantity>:<amount>" (repeatable).', multiple: true }),
+    'billing-name': Flags.string({ description: 'Billing name.' }),
+    'billing-phone': Flags.string({ description: 'Billing phone number, E.164.' }),
+    'billing-address': Flags.string({ description: 'Billing address "<line1>|<city>|<state>|<postalCode>|<country>".' }),
+    metadata: metadataFlag('Order metadata as key=value (repeatable); returned as orderMetadata on the transaction.'),
+    'pay-by-link': Flags.boolean({ description: 'Create a pay-by-link order (CreatePayByLinkOrder).' }),
+    data: dataFlag('The whole order body as JSON: text, @file, or - for stdin.', FIELD_FLAGS),
+  }
+
+  async run() {
+    const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
+    const envelope = orderEnvelope(this.flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, this.flags)
+    const client = await this.client()
+    return this.show(orderView, await client.orders.create(envelope))
+  }
+}

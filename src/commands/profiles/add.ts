@@ -1,0 +1,45 @@
+import { Args, Flags } from '@oclif/core'
+
+import { PayfacCommand } from '../../cli/base-command.js'
+import { askCredentialKind, profileRow, readCredential } from '../../cli/credentials.js'
+import { checkPrefix } from '../../cli/flags.js'
+import { profileView } from '../../output/views/profiles.js'
+
+export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
+  static override summary = 'Add a named profile: environment, base URL and credential.'
+  static override description =
+    'The credential is read from stdin with --credential-stdin, or asked for with hidden input on a terminal; it is never taken on the command line. It is stored in a file only you can read (mode 0600). Its kind is inferred from the key prefix (_sk_, _pk_, _api_) when --credential-kind is not given, and a live_ key on a sandbox or local profile (or the reverse) is refused.'
+
+  static override examples = [
+    'printenv PAYFAC_SANDBOX_KEY | <%= config.bin %> profiles add sandbox --environment sandbox --base-url https://sandbox.example.com --credential-stdin --use',
+    '<%= config.bin %> profiles add market --environment sandbox --base-url https://sandbox.example.com --marketplace-id mktp_ZqCNoNcm_22WeZ-j',
+  ]
+
+  static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _).', required: true }) }
+  static override flags = {
+    environment: Flags.string({ description: 'Which environment the profile is for.', options: ['sandbox', 'production', 'local'], required: true }),
+    'base-url': Flags.string({ description: 'Base URL of that environment.', required: true }),
+    'credential-kind': Flags.string({ description: 'Kind of credential; inferred from the key prefix when not given.' }),
+    'credential-stdin': Flags.boolean({ description: 'Read the credential from stdin.' }),
+    'merchant-id': Flags.string({ description: 'Default Merchant-Id.', parse: async (v) => checkPrefix(v, 'mcht', '--merchant-id') }),
+    'marketplace-id': Flags.string({ description: 'Default Marketplace-Id.', parse: async (v) => checkPrefix(v, 'mktp', '--marketplace-id') }),
+    'customer-id': Flags.string({ description: 'Default Customer-Id.', parse: async (v) => checkPrefix(v, 'cust', '--customer-id') }),
+    use: Flags.boolean({ description: 'Make it the active profile.' }),
+    replace: Flags.boolean({ description: 'Replace a profile of the same name.' }),
+  }
+
+  async run() {
+    const { CREDENTIAL_KINDS, ProfileStore, inferCredentialKind, maskCredential, parseProfile } = await import('../../config/index.js')
+    const f = this.flags
+    const credential = await readCredential(f['credential-stdin'])
+    const credentialKind = f['credential-kind'] ?? inferCredentialKind(credential) ?? (await askCredentialKind(CREDENTIAL_KINDS))
+    const profile = parseProfile({
+      name: this.args.name, environment: f.environment, baseUrl: f['base-url'], credentialKind, credential,
+      merchantId: f['merchant-id'], marketplaceId: f['marketplace-id'], customerId: f['customer-id'],
+    })
+    const store = new ProfileStore()
+    store.add(profile, { use: f.use, replace: f.replace })
+    process.stderr.write(`Saved profile "${profile.name}" in ${store.path}${f.use ? ' and made it active' : ''}.\n`)
+    return this.show(profileView, profileRow(profile, store.activeName() === profile.name, 'stored', maskCredential))
+  }
+}

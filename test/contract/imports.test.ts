@@ -1,0 +1,120 @@
+// DESIGN.md's "who may import whom", checked on the source, plus a check for import cycles.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const SRC = resolve(__dirname, '../../src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+interface Import {
+  spec: string
+  typeOnly: boolean
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8')
+  const found: Import[] = []
+  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+  for (const m of text.matchAll(pattern)) {
+    const spec = m[3] ?? m[4]
+    if (spec) found.push({ spec, typeOnly: Boolean(m[2]) })
+  }
+  return found
+}
+
+/** The room a source file is in: its first folder under src (or the file itself at the top). */
+function roomOf(path: string): string {
+  return relative(SRC, path).split('/')[0]!.replace(/\.ts$/, '')
+}
+
+function resolveLocal(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined
+  return resolve(dirname(from), spec.replace(/\.js$/, '.ts'))
+}
+
+const files = sourceFiles(SRC)
+
+// For each room: the rooms and packages it must never import (at run time).
+const forbidden: Record<string, { rooms: string[]; packages: RegExp[] }> = {
+  client: { rooms: ['cli', 'commands', 'config', 'output', 'emulator'], packages: [/^@oclif/, /^conf$/, /^cli-table3$/, /^csv-stringify/, /^@inquirer/] },
+  output: { rooms: ['cli', 'commands', 'config', 'emulator'], packages: [/^@oclif/, /^conf$/, /^undici$/] },
+  config: { rooms: ['cli', 'commands', 'output', 'emulator'], packages: [/^@oclif/, /^undici$/] },
+  cli: { rooms: ['commands', 'emulator'], packages: [] },
+  emulator: { rooms: ['cli', 'commands', 'output', 'config'], packages: [/^@oclif/, /^conf$/, /^undici$/] },
+}
+
+// Files of the client that other rooms may import at run time: pure modules with no transport.
+const CLIENT_PURE = /\/client\/(errors|money|envelope|schemas\/[\w-]+)\.ts$/
+
+describe('who may import whom (DESIGN.md)', () => {
+  it('finds the source', () => {
+    expect(files.length).toBeGreaterThan(10)
+  })
+
+  for (const file of files) {
+    const room = roomOf(file)
+    const rules = forbidden[room]
+    if (!rules) continue
+    it(`${relative(SRC, file)} keeps to its room`, () => {
+      for (const { spec, typeOnly } of importsOf(file)) {
+        if (typeOnly) continue
+        const target = resolveLocal(file, spec)
+        if (target) {
+          const targetRoom = roomOf(target)
+          expect(rules.rooms, `${spec} is in ${targetRoom}`).not.toContain(targetRoom)
+          if ((room === 'output' || room === 'emulator' || room === 'config') && targetRoom === 'client') {
+            expect(target, `${room} may only import the client's pure modules, not ${spec}`).toMatch(CLIENT_PURE)
+          }
+        } else {
+          for (const pkg of rules.packages) expect(spec, `${room} must not import ${spec}`).not.toMatch(pkg)
+        }
+      }
+    })
+  }
+
+  it('commands never import other commands or emulator internals (emulator start excepted)', () => {
+    for (const file of files.filter((f) => roomOf(f) === 'commands')) {
+      for (const { spec } of importsOf(file)) {
+        const target = resolveLocal(file, spec)
+        if (!target) continue
+        expect(roomOf(target), `${relative(SRC, file)} imports ${spec}`).not.toBe('commands')
+        if (!file.endsWith('/emulator/start.ts') && roomOf(target) === 'emulator') {
+          throw new Error(`${relative(SRC, file)} imports emulator internals (${spec})`)
+        }
+      }
+    }
+  })
+
+  it('the client touches no process globals', () => {
+    for (const file of files.filter((f) => roomOf(f) === 'client')) {
+      expect(readFileSync(file, 'utf8'), relative(SRC, file)).not.toMatch(/process\.(env|stdout|stderr|exit)/)
+    }
+  })
+
+  it('has no import cycles', () => {
+    const graph = new Map<string, string[]>()
+    for (const file of files) {
+      graph.set(file, importsOf(file).filter((i) => !i.typeOnly).map((i) => resolveLocal(file, i.spec)).filter((t): t is string => Boolean(t)))
+    }
+    const state = new Map<string, 'open' | 'done'>()
+    const cycles: string[] = []
+    const visit = (node: string, trail: string[]) => {
+      if (state.get(node) === 'done') return
+      if (state.get(node) === 'open') {
+        cycles.push([...trail.slice(trail.indexOf(node)), node].map((f) => relative(SRC, f)).join(' -> '))
+        return
+      }
+      state.set(node, 'open')
+      for (const next of graph.get(node) ?? []) visit(next, [...trail, node])
+      state.set(node, 'done')
+    }
+    for (const file of files) visit(file, [])
+    expect(cycles).toEqual([])
+  })
+})

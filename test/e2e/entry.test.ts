@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+import { spawnCli } from '../helpers/spawn-cli.js'
+
+const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }
+
+describe('the entry point', () => {
+  it('answers --version with the package version', async () => {
+    const result = await spawnCli(['--version'])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim()).toBe(`payfac/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`)
+  })
+
+  it('generates a manifest in step with the package version', () => {
+    const manifest = JSON.parse(readFileSync(resolve(__dirname, '../../oclif.manifest.json'), 'utf8')) as { version: string; commands: object }
+    expect(manifest.version).toBe(pkg.version)
+    expect(Object.keys(manifest.commands)).toContain('orders:create')
+  })
+
+  it('lists the topics in --help', async () => {
+    const result = await spawnCli(['--help'])
+    expect(result.code).toBe(0)
+    for (const topic of ['orders', 'profiles', 'api', 'emulator']) expect(result.stdout).toContain(topic)
+  })
+
+  it('shows a summary, every flag and examples in a command help', async () => {
+    const result = await spawnCli(['orders', 'create', '--help'])
+    expect(result.code).toBe(0)
+    for (const text of ['Create an order', '--amount', '--currency', '--reference', '--item', '--billing-address', '--metadata', '--data', 'EXAMPLES']) {
+      expect(result.stdout).toContain(text)
+    }
+  })
+
+  it('exits 2 for an unknown command without a stack trace', async () => {
+    const result = await spawnCli(['nosuch'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+  })
+})

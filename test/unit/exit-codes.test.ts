@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+
+import { ApiError, ConnectionError, InvalidInputError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
+import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
+import { describeError, exitCodeFor } from '../../src/cli/exit-codes.js'
+import { ConfigError } from '../../src/config/errors.js'
+
+const api = (status: number, body: unknown = { statusCode: status, errorCode: 'some_code', message: 'Went wrong', tracer: 'req_1' }) =>
+  new ApiError({ status, method: 'GET', path: '/orders', body })
+
+class UnknownColumnError extends Error {
+  override name = 'UnknownColumnError'
+}
+
+const oclifParseError = Object.assign(new Error('Nonexistent flag: --nope\nSee more help with --help'), { oclif: { exit: 2 } })
+
+describe('exitCodeFor walks every error class to its documented exit code', () => {
+  const table: Array<[string, unknown, number]> = [
+    ['a usage error', new UsageError('bad flag'), 2],
+    ['input the client refused', new InvalidInputError('bad money'), 2],
+    ["oclif's own parse error", oclifParseError, 2],
+    ['an unknown --columns name', new UnknownColumnError('nope'), 2],
+    ['the iteration cap', new PageLimitError('too many pages'), 2],
+    ['a configuration problem', new ConfigError('no profile'), 3],
+    ['401', api(401), 4],
+    ['403', api(403), 4],
+    ['404', api(404), 5],
+    ['400', api(400), 6],
+    ['405', api(405), 6],
+    ['406', api(406), 6],
+    ['409', api(409), 6],
+    ['422', api(422), 6],
+    ['a refusal decided by the CLI', new RefusedError('agreement declined'), 6],
+    ['429', api(429), 7],
+    ['500', api(500), 7],
+    ['502 with an HTML body', api(502, '<html>bad gateway</html>'), 7],
+    ['503', api(503), 7],
+    ['a connection error', new ConnectionError({ method: 'GET', path: '/x', code: 'ECONNREFUSED', mayHaveReachedService: false, reason: 'refused' }), 7],
+    ['a timeout', new TimeoutError({ method: 'GET', path: '/x', timeoutMs: 10 }), 7],
+    ['a wait that ran out', new WaitTimeoutError('still pending'), 8],
+    ['an interruption', new InterruptedError(), 130],
+    ['a malformed success answer', new ResponseFormatError({ method: 'GET', path: '/x', status: 200, body: 'x', reason: 'not JSON' }), 1],
+    ['any other error (a bug)', new TypeError('undefined is not a function'), 1],
+    ['a thrown string', 'boom', 1],
+    ['stdout closed by the reader', Object.assign(new Error('closed'), { name: 'OutputClosedError' }), 0],
+  ]
+
+  it.each(table)('%s exits %i', (_name, error, code) => {
+    expect(exitCodeFor(error)).toBe(code)
+    expect(describeError(error).code).toBe(code)
+  })
+})
+
+describe('describeError', () => {
+  it('shows service errors as message [errorCode] detail (reference: tracer)', () => {
+    const error = api(400, { statusCode: 400, errorCode: 'insufficient_funds', message: 'Declined', detail: 'Card declined by issuer', tracer: 'req_9' })
+    expect(describeError(error).message).toBe('Declined [insufficient_funds] Card declined by issuer (reference: req_9)')
+  })
+
+  it('says the outcome is unknown when a POST may have reached the service', () => {
+    const error = new ConnectionError({ method: 'POST', path: '/orders/ordr_x/pay', code: 'ECONNRESET', mayHaveReachedService: true, reason: 'socket hang up' })
+    const report = describeError(error)
+    expect(report.hint).toMatch(/may have reached the service/)
+    expect(report.json.outcomeUnknown).toBe(true)
+  })
+
+  it('keeps the reason of a usage error even when oclif rewrote its message', () => {
+    const error = new UsageError('--amount: AUD has 2 decimal places; "12.505" has 3', 'Write it with at most 2 decimal places')
+    error.message = `Parsing --amount \n\t${error.message}\nSee more help with --help`
+    expect(describeError(error).message).toBe('--amount: AUD has 2 decimal places; "12.505" has 3')
+  })
+
+  it('makes one line of an oclif parse error', () => {
+    expect(describeError(oclifParseError).message).toBe('Nonexistent flag: --nope')
+  })
+})
