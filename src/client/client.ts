@@ -1,0 +1,91 @@
+// createClient(): one Transport, one Core, and a namespace per resource group.
+import type { Dispatcher } from 'undici'
+import { z } from 'zod'
+import { type CallOptions, Core, type IterateCallOptions, type QueryInput } from './core.js'
+import type { Page } from './pagination.js'
+import { type AuthResource, authResource } from './resources/auth.js'
+import { type CardsResource, cardsResource } from './resources/cards.js'
+import { type CustomersResource, customersResource } from './resources/customers.js'
+import { type LoansResource, loansResource } from './resources/loans.js'
+import { type MarketplacesResource, marketplacesResource } from './resources/marketplaces.js'
+import { type MerchantsResource, merchantsResource } from './resources/merchants.js'
+import { type OrdersResource, ordersResource } from './resources/orders.js'
+import { type PayPlansResource, payPlansResource } from './resources/payplans.js'
+import { type PayToResource, payToResource } from './resources/payto.js'
+import { type SimulationResource, simulationResource } from './resources/simulation.js'
+import { type SourcesResource, sourcesResource } from './resources/sources.js'
+import { type TokensResource, tokensResource } from './resources/tokens.js'
+import { type TransactionsResource, transactionsResource } from './resources/transactions.js'
+import { type WebhooksResource, webhooksResource } from './resources/webhooks.js'
+import { type Context, type Query, type RawRequest, type RawResponse, Transport } from './transport.js'
+
+export interface ClientOptions {
+  /** The environment's base address, e.g. the sandbox URL or http://127.0.0.1:4010. */
+  baseUrl: string
+  /** Sent as `Authorization: Bearer <credential>`; never shown in errors or debug lines. */
+  credential: string
+  /** Default context headers for every call. */
+  context?: Context | undefined
+  /** Deadline of one attempt, in ms (default 30 000). */
+  timeoutMs?: number | undefined
+  /** Retries after the first try for retryable failures (default 3). */
+  maxRetries?: number | undefined
+  /** An undici dispatcher (a MockAgent in tests, a proxy agent …). */
+  dispatcher?: Dispatcher | undefined
+  userAgent?: string | undefined
+  /** Receives one redacted line per request and per response. */
+  debug?: ((line: string) => void) | undefined
+  /** Waits between retries (injected in tests). */
+  sleep?: ((ms: number) => Promise<void>) | undefined
+  /** Jitter source in [0, 1) (injected in tests). */
+  random?: (() => number) | undefined
+}
+
+export interface PayfacClient {
+  /** Any operation, as given: no body validation, JSON answer by default. */
+  request<B = unknown>(raw: RawRequest): Promise<RawResponse<B>>
+  /** One page of any paginated list. */
+  list<T = unknown>(path: string, query?: Query | QueryInput, call?: CallOptions): Promise<Page<T>>
+  /** Every record of any paginated list, lazily. */
+  iterate<T = unknown>(path: string, query?: Query | QueryInput, options?: IterateCallOptions): AsyncIterable<T>
+
+  auth: AuthResource
+  customers: CustomersResource
+  merchants: MerchantsResource
+  sources: SourcesResource
+  tokens: TokensResource
+  payplans: PayPlansResource
+  orders: OrdersResource
+  transactions: TransactionsResource
+  marketplaces: MarketplacesResource
+  webhooks: WebhooksResource
+  loans: LoansResource
+  cards: CardsResource
+  payto: PayToResource
+  simulation: SimulationResource
+}
+
+export function createClient(options: ClientOptions): PayfacClient {
+  const transport = new Transport(options)
+  const core = new Core(transport)
+  const anything = z.unknown()
+  return {
+    request: (raw) => core.request(raw),
+    list: (path, query = {}, call) => core.list(path, anything, query, call) as Promise<Page<never>>,
+    iterate: (path, query = {}, iterateOptions = {}) => core.iterate(path, anything, query, iterateOptions) as AsyncIterable<never>,
+    auth: authResource(core),
+    customers: customersResource(core),
+    merchants: merchantsResource(core),
+    sources: sourcesResource(core),
+    tokens: tokensResource(core),
+    payplans: payPlansResource(core),
+    orders: ordersResource(core),
+    transactions: transactionsResource(core),
+    marketplaces: marketplacesResource(core),
+    webhooks: webhooksResource(core),
+    loans: loansResource(core),
+    cards: cardsResource(core),
+    payto: payToResource(core),
+    simulation: simulationResource(core),
+  }
+}

@@ -1,0 +1,193 @@
+// What every resource file builds on: encoded paths, checked bodies and envelopes, parsed answers,
+// and the list/iterate pair. Resource files stay declarative: path, method, schema.
+import type { z } from 'zod'
+import { unwrap } from './envelope.js'
+import { InvalidInputError, ResponseFormatError } from './errors.js'
+import { redactJson } from './redact.js'
+import { type IterateOptions, type Page, checkPaging, iteratePages, toPage } from './pagination.js'
+import { ACTIONS, type ActionRoute, parseAction } from './schemas/actions.js'
+import { describeIssues } from './schemas/common.js'
+import type { Context, RawRequest, RawResponse, ResponseType, Transport } from './transport.js'
+
+/** Per-call options, accepted as the last argument of every client method. */
+export interface CallOptions {
+  /** Context headers for this call; a field given here wins over the client's. */
+  context?: Context | undefined
+  /** Extra headers for this call. */
+  headers?: Record<string, string> | undefined
+  /** Aborts the call (the abort reason is thrown as is). */
+  signal?: AbortSignal | undefined
+}
+
+/** Paging parameters every list operation takes. */
+export interface PageQuery {
+  limit?: number | undefined
+  page?: number | undefined
+  /** Comma-separated field names; a leading `-` sorts descending. */
+  sort?: string | undefined
+}
+
+/**
+ * Query values as resource methods take them. Wider than `Query` so that callers holding a
+ * `Record<string, unknown>` can pass it; values are checked when the URL is built (strings,
+ * numbers, booleans, Dates, arrays of those; undefined and null are left out).
+ */
+export type QueryInput = Record<string, unknown>
+
+/** A list query: paging plus filters (arrays repeat the parameter). */
+export type ListQuery = PageQuery & QueryInput
+
+export interface IterateCallOptions {
+  /** Stop after this many records. */
+  max?: number | undefined
+  /** Hard cap on pages fetched (default 100 000). */
+  maxPages?: number | undefined
+  call?: CallOptions | undefined
+}
+
+/** The envelope body accepted by an action route: one key naming the action, its fields inside. */
+export type EnvelopeFor<R extends ActionRoute> = (typeof ACTIONS)[R] extends infer S
+  ? S extends Record<string, z.ZodType>
+    ? { [K in keyof S & string]: { [P in K]: z.input<S[K]> } }[keyof S & string]
+    : Record<string, Record<string, unknown>>
+  : never
+
+/** Any single-key envelope, for bodies built at run time (e.g. from `--data`); checked before sending. */
+export type AnyEnvelope = Record<string, Record<string, unknown>>
+
+/** What an envelope parameter accepts: the typed variants, or any envelope (checked at run time). */
+export type EnvelopeInput<R extends ActionRoute> = EnvelopeFor<R> | AnyEnvelope
+
+/** Page size used by iterate() when the query gives none: fewer round trips than the default 20. */
+export const ITERATE_PAGE_SIZE = 100
+
+interface CallSpec {
+  query?: QueryInput | undefined
+  body?: unknown
+  call?: CallOptions | undefined
+  accept?: string | undefined
+  responseType?: ResponseType | undefined
+}
+
+export class Core {
+  constructor(readonly transport: Transport) {}
+
+  /** Sends a request as given (no body validation) and returns the raw answer. */
+  request<B = unknown>(raw: RawRequest): Promise<RawResponse<B>> {
+    return this.transport.send<B>(raw)
+  }
+
+  /** Sends a request and returns its raw answer, applying the per-call options. */
+  send<B = unknown>(method: string, path: string, spec: CallSpec = {}): Promise<RawResponse<B>> {
+    return this.transport.send<B>({
+      method,
+      path,
+      query: spec.query,
+      body: spec.body,
+      accept: spec.accept,
+      responseType: spec.responseType,
+      context: spec.call?.context,
+      headers: spec.call?.headers,
+      signal: spec.call?.signal,
+    })
+  }
+
+  /** Sends a request and parses the JSON answer with `schema` (loose: unknown fields are kept). */
+  async json<S extends z.ZodType>(method: string, path: string, schema: S, spec: CallSpec = {}): Promise<z.output<S>> {
+    const response = await this.send(method, path, spec)
+    return parseAnswer(schema, response.body, { method, path, status: response.status })
+  }
+
+  /** One page of a paginated list. */
+  async list<S extends z.ZodType>(path: string, schema: S, query: QueryInput = {}, call?: CallOptions): Promise<Page<z.output<S>>> {
+    checkPaging(query)
+    const response = await this.send('GET', path, { query, call })
+    const at = { method: 'GET', path, status: response.status }
+    if (!Array.isArray(response.body)) {
+      throw new ResponseFormatError({ ...at, body: response.body, reason: 'a list answer must be a JSON array' })
+    }
+    const items = response.body.map((item: unknown, index: number) => parseAnswer(schema, item, at, `[${index}]`))
+    return toPage(items, response.headers, {
+      page: typeof query.page === 'number' ? query.page : undefined,
+      limit: typeof query.limit === 'number' ? query.limit : undefined,
+    })
+  }
+
+  /** Every record of every page from `query.page` (default 1), lazily, one page of look-ahead. */
+  iterate<S extends z.ZodType>(path: string, schema: S, query: QueryInput = {}, options: IterateCallOptions = {}): AsyncIterable<z.output<S>> {
+    const first = typeof query.page === 'number' ? query.page : 1
+    const base: QueryInput = { ...query, limit: typeof query.limit === 'number' ? query.limit : ITERATE_PAGE_SIZE }
+    checkPaging({ ...base, page: first })
+    const iterateOptions: IterateOptions = { max: options.max, maxPages: options.maxPages }
+    const fetchPage = (page: number) => this.list(path, schema, { ...base, page }, options.call)
+    return { [Symbol.asyncIterator]: () => iteratePages(fetchPage, first, iterateOptions) }
+  }
+}
+
+/** Parses an answer with a loose schema; a mismatch is a ResponseFormatError naming the field. */
+export function parseAnswer<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  at: { method: string; path: string; status: number },
+  label?: string,
+): z.output<S> {
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  // The body is kept for diagnosis, with tokens and account numbers hidden.
+  throw new ResponseFormatError({ ...at, body: redactJson(body), reason: describeIssues(parsed.error, label) })
+}
+
+/** Checks a request body with a strict schema before anything is sent. */
+export function checkBody<S extends z.ZodType>(schema: S, body: unknown, label: string): z.output<S> {
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  throw new InvalidInputError(`Invalid ${label}: ${describeIssues(parsed.error)}`)
+}
+
+/** Checks an envelope against the action route it is sent to; returns the checked envelope. */
+export function checkEnvelope<R extends ActionRoute>(route: R, envelope: unknown): Record<string, unknown> {
+  const result = parseAction(route, envelope)
+  if (!result.ok) throw new InvalidInputError(`Invalid request for ${route}: ${result.message}`)
+  return { [result.kind]: result.value }
+}
+
+/** Opens a single-key answer; a malformed one is a ResponseFormatError. */
+export function openAnswer(body: unknown, at: { method: string; path: string; status: number }): { kind: string; value: unknown } {
+  try {
+    return unwrap(body)
+  } catch (error) {
+    throw new ResponseFormatError({ ...at, body, reason: (error as Error).message })
+  }
+}
+
+/**
+ * A path with each interpolated value checked (a non-empty string) and URL-encoded:
+ * path`/orders/${id}/pay`.
+ */
+export function path(strings: TemplateStringsArray, ...ids: unknown[]): string {
+  let out = strings[0] ?? ''
+  ids.forEach((id, index) => {
+    if (typeof id !== 'string' || id.trim() === '') {
+      throw new InvalidInputError(`An identifier in ${strings.join('{id}')} is missing or empty`)
+    }
+    out += encodeURIComponent(id) + (strings[index + 1] ?? '')
+  })
+  return out
+}
+
+/** Throws InvalidInputError when none of the given query fields is set. */
+export function requireSome(query: QueryInput, fields: string[], message: string, hint?: string): void {
+  if (!fields.some((field) => isSet(query[field]))) throw new InvalidInputError(message, hint)
+}
+
+/** True when a query value is present (a non-empty array, a non-empty string, any number/boolean). */
+export function isSet(value: unknown): boolean {
+  if (value === undefined || value === null) return false
+  if (Array.isArray(value)) return value.length > 0
+  if (typeof value === 'string') return value.trim() !== ''
+  return true
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

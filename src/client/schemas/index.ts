@@ -1,0 +1,13 @@
+// Every schema of the contract. Request bodies are strict, response records loose; see common.ts.
+export * from './common.js'
+export * from './orders.js'
+export * from './transactions.js'
+export * from './tokens.js'
+export * from './sources.js'
+export * from './payto.js'
+export * from './webhooks.js'
+export * from './auth.js'
+export * from './customers.js'
+export * from './payplans.js'
+export * from './merchants.js'
+export * from './actions.js'
