@@ -41,11 +41,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     this.args = args as ArgsOf<T>
   }
 
-  private async outputOptions() {
+  /** Table unless --json or --csv; a command whose answer is raw JSON passes `json` as its default. */
+  private async outputOptions(fallback: 'table' | 'json' = 'table') {
     const f = this.flags as Globals
     const isTTY = Boolean(process.stdout.isTTY)
     return {
-      format: f.json ? ('json' as const) : f.csv ? ('csv' as const) : ('table' as const),
+      format: f.json ? ('json' as const) : f.csv ? ('csv' as const) : fallback,
       columns: f.columns ? f.columns.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
       out: process.stdout,
       isTTY,
@@ -54,16 +55,16 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   }
 
   /** Prints one record by its view. */
-  protected async show<R>(view: View<R>, record: R): Promise<R> {
+  protected async show<R>(view: View<R>, record: R, fallback: 'table' | 'json' = 'table'): Promise<R> {
     const { renderRecord } = await import('../output/index.js')
-    await renderRecord(view, record, await this.outputOptions())
+    await renderRecord(view, record, await this.outputOptions(fallback))
     return record
   }
 
   /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
-  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>): Promise<number> {
+  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table'): Promise<number> {
     const { renderList } = await import('../output/index.js')
-    const options = await this.outputOptions()
+    const options = await this.outputOptions(fallback)
     const count = await renderList(view, records, options)
     if (count === 0 && options.format === 'table') process.stderr.write('No records.\n')
     return count

@@ -34,8 +34,8 @@ export default class Api extends ApiCommand<typeof Api> {
     const headers = parseHeaders(this.flags.header)
     const body = this.flags.data === undefined ? undefined : await readData(this.flags.data)
     const client = await this.client()
-    if (this.flags.paginate) return this.showAll(rawView, client.iterate(path, query, { call: { headers } }))
+    if (this.flags.paginate) return this.showAll(rawView, client.iterate(path, query, { call: { headers } }), 'json')
     const answer = await client.request({ method: this.args.method, path, query, headers, body })
-    return this.show(rawView, answer.body)
+    return this.show(rawView, answer.body, 'json')
   }
 }

@@ -1,0 +1,38 @@
+// Downloads (invoice PDFs, statement zips, settlement CSV): streamed to a temporary file beside
+// the target and renamed into place only when complete, so an interrupted download never leaves a
+// truncated file under the requested name. Without --out, binary data is refused on a terminal.
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+
+import { UsageError } from './errors.js'
+
+/** Writes a stream to `path` atomically; returns the number of bytes written. */
+export async function saveStream(source: Readable, path: string): Promise<number> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`)
+  let bytes = 0
+  source.on('data', (chunk: Buffer) => (bytes += chunk.length))
+  try {
+    await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }))
+    await rename(temporary, path)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
+      throw new UsageError(`--out: cannot write ${path} (${code})`, 'Check that the folder exists and is writable')
+    }
+    throw error
+  }
+  return bytes
+}
+
+/** Sends a stream to stdout; binary data is refused when stdout is a terminal. */
+export async function streamToStdout(source: Readable, options: { binary: boolean; what: string }): Promise<void> {
+  if (options.binary && process.stdout.isTTY) {
+    source.destroy()
+    throw new UsageError(`${options.what} is binary and stdout is a terminal`, 'Give --out <file>, or redirect stdout to a file')
+  }
+  await pipeline(source, process.stdout, { end: false })
+}

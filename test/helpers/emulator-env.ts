@@ -1,0 +1,39 @@
+// An emulator on port 0 and the environment that points payfac at it, for command tests.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js'
+
+export interface EmulatorEnv {
+  emulator: RunningEmulator
+  /** Environment for runCommand/spawnCli: base URL, the merchant secret key, a temporary config dir. */
+  env: Record<string, string | undefined>
+  /** The same with another credential (e.g. the marketplace API key). */
+  envWith(credential: string): Record<string, string | undefined>
+  close(): Promise<void>
+}
+
+export async function startEmulatorEnv(): Promise<EmulatorEnv> {
+  const emulator = await startEmulator({ port: 0 })
+  const configDir = mkdtempSync(join(tmpdir(), 'payfac-cmd-'))
+  const envWith = (credential: string) => ({
+    PAYFAC_CONFIG_DIR: configDir,
+    PAYFAC_BASE_URL: emulator.url,
+    PAYFAC_API_KEY: credential,
+    PAYFAC_PROFILE: undefined,
+    PAYFAC_MERCHANT_ID: undefined,
+    PAYFAC_MARKETPLACE_ID: undefined,
+    PAYFAC_CUSTOMER_ID: undefined,
+    NO_COLOR: '1',
+  })
+  return {
+    emulator,
+    env: envWith(emulator.credentials.merchantSecretKey),
+    envWith,
+    close: async () => {
+      await emulator.close()
+      rmSync(configDir, { recursive: true, force: true })
+    },
+  }
+}
