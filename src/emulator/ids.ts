@@ -1,0 +1,52 @@
+// Identifiers: `<prefix>_` + 16 URL-safe base64 characters, e.g. `ordr_ZqCNoNcm_22WeZ-j`.
+// The real generator is random; tests inject a seeded one so that ids repeat run after run.
+import { createHash, randomBytes } from 'node:crypto'
+
+export interface IdGenerator {
+  /** A new identifier `<prefix>_<16 url-safe base64 chars>`. The prefix is given without the underscore. */
+  next(prefix: string): string
+  /** `count` URL-safe base64 characters, for secrets (keys, tokens). */
+  secret(count: number): string
+  /** A UUID (version 4 layout), for identifiers the banking network issues (PayTo agreement uid). */
+  uuid(): string
+}
+
+export const ID_BODY_LENGTH = 16
+const ID_PATTERN = /^[a-z0-9]+_[A-Za-z0-9_-]{16}$/
+
+export function isId(value: string, prefix?: string): boolean {
+  return ID_PATTERN.test(value) && (prefix === undefined || value.startsWith(`${prefix}_`))
+}
+
+function build(bytes: (n: number) => Buffer): IdGenerator {
+  const chars = (count: number) => bytes(Math.ceil((count * 3) / 4)).toString('base64url').slice(0, count)
+  return {
+    next: (prefix) => `${prefix}_${chars(ID_BODY_LENGTH)}`,
+    secret: chars,
+    uuid() {
+      const b = bytes(16)
+      b[6] = (b[6]! & 0x0f) | 0x40
+      b[8] = (b[8]! & 0x3f) | 0x80
+      const h = b.toString('hex')
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+    },
+  }
+}
+
+export function randomIds(): IdGenerator {
+  return build((n) => randomBytes(n))
+}
+
+/** Deterministic ids: the same seed gives the same sequence. */
+export function seededIds(seed = 'payfac-emulator'): IdGenerator {
+  let counter = 0
+  return build((n) => {
+    const out = Buffer.alloc(n)
+    let filled = 0
+    while (filled < n) {
+      const block = createHash('sha256').update(`${seed}:${counter++}`).digest()
+      filled += block.copy(out, filled, 0, Math.min(block.length, n - filled))
+    }
+    return out
+  })
+}

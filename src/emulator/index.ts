@@ -1,0 +1,67 @@
+// The local emulator of the Payment Facilitation Service (contract v3.0).
+//
+//   const emulator = await startEmulator({ port: 0 })
+//   // emulator.url, emulator.credentials, emulator.ids
+//   await emulator.close()
+//
+// `createEmulatorApp()` gives the same emulator without a socket, for handler tests.
+import { WELL_KNOWN } from '../well-known.js'
+import { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js'
+import type { Clock } from './clock.js'
+import type { IdGenerator } from './ids.js'
+import { listen } from './server.js'
+
+export { createEmulatorApp } from './app.js'
+export type { AppResponse, EmulatorApp, EmulatorAppOptions } from './app.js'
+export { fakeClock, realClock } from './clock.js'
+export type { Clock } from './clock.js'
+export { randomIds, seededIds } from './ids.js'
+export type { IdGenerator } from './ids.js'
+export { StateFileError } from './persistence.js'
+export type { SettlementEntry, SettlementEntryType } from './ledger.js'
+
+export interface StartEmulatorOptions {
+  /** Default 4010 (LOCAL_PORT); 0 picks a free port. */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Keep the state in this JSON file (see persistence.ts). */
+  statePath?: string
+  clock?: Clock
+  ids?: IdGenerator
+  /** Default true: start from the well-known seed. */
+  seed?: boolean
+  log?: (line: string) => void
+}
+
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  url: string
+  port: number
+  host: string
+  credentials: { marketplaceApiKey: string; merchantSecretKey: string; merchantPublicKey: string }
+  ids: { marketplaceId: string; merchantId: string; subMerchantId: string }
+  app: EmulatorApp
+  close(): Promise<void>
+}
+
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const appOptions: EmulatorAppOptions = {}
+  if (options.clock) appOptions.clock = options.clock
+  if (options.ids) appOptions.ids = options.ids
+  if (options.seed !== undefined) appOptions.seed = options.seed
+  if (options.statePath) appOptions.statePath = options.statePath
+  if (options.log) appOptions.log = options.log
+  const app = createEmulatorApp(appOptions)
+  const host = options.host ?? '127.0.0.1'
+  const running = await listen(app, { port: options.port ?? 4010, host, ...(options.log ? { log: options.log } : {}) })
+  return {
+    url: running.url,
+    port: running.port,
+    host: running.host,
+    credentials: { ...WELL_KNOWN.credentials },
+    ids: { marketplaceId: WELL_KNOWN.marketplaceId, merchantId: WELL_KNOWN.merchantId, subMerchantId: WELL_KNOWN.subMerchantId },
+    app,
+    close: () => running.close(),
+  }
+}

@@ -1,0 +1,218 @@
+// One request, start to finish. The steps, in order:
+//   1. request id (sent back as `Request-Id` on every answer, and as `tracer` in every error)
+//   2. bearer credential → principal (401)
+//   3. context headers → scope (403)
+//   4. route: method + path (404, 405 with Allow); credential kind allowed (403); Accept (406)
+//   5. body: JSON (400 when malformed), envelope (400 unless exactly one known action key),
+//      validation with the shared strict request schemas, then the emulator's own (400)
+//   6. handler (synchronous: nothing else runs until it returns)
+//   7. answer; every error of every step goes through the one builder in api-error.ts
+// The whole function is synchronous: the server reads the body first and hands over the bytes.
+import type { z } from 'zod'
+import { ACTIONS, BODIES } from '../client/schemas/actions.js'
+import { describeIssues } from '../client/schemas/common.js'
+import { EmulatorError, badRequest, errorBody, forbidden } from './api-error.js'
+import { authenticate, contextHeaders, resolveScope } from './auth.js'
+import type { Clock } from './clock.js'
+import type { IdGenerator } from './ids.js'
+import type { Router } from './router.js'
+import { Reply, routeKey, type HandlerContext, type HandlerRequest, type Route } from './route.js'
+import type { Store } from './store.js'
+
+export interface RawRequest {
+  method: string
+  /** Path and query, as on the request line. */
+  url: string
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>
+  body?: Buffer | string | undefined
+  /** How the caller reached the emulator, e.g. http://127.0.0.1:4010 (used in links the emulator hands out). */
+  baseUrl?: string
+}
+
+export interface RawResponse {
+  status: number
+  headers: Record<string, string>
+  body: string | Buffer
+}
+
+export interface PipelineDeps {
+  store: Store
+  clock: Clock
+  ids: IdGenerator
+  router: Router
+  /** Called after every request that may have changed the state (any method but GET). */
+  afterChange?: () => void
+  /** Receives one line per request and any warnings. */
+  log?: (line: string) => void
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const SHARED_ACTIONS = ACTIONS as unknown as Record<string, Record<string, z.ZodType> | '*' | undefined>
+const SHARED_BODIES = BODIES as unknown as Record<string, z.ZodType | undefined>
+
+export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse {
+  const started = Date.now()
+  const requestId = deps.ids.next('req')
+  let response: RawResponse
+  let mayHaveChanged = false
+  try {
+    const url = new URL(raw.url, 'http://emulator.invalid')
+    const principal = authenticate(deps.store, deps.clock, raw.headers.authorization)
+    const scope = resolveScope(deps.store, principal, contextHeaders(raw.headers))
+    const { route, params } = deps.router.match(raw.method.toUpperCase(), url.pathname)
+    if (!route.allow.includes(principal.kind)) {
+      throw forbidden('credential_not_allowed', `${describeKind(principal.kind)} may not call ${route.method} ${route.path}`)
+    }
+    const accept = negotiate(raw.headers.accept, route.produces)
+    const { body, action } = readBody(route, raw)
+    const ctx: HandlerContext = {
+      store: deps.store,
+      clock: deps.clock,
+      ids: deps.ids,
+      principal,
+      scope,
+      requestId,
+      baseUrl: raw.baseUrl ?? 'http://127.0.0.1',
+    }
+    const req: HandlerRequest = {
+      method: route.method,
+      path: url.pathname,
+      params,
+      query: url.searchParams,
+      body,
+      action,
+      headers: raw.headers,
+      accept,
+      rawBody: raw.body === undefined ? Buffer.alloc(0) : typeof raw.body === 'string' ? Buffer.from(raw.body, 'utf8') : raw.body,
+    }
+    mayHaveChanged = route.method !== 'GET'
+    response = toResponse(route.handle(ctx, req))
+  } catch (error) {
+    const built = errorBody(error, requestId)
+    if (built.status === 500) deps.log?.(`emulator: ${requestId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    response = { status: built.status, headers: { 'Content-Type': JSON_TYPE, ...built.headers }, body: JSON.stringify(built.body) }
+  }
+  if (mayHaveChanged && deps.afterChange) {
+    try {
+      deps.afterChange()
+    } catch (error) {
+      deps.log?.(`emulator: warning: the state could not be saved: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  response.headers['Request-Id'] = requestId
+  deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}`)
+  return response
+}
+
+/** An error answer made outside the pipeline (e.g. the server refusing an oversized body), with its own request id. */
+export function rejectRequest(deps: Pick<PipelineDeps, 'ids' | 'log'>, error: EmulatorError, raw: Pick<RawRequest, 'method' | 'url'>): RawResponse {
+  const requestId = deps.ids.next('req')
+  const built = errorBody(error, requestId)
+  deps.log?.(`${raw.method} ${raw.url} ${built.status} ${requestId}`)
+  return {
+    status: built.status,
+    headers: { 'Content-Type': JSON_TYPE, ...built.headers, 'Request-Id': requestId },
+    body: JSON.stringify(built.body),
+  }
+}
+
+function describeKind(kind: string): string {
+  return { marketplace: 'A marketplace credential', merchant: 'A merchant secret credential', public: 'A merchant public key', customer: 'A customer token' }[kind] ?? 'This credential'
+}
+
+function toResponse(result: unknown): RawResponse {
+  if (result instanceof Reply) {
+    if (result.contentType !== undefined) {
+      const body = typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : String(result.body)
+      return { status: result.status, headers: { 'Content-Type': result.contentType, ...result.headers }, body }
+    }
+    return { status: result.status, headers: { 'Content-Type': JSON_TYPE, ...result.headers }, body: JSON.stringify(result.body ?? {}) }
+  }
+  return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(result ?? {}) }
+}
+
+/** The first media type of `produces` the Accept header allows (406 when none). */
+export function negotiate(acceptHeader: string | undefined, produces: readonly string[]): string {
+  const first = produces[0] ?? 'application/json'
+  if (!acceptHeader || !acceptHeader.trim()) return first
+  const ranges = acceptHeader
+    .split(',')
+    .map((part) => {
+      const [type = '', ...params] = part.trim().split(';')
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/i.exec(p)).find(Boolean)
+      return { type: type.trim().toLowerCase(), q: q ? Number(q[1]) : 1 }
+    })
+    .filter((r) => r.type && r.q > 0)
+    .sort((a, b) => b.q - a.q)
+  for (const range of ranges) {
+    const found = produces.find((p) => {
+      if (range.type === '*/*') return true
+      if (range.type.endsWith('/*')) return p.startsWith(range.type.slice(0, -1))
+      return p === range.type
+    })
+    if (found) return found
+  }
+  throw new EmulatorError(406, 'not_acceptable', `This operation answers ${produces.join(' or ')}; the Accept header allows none of them`)
+}
+
+function readBody(route: Route, raw: RawRequest): { body: unknown; action: string | null } {
+  if (route.pending) return { body: undefined, action: null }
+  if (route.actions === undefined && route.body === undefined && SHARED_BODIES[routeKey(route)] === undefined) {
+    return { body: undefined, action: null }
+  }
+  const text = raw.body === undefined ? '' : typeof raw.body === 'string' ? raw.body : raw.body.toString('utf8')
+  if (text.trim() === '') {
+    if (route.actions !== undefined || route.bodyRequired || SHARED_BODIES[routeKey(route)] !== undefined) {
+      throw badRequest('missing_body', `${route.method} ${route.path} needs a JSON body`)
+    }
+    return { body: undefined, action: null }
+  }
+  const contentType = raw.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+  if (contentType && contentType !== 'application/json' && !contentType.endsWith('+json')) {
+    throw badRequest('unsupported_content_type', `Request bodies are application/json, not ${contentType}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw badRequest('malformed_json', 'The request body is not valid JSON', error instanceof Error ? error.message : undefined)
+  }
+  return route.actions !== undefined ? readEnvelope(route, route.actions, json) : { body: readPlain(route, json), action: null }
+}
+
+function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json: unknown): { body: unknown; action: string } {
+  const names = Object.keys(actions)
+  const expected = `one of ${names.join(', ')}`
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw badRequest('invalid_envelope', `The body must be an object with exactly one key: ${expected}`)
+  }
+  const keys = Object.keys(json)
+  if (keys.length !== 1) {
+    throw badRequest('invalid_envelope', `The body must have exactly one key (${expected}); found ${keys.length === 0 ? 'none' : keys.join(', ')}`)
+  }
+  const name = keys[0] as string
+  const spec = Object.prototype.hasOwnProperty.call(actions, name) ? actions[name] : undefined
+  if (!spec) throw badRequest('unknown_action', `"${name}" is not an action of ${route.method} ${route.path}; expected ${expected}`)
+  let value = (json as Record<string, unknown>)[name]
+  const table = SHARED_ACTIONS[routeKey(route)]
+  const shared = table !== undefined && table !== '*' ? table[name] : undefined
+  if (shared) value = validate(shared, value, name)
+  if (spec.schema) value = validate(spec.schema, value, name)
+  return { body: value, action: name }
+}
+
+function readPlain(route: Route, json: unknown): unknown {
+  let value = json
+  const shared = SHARED_BODIES[routeKey(route)]
+  if (shared) value = validate(shared, value)
+  if (route.body) value = validate(route.body, value)
+  return value
+}
+
+function validate(schema: z.ZodType, value: unknown, root?: string): unknown {
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) throw badRequest('invalid_request', `Invalid request: ${describeIssues(parsed.error, root)}`)
+  return parsed.data
+}
+

@@ -1,0 +1,589 @@
+// Merchants: onboarding (a marketplace creates sub-merchants), the merchant record with its bank
+// accounts and public key, balances read from the ledger, onboarding files, beneficial owners,
+// wallet-pay domains and the industry list.
+//
+// Records: store.merchants (MerchantRecord, seeded), store.merchantProfiles (the emulator's
+// extra merchant fields), store.merchantFiles, store.owners; keys in store.apiKeys.
+// Merchant `status` is `Active` from creation (the emulator onboards at once).
+import { createHash } from 'node:crypto'
+import { z } from 'zod'
+import { isKnownCurrency } from '../../client/money.js'
+import { Address, CurrencyCode, DateOnly, EmailAddress, Metadata, PhoneNumberE164 } from '../../client/schemas/common.js'
+import type { MerchantFileRecord, MerchantProfileRecord, OwnerRecord } from '../account-records.js'
+import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api-error.js'
+import { PRIVATE, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { timestamp } from '../clock.js'
+import { emitEvent } from '../events.js'
+import { ledgerTotal } from '../ledger.js'
+import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { multipartBoundary, parseMultipart } from '../multipart.js'
+import { Reply, action, route, type HandlerContext } from '../route.js'
+import { lookup, type BankAccountRecord, type MerchantRecord, type Store } from '../store.js'
+import { isValidAbn, isValidAcn } from './payto.js'
+
+// Industries ----------------------------------------------------------------------------------
+
+/** The industries a merchant can be onboarded with (the emulator's own list; codes are card-scheme MCCs). */
+export const INDUSTRIES: ReadonlyArray<{ industryCode: string; name: string; b2bCommon: boolean }> = [
+  { industryCode: '5399', name: 'Retail', b2bCommon: false },
+  { industryCode: '5411', name: 'Grocery and supermarkets', b2bCommon: false },
+  { industryCode: '5651', name: 'Clothing and apparel', b2bCommon: false },
+  { industryCode: '5732', name: 'Electronics', b2bCommon: false },
+  { industryCode: '5712', name: 'Furniture and homewares', b2bCommon: false },
+  { industryCode: '5211', name: 'Building materials and hardware', b2bCommon: true },
+  { industryCode: '5085', name: 'Industrial supplies', b2bCommon: true },
+  { industryCode: '5047', name: 'Medical and dental supplies', b2bCommon: true },
+  { industryCode: '5812', name: 'Restaurants and cafes', b2bCommon: false },
+  { industryCode: '7011', name: 'Accommodation', b2bCommon: false },
+  { industryCode: '4722', name: 'Travel agencies', b2bCommon: false },
+  { industryCode: '7230', name: 'Hair and beauty', b2bCommon: false },
+  { industryCode: '7997', name: 'Sport and fitness clubs', b2bCommon: false },
+  { industryCode: '8220', name: 'Education', b2bCommon: false },
+  { industryCode: '8011', name: 'Medical practitioners', b2bCommon: false },
+  { industryCode: '7392', name: 'Professional services', b2bCommon: true },
+  { industryCode: '1520', name: 'Construction and trades', b2bCommon: true },
+  { industryCode: '4214', name: 'Freight and logistics', b2bCommon: true },
+  { industryCode: '5734', name: 'Software', b2bCommon: true },
+  { industryCode: '8398', name: 'Charities and non-profits', b2bCommon: false },
+]
+
+/** The industry named by code or by name (without case); undefined when unknown. */
+export function findIndustry(codeOrName: string) {
+  const wanted = codeOrName.trim().toLowerCase()
+  return INDUSTRIES.find((i) => i.industryCode === wanted || i.name.toLowerCase() === wanted)
+}
+
+// Views ---------------------------------------------------------------------------------------
+
+/** The merchant's extra fields: the stored profile, or the defaults of a merchant that has none. */
+export function profileOf(store: Store, merchantId: string): MerchantProfileRecord {
+  return (
+    lookup(store.merchantProfiles, merchantId) ?? {
+      merchantId,
+      emailAddress: null,
+      phoneNumber: null,
+      businessNumber: null,
+      address: null,
+      websiteUrl: null,
+      businessProfile: {},
+      walletPayDomains: [],
+      metadata: null,
+    }
+  )
+}
+
+function ensureProfile(store: Store, merchantId: string): MerchantProfileRecord {
+  const existing = lookup(store.merchantProfiles, merchantId)
+  if (existing) return existing
+  const created = profileOf(store, merchantId)
+  store.merchantProfiles[merchantId] = created
+  return created
+}
+
+/** The merchant as emitted: the record (bank accounts, public key included) and its profile fields. */
+export function merchantView(store: Store, merchant: MerchantRecord) {
+  const profile = profileOf(store, merchant.merchantId)
+  return {
+    merchantId: merchant.merchantId,
+    marketplaceId: merchant.marketplaceId,
+    name: merchant.name,
+    industry: merchant.industry,
+    industryCode: findIndustry(merchant.industry)?.industryCode ?? null,
+    status: merchant.status,
+    emailAddress: profile.emailAddress,
+    phoneNumber: profile.phoneNumber,
+    businessNumber: profile.businessNumber,
+    address: profile.address,
+    websiteUrl: profile.websiteUrl,
+    currency: merchant.currency,
+    supportsB2B: merchant.supportsB2B,
+    manualPayoutsEnabled: merchant.manualPayoutsEnabled,
+    bankAccounts: merchant.bankAccounts.map((b) => ({ ...b })),
+    publicKey: merchant.publicKey,
+    businessProfile: profile.businessProfile,
+    metadata: profile.metadata,
+    createdAt: merchant.createdAt,
+    updatedAt: merchant.updatedAt,
+  }
+}
+
+/** A merchant the request may act for (404 otherwise: another caller's merchant is not revealed). */
+export function visibleMerchant(ctx: HandlerContext, id: string): MerchantRecord {
+  const merchant = lookup(ctx.store.merchants, id)
+  if (!merchant || !mayActForMerchant(ctx.store, ctx.scope, merchant.merchantId)) throw notFound('Merchant', id)
+  return merchant
+}
+
+/** `bsb` as `062-000`, accepting `062000` too. */
+export function formatBsb(bsb: string): string {
+  const digits = bsb.replace(/\D/g, '')
+  return `${digits.slice(0, 3)}-${digits.slice(3)}`
+}
+
+/** A masked account number: `****5678`. */
+export function accountNumberHint(accountNumber: string): string {
+  return `****${accountNumber.slice(-4)}`
+}
+
+export function primaryBankAccount(merchant: MerchantRecord): BankAccountRecord | undefined {
+  return merchant.bankAccounts.find((b) => b.isPrimary) ?? merchant.bankAccounts[0]
+}
+
+// Balances ------------------------------------------------------------------------------------
+
+export interface CurrencyBalance {
+  currency: string
+  available: { minorCurrencyUnits: number; currency: string }
+  pending: { minorCurrencyUnits: number; currency: string }
+  total: { minorCurrencyUnits: number; currency: string }
+}
+
+/**
+ * A merchant's balances per currency, from the ledger: entries available by today (`availableOn`
+ * on or before the emulator's date) are available, later ones pending. The merchant's own currency
+ * is always listed; other currencies when the ledger has entries in them.
+ */
+export function merchantBalances(store: Store, merchant: MerchantRecord, now: Date): CurrencyBalance[] {
+  const currencies = [merchant.currency]
+  for (const e of store.settlementEntries) {
+    if (e.merchantId === merchant.merchantId && !currencies.includes(e.amount.currency)) currencies.push(e.amount.currency)
+  }
+  return currencies.map((currency) => {
+    const total = ledgerTotal(store.settlementEntries, merchant.merchantId, currency)
+    const available = ledgerTotal(store.settlementEntries, merchant.merchantId, currency, now)
+    return {
+      currency,
+      available: { minorCurrencyUnits: available, currency },
+      pending: { minorCurrencyUnits: total - available, currency },
+      total: { minorCurrencyUnits: total, currency },
+    }
+  })
+}
+
+// Requests ------------------------------------------------------------------------------------
+
+const DOMAIN = z
+  .string()
+  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, { error: 'expected a domain name such as shop.example.com' })
+
+const BusinessNumber = z.string().regex(/^\d{9}$|^\d{11}$/, { error: 'expected an ABN (11 digits) or ACN (9 digits)' })
+
+const WebsiteUrl = z.string().regex(/^https?:\/\/\S+$/i, { error: 'expected an http(s) URL' })
+
+/** `AddMerchantBankAccount` (the emulator's fields): an Australian account. */
+export const AddMerchantBankAccountBody = z.strictObject({
+  bsb: z.string().regex(/^\d{3}-?\d{3}$/, { error: 'expected a BSB of 6 digits, such as 062-000' }),
+  accountNumber: z.string().regex(/^\d{5,9}$/, { error: 'expected an account number of 5 to 9 digits' }),
+  accountName: z.string().trim().min(1).max(140),
+  /** Make it the primary account at once (the first account is always primary). */
+  isPrimary: z.boolean().optional(),
+})
+
+const SetMerchantPrimaryBankAccountBody = z.strictObject({ bankAccountId: z.string().min(1) })
+
+/** `UpdateMerchantBusinessProfile`: known fields are checked; any other field is kept in `businessProfile`. */
+const UpdateMerchantBusinessProfileBody = z.looseObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  industry: z.string().min(1).optional(),
+  emailAddress: EmailAddress.optional(),
+  phoneNumber: PhoneNumberE164.optional(),
+  businessNumber: BusinessNumber.optional(),
+  address: Address.optional(),
+  websiteUrl: WebsiteUrl.optional(),
+  supportsB2B: z.boolean().optional(),
+  walletPayDomains: z.array(DOMAIN).optional(),
+  metadata: Metadata.optional(),
+})
+
+/** `POST /merchants` (the emulator's fields; the contract does not show them). */
+const CreateMerchantBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  /** An industry code or name from GET /merchants/industries. */
+  industry: z.string().min(1),
+  emailAddress: EmailAddress.optional(),
+  phoneNumber: PhoneNumberE164.optional(),
+  businessNumber: BusinessNumber.optional(),
+  address: Address.optional(),
+  websiteUrl: WebsiteUrl.optional(),
+  currency: CurrencyCode.optional(),
+  supportsB2B: z.boolean().optional(),
+  manualPayoutsEnabled: z.boolean().optional(),
+  bankAccount: AddMerchantBankAccountBody.omit({ isPrimary: true }).optional(),
+  walletPayDomains: z.array(DOMAIN).optional(),
+  metadata: Metadata.optional(),
+})
+
+/** A beneficial owner (the emulator's fields). PUT takes the same body and overwrites every field. */
+const OwnerBody = z.strictObject({
+  givenName: z.string().trim().min(1),
+  middleName: z.string().trim().min(1).optional(),
+  familyName: z.string().trim().min(1),
+  dateOfBirth: DateOnly.optional(),
+  emailAddress: EmailAddress.optional(),
+  phoneNumber: PhoneNumberE164.optional(),
+  role: z.enum(['Director', 'Shareholder', 'Beneficiary', 'Trustee', 'Partner', 'Other']).optional(),
+  ownershipPercentage: z.number().min(0).max(100).optional(),
+  address: Address.optional(),
+})
+type OwnerBody = z.output<typeof OwnerBody>
+
+function checkBusinessNumber(value: string | undefined): void {
+  if (value === undefined) return
+  const valid = value.length === 11 ? isValidAbn(value) : isValidAcn(value)
+  if (!valid) throw unprocessable('invalid_business_number', `${value} is not a valid ${value.length === 11 ? 'ABN' : 'ACN'} (check digits)`)
+}
+
+function industryName(codeOrName: string): string {
+  const industry = findIndustry(codeOrName)
+  if (!industry) throw unprocessable('unknown_industry', `Unknown industry "${codeOrName}"; see GET /merchants/industries`)
+  return industry.name
+}
+
+function walletDomains(now: string, domains: readonly string[]): MerchantProfileRecord['walletPayDomains'] {
+  return [...new Set(domains.map((d) => d.toLowerCase()))].map((domain) => ({ domain, status: 'Verified' as const, registeredAt: now }))
+}
+
+// Handlers ------------------------------------------------------------------------------------
+
+function createMerchant(ctx: HandlerContext, body: z.output<typeof CreateMerchantBody>) {
+  if (ctx.principal.kind !== 'marketplace') {
+    throw forbidden('marketplace_only', 'Sub-merchants are created by their marketplace: use the marketplace API key')
+  }
+  if (ctx.scope.merchantId !== null) {
+    throw badRequest('unexpected_merchant_context', 'Creating a merchant acts for the marketplace: do not send Merchant-Id')
+  }
+  const currency = body.currency ?? 'AUD'
+  if (!isKnownCurrency(currency)) throw unprocessable('unsupported_currency', `Unknown currency ${currency}`)
+  checkBusinessNumber(body.businessNumber)
+  const industry = industryName(body.industry)
+  const now = timestamp(ctx.clock.now())
+  const merchantId = ctx.ids.next('mcht')
+  const publicKey = `sandbox_pk_${ctx.ids.secret(32)}`
+  const secretKey = `sandbox_sk_${ctx.ids.secret(32)}`
+  const merchant: MerchantRecord = {
+    merchantId,
+    marketplaceId: ctx.principal.marketplaceId,
+    name: body.name,
+    industry,
+    status: 'Active',
+    bankAccounts: body.bankAccount
+      ? [
+          {
+            bankAccountId: ctx.ids.next('bank'),
+            accountName: body.bankAccount.accountName,
+            bsb: formatBsb(body.bankAccount.bsb),
+            accountNumber: body.bankAccount.accountNumber,
+            isPrimary: true,
+            createdAt: now,
+          },
+        ]
+      : [],
+    publicKey,
+    manualPayoutsEnabled: body.manualPayoutsEnabled ?? false,
+    supportsB2B: body.supportsB2B ?? false,
+    currency,
+    createdAt: now,
+    updatedAt: now,
+  }
+  ctx.store.merchants[merchantId] = merchant
+  ctx.store.merchantProfiles[merchantId] = {
+    merchantId,
+    emailAddress: body.emailAddress ?? null,
+    phoneNumber: body.phoneNumber ?? null,
+    businessNumber: body.businessNumber ?? null,
+    address: body.address ?? null,
+    websiteUrl: body.websiteUrl ?? null,
+    businessProfile: {},
+    walletPayDomains: walletDomains(now, body.walletPayDomains ?? []),
+    metadata: body.metadata ?? null,
+  }
+  ctx.store.apiKeys[secretKey] = { kind: 'merchantSecretKey', ownerId: merchantId }
+  ctx.store.apiKeys[publicKey] = { kind: 'merchantPublicKey', ownerId: merchantId }
+  const view = merchantView(ctx.store, merchant)
+  emitEvent(ctx, 'MerchantCreated', merchantId, { merchant: view })
+  // The secret key is shown once, in this answer.
+  return { ...view, secretKey }
+}
+
+function touched(ctx: HandlerContext, merchant: MerchantRecord, change: string) {
+  merchant.updatedAt = timestamp(ctx.clock.now())
+  emitEvent(ctx, 'MerchantUpdated', merchant.merchantId, { merchantId: merchant.merchantId, change })
+  return merchantView(ctx.store, merchant)
+}
+
+function addBankAccount(ctx: HandlerContext, merchant: MerchantRecord, body: z.output<typeof AddMerchantBankAccountBody>) {
+  const bsb = formatBsb(body.bsb)
+  if (merchant.bankAccounts.some((b) => b.bsb === bsb && b.accountNumber === body.accountNumber)) {
+    throw conflict('bank_account_exists', `The merchant already has the account ${bsb} ${body.accountNumber}`)
+  }
+  const makePrimary = body.isPrimary === true || merchant.bankAccounts.length === 0
+  if (makePrimary) for (const b of merchant.bankAccounts) b.isPrimary = false
+  merchant.bankAccounts.push({
+    bankAccountId: ctx.ids.next('bank'),
+    accountName: body.accountName,
+    bsb,
+    accountNumber: body.accountNumber,
+    isPrimary: makePrimary,
+    createdAt: timestamp(ctx.clock.now()),
+  })
+  return touched(ctx, merchant, 'AddMerchantBankAccount')
+}
+
+function setPrimary(ctx: HandlerContext, merchant: MerchantRecord, body: z.output<typeof SetMerchantPrimaryBankAccountBody>) {
+  const account = merchant.bankAccounts.find((b) => b.bankAccountId === body.bankAccountId)
+  if (!account) throw notFound(`Bank account of merchant ${merchant.merchantId}`, body.bankAccountId)
+  for (const b of merchant.bankAccounts) b.isPrimary = b === account
+  return touched(ctx, merchant, 'SetMerchantPrimaryBankAccount')
+}
+
+function updateProfile(ctx: HandlerContext, merchant: MerchantRecord, body: z.output<typeof UpdateMerchantBusinessProfileBody>) {
+  const { name, industry, emailAddress, phoneNumber, businessNumber, address, websiteUrl, supportsB2B, walletPayDomains, metadata, ...rest } = body
+  checkBusinessNumber(businessNumber)
+  const industryValue = industry === undefined ? undefined : industryName(industry)
+  const profile = ensureProfile(ctx.store, merchant.merchantId)
+  if (name !== undefined) merchant.name = name
+  if (industryValue !== undefined) merchant.industry = industryValue
+  if (supportsB2B !== undefined) merchant.supportsB2B = supportsB2B
+  if (emailAddress !== undefined) profile.emailAddress = emailAddress
+  if (phoneNumber !== undefined) profile.phoneNumber = phoneNumber
+  if (businessNumber !== undefined) profile.businessNumber = businessNumber
+  if (address !== undefined) profile.address = address
+  if (websiteUrl !== undefined) profile.websiteUrl = websiteUrl
+  if (metadata !== undefined) profile.metadata = metadata
+  if (walletPayDomains !== undefined) profile.walletPayDomains = walletDomains(timestamp(ctx.clock.now()), walletPayDomains)
+  profile.businessProfile = { ...profile.businessProfile, ...(JSON.parse(JSON.stringify(rest)) as Record<string, unknown>) }
+  return touched(ctx, merchant, 'UpdateMerchantBusinessProfile')
+}
+
+function onMerchant<B>(handle: (ctx: HandlerContext, merchant: MerchantRecord, body: B) => unknown) {
+  return (ctx: HandlerContext, body: B, req: { params: Record<string, string> }) => handle(ctx, visibleMerchant(ctx, req.params.merchantId as string), body)
+}
+
+// Files ---------------------------------------------------------------------------------------
+
+export const MERCHANT_FILE_MAX_BYTES = 10 * 1024 * 1024
+
+/** The file type from its first bytes (JPEG, PNG or PDF), or undefined. */
+export function sniffFileType(content: Buffer): MerchantFileRecord['contentType'] | undefined {
+  if (content.length >= 3 && content[0] === 0xff && content[1] === 0xd8 && content[2] === 0xff) return 'image/jpeg'
+  if (content.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png'
+  if (content.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf'
+  return undefined
+}
+
+function fileView(file: MerchantFileRecord) {
+  return { ...file }
+}
+
+function uploadFile(ctx: HandlerContext, merchant: MerchantRecord, contentType: string | undefined, raw: Buffer) {
+  const boundary = multipartBoundary(contentType)
+  if (boundary === undefined) {
+    throw badRequest('multipart_required', 'Send the file as multipart/form-data, in a part named "file"')
+  }
+  const parts = parseMultipart(raw, boundary)
+  const files = parts.filter((p) => p.name === 'file')
+  if (files.length === 0) throw badRequest('file_required', 'The form has no part named "file"')
+  if (files.length > 1) throw badRequest('too_many_files', 'Send one file per request (one part named "file")')
+  const part = files[0] as (typeof files)[number]
+  if (part.content.length === 0) throw unprocessable('empty_file', 'The file is empty')
+  if (part.content.length > MERCHANT_FILE_MAX_BYTES) {
+    throw unprocessable('file_too_large', `Merchant files may be at most 10 MB (${MERCHANT_FILE_MAX_BYTES} bytes); this one has ${part.content.length}`)
+  }
+  const detected = sniffFileType(part.content)
+  if (detected === undefined) {
+    throw unprocessable('unsupported_file_type', 'Merchant files must be JPEG, PNG or PDF; the content of this file is none of them')
+  }
+  const fields: Record<string, string> = {}
+  for (const p of parts) if (p.name !== 'file' && p.fileName === null) fields[p.name] = p.content.toString('utf8')
+  const { purpose, ...otherFields } = fields
+  const fileName = (part.fileName ?? '').split(/[\\/]/).pop()?.trim() || 'upload'
+  const record: MerchantFileRecord = {
+    fileId: ctx.ids.next('file'),
+    merchantId: merchant.merchantId,
+    fileName,
+    contentType: detected,
+    declaredContentType: part.contentType,
+    size: part.content.length,
+    sha256: createHash('sha256').update(part.content).digest('hex'),
+    purpose: purpose ?? null,
+    fields: otherFields,
+    createdAt: timestamp(ctx.clock.now()),
+  }
+  ctx.store.merchantFiles[record.fileId] = record
+  return fileView(record)
+}
+
+// Owners --------------------------------------------------------------------------------------
+
+function ownerView(owner: OwnerRecord) {
+  return { ...owner }
+}
+
+function ownerOf(ctx: HandlerContext, merchant: MerchantRecord, ownerId: string): OwnerRecord {
+  const owner = lookup(ctx.store.owners, ownerId)
+  if (!owner || owner.merchantId !== merchant.merchantId) throw notFound(`Beneficial owner of merchant ${merchant.merchantId}`, ownerId)
+  return owner
+}
+
+function ownersOf(store: Store, merchantId: string): OwnerRecord[] {
+  return Object.values(store.owners).filter((o) => o.merchantId === merchantId)
+}
+
+function writeOwner(ctx: HandlerContext, merchant: MerchantRecord, body: OwnerBody, existing?: OwnerRecord): OwnerRecord {
+  const others = ownersOf(ctx.store, merchant.merchantId).filter((o) => o !== existing)
+  const total = others.reduce((sum, o) => sum + (o.ownershipPercentage ?? 0), 0) + (body.ownershipPercentage ?? 0)
+  if (total > 100) {
+    throw unprocessable('ownership_exceeds_100', `The owners of a merchant hold at most 100 % together; this would make ${total} %`)
+  }
+  const now = timestamp(ctx.clock.now())
+  const owner: OwnerRecord = {
+    ownerId: existing?.ownerId ?? ctx.ids.next('owner'),
+    merchantId: merchant.merchantId,
+    givenName: body.givenName,
+    middleName: body.middleName ?? null,
+    familyName: body.familyName,
+    dateOfBirth: body.dateOfBirth ?? null,
+    emailAddress: body.emailAddress ?? null,
+    phoneNumber: body.phoneNumber ?? null,
+    role: body.role ?? null,
+    ownershipPercentage: body.ownershipPercentage ?? null,
+    address: body.address ?? null,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+  }
+  ctx.store.owners[owner.ownerId] = owner
+  return owner
+}
+
+// Routes --------------------------------------------------------------------------------------
+
+const merchantIdOf = (req: { params: Record<string, string> }) => req.params.merchantId as string
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/merchants',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const f = filters(req.query)
+      const ids = f.list('merchantId')
+      const statuses = f.list('status')
+      const industries = f.list('industry')
+      const name = f.string('name')?.toLowerCase()
+      const after = f.dateTime('createdAfter')
+      const before = f.dateTime('createdBefore')
+      const visible = visibleMerchantIds(ctx.store, ctx.scope)
+      const records = Object.values(ctx.store.merchants).filter(
+        (m) =>
+          visible.has(m.merchantId) &&
+          oneOf(ids, m.merchantId) &&
+          oneOf(statuses, m.status) &&
+          (industries === undefined || industries.some((i) => findIndustry(i)?.name === m.industry)) &&
+          (name === undefined || m.name.toLowerCase().includes(name)) &&
+          inRange(m.createdAt, after, before),
+      )
+      return paginate(records, req.query, {
+        sortable: { createdAt: (m) => m.createdAt, updatedAt: (m) => m.updatedAt, name: (m) => m.name, status: (m) => m.status },
+        view: (m) => merchantView(ctx.store, m),
+      })
+    },
+  }),
+  route({ method: 'POST', path: '/merchants', allow: PRIVATE, body: CreateMerchantBody, handle: (ctx, req) => createMerchant(ctx, req.body) }),
+  route({
+    method: 'GET',
+    path: '/merchants/industries',
+    allow: ['marketplace', 'merchant', 'public', 'customer'],
+    handle: () => INDUSTRIES.map((i) => ({ ...i })),
+  }),
+  route({ method: 'GET', path: '/merchants/{merchantId}', allow: PRIVATE, handle: (ctx, req) => merchantView(ctx.store, visibleMerchant(ctx, merchantIdOf(req))) }),
+  route({
+    method: 'PATCH',
+    path: '/merchants/{merchantId}',
+    allow: PRIVATE,
+    actions: {
+      AddMerchantBankAccount: action(AddMerchantBankAccountBody, onMerchant(addBankAccount)),
+      SetMerchantPrimaryBankAccount: action(SetMerchantPrimaryBankAccountBody, onMerchant(setPrimary)),
+      UpdateMerchantBusinessProfile: action(UpdateMerchantBusinessProfileBody, onMerchant(updateProfile)),
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/merchants/{merchantId}/balances',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const merchant = visibleMerchant(ctx, merchantIdOf(req))
+      const now = ctx.clock.now()
+      return { merchantId: merchant.merchantId, asOf: timestamp(now), balances: merchantBalances(ctx.store, merchant, now) }
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/merchants/{merchantId}/files',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const merchant = visibleMerchant(ctx, merchantIdOf(req))
+      return uploadFile(ctx, merchant, req.headers['content-type'], req.rawBody ?? Buffer.alloc(0))
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/merchants/{merchantId}/files/{fileId}',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const merchant = visibleMerchant(ctx, merchantIdOf(req))
+      const id = req.params.fileId as string
+      const file = lookup(ctx.store.merchantFiles, id)
+      if (!file || file.merchantId !== merchant.merchantId) throw notFound(`File of merchant ${merchant.merchantId}`, id)
+      return fileView(file)
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/merchants/{merchantId}/walletpay',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const merchant = visibleMerchant(ctx, merchantIdOf(req))
+      return { merchantId: merchant.merchantId, domains: profileOf(ctx.store, merchant.merchantId).walletPayDomains.map((d) => ({ ...d })) }
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/merchants/{merchantId}/owners',
+    allow: PRIVATE,
+    handle: (ctx, req) => ownersOf(ctx.store, visibleMerchant(ctx, merchantIdOf(req)).merchantId).map(ownerView),
+  }),
+  route({
+    method: 'POST',
+    path: '/merchants/{merchantId}/owners',
+    allow: PRIVATE,
+    body: OwnerBody,
+    handle: (ctx, req) => ownerView(writeOwner(ctx, visibleMerchant(ctx, merchantIdOf(req)), req.body)),
+  }),
+  route({
+    method: 'GET',
+    path: '/merchants/{merchantId}/owners/{ownerId}',
+    allow: PRIVATE,
+    handle: (ctx, req) => ownerView(ownerOf(ctx, visibleMerchant(ctx, merchantIdOf(req)), req.params.ownerId as string)),
+  }),
+  route({
+    method: 'PUT',
+    path: '/merchants/{merchantId}/owners/{ownerId}',
+    allow: PRIVATE,
+    body: OwnerBody,
+    handle: (ctx, req) => {
+      const merchant = visibleMerchant(ctx, merchantIdOf(req))
+      return ownerView(writeOwner(ctx, merchant, req.body, ownerOf(ctx, merchant, req.params.ownerId as string)))
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/merchants/{merchantId}/owners/{ownerId}',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const merchant = visibleMerchant(ctx, merchantIdOf(req))
+      const owner = ownerOf(ctx, merchant, req.params.ownerId as string)
+      delete ctx.store.owners[owner.ownerId]
+      return new Reply(200, { ownerId: owner.ownerId, merchantId: merchant.merchantId, deleted: true })
+    },
+  }),
+]

@@ -1,0 +1,166 @@
+// Orders: what a customer buys from a merchant. An order is `pending` (payable) until it is paid
+// or cancelled; paying (POST /orders/{orderId}/pay) is in orders-pay.ts. Order `status` values are the emulator's own:
+// pending, paid, cancelled.
+import type { CreateOnlineOrder, UpdateReferenceOrderId } from '../../client/schemas/orders.js'
+import { isKnownCurrency } from '../../client/money.js'
+import { conflict, notFound, unprocessable } from '../api-error.js'
+import { PRIVATE, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
+import { timestamp } from '../clock.js'
+import { emitEvent } from '../events.js'
+import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { action, route, type HandlerContext } from '../route.js'
+import { lookup, type OrderRecord } from '../store.js'
+
+/** Host of pay-by-link URLs: a reserved name, never served (the emulator has no checkout page). */
+export const PAY_BY_LINK_BASE = 'https://checkout.emulator.invalid/paybylink/'
+
+/** The order as emitted: the contract's fields, the fields real integrations show, and the emulator's status fields. */
+export function orderView(order: OrderRecord) {
+  return { ...order }
+}
+
+/** An order the request may see (404 otherwise). */
+export function visibleOrder(ctx: HandlerContext, id: string): OrderRecord {
+  const order = lookup(ctx.store.orders, id)
+  if (!order || !mayActForMerchant(ctx.store, ctx.scope, order.merchantId)) throw notFound('Order', id)
+  return order
+}
+
+function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: OrderRecord['orderType']): OrderRecord {
+  const merchant = requireMerchant(ctx.store, ctx.scope)
+  const currency = body.amount.currency
+  if (!isKnownCurrency(currency)) throw unprocessable('unsupported_currency', `Unknown currency ${currency}`)
+  if (body.amount.minorCurrencyUnits <= 0) throw unprocessable('invalid_amount', 'The order amount must be greater than zero')
+  for (const [i, item] of (body.items ?? []).entries()) {
+    if (item.amount.currency !== currency) {
+      throw unprocessable('currency_mismatch', `items[${i}] is in ${item.amount.currency}; the order is in ${currency}`)
+    }
+  }
+  const customer = ctx.scope.customerId === null ? undefined : lookup(ctx.store.customers, ctx.scope.customerId)
+  const now = timestamp(ctx.clock.now())
+  const orderId = ctx.ids.next('ordr')
+  const order: OrderRecord = {
+    orderId,
+    merchantId: merchant.merchantId,
+    customerId: customer?.customerId ?? null,
+    referenceOrderId: body.referenceOrderId ?? null,
+    orderType,
+    status: 'pending',
+    amount: { ...body.amount },
+    description: body.description ?? null,
+    customerName: customer ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName : (body.billing?.name ?? null),
+    customerEmailAddress: body.customerEmailAddress ?? customer?.emailAddress ?? null,
+    customerPhoneNumber: body.customerPhoneNumber ?? customer?.phoneNumber ?? null,
+    items: (body.items ?? []).map((item) => ({ ...item })),
+    billing: body.billing ? { ...body.billing } : null,
+    metadata: body.metadata ?? null,
+    ...(body.discountAmount ? { discountAmount: body.discountAmount } : {}),
+    ...(body.shipping ? { shipping: body.shipping } : {}),
+    transactionId: null,
+    payByLinkUrl: orderType === 'paybylink' ? `${PAY_BY_LINK_BASE}${orderId}` : null,
+    cancelledAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }
+  ctx.store.orders[orderId] = order
+  emitEvent(ctx, 'OrderCreated', order.merchantId, { orderId, orderType })
+  return order
+}
+
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/orders',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const f = filters(req.query)
+      const orderIds = f.list('orderId')
+      const merchantIds = f.list('merchantId')
+      const customerIds = f.list('customerId')
+      const references = f.list('referenceOrderId')
+      const statuses = f.list('status')
+      const types = f.list('orderType')
+      const emails = f.list('customerEmailAddress')?.map((e) => e.toLowerCase())
+      const after = f.dateTime('createdAfter')
+      const before = f.dateTime('createdBefore')
+      const visible = visibleMerchantIds(ctx.store, ctx.scope)
+      const records = Object.values(ctx.store.orders).filter(
+        (o) =>
+          visible.has(o.merchantId) &&
+          oneOf(orderIds, o.orderId) &&
+          oneOf(merchantIds, o.merchantId) &&
+          oneOf(customerIds, o.customerId) &&
+          oneOf(references, o.referenceOrderId) &&
+          oneOf(statuses, o.status) &&
+          oneOf(types, o.orderType) &&
+          oneOf(emails, o.customerEmailAddress?.toLowerCase()) &&
+          inRange(o.createdAt, after, before),
+      )
+      return paginate(records, req.query, {
+        sortable: {
+          createdAt: (o) => o.createdAt,
+          updatedAt: (o) => o.updatedAt,
+          amount: (o) => o.amount.minorCurrencyUnits,
+          referenceOrderId: (o) => o.referenceOrderId,
+          status: (o) => o.status,
+        },
+        view: orderView,
+      })
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/orders',
+    allow: PRIVATE,
+    actions: {
+      CreateOnlineOrder: action<CreateOnlineOrder>((ctx, body) => ({ OnlineOrder: { order: orderView(createOrder(ctx, body, 'online')) } })),
+      CreatePayByLinkOrder: action<CreateOnlineOrder>((ctx, body) => payByLink(createOrder(ctx, body, 'paybylink'))),
+      CreatePayByLink: action<CreateOnlineOrder>((ctx, body) => payByLink(createOrder(ctx, body, 'paybylink'))),
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/orders/{orderId}',
+    allow: PRIVATE,
+    handle: (ctx, req) => orderView(visibleOrder(ctx, req.params.orderId as string)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/orders/{orderId}',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const order = visibleOrder(ctx, req.params.orderId as string)
+      if (order.status === 'paid') throw conflict('order_already_paid', 'A paid order cannot be cancelled; refund its transaction instead')
+      if (order.status === 'pending') {
+        const now = timestamp(ctx.clock.now())
+        order.status = 'cancelled'
+        order.cancelledAt = now
+        order.updatedAt = now
+        for (const challenge of Object.values(ctx.store.threeDS)) {
+          if (challenge.orderId === order.orderId && challenge.status === 'Pending') challenge.status = 'Failed'
+        }
+        emitEvent(ctx, 'OrderCancelled', order.merchantId, { orderId: order.orderId })
+      }
+      return orderView(order)
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/orders/{orderId}',
+    allow: PRIVATE,
+    actions: {
+      UpdateReferenceOrderId: action<UpdateReferenceOrderId>((ctx, body, req) => {
+        const order = visibleOrder(ctx, req.params.orderId as string)
+        order.referenceOrderId = body.referenceOrderId
+        order.updatedAt = timestamp(ctx.clock.now())
+        const txn = order.transactionId === null ? undefined : lookup(ctx.store.transactions, order.transactionId)
+        if (txn) txn.details.purchaseDetails.referenceOrderId = body.referenceOrderId
+        return orderView(order)
+      }),
+    },
+  }),
+]
+
+function payByLink(order: OrderRecord) {
+  return { PayByLinkOrder: { order: orderView(order), payByLinkUrl: order.payByLinkUrl } }
+}

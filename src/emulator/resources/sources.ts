@@ -1,0 +1,223 @@
+// Payment sources: a customer's saved, reusable sources of funds (an open PayTo agreement, or a
+// card), and blocked-card events. Saving a source needs a customer: the signed-in customer, or
+// the `Customer-Id` header (`Customer-Delegate-User-Id` may name the delegate who saved it).
+import { z } from 'zod'
+import type { CreateSavedPaymentSource } from '../../client/schemas/sources.js'
+import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
+import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { cardBrand, luhnValid, TEST_CARDS } from '../cards.js'
+import { timestamp } from '../clock.js'
+import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { action, route, type HandlerContext } from '../route.js'
+import { getOr404, lookup, type BlockedCardRecord, type CustomerRecord, type SourceRecord } from '../store.js'
+import { agreementStatus, visibleAgreement } from './payto.js'
+
+/** The saved source as emitted: exactly the contract's fields. */
+export function sourceView(source: SourceRecord) {
+  return {
+    paymentSourceId: source.paymentSourceId,
+    customerId: source.customerId,
+    merchantId: source.merchantId,
+    sourceMethod: source.sourceMethod,
+    usageScope: source.usageScope,
+    createdAt: source.createdAt,
+    updatedAt: source.updatedAt,
+    legacyResp: source.legacyResp,
+  }
+}
+
+function sourceCustomer(ctx: HandlerContext): CustomerRecord {
+  if (ctx.scope.customerId === null) {
+    throw badRequest('customer_required', 'A payment source belongs to a customer: send the Customer-Id header (or use a customer token)')
+  }
+  return getOr404(ctx.store.customers, ctx.scope.customerId, 'Customer')
+}
+
+function visibleSource(ctx: HandlerContext, id: string): SourceRecord {
+  const source = lookup(ctx.store.sources, id)
+  const visible =
+    source !== undefined &&
+    mayActForMerchant(ctx.store, ctx.scope, source.merchantId) &&
+    (ctx.scope.customerId === null || source.customerId === ctx.scope.customerId)
+  if (!visible || !source) throw notFound('Payment source', id)
+  return source
+}
+
+function saveSource(ctx: HandlerContext, customer: CustomerRecord, fields: Pick<SourceRecord, 'sourceMethod' | 'usageScope' | 'agreementToken' | 'card'>): SourceRecord {
+  const now = timestamp(ctx.clock.now())
+  const source: SourceRecord = {
+    paymentSourceId: ctx.ids.next('psrc'),
+    customerId: customer.customerId,
+    merchantId: customer.merchantId,
+    customerDelegateId: ctx.scope.customerDelegateId,
+    createdAt: now,
+    updatedAt: now,
+    legacyResp: null,
+    ...fields,
+  }
+  ctx.store.sources[source.paymentSourceId] = source
+  return source
+}
+
+function createPayToSource(ctx: HandlerContext, body: CreateSavedPaymentSource) {
+  const customer = sourceCustomer(ctx)
+  const agreement = visibleAgreement(ctx, body.sourceMethod.PayToMethod.agreementToken)
+  if (agreement.merchantId !== customer.merchantId) throw notFound('PayTo agreement', agreement.token)
+  if (agreement.agreementType !== 'Open') {
+    throw unprocessable('agreement_not_open', 'Only an open PayTo agreement can be saved as a payment source; a one-off agreement pays once with CreatePayToToken')
+  }
+  const status = agreementStatus(agreement, ctx.clock.now())
+  if (status !== 'Active') throw conflict('agreement_not_active', `The PayTo agreement is ${status}; only an Active agreement can be saved`)
+  if (Object.values(ctx.store.sources).some((s) => s.agreementToken === agreement.token)) {
+    throw conflict('agreement_already_saved', 'This PayTo agreement is already saved as a payment source')
+  }
+  const source = saveSource(ctx, customer, {
+    sourceMethod: { PayToMethodResp: { agreementUid: agreement.agreementUid, accountIdentifierHint: agreement.accountIdentifierHint } },
+    // The contract: a created PayTo source answered `usageScope: null` even when ScopeOrganisation was sent.
+    usageScope: null,
+    agreementToken: agreement.token,
+    card: null,
+  })
+  return sourceView(source)
+}
+
+/** The emulator's fields for saving a card (`CreateCardPaymentSource`; PCI-certified integrators only). */
+const CreateCardPaymentSourceBody = z.strictObject({
+  cardNumber: z.string().regex(/^[\d ]{12,23}$/, { error: 'expected the card number as digits' }),
+  expiryMonth: z.number().int().min(1).max(12),
+  expiryYear: z.number().int().min(2000).max(2100),
+  cvc: z.string().regex(/^\d{3,4}$/, { error: 'expected 3 or 4 digits' }),
+  cardholderName: z.string().min(1).optional(),
+  usageScope: z.literal('ScopeOrganisation').optional(),
+})
+
+function createCardSource(ctx: HandlerContext, body: z.output<typeof CreateCardPaymentSourceBody>) {
+  const customer = sourceCustomer(ctx)
+  const digits = body.cardNumber.replace(/ /g, '')
+  if (!luhnValid(digits)) throw badRequest('invalid_card_number', 'The card number is not valid')
+  const now = ctx.clock.now()
+  const expired = body.expiryYear < now.getUTCFullYear() || (body.expiryYear === now.getUTCFullYear() && body.expiryMonth < now.getUTCMonth() + 1)
+  if (expired) throw unprocessable('expired_card', 'The card has expired')
+  const card = { brand: cardBrand(digits), last4: digits.slice(-4), expiryMonth: body.expiryMonth, expiryYear: body.expiryYear, behaviour: TEST_CARDS[digits] ?? 'approve' }
+  const source = saveSource(ctx, customer, {
+    sourceMethod: {
+      CardMethodResp: {
+        brand: card.brand,
+        last4: card.last4,
+        expiryMonth: card.expiryMonth,
+        expiryYear: card.expiryYear,
+        cardholderName: body.cardholderName ?? null,
+      },
+    },
+    usageScope: body.usageScope ?? null,
+    agreementToken: null,
+    card,
+  })
+  return sourceView(source)
+}
+
+// Blocked cards -------------------------------------------------------------------------------
+
+export function blockedCardView(record: BlockedCardRecord) {
+  return { ...record }
+}
+
+const UnblockCardBody = z.strictObject({ reason: z.string().min(1).optional() })
+
+export const routes = [
+  route({
+    method: 'POST',
+    path: '/sources',
+    allow: PRIVATE_OR_CUSTOMER,
+    actions: {
+      CreateSavedPaymentSource: action<CreateSavedPaymentSource>((ctx, body) => createPayToSource(ctx, body)),
+      CreateCardPaymentSource: action(CreateCardPaymentSourceBody, (ctx, body) => createCardSource(ctx, body)),
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/sources',
+    allow: PRIVATE_OR_CUSTOMER,
+    handle: (ctx, req) => {
+      const f = filters(req.query)
+      const customerIds = f.list('customerId')
+      const merchantIds = f.list('merchantId')
+      const ids = f.list('paymentSourceId')
+      const after = f.dateTime('createdAfter')
+      const before = f.dateTime('createdBefore')
+      const visible = visibleMerchantIds(ctx.store, ctx.scope)
+      const records = Object.values(ctx.store.sources).filter(
+        (s) =>
+          visible.has(s.merchantId) &&
+          (ctx.scope.customerId === null || s.customerId === ctx.scope.customerId) &&
+          oneOf(customerIds, s.customerId) &&
+          oneOf(merchantIds, s.merchantId) &&
+          oneOf(ids, s.paymentSourceId) &&
+          inRange(s.createdAt, after, before),
+      )
+      return paginate(records, req.query, {
+        sortable: { createdAt: (s) => s.createdAt, updatedAt: (s) => s.updatedAt, customerId: (s) => s.customerId },
+        view: sourceView,
+      })
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/sources/{sourceId}',
+    allow: PRIVATE_OR_CUSTOMER,
+    handle: (ctx, req) => sourceView(visibleSource(ctx, req.params.sourceId as string)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/sources/{sourceId}',
+    allow: PRIVATE_OR_CUSTOMER,
+    handle: (ctx, req) => {
+      const source = visibleSource(ctx, req.params.sourceId as string)
+      delete ctx.store.sources[source.paymentSourceId]
+      return sourceView(source)
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/sources/blockedcards',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const f = filters(req.query)
+      const merchantIds = f.list('merchantId')
+      const customerIds = f.list('customerId')
+      const statuses = f.list('status')
+      const after = f.dateTime('createdAfter')
+      const before = f.dateTime('createdBefore')
+      const visible = visibleMerchantIds(ctx.store, ctx.scope)
+      const records = Object.values(ctx.store.blockedCards).filter(
+        (b) =>
+          visible.has(b.merchantId) &&
+          oneOf(merchantIds, b.merchantId) &&
+          oneOf(customerIds, b.customerId) &&
+          oneOf(statuses, b.status) &&
+          inRange(b.createdAt, after, before),
+      )
+      return paginate(records, req.query, {
+        sortable: { createdAt: (b) => b.createdAt, updatedAt: (b) => b.updatedAt, status: (b) => b.status },
+        view: blockedCardView,
+      })
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/sources/blockedcards/{cardBlockId}',
+    allow: PRIVATE,
+    actions: {
+      UnblockCard: action(UnblockCardBody, (ctx, body, req) => {
+        const id = req.params.cardBlockId as string
+        const record = lookup(ctx.store.blockedCards, id)
+        if (!record || !mayActForMerchant(ctx.store, ctx.scope, record.merchantId)) throw notFound('Blocked-card event', id)
+        if (record.status === 'Unblocked') throw conflict('card_not_blocked', 'The card is already unblocked')
+        record.status = 'Unblocked'
+        if (body.reason !== undefined) record.reason = body.reason
+        record.updatedAt = timestamp(ctx.clock.now())
+        return blockedCardView(record)
+      }),
+    },
+  }),
+]

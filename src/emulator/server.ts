@@ -1,0 +1,120 @@
+// The HTTP side: node:http, nothing else. Reads each body (up to MAX_BODY_BYTES), hands the
+// request to the app, writes the answer. `close()` stops listening and ends every open
+// connection, idle or not, so that tests and Ctrl-C never hang on keep-alive sockets.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { EmulatorError } from './api-error.js'
+import type { EmulatorApp } from './app.js'
+import { rejectRequest } from './pipeline.js'
+
+/** Largest request body accepted: above the 10 MB of a merchant file upload, with room for JSON encoding. */
+export const MAX_BODY_BYTES = 12 * 1024 * 1024
+
+export interface RunningServer {
+  server: Server
+  url: string
+  port: number
+  host: string
+  close(): Promise<void>
+}
+
+function headerMap(req: IncomingMessage): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {}
+  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value
+  return out
+}
+
+function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer }): void {
+  const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(body.length) })
+  res.end(body)
+}
+
+export function listen(app: EmulatorApp, options: { port: number; host: string; log?: (line: string) => void }): Promise<RunningServer> {
+  const sockets = new Set<Socket>()
+  const deps = { ids: app.ids, ...(options.log ? { log: options.log } : {}) }
+  const server = createServer((req, res) => {
+    const method = req.method ?? 'GET'
+    const url = req.url ?? '/'
+    const declared = Number(req.headers['content-length'] ?? '0')
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      // Answer at once and drain the rest, so the client can read the answer before it finishes sending.
+      send(res, rejectRequest(deps, tooLarge(), { method, url }))
+      req.resume()
+      return
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    let refused = false
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        refused = true
+        chunks.length = 0
+        send(res, rejectRequest(deps, tooLarge(), { method, url }))
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => {
+      if (refused) return
+      const host = req.headers.host ?? `${options.host}:${options.port}`
+      const answer = app.handle({ method, url, headers: headerMap(req), body: Buffer.concat(chunks), baseUrl: `http://${host}` })
+      send(res, answer)
+    })
+    req.on('error', () => res.destroy())
+  })
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  server.on('clientError', (_error, socket: Socket) => {
+    if (!socket.writable) {
+      socket.destroy()
+      return
+    }
+    // Not even an HTTP request: still one ApiError with a request id, then the connection closes.
+    const answer = rejectRequest(deps, new EmulatorError(400, 'malformed_http', 'The request is not valid HTTP'), { method: '-', url: '-' })
+    const body = Buffer.from(answer.body)
+    const head = Object.entries({ ...answer.headers, 'Content-Length': String(body.length), Connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')
+    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 400 Bad Request\r\n${head}\r\n`), body]))
+  })
+
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening)
+      const reason = error.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : error.message
+      reject(new Error(`The emulator could not listen: ${reason}`))
+    }
+    const onListening = () => {
+      server.off('error', onError)
+      const address = server.address() as AddressInfo
+      const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      let closing: Promise<void> | undefined
+      resolve({
+        server,
+        port: address.port,
+        host: address.address,
+        url: `http://${hostForUrl}:${address.port}`,
+        close() {
+          closing ??= new Promise<void>((done) => {
+            server.close(() => done())
+            server.closeIdleConnections()
+            for (const socket of sockets) socket.destroy()
+          })
+          return closing
+        },
+      })
+    }
+    server.once('error', onError)
+    server.once('listening', onListening)
+    server.listen(options.port, options.host)
+  })
+}
+
+function tooLarge(): EmulatorError {
+  return new EmulatorError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MB`)
+}
