@@ -1,4 +1,11 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js'
-
-await main(process.argv.slice(2), import.meta.url)
+// `--version` is answered here, before any module of ours or oclif's is loaded.
+const argv = process.argv.slice(2)
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
+  const { readFileSync } = await import('node:fs')
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+} else {
+  const { main } = await import('../dist/cli/main.js')
+  await main(argv, import.meta.url)
+}

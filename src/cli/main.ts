@@ -1,13 +1,21 @@
-// The entry point behind bin/run.js. `--version` is answered from package.json without loading
-// oclif at all; everything else goes to oclif, which reads oclif.manifest.json instead of loading
-// every command file.
+// The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
+// package.json and oclif.manifest.json without loading oclif at all; everything else goes to
+// oclif, which reads the manifest instead of loading every command file.
 import { readFileSync } from 'node:fs'
 
-const VERSION_ARGS = new Set(['--version', '-v', 'version'])
+import { type HelpSources, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+
+interface PackageJson {
+  name: string
+  version: string
+  description: string
+  oclif: { bin: string; topics?: HelpSources['topics'] }
+}
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
-  if (argv.length === 1 && VERSION_ARGS.has(argv[0] as string)) {
-    process.stdout.write(`${versionLine(binUrl)}\n`)
+  const help = quickHelp(argv, binUrl)
+  if (help !== undefined) {
+    process.stdout.write(help)
     return
   }
   const oclif = await import('@oclif/core')
@@ -19,8 +27,32 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
   }
 }
 
-/** The same line oclif prints: `payfac/0.1.0 linux-x64 node-v20.20.2`. */
-export function versionLine(binUrl: string): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as { name: string; version: string }
-  return `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`
+function readPackage(binUrl: string): PackageJson {
+  return JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as PackageJson
+}
+
+/** Help from the manifest when the arguments ask for it (or name a topic alone); undefined otherwise. */
+function quickHelp(argv: string[], binUrl: string): string | undefined {
+  const topicOnly = argv.length > 0 && argv.every((a) => /^[a-z][\w-]*$/.test(a))
+  if (!wantsHelp(argv) && !topicOnly) return undefined
+  let manifest: { version: string; commands: Record<string, ManifestCommand> }
+  try {
+    manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
+  } catch {
+    return undefined
+  }
+  const pkg = readPackage(binUrl)
+  if (manifest.version !== pkg.version) return undefined
+  if (topicOnly && !wantsHelp(argv) && manifest.commands[argv.join(':')]) return undefined
+  const columns = process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80
+  const text = renderHelp(argv, {
+    bin: pkg.oclif.bin,
+    version: pkg.version,
+    description: pkg.description,
+    topics: pkg.oclif.topics ?? {},
+    commands: manifest.commands,
+    width: Math.max(40, Math.min(columns, 120)),
+  })
+  if (text !== undefined && topicOnly && !wantsHelp(argv) && text.startsWith('$')) return undefined
+  return text
 }
