@@ -92,6 +92,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
 
   /** Every failure ends here: one exit code, one line (plus a hint) on stderr, or JSON on stdout. */
   override async catch(error: Interfaces.CommandError): Promise<void> {
+    // A flag that failed to parse is already reported here; oclif need not add its own warning.
+    this.parsed = true
     const report = describeError(error)
     if (report.code === 0) return
     const wantsJson = (this.flags as { json?: boolean } | undefined)?.json ?? this.argv.includes('--json')

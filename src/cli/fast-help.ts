@@ -66,7 +66,7 @@ export function renderHelp(argv: string[], sources: HelpSources): string | undef
   return undefined
 }
 
-function isTopic(id: string, sources: HelpSources): boolean {
+export function isTopic(id: string, sources: Pick<HelpSources, 'commands'>): boolean {
   return Object.keys(sources.commands).some((c) => c.startsWith(`${id}:`))
 }
 

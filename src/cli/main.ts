@@ -3,7 +3,7 @@
 // oclif, which reads the manifest instead of loading every command file.
 import { readFileSync } from 'node:fs'
 
-import { type HelpSources, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 
 interface PackageJson {
   name: string
@@ -31,10 +31,13 @@ function readPackage(binUrl: string): PackageJson {
   return JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as PackageJson
 }
 
-/** Help from the manifest when the arguments ask for it (or name a topic alone); undefined otherwise. */
+/**
+ * Help from the manifest when the arguments ask for it, or when they name a topic alone
+ * (`payfac orders`), as oclif does; undefined otherwise, and for anything it cannot answer.
+ */
 function quickHelp(argv: string[], binUrl: string): string | undefined {
-  const topicOnly = argv.length > 0 && argv.every((a) => /^[a-z][\w-]*$/.test(a))
-  if (!wantsHelp(argv) && !topicOnly) return undefined
+  const asked = wantsHelp(argv)
+  if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
   let manifest: { version: string; commands: Record<string, ManifestCommand> }
   try {
     manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
@@ -43,9 +46,12 @@ function quickHelp(argv: string[], binUrl: string): string | undefined {
   }
   const pkg = readPackage(binUrl)
   if (manifest.version !== pkg.version) return undefined
-  if (topicOnly && !wantsHelp(argv) && manifest.commands[argv.join(':')]) return undefined
+  if (!asked) {
+    const id = argv.join(':')
+    if (manifest.commands[id] || !isTopic(id, manifest)) return undefined
+  }
   const columns = process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80
-  const text = renderHelp(argv, {
+  return renderHelp(argv, {
     bin: pkg.oclif.bin,
     version: pkg.version,
     description: pkg.description,
@@ -53,6 +59,4 @@ function quickHelp(argv: string[], binUrl: string): string | undefined {
     commands: manifest.commands,
     width: Math.max(40, Math.min(columns, 120)),
   })
-  if (text !== undefined && topicOnly && !wantsHelp(argv) && text.startsWith('$')) return undefined
-  return text
 }

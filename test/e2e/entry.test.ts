@@ -33,6 +33,16 @@ describe('the entry point', () => {
     }
   })
 
+  it('shows a topic alone as help, but runs a command whose arguments look like words', async () => {
+    const topic = await spawnCli(['orders'])
+    expect(topic.code).toBe(0)
+    expect(topic.stdout).toContain('orders create')
+    const run = await spawnCli(['orders', 'get', 'ordr_lowercase'], { env: { PAYFAC_BASE_URL: 'http://127.0.0.1:9', PAYFAC_API_KEY: 'sandbox_sk_someKey0000000000000' } })
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/ECONNREFUSED|refused/)
+    expect(run.code).toBe(7)
+  })
+
   it('exits 2 for an unknown command without a stack trace', async () => {
     const result = await spawnCli(['nosuch'])
     expect(result.code).toBe(2)

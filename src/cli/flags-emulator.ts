@@ -1,0 +1,42 @@
+// Flags and paths of the `payfac emulator …` control commands. The control plane lives under
+// /__emulator on the emulator's base URL (the resolved profile's); it needs no credential, and
+// every call may name a namespace with the Emulator-Namespace header.
+import { Flags } from '@oclif/core'
+
+import { UsageError } from './errors.js'
+
+export const CONTROL_PATH = '/__emulator'
+
+const NAMESPACE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+const DURATION = /^\d+(\.\d+)?(ms|s|m|h|d)?$/
+
+/** `--namespace`: which emulator namespace the call acts on (Emulator-Namespace header). */
+export const namespaceFlag = Flags.string({
+  description: 'Emulator namespace to act on (Emulator-Namespace header); default: the default namespace.',
+  parse: async (input) => {
+    const value = input.trim()
+    if (!NAMESPACE.test(value)) throw new UsageError(`--namespace takes 1 to 64 letters, digits, ".", "-" or "_" (got "${input}")`, 'For example --namespace ci-run-42')
+    return value
+  },
+})
+
+/** The headers of a control call: the namespace, when one is named. */
+export function controlHeaders(namespace: string | undefined): Record<string, string> {
+  return namespace ? { 'Emulator-Namespace': namespace } : {}
+}
+
+/** Checks a clock advance such as 90s, 10m, 2h or 1d (sent as given; the emulator reads it). */
+export function checkAdvance(input: string): string {
+  const value = input.trim()
+  if (!DURATION.test(value) || Number.parseFloat(value) <= 0) {
+    throw new UsageError(`--advance takes a duration such as 90s, 10m, 2h or 1d (got "${input}")`)
+  }
+  return value
+}
+
+/** An event name: PascalCase, such as TransactionPaid. */
+export function checkEventType(input: string): string {
+  const value = input.trim()
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(value)) throw new UsageError(`"${input}" is not an event name (PascalCase, such as TransactionPaid)`)
+  return value
+}

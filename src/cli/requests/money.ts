@@ -1,0 +1,79 @@
+// Builds payout, settlement and refund-list requests from parsed flags. Pure: no I/O, no client.
+import { UsageError } from '../errors.js'
+import { moneyFrom } from '../flags.js'
+import { checkNonEmpty } from '../validate.js'
+import { amountFilter } from './transactions.js'
+
+/** A manual payout (body not shown by the contract): the amount, and a description when given. */
+export function payoutBody(f: { amount?: string | undefined; currency?: string | undefined; description?: string | undefined }) {
+  if (!f.amount || !f.currency) throw new UsageError('A payout needs --amount and --currency (or the whole body with --data)')
+  return { amount: moneyFrom(f.amount, f.currency), ...(f.description === undefined ? {} : { description: checkNonEmpty(f.description, '--description') }) }
+}
+
+export interface SettlementFlagValues {
+  payout?: string | undefined
+  currency?: string | undefined
+  from?: string | undefined
+  to?: string | undefined
+  type?: string[] | undefined
+  'transaction-id'?: string[] | undefined
+}
+
+/**
+ * The settlement query: `--payout`, or all of `--currency`, `--from` and `--to` (the contract's
+ * rule, refused here before anything is sent).
+ */
+export function settlementQuery(f: SettlementFlagValues) {
+  if (!f.payout) {
+    const missing = [!f.currency && '--currency', !f.from && '--from', !f.to && '--to'].filter(Boolean)
+    if (missing.length > 0) {
+      throw new UsageError(
+        `Settlement entries are chosen by --payout, or by all of --currency, --from and --to (missing ${missing.join(', ')})`,
+        'For example --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
+      )
+    }
+  }
+  return {
+    payoutId: f.payout === undefined ? undefined : checkNonEmpty(f.payout, '--payout').trim(),
+    currency: f.currency,
+    createdAfter: f.from,
+    createdBefore: f.to,
+    type: f.type,
+    transactionId: f['transaction-id'],
+  }
+}
+
+export interface RefundListFlags {
+  'created-after'?: string | undefined
+  'created-before'?: string | undefined
+  amount?: string | undefined
+  currency?: string | undefined
+  reference?: string | undefined
+  'order-id'?: string[] | undefined
+  customer?: string[] | undefined
+  'transaction-id'?: string[] | undefined
+}
+
+/** The `GET /transactions/refunds` query (filters of the field notes). */
+export function refundQuery(f: RefundListFlags, merchantIds: string[] | undefined) {
+  return {
+    createdAfter: f['created-after'],
+    createdBefore: f['created-before'],
+    amount: amountFilter(f.amount, f.currency),
+    referenceOrderId: f.reference,
+    orderId: f['order-id'],
+    customerId: f.customer,
+    merchantId: merchantIds,
+    transactionId: f['transaction-id'],
+  }
+}
+
+/** The JSON settlement report split for a table: its entries and its summary (shape not shown). */
+export function reportParts(report: unknown): { entries: unknown[]; summary: Record<string, unknown> | undefined } {
+  if (Array.isArray(report)) return { entries: report, summary: undefined }
+  if (!report || typeof report !== 'object') return { entries: [], summary: undefined }
+  const { entries, summary, ...rest } = report as Record<string, unknown>
+  const list = Array.isArray(entries) ? entries : []
+  if (summary && typeof summary === 'object' && !Array.isArray(summary)) return { entries: list, summary: summary as Record<string, unknown> }
+  return { entries: list, summary: Object.keys(rest).length > 0 ? rest : undefined }
+}
