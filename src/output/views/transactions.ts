@@ -2,6 +2,8 @@
 // a transaction record (TransactionDetails: get, list, and the answer of an update or refund).
 import type { PayResult } from '../../client/resources/orders.js'
 import type { PayOrderComplete, Transaction } from '../../client/schemas/transactions.js'
+import { formatMinorUnits } from '../../client/money.js'
+import { formatTimestamp } from '../cells.js'
 import { defineView, liftColumns, type Column } from '../view.js'
 
 // PayOrderComplete: amounts are integers in minor units beside a `currency` field.
@@ -127,4 +129,45 @@ export const payResultView = defineView<PayResult>({
   columns: [outcome, ...liftColumns(payOrderCompleteView.columns, completed), challengeId],
   detail: [outcome, ...liftColumns(payOrderCompleteView.detail ?? [], completed), challengeId],
   json: (r) => (r.kind === 'PayOrderComplete' ? r.transaction : { ThreeDSAuthorisationRequired: r.challenge }),
+})
+
+// One transaction in full (get, and the answer of refund, capture, cancel and transfers): the
+// fields of the list view, then every movement of money on one line each way.
+const timelineText = (t: Transaction): string | undefined => {
+  const currency = detailsCurrency(t)
+  const entries = t.timelines ?? []
+  if (entries.length === 0) return undefined
+  return entries
+    .map((e) => {
+      const amount = typeof e.amount === 'number' && currency ? ` ${formatMinorUnits(e.amount, currency)} ${currency.toUpperCase()}` : ''
+      const when = e.eventTime ? ` at ${formatTimestamp(e.eventTime)}` : ''
+      return `${e.eventType}${amount}${e.identifier ? ` (${e.identifier})` : ''}${when}`
+    })
+    .join('; ')
+}
+
+/** The transfers the emulator adds to a fetched transaction (not a contract field). */
+const transfersOf = (t: Transaction): unknown => (t as Record<string, unknown>).transfers
+
+/** `trf_… 2.50 AUD to mcht_… (Transferred)` for each transfer, on one line. */
+const transfersText = (t: Transaction): string => {
+  const transfers = transfersOf(t)
+  if (!Array.isArray(transfers) || transfers.length === 0) return '-'
+  return transfers
+    .map((r: Record<string, unknown>) => {
+      const money = r.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
+      const amount = typeof money?.minorCurrencyUnits === 'number' && typeof money.currency === 'string' ? ` ${formatMinorUnits(money.minorCurrencyUnits, money.currency)} ${money.currency}` : ''
+      return `${String(r.transferId ?? '?')}${amount} to ${String(r.destinationMerchantId ?? '?')}${r.status ? ` (${String(r.status)})` : ''}`
+    })
+    .join('; ')
+}
+
+export const transactionDetailView = defineView<Transaction>({
+  name: 'transaction',
+  columns: transactionView.columns,
+  detail: [
+    ...(transactionView.detail ?? []),
+    { key: 'timelines', header: 'Timeline', get: (t) => t.timelines, display: (_value, t) => timelineText(t) ?? '-' },
+    { key: 'transfers', header: 'Transfers', get: transfersOf, display: (_value, t) => transfersText(t) },
+  ],
 })

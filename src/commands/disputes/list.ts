@@ -1,0 +1,37 @@
+import { Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { disputeView } from '../../output/views/money.js'
+
+export default class DisputesList extends ApiCommand<typeof DisputesList> {
+  static override summary = 'List disputes raised against transactions, one page or all of them.'
+  static override description =
+    'The contract shows neither the fields of a dispute nor filters; the table and the filters are those the emulator defines, and --json prints every field. A disputed transaction lists its disputeIds in `payfac transactions get`.'
+  static override examples = [
+    '<%= config.bin %> disputes list',
+    '<%= config.bin %> disputes list --status Open --sort -createdAt --json',
+    '<%= config.bin %> disputes list --transaction-id tran_ZqCNoNcm_22WeZ-j',
+  ]
+
+  static override flags = {
+    ...paginationFlags(),
+    'transaction-id': idsFlag('tran', 'Only disputes of these transactions (repeatable).'),
+    'order-id': idsFlag('ordr', 'Only disputes of these orders (repeatable).'),
+    status: Flags.string({ description: 'Only disputes in this status, such as Open, Won or Lost (repeatable).', multiple: true }),
+    'created-after': dateFlag('Only disputes created at or after'),
+    'created-before': dateFlag('Only disputes created before'),
+  }
+
+  async run() {
+    const client = await this.client()
+    const f = this.flags
+    return this.showList(disputeView, client.transactions.disputes, {
+      transactionId: f['transaction-id'],
+      orderId: f['order-id'],
+      status: f.status,
+      createdAfter: f['created-after'],
+      createdBefore: f['created-before'],
+    })
+  }
+}

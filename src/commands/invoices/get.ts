@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { checkNonEmpty } from '../../cli/validate.js'
+import { invoiceView } from '../../output/views/money.js'
+
+export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
+  static override summary = 'Show a merchant invoice: its breakdown and billing details.'
+  static override examples = [
+    '<%= config.bin %> invoices get inv_ZqCNoNcm_22WeZ-j',
+    '<%= config.bin %> invoices get inv_ZqCNoNcm_22WeZ-j --json',
+  ]
+
+  static override args = {
+    invoiceId: Args.string({ description: 'Invoice id.', required: true, parse: async (input) => checkNonEmpty(input, 'The invoice id').trim() }),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(invoiceView, await client.transactions.invoices.get(this.args.invoiceId))
+  }
+}

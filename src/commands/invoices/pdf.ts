@@ -1,0 +1,32 @@
+import { Args, Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { saveStream, streamToStdout } from '../../cli/download.js'
+import { checkNonEmpty } from '../../cli/validate.js'
+
+export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
+  static override summary = 'Download the PDF of a merchant invoice.'
+  static override description =
+    'With --out the PDF is written to a temporary file beside FILE and renamed into place once complete, then "Saved N bytes to FILE" is printed on stderr. Without --out it goes to stdout, which is refused when stdout is a terminal.'
+
+  static override examples = [
+    '<%= config.bin %> invoices pdf inv_ZqCNoNcm_22WeZ-j --out invoice.pdf',
+    '<%= config.bin %> invoices pdf inv_ZqCNoNcm_22WeZ-j > invoice.pdf',
+  ]
+
+  static override args = {
+    invoiceId: Args.string({ description: 'Invoice id.', required: true, parse: async (input) => checkNonEmpty(input, 'The invoice id').trim() }),
+  }
+
+  static override flags = {
+    out: Flags.string({ char: 'o', description: 'Write the PDF to this file (atomically).' }),
+  }
+
+  async run() {
+    const client = await this.client()
+    const pdf = await client.transactions.invoices.pdf(this.args.invoiceId)
+    if (!this.flags.out) return streamToStdout(pdf, { binary: true, what: 'The invoice PDF' })
+    const bytes = await saveStream(pdf, this.flags.out)
+    process.stderr.write(`Saved ${bytes} bytes to ${this.flags.out}\n`)
+  }
+}

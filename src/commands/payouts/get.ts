@@ -1,0 +1,23 @@
+import { Args } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { checkNonEmpty } from '../../cli/validate.js'
+import { payoutView } from '../../output/views/money.js'
+
+export default class PayoutsGet extends ApiCommand<typeof PayoutsGet> {
+  static override summary = "Show a payout: its money movements and disbursement details."
+  static override description = 'The breakdown is not shown by the contract: the table shows the summary fields; --json prints the whole answer, movements included.'
+  static override examples = [
+    '<%= config.bin %> payouts get payout_ZqCNoNcm_22WeZ-j',
+    '<%= config.bin %> payouts get payout_ZqCNoNcm_22WeZ-j --json',
+  ]
+
+  static override args = {
+    payoutId: Args.string({ description: 'Payout id.', required: true, parse: async (input) => checkNonEmpty(input, 'The payout id').trim() }),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(payoutView, await client.transactions.payouts.get(this.args.payoutId))
+  }
+}

@@ -1,0 +1,33 @@
+import { Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { dataFlag, moneyFlags } from '../../cli/flags.js'
+import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
+import { readDataObject } from '../../cli/input.js'
+import { payoutBody } from '../../cli/requests/money.js'
+import { payoutView } from '../../output/views/money.js'
+
+export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
+  static override summary = 'Request a manual payout of available funds to the primary bank account.'
+  static override description =
+    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. Refused by the service (exit 6) unless manual payouts are enabled for the merchant and enough balance is available. Never retried.'
+
+  static override examples = [
+    '<%= config.bin %> payouts request --amount 250 --currency AUD',
+    '<%= config.bin %> payouts request --amount 250 --currency AUD --description "Weekly sweep" --json',
+    '<%= config.bin %> payouts request --merchant-id mcht_LocalSubMerch001 --amount 10 --currency AUD',
+  ]
+
+  static override flags = {
+    ...moneyFlags(),
+    description: Flags.string({ description: 'What the payout is for.' }),
+    data: dataFlag('The whole body as JSON: text, @file, or - for stdin.', ['amount', 'currency', 'description']),
+  }
+
+  async run() {
+    const body = this.flags.data ? await readDataObject(this.flags.data) : payoutBody(this.flags)
+    warnPreviousGeneration(body)
+    const client = await this.client()
+    return this.show(payoutView, await client.transactions.payouts.request(body))
+  }
+}

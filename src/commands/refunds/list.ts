@@ -1,0 +1,39 @@
+import { Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { amountFilterFlags, merchantFilterFlag, takeFilter } from '../../cli/flags-transactions.js'
+import { type RefundListFlags, refundQuery } from '../../cli/requests/money.js'
+import { refundView } from '../../output/views/money.js'
+
+export default class RefundsList extends ApiCommand<typeof RefundsList> {
+  static override summary = 'List refunds across transactions, one page or all of them.'
+  static override description =
+    'Filters of the field notes; the service defaults to the last 30 days when --created-after and --created-before are not given. Here --merchant-id is a repeatable FILTER, not the global Merchant-Id context flag: the header still comes from the profile or PAYFAC_MERCHANT_ID.'
+
+  static override examples = [
+    '<%= config.bin %> refunds list',
+    '<%= config.bin %> refunds list --transaction-id tran_ZqCNoNcm_22WeZ-j --json',
+    '<%= config.bin %> refunds list --created-after 2026-10-01 --amount 5.00 --currency AUD --all --csv > refunds.csv',
+  ]
+
+  static override flags = {
+    ...paginationFlags(),
+    'created-after': dateFlag('Only refunds created at or after'),
+    'created-before': dateFlag('Only refunds created before'),
+    ...amountFilterFlags('refunds'),
+    reference: Flags.string({ description: "Only refunds of orders with this referenceOrderId." }),
+    'order-id': idsFlag('ordr', 'Only refunds of these orders (repeatable).'),
+    customer: idsFlag('cust', 'Only refunds of these customers (repeatable).'),
+    'transaction-id': idsFlag('tran', 'Only refunds of these transactions (repeatable).'),
+    'merchant-id': merchantFilterFlag('refunds'),
+  }
+
+  async run() {
+    // The --merchant-id filter shadows the global flag's type: read the flags as the query's.
+    const flags = this.flags as unknown as RefundListFlags
+    const query = refundQuery(flags, takeFilter(flags, 'merchant-id'))
+    const client = await this.client()
+    return this.showList(refundView, client.transactions.refunds, query)
+  }
+}

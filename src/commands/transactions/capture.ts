@@ -1,0 +1,33 @@
+import { ApiCommand } from '../../cli/base-command.js'
+import { dataFlag, idArg } from '../../cli/flags.js'
+import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
+import { readDataObject } from '../../cli/input.js'
+import { TRANSACTION_ACTIONS, envelopeFromData } from '../../cli/requests/transactions.js'
+import { transactionDetailView } from '../../output/views/transactions.js'
+
+export default class TransactionsCapture extends ApiCommand<typeof TransactionsCapture> {
+  static override summary = 'Capture an authorised card payment (CaptureFunds).'
+  static override description =
+    'Sends CaptureFunds: a not_captured (authorised) card payment becomes accepted. The contract shows no fields for this action and the emulator takes none, so the whole authorised amount is captured; --data sends fields as given for a service that takes them. Never retried. Prints the updated transaction.'
+
+  static override examples = [
+    '<%= config.bin %> transactions capture tran_ZqCNoNcm_22WeZ-j',
+    `<%= config.bin %> transactions capture tran_ZqCNoNcm_22WeZ-j --data '{"CaptureFunds":{}}' --json`,
+  ]
+
+  static override args = {
+    transactionId: idArg('tran', 'Transaction id (tran_…).'),
+  }
+
+  static override flags = {
+    data: dataFlag('The CaptureFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.'),
+  }
+
+  async run() {
+    const data = this.flags.data ? await readDataObject(this.flags.data) : {}
+    const envelope = envelopeFromData('CaptureFunds', data, TRANSACTION_ACTIONS)
+    warnPreviousGeneration(envelope)
+    const client = await this.client()
+    return this.show(transactionDetailView, await client.transactions.update(this.args.transactionId, envelope))
+  }
+}

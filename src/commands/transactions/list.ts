@@ -1,0 +1,39 @@
+import { Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../cli/base-command.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { amountFilterFlags, merchantFilterFlag, takeFilter } from '../../cli/flags-transactions.js'
+import { TRANSACTION_STATUSES, type TransactionListFlags, transactionQuery } from '../../cli/requests/transactions.js'
+import { transactionView } from '../../output/views/transactions.js'
+
+export default class TransactionsList extends ApiCommand<typeof TransactionsList> {
+  static override summary = 'List transactions, one page or all of them.'
+  static override description =
+    'Shows one page (20 by default) with a footer on stderr saying how to see more; --all streams every page with flat memory. Filters repeat where they take several values. Here --merchant-id is a repeatable FILTER, not the global Merchant-Id context flag: the header still comes from the profile or PAYFAC_MERCHANT_ID.'
+
+  static override examples = [
+    '<%= config.bin %> transactions list --status paid --status partially_refunded',
+    '<%= config.bin %> transactions list --order-id ordr_ZqCNoNcm_22WeZ-j --json',
+    '<%= config.bin %> transactions list --amount 12.50 --currency AUD --created-after 2026-11-01',
+    '<%= config.bin %> transactions list --merchant-id mcht_LocalSubMerch001 --all --csv > transactions.csv',
+  ]
+
+  static override flags = {
+    ...paginationFlags(),
+    'order-id': idsFlag('ordr', 'Only transactions of these orders (repeatable).'),
+    status: Flags.string({ description: 'Only transactions in this status (repeatable).', multiple: true, options: [...TRANSACTION_STATUSES] }),
+    customer: idsFlag('cust', 'Only transactions of these customers (repeatable).'),
+    'merchant-id': merchantFilterFlag('transactions'),
+    'created-after': dateFlag('Only transactions created at or after'),
+    'created-before': dateFlag('Only transactions created before'),
+    ...amountFilterFlags('transactions'),
+  }
+
+  async run() {
+    // The --merchant-id filter shadows the global flag's type: read the flags as the query's.
+    const flags = this.flags as unknown as TransactionListFlags
+    const query = transactionQuery(flags, takeFilter(flags, 'merchant-id'))
+    const client = await this.client()
+    return this.showList(transactionView, client.transactions, query)
+  }
+}

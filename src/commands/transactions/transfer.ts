@@ -1,0 +1,48 @@
+import { Flags } from '@oclif/core'
+
+import type { PayfacClient } from '../../client/index.js'
+import { parseCurrency } from '../../client/money.js'
+import { ApiCommand } from '../../cli/base-command.js'
+import { asUsage, dataFlag, idArg, idFlag, minorUnitsFrom } from '../../cli/flags.js'
+import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
+import { readDataObject } from '../../cli/input.js'
+import { TRANSACTION_ACTIONS, checkDecimal, checkTransferFlags, currencyOf, envelopeFromData, transferBody } from '../../cli/requests/transactions.js'
+import { transactionDetailView } from '../../output/views/transactions.js'
+
+export default class TransactionsTransfer extends ApiCommand<typeof TransactionsTransfer> {
+  static override summary = 'Move part of a payment to another merchant of the marketplace (TransferFunds).'
+  static override description =
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first when --currency is not given); --data sends fields as given. Never retried. Prints the updated transaction; its transfers list the new transfer's id."
+
+  static override examples = [
+    '<%= config.bin %> transactions transfer tran_ZqCNoNcm_22WeZ-j --to mcht_LocalSubMerch001 --amount 2.50',
+    '<%= config.bin %> transactions transfer tran_ZqCNoNcm_22WeZ-j --to mcht_LocalSubMerch001 --amount 2.50 --currency AUD --description "Seller share" --json',
+  ]
+
+  static override args = {
+    transactionId: idArg('tran', 'Transaction id (tran_…).'),
+  }
+
+  static override flags = {
+    to: idFlag('mcht', 'The merchant receiving the funds (mcht_…).'),
+    amount: Flags.string({ description: 'How much to transfer, in major units such as 2.50.', parse: async (input) => checkDecimal(input, '--amount') }),
+    currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
+    description: Flags.string({ description: 'What the transfer is for.' }),
+    data: dataFlag('The TransferFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['to', 'amount', 'currency', 'description']),
+  }
+
+  async run() {
+    const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
+    if (!data) checkTransferFlags(this.flags)
+    const client = await this.client()
+    const envelope = data ? envelopeFromData('TransferFunds', data, TRANSACTION_ACTIONS) : await this.fromFlags(client)
+    warnPreviousGeneration(envelope)
+    return this.show(transactionDetailView, await client.transactions.update(this.args.transactionId, envelope))
+  }
+
+  private async fromFlags(client: PayfacClient) {
+    const { to, amount, currency, description } = this.flags as { to: string; amount: string; currency?: string; description?: string }
+    const own = currency ?? currencyOf(await client.transactions.get(this.args.transactionId), undefined)
+    return { TransferFunds: transferBody(to, minorUnitsFrom(amount, own), description) }
+  }
+}

@@ -1,0 +1,282 @@
+// Payouts, invoices, settlement, disputes and refunds against the emulator (each answer as JSON
+// and as a table), and the checks that refuse bad input before anything is sent.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { runCommand } from '../helpers/run-command.js'
+import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+
+let ctx: EmulatorEnv
+let dir: string
+const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
+const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
+const json = async (...argv: string[]) => {
+  const result = await payfac(...argv, '--json')
+  expect(result.code, result.stderr).toBe(0)
+  return JSON.parse(result.stdout)
+}
+const today = () => new Date().toISOString().slice(0, 10)
+const range = ['--currency', 'AUD', '--from', '2025-06-01', '--to', '2099-01-01']
+
+let references = 0
+/** A PayTo payment of `amount` AUD, made with commands only. */
+async function payByPayTo(amount: string, minor: number) {
+  const agreement = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
+    customerName: 'Jo Citizen',
+    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+    terms: { AgreementRequestTermsOneOff: { amount: { amount: minor, currency: 'AUD' } } },
+    purpose: 'money test',
+  }))
+  await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
+  const token = await json('tokens', 'create', '--payto', '--agreement', agreement.token, '--amount', amount, '--currency', 'AUD')
+  const reference = `money-${++references}`
+  const order = await json('orders', 'create', '--amount', amount, '--currency', 'AUD', '--reference', reference)
+  const paid = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId)
+  return { transactionId: paid.transactionId as string, orderId: order.orderId as string, reference }
+}
+
+beforeAll(async () => {
+  ctx = await startEmulatorEnv()
+  dir = mkdtempSync(join(tmpdir(), 'payfac-money-'))
+})
+afterAll(async () => {
+  await ctx.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('refunds list', () => {
+  it('lists refunds by transaction, order, reference, amount and merchant filter', async () => {
+    const { transactionId, orderId, reference } = await payByPayTo('12.50', 1250)
+    const refunded = await json('transactions', 'refund', transactionId, '--amount', '2.25')
+    const [refundId] = refunded.purchaseDetails.refundIds
+
+    const byTransaction = await json('refunds', 'list', '--transaction-id', transactionId)
+    expect(byTransaction).toHaveLength(1)
+    expect(byTransaction[0]).toMatchObject({ refundId, transactionId, orderId, transactionAmount: { minorCurrencyUnits: 1250, currency: 'AUD' } })
+    expect((await json('refunds', 'list', '--order-id', orderId)).map((r: { refundId: string }) => r.refundId)).toEqual([refundId])
+    expect((await json('refunds', 'list', '--reference', reference)).map((r: { refundId: string }) => r.refundId)).toEqual([refundId])
+    expect((await json('refunds', 'list', '--amount', '2.25', '--currency', 'AUD')).map((r: { refundId: string }) => r.refundId)).toContain(refundId)
+    expect(await json('refunds', 'list', '--transaction-id', transactionId, '--created-before', '2025-01-02')).toEqual([])
+
+    const mine = await asMarketplace('refunds', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--transaction-id', transactionId, '--json')
+    expect(mine.code, mine.stderr).toBe(0)
+    expect(JSON.parse(mine.stdout)).toHaveLength(1)
+    const theirs = await asMarketplace('refunds', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--transaction-id', transactionId, '--json')
+    expect(JSON.parse(theirs.stdout)).toEqual([])
+
+    const table = await payfac('refunds', 'list', '--transaction-id', transactionId)
+    expect(table.code).toBe(0)
+    expect(table.stdout).toContain(refundId)
+    expect(table.stdout).toContain('2.25 AUD')
+    expect(table.stdout).toContain('12.50 AUD')
+  })
+})
+
+describe('settlement', () => {
+  it('lists entries of a currency and period, and prints the report as a table, JSON and CSV', async () => {
+    const { transactionId } = await payByPayTo('24.70', 2470)
+    const entries = await json('settlement', 'list', ...range, '--transaction-id', transactionId)
+    expect(entries.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['Payment', 'ServiceFee']))
+    const payment = entries.find((e: { type: string }) => e.type === 'Payment')
+    expect(payment.amount).toEqual({ minorCurrencyUnits: 2470, currency: 'AUD' })
+
+    const onlyPayments = await json('settlement', 'list', ...range, '--type', 'Payment', '--transaction-id', transactionId)
+    expect(onlyPayments).toHaveLength(1)
+
+    const listTable = await payfac('settlement', 'list', ...range, '--transaction-id', transactionId)
+    expect(listTable.code).toBe(0)
+    expect(listTable.stdout).toContain('24.70 AUD')
+
+    const report = await json('settlement', 'report', ...range, '--transaction-id', transactionId)
+    expect(report.entries).toHaveLength(entries.length)
+    expect(report.summary).toMatchObject({ currency: 'AUD', entryCount: entries.length, totalCredits: { minorCurrencyUnits: 2470, currency: 'AUD' } })
+
+    const table = await payfac('settlement', 'report', ...range, '--transaction-id', transactionId)
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain(payment.settlementEntryId)
+    expect(table.stdout).toMatch(/Credits\s+24\.70 AUD/)
+    expect(table.stdout).toMatch(/By type\s+Payment 1 × 24\.70 AUD/)
+
+    const csv = await payfac('settlement', 'report', ...range, '--transaction-id', transactionId, '--csv')
+    expect(csv.code, csv.stderr).toBe(0)
+    const lines = csv.stdout.trim().split(/\r?\n/)
+    expect(lines[0]).toContain('settlementEntryId')
+    expect(lines).toHaveLength(entries.length + 1)
+    expect(csv.stdout).toContain(payment.settlementEntryId)
+  })
+
+  it('saves the report atomically with --out: CSV with --csv, JSON otherwise', async () => {
+    await payByPayTo('3.00', 300)
+    const csvFile = join(dir, 'report.csv')
+    const savedCsv = await payfac('settlement', 'report', ...range, '--csv', '--out', csvFile)
+    expect(savedCsv.code, savedCsv.stderr).toBe(0)
+    expect(savedCsv.stdout).toBe('')
+    const csvText = readFileSync(csvFile, 'utf8')
+    expect(savedCsv.stderr).toContain(`Saved ${Buffer.byteLength(csvText)} bytes to ${csvFile}`)
+    expect(csvText.split(/\r?\n/)[0]).toContain('settlementEntryId')
+
+    const jsonFile = join(dir, 'report.json')
+    const savedJson = await payfac('settlement', 'report', ...range, '--out', jsonFile)
+    expect(savedJson.code, savedJson.stderr).toBe(0)
+    const saved = JSON.parse(readFileSync(jsonFile, 'utf8'))
+    expect(saved).toHaveProperty('entries')
+    expect(saved).toHaveProperty('summary')
+    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([])
+
+    const missingFolder = await payfac('settlement', 'report', ...range, '--csv', '--out', join(dir, 'no-such-folder', 'r.csv'))
+    expect(missingFolder.code).toBe(2)
+  })
+})
+
+describe('payouts', () => {
+  it('refuses a payout without balance, and one for a merchant without manual payouts (exit 6)', async () => {
+    const tooMuch = await payfac('payouts', 'request', '--amount', '100000', '--currency', 'AUD')
+    expect(tooMuch.code).toBe(6)
+    expect(tooMuch.stderr).toMatch(/insufficient_balance/)
+
+    const disabled = await asMarketplace('payouts', 'request', '--merchant-id', ctx.emulator.ids.subMerchantId, '--amount', '1', '--currency', 'AUD')
+    expect(disabled.code).toBe(6)
+    expect(disabled.stderr).toMatch(/manual_payouts_disabled/)
+  })
+
+  it('pays out available funds and shows the payout, its list and its settlement entries', async () => {
+    await json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }))
+    const payout = await json('payouts', 'request', '--amount', '250', '--currency', 'AUD', '--description', 'Weekly sweep')
+    expect(payout).toMatchObject({ payoutType: 'Manual', status: 'Pending', amount: { minorCurrencyUnits: 25000, currency: 'AUD' }, description: 'Weekly sweep' })
+    expect(payout.payoutId).toMatch(/^payout_/)
+
+    const table = await payfac('payouts', 'get', payout.payoutId)
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain('250.00 AUD')
+    expect(table.stdout).toContain('062-000')
+
+    const listed = await json('payouts', 'list', '--type', 'Manual', '--status', 'Pending')
+    expect(listed.map((p: { payoutId: string }) => p.payoutId)).toContain(payout.payoutId)
+    const listTable = await payfac('payouts', 'list')
+    expect(listTable.stdout).toContain(payout.payoutId)
+
+    const swept = await json('settlement', 'list', '--payout', payout.payoutId)
+    expect(swept.length).toBeGreaterThan(0)
+    expect(swept.every((e: { payoutId: string }) => e.payoutId === payout.payoutId)).toBe(true)
+  })
+})
+
+describe('invoices', () => {
+  it('lists and shows the service-fee invoice, and downloads its PDF', async () => {
+    await payByPayTo('10.00', 1000)
+    const invoices = await json('invoices', 'list', '--period', today().slice(0, 7))
+    expect(invoices.length).toBeGreaterThan(0)
+    const invoice = invoices[0]
+    expect(invoice.invoiceId).toMatch(/^inv_/)
+
+    const got = await json('invoices', 'get', invoice.invoiceId)
+    expect(got).toMatchObject({ invoiceId: invoice.invoiceId, currency: 'AUD' })
+    const table = await payfac('invoices', 'get', invoice.invoiceId)
+    expect(table.code).toBe(0)
+    expect(table.stdout).toContain(invoice.invoiceId)
+    expect(table.stdout).toMatch(/Total\s+\d+\.\d\d AUD/)
+
+    const file = join(dir, 'invoice.pdf')
+    const saved = await payfac('invoices', 'pdf', invoice.invoiceId, '--out', file)
+    expect(saved.code, saved.stderr).toBe(0)
+    const bytes = readFileSync(file)
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(saved.stderr).toContain(`Saved ${bytes.length} bytes to ${file}`)
+
+    const piped = await payfac('invoices', 'pdf', invoice.invoiceId)
+    expect(piped.code, piped.stderr).toBe(0)
+    expect(piped.stdout.startsWith('%PDF-')).toBe(true)
+
+    expect((await payfac('invoices', 'get', 'inv_NoSuchInvoice000')).code).toBe(5)
+  })
+})
+
+describe('disputes', () => {
+  it('lists a dispute opened on a transaction', async () => {
+    const { transactionId } = await payByPayTo('8.00', 800)
+    await json('api', 'POST', '/simulation', '--data', JSON.stringify({ OpenDispute: { transactionId, reason: 'Fraudulent' } }))
+    const disputes = await json('disputes', 'list', '--transaction-id', transactionId)
+    expect(disputes).toHaveLength(1)
+    expect(disputes[0]).toMatchObject({ transactionId, status: 'Open', amount: { minorCurrencyUnits: 800, currency: 'AUD' } })
+    expect(disputes[0].disputeId).toMatch(/^dispute_/)
+
+    const table = await payfac('disputes', 'list', '--status', 'Open')
+    expect(table.code).toBe(0)
+    expect(table.stdout).toContain(disputes[0].disputeId)
+    expect(table.stdout).toContain('8.00 AUD')
+
+    const transaction = await json('transactions', 'get', transactionId)
+    expect(transaction.purchaseDetails.status).toBe('disputed')
+  })
+})
+
+describe('bad input exits 2 and sends nothing', () => {
+  let server: RecordingServer
+  let config: TempConfigDir
+  const cli = (...argv: string[]) =>
+    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, PAYFAC_MERCHANT_ID: undefined, NO_COLOR: '1' } })
+
+  beforeAll(async () => {
+    server = await startRecordingServer()
+    config = makeTempConfigDir()
+  })
+  afterAll(async () => {
+    await server.close()
+    config.cleanup()
+  })
+  beforeEach(() => {
+    server.requests.length = 0
+    server.respond(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
+  })
+
+  const cases: Array<[string, string[], RegExp]> = [
+    ['settlement list with no selection', ['settlement', 'list'], /--payout, or by all of --currency, --from and --to/],
+    ['settlement list without --to', ['settlement', 'list', '--currency', 'AUD', '--from', '2026-11-01'], /missing --to/],
+    ['settlement list with a currency only', ['settlement', 'list', '--currency', 'AUD'], /missing --from, --to/],
+    ['settlement report with no selection', ['settlement', 'report'], /--payout/],
+    ['settlement report as CSV with no selection', ['settlement', 'report', '--csv', '--out', '/tmp/never-written.csv'], /--payout/],
+    ['settlement with an unknown currency', ['settlement', 'report', '--currency', 'XYZ', '--from', '2026-11-01', '--to', '2026-12-01'], /Unknown currency/],
+    ['settlement with a bad date', ['settlement', 'list', '--currency', 'AUD', '--from', '1 Nov', '--to', '2026-12-01'], /YYYY-MM-DD/],
+    ['settlement with a bad transaction id', ['settlement', 'list', '--payout', 'payout_x', '--transaction-id', 'ordr_ZqCNoNcm_22WeZ-j'], /tran_/],
+    ['a payout without an amount', ['payouts', 'request'], /--amount and --currency/],
+    ['a payout with too many decimals', ['payouts', 'request', '--amount', '1.234', '--currency', 'AUD'], /decimal places/],
+    ['a payout with --data and --amount', ['payouts', 'request', '--amount', '1', '--currency', 'AUD', '--data', '{}'], /--data|cannot also be provided/],
+    ['an invoice period that is not a month', ['invoices', 'list', '--period', '2026-13'], /YYYY-MM/],
+    ['refunds --amount without --currency', ['refunds', 'list', '--amount', '5'], /currency/],
+    ['refunds with a merchant filter without its prefix', ['refunds', 'list', '--merchant-id', 'LocalMerchant'], /mcht_/],
+    ['refunds with a bad transaction id', ['refunds', 'list', '--transaction-id', 'rfnd_ZqCNoNcm_22WeZ-j'], /tran_/],
+    ['disputes with a bad order id', ['disputes', 'list', '--order-id', 'tran_ZqCNoNcm_22WeZ-j'], /ordr_/],
+  ]
+
+  it.each(cases)('%s', async (_name, args, message) => {
+    const result = await cli(...args)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(message)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('sends the settlement query with its contract names, and asks for text/csv with --csv', async () => {
+    server.respond(() => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: 'settlementEntryId\r\n' }))
+    const result = await cli('settlement', 'report', '--currency', 'aud', '--from', '2026-11-01', '--to', '2026-12-01', '--csv')
+    expect(result.code, result.stderr).toBe(0)
+    const [request] = server.requests
+    expect(request?.path).toBe('/transactions/settlement/report')
+    expect(Object.fromEntries(request?.query ?? [])).toEqual({ currency: 'AUD', createdAfter: '2026-11-01', createdBefore: '2026-12-01' })
+    expect(request?.headers.accept).toContain('text/csv')
+    expect(result.stdout).toBe('settlementEntryId\r\n')
+  })
+
+  it('sends --merchant-id of refunds list as a repeated filter, not as the Merchant-Id header', async () => {
+    const result = await cli('refunds', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--amount', '5', '--currency', 'AUD')
+    expect(result.code, result.stderr).toBe(0)
+    const [request] = server.requests
+    expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])
+    expect(request?.query.get('amount')).toBe('500')
+    expect(request?.headers['merchant-id']).toBeUndefined()
+  })
+})

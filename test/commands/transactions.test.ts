@@ -1,0 +1,276 @@
+// The transactions topic against the emulator (each answer as JSON and as a table), and the
+// checks that refuse bad input before anything is sent (against a recording server).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { runCommand } from '../helpers/run-command.js'
+import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+
+let ctx: EmulatorEnv
+const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
+const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
+const json = async (...argv: string[]) => {
+  const result = await payfac(...argv, '--json')
+  expect(result.code, result.stderr).toBe(0)
+  return JSON.parse(result.stdout)
+}
+
+let references = 0
+/** A PayTo payment of `amount` AUD, made with commands only: agreement, token, order, pay. */
+async function payByPayTo(amount: string, minor: number) {
+  const agreement = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
+    customerName: 'Jo Citizen',
+    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+    terms: { AgreementRequestTermsOneOff: { amount: { amount: minor, currency: 'AUD' } } },
+    purpose: 'transactions test',
+  }))
+  await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
+  const token = await json('tokens', 'create', '--payto', '--agreement', agreement.token, '--amount', amount, '--currency', 'AUD')
+  const order = await json('orders', 'create', '--amount', amount, '--currency', 'AUD', '--reference', `txn-${++references}`)
+  const paid = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId)
+  return { transactionId: paid.transactionId as string, orderId: order.orderId as string }
+}
+
+/** A card payment authorised only (not_captured), through a 3DS challenge confirmed with authoriseOnly. */
+async function authorisedCardPayment() {
+  const customer = await json('api', 'POST', '/customers', '--data', JSON.stringify({ UpsertConsumerCustomer: { emailAddress: `card${++references}@example.com` } }))
+  const source = await json('sources', 'create', '--customer-id', customer.customerId, '--data', JSON.stringify({
+    CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123' },
+  }))
+  const amount = { minorCurrencyUnits: 2000, currency: 'AUD' }
+  const token = await json('tokens', 'create', '--data', JSON.stringify({ CardPaymentSourceId: { paymentSourceId: source.paymentSourceId, amount } }))
+  const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `card-${references}`)
+  const challenge = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId, '--method', 'card', '--request-3ds')
+  expect(challenge).toHaveProperty('ThreeDSAuthorisationRequired')
+  const confirmed = await json('api', 'POST', `/orders/${order.orderId}/pay`, '--data', JSON.stringify({
+    Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
+  }))
+  const paid = confirmed.PayOrderComplete ?? confirmed
+  expect(paid.transactionStatus).toBe('not_captured')
+  return paid.transactionId as string
+}
+
+beforeAll(async () => {
+  ctx = await startEmulatorEnv()
+})
+afterAll(async () => ctx.close())
+
+describe('transactions against the emulator', () => {
+  it('gets a paid transaction with its payment status and timeline', async () => {
+    const { transactionId, orderId } = await payByPayTo('12.50', 1250)
+    const got = await json('transactions', 'get', transactionId)
+    expect(got.purchaseDetails).toMatchObject({ transactionId, orderId, status: 'paid', amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, refundedAmount: 0 })
+    expect(got.paymentMethod.paymentStatus).toBe('Settled')
+
+    const table = await payfac('transactions', 'get', transactionId)
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain('12.50 AUD')
+    expect(table.stdout).toContain('Settled')
+    expect(table.stdout).toMatch(/PaymentSucceed 12\.50 AUD at \d{4}-\d{2}-\d{2} /)
+  })
+
+  it('lists transactions by order, status, amount and merchant filter', async () => {
+    const { transactionId, orderId } = await payByPayTo('3.30', 330)
+    const byOrder = await json('transactions', 'list', '--order-id', orderId)
+    expect(byOrder.map((t: { purchaseDetails: { transactionId: string } }) => t.purchaseDetails.transactionId)).toEqual([transactionId])
+
+    const byAmount = await json('transactions', 'list', '--amount', '3.30', '--currency', 'AUD', '--status', 'paid')
+    expect(byAmount.map((t: { purchaseDetails: { transactionId: string } }) => t.purchaseDetails.transactionId)).toContain(transactionId)
+    expect(byAmount.every((t: { purchaseDetails: { amount: { minorCurrencyUnits: number } } }) => t.purchaseDetails.amount.minorCurrencyUnits === 330)).toBe(true)
+
+    const none = await json('transactions', 'list', '--status', 'disputed', '--order-id', orderId)
+    expect(none).toEqual([])
+
+    // A marketplace sees every merchant's transactions; --merchant-id filters them.
+    const mine = await runCommand(['transactions', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--order-id', orderId, '--json'], {
+      env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey),
+    })
+    expect(mine.code, mine.stderr).toBe(0)
+    expect(JSON.parse(mine.stdout)).toHaveLength(1)
+    const theirs = await runCommand(['transactions', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--order-id', orderId, '--json'], {
+      env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey),
+    })
+    expect(JSON.parse(theirs.stdout)).toEqual([])
+
+    const table = await payfac('transactions', 'list', '--order-id', orderId)
+    expect(table.code).toBe(0)
+    expect(table.stdout).toContain(transactionId)
+    expect(table.stdout).toContain('3.30 AUD')
+  })
+
+  it('refunds part, refuses more than remains before sending, then refunds the rest', async () => {
+    const { transactionId } = await payByPayTo('12.50', 1250)
+    const partial = await json('transactions', 'refund', transactionId, '--amount', '5.00')
+    expect(partial.purchaseDetails).toMatchObject({ status: 'partially_refunded', refundedAmount: 500 })
+    expect(partial.purchaseDetails.refundIds).toHaveLength(1)
+    expect(partial.timelines.map((e: { eventType: string }) => e.eventType)).toEqual(['PaymentSucceed', 'PaymentRefunded'])
+
+    const tooMuch = await payfac('transactions', 'refund', transactionId, '--amount', '8.00')
+    expect(tooMuch.code).toBe(2)
+    expect(tooMuch.stderr).toContain('7.50 AUD of 12.50 AUD')
+    const unchanged = await json('transactions', 'get', transactionId)
+    expect(unchanged.purchaseDetails.refundedAmount).toBe(500)
+
+    const rest = await payfac('transactions', 'refund', transactionId, '--amount', '7.50', '--currency', 'aud')
+    expect(rest.code, rest.stderr).toBe(0)
+    expect(rest.stdout).toContain('refunded')
+    expect(rest.stdout).toContain('12.50 AUD')
+    const done = await json('transactions', 'get', transactionId)
+    expect(done.purchaseDetails).toMatchObject({ status: 'refunded', refundedAmount: 1250 })
+    expect(done.purchaseDetails.refundIds).toHaveLength(2)
+
+    const again = await payfac('transactions', 'refund', transactionId, '--amount', '0.01')
+    expect(again.code).toBe(2)
+    expect(again.stderr).toMatch(/Nothing remains to refund/i)
+  })
+
+  it('captures an authorised card payment, then cancels it', async () => {
+    const transactionId = await authorisedCardPayment()
+    const captured = await json('transactions', 'capture', transactionId)
+    expect(captured.purchaseDetails.status).toBe('accepted')
+    expect(captured.paymentMethod.paymentStatus).toBe('Captured')
+
+    const twice = await payfac('transactions', 'capture', transactionId)
+    expect(twice.code).toBe(6)
+
+    const cancelled = await payfac('transactions', 'cancel-authorisation', transactionId)
+    expect(cancelled.code, cancelled.stderr).toBe(0)
+    expect(cancelled.stdout).toContain('cancelled')
+    expect(cancelled.stdout).toContain('PaymentCancelled')
+  })
+
+  it('refuses to capture or cancel a settled PayTo payment (exit 6)', async () => {
+    const { transactionId } = await payByPayTo('1.00', 100)
+    expect((await payfac('transactions', 'capture', transactionId)).code).toBe(6)
+    expect((await payfac('transactions', 'cancel-authorisation', transactionId, '--data', '{}')).code).toBe(6)
+  })
+
+  it('transfers funds to a sub-merchant and reverses the transfer, as the marketplace', async () => {
+    const { transactionId } = await payByPayTo('10.00', 1000)
+    const transferred = await asMarketplace('transactions', 'transfer', transactionId, '--to', ctx.emulator.ids.subMerchantId, '--amount', '2.50', '--description', 'Seller share', '--json')
+    expect(transferred.code, transferred.stderr).toBe(0)
+    expect(JSON.parse(transferred.stdout).timelines.map((e: { eventType: string }) => e.eventType)).toContain('FundsTransferred')
+
+    const shown = await asMarketplace('transactions', 'get', transactionId)
+    expect(shown.stdout).toMatch(/Transfers\s+trf_[\w-]+ 2\.50 AUD to mcht_LocalSubMerch001 \(Transferred\)/)
+    const got = await asMarketplace('transactions', 'get', transactionId, '--json')
+    const [transfer] = JSON.parse(got.stdout).transfers
+    expect(transfer).toMatchObject({ destinationMerchantId: ctx.emulator.ids.subMerchantId, amount: { minorCurrencyUnits: 250, currency: 'AUD' } })
+
+    const partly = await asMarketplace('transactions', 'reverse-transfer', transactionId, '--transfer', transfer.transferId, '--amount', '1.00')
+    expect(partly.code, partly.stderr).toBe(0)
+    expect(partly.stdout).toContain('FundsTransferReversed 1.00 AUD')
+    const rest = await asMarketplace('transactions', 'reverse-transfer', transactionId, '--transfer', transfer.transferId, '--json')
+    expect(rest.code, rest.stderr).toBe(0)
+    const after = JSON.parse((await asMarketplace('transactions', 'get', transactionId, '--json')).stdout)
+    expect(after.transfers[0]).toMatchObject({ status: 'Reversed', reversedAmount: 250 })
+
+    const byMerchant = await payfac('transactions', 'transfer', transactionId, '--to', ctx.emulator.ids.subMerchantId, '--amount', '1.00')
+    expect(byMerchant.code).toBe(4)
+  })
+})
+
+describe('bad input exits 2 and sends nothing', () => {
+  const TRAN = 'tran_ZqCNoNcm_22WeZ-j'
+  let server: RecordingServer
+  let config: TempConfigDir
+  const cli = (...argv: string[]) =>
+    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, PAYFAC_MERCHANT_ID: undefined, NO_COLOR: '1' } })
+
+  beforeAll(async () => {
+    server = await startRecordingServer()
+    config = makeTempConfigDir()
+  })
+  afterAll(async () => {
+    await server.close()
+    config.cleanup()
+  })
+  beforeEach(() => {
+    server.requests.length = 0
+    server.respond(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
+  })
+
+  const cases: Array<[string, string[], RegExp]> = [
+    ['an id without its prefix', ['transactions', 'get', 'ordr_ZqCNoNcm_22WeZ-j'], /tran_/],
+    ['a status outside the field notes', ['transactions', 'list', '--status', 'settled'], /settled/],
+    ['--amount without --currency', ['transactions', 'list', '--amount', '5'], /currency/],
+    ['--currency without --amount', ['transactions', 'list', '--currency', 'AUD'], /amount/],
+    ['a filter amount with too many decimals', ['transactions', 'list', '--amount', '5.001', '--currency', 'AUD'], /decimal places/],
+    ['a merchant filter without its prefix', ['transactions', 'list', '--merchant-id', 'LocalMerchant'], /mcht_/],
+    ['a bad date', ['transactions', 'list', '--created-after', '21/11/2026'], /YYYY-MM-DD/],
+    ['a refund that is not an amount', ['transactions', 'refund', TRAN, '--amount', 'five'], /not an amount/],
+    ['a refund of zero', ['transactions', 'refund', TRAN, '--amount', '0.00'], /greater than zero/],
+    ['a negative refund', ['transactions', 'refund', TRAN, '--amount=-5'], /not an amount/],
+    ['a refund with more decimals than its currency', ['transactions', 'refund', TRAN, '--amount', '5.001', '--currency', 'AUD'], /decimal places/],
+    ['a refund in an unknown currency', ['transactions', 'refund', TRAN, '--amount', '5', '--currency', 'XYZ'], /Unknown currency/],
+    ['a refund without --amount', ['transactions', 'refund', TRAN], /amount/],
+    ['a transfer without --to', ['transactions', 'transfer', TRAN, '--amount', '1'], /--to/],
+    ['a transfer to a non-merchant', ['transactions', 'transfer', TRAN, '--to', 'cust_ZqCNoNcm_22WeZ-j', '--amount', '1'], /mcht_/],
+    ['a transfer with --data and flags', ['transactions', 'transfer', TRAN, '--to', 'mcht_ZqCNoNcm_22WeZ-j', '--data', '{}'], /cannot also be provided|--data/],
+    ['a reversal without --transfer', ['transactions', 'reverse-transfer', TRAN], /--transfer/],
+    ['capture --data holding another action', ['transactions', 'capture', TRAN, '--data', '{"CreateRefund":{"refundAmount":5}}'], /CaptureFunds/],
+    ['capture --data that is not JSON', ['transactions', 'capture', TRAN, '--data', '{nope'], /not valid JSON/],
+  ]
+
+  it.each(cases)('%s', async (_name, args, message) => {
+    const result = await cli(...args)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(message)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  const transaction = (amount: number, refunded: number) => ({
+    purchaseDetails: { transactionId: TRAN, status: refunded ? 'partially_refunded' : 'paid', amount: { minorCurrencyUnits: amount, currency: 'AUD' }, refundedAmount: refunded, refundIds: [] },
+    paymentMethod: { paymentStatus: 'Settled' },
+    timelines: [],
+  })
+
+  it('reads the transaction, then refuses a refund above what remains without sending it', async () => {
+    server.respond(() => ({ body: transaction(1250, 500) }))
+    const result = await cli('transactions', 'refund', TRAN, '--amount', '7.51')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('7.51 AUD is more than what remains to refund: 7.50 AUD of 12.50 AUD')
+    expect(server.requests.map((r) => r.method)).toEqual(['GET'])
+  })
+
+  it("refuses a refund in another currency than the transaction's, after reading it", async () => {
+    server.respond(() => ({ body: transaction(1250, 0) }))
+    const result = await cli('transactions', 'refund', TRAN, '--amount', '1', '--currency', 'NZD')
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/not the transaction's currency \(AUD\)/)
+    expect(server.requests.map((r) => r.method)).toEqual(['GET'])
+  })
+
+  it('sends the refund in minor units of the transaction currency, once', async () => {
+    server.respond((r) => (r.method === 'GET' ? { body: transaction(1250, 0) } : { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'Try later' } }))
+    const result = await cli('transactions', 'refund', TRAN, '--amount', '12.5')
+    expect(result.code).toBe(7)
+    const patches = server.requests.filter((r) => r.method === 'PATCH')
+    expect(patches).toHaveLength(1)
+    expect(patches[0]?.json).toEqual({ CreateRefund: { refundAmount: 1250 } })
+  })
+
+  it('sends --merchant-id of transactions list as a repeated filter, not as the Merchant-Id header', async () => {
+    const result = await cli('transactions', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--amount', '12.50', '--currency', 'AUD', '--status', 'paid')
+    expect(result.code, result.stderr).toBe(0)
+    const [request] = server.requests
+    expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])
+    expect(request?.query.get('amount')).toBe('1250')
+    expect(request?.headers['merchant-id']).toBeUndefined()
+  })
+
+  it('builds TransferFunds and ReverseFundsTransfer from flags', async () => {
+    server.respond(() => ({ body: transaction(1000, 0) }))
+    expect((await cli('transactions', 'transfer', TRAN, '--to', 'mcht_AAAAAAAAAAAAAAAA', '--amount', '2.5', '--description', 'share')).code).toBe(0)
+    expect((await cli('transactions', 'reverse-transfer', TRAN, '--transfer', 'trf_AAAAAAAAAAAAAAAA', '--amount', '1', '--currency', 'AUD')).code).toBe(0)
+    expect((await cli('transactions', 'capture', TRAN)).code).toBe(0)
+    expect(server.requests.map((r) => [r.method, r.json])).toEqual([
+      ['GET', undefined],
+      ['PATCH', { TransferFunds: { amount: 250, destinationMerchantId: 'mcht_AAAAAAAAAAAAAAAA', description: 'share' } }],
+      ['PATCH', { ReverseFundsTransfer: { transferId: 'trf_AAAAAAAAAAAAAAAA', amount: 100 } }],
+      ['PATCH', { CaptureFunds: {} }],
+    ])
+  })
+})
