@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core'
+
+import { ApiCommand } from '../../../cli/base-command.js'
+import { checkNonEmpty } from '../../../cli/validate.js'
+import { serviceTokenDetailView } from '../../../output/views/auth.js'
+
+export default class AuthTokensGet extends ApiCommand<typeof AuthTokensGet> {
+  static override summary = 'Show a service token (never its secret).'
+  static override examples = [
+    '<%= config.bin %> auth tokens get stkn_ZqCNoNcm_22WeZ-j',
+    '<%= config.bin %> auth tokens get stkn_ZqCNoNcm_22WeZ-j --json',
+  ]
+
+  static override args = {
+    serviceTokenId: Args.string({ description: 'Service token id.', required: true, parse: async (input) => checkNonEmpty(input, 'The service token id').trim() }),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(serviceTokenDetailView, await client.auth.serviceTokens.get(this.args.serviceTokenId))
+  }
+}

@@ -1,0 +1,24 @@
+import { Args } from '@oclif/core'
+
+import { ApiCommand } from '../../../cli/base-command.js'
+import { idArg } from '../../../cli/flags.js'
+import { checkNonEmpty } from '../../../cli/validate.js'
+import { merchantFileView } from '../../../output/views/merchants.js'
+
+export default class MerchantsFilesGet extends ApiCommand<typeof MerchantsFilesGet> {
+  static override summary = 'Show the details of an onboarding file.'
+  static override examples = [
+    '<%= config.bin %> merchants files get mcht_ZqCNoNcm_22WeZ-j file_Pq3x8sK1mZ0aB2cD',
+    '<%= config.bin %> merchants files get mcht_ZqCNoNcm_22WeZ-j file_Pq3x8sK1mZ0aB2cD --json',
+  ]
+
+  static override args = {
+    merchantId: idArg('mcht', 'Merchant id (mcht_…).'),
+    fileId: Args.string({ description: 'File id, as the upload printed it.', required: true, parse: async (input) => checkNonEmpty(input, 'The file id').trim() }),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(merchantFileView, await client.merchants.getFile(this.args.merchantId, this.args.fileId))
+  }
+}

@@ -1,0 +1,21 @@
+import { ApiCommand } from '../../cli/base-command.js'
+import { idArg } from '../../cli/flags.js'
+import { merchantDetailView } from '../../output/views/merchants.js'
+
+export default class MerchantsGet extends ApiCommand<typeof MerchantsGet> {
+  static override summary = 'Show a merchant, with its bank accounts and public key.'
+  static override description = 'Sends GET /merchants/{merchantId}. Tables mask bank account numbers to their last four digits; --json prints them whole.'
+  static override examples = [
+    '<%= config.bin %> merchants get mcht_ZqCNoNcm_22WeZ-j',
+    '<%= config.bin %> merchants get mcht_ZqCNoNcm_22WeZ-j --json',
+  ]
+
+  static override args = {
+    merchantId: idArg('mcht', 'Merchant id (mcht_…).'),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(merchantDetailView, await client.merchants.get(this.args.merchantId))
+  }
+}
