@@ -88,5 +88,3 @@ export const unprocessable = (errorCode: string, message: string, detail?: strin
   new EmulatorError(422, errorCode, message, detail === undefined ? {} : { detail })
 
 /** A contract operation whose handler the emulator does not have yet. */
-export const pendingOperation = (method: string, path: string) =>
-  new EmulatorError(501, 'emulator_pending', `${method} ${path} is part of the contract but the emulator does not implement it yet`)

@@ -4,11 +4,12 @@ import { WELL_KNOWN } from '../well-known.js'
 import { realClock, type Clock } from './clock.js'
 import { randomIds, type IdGenerator } from './ids.js'
 import { loadState, saveState, StateFileError } from './persistence.js'
-import { handleRequest, type RawRequest, type RawResponse } from './pipeline.js'
+import { createFront, type FrontResponse } from './front.js'
+import { buildStore, type IntegratorOptions, type Namespaces } from './namespaces.js'
+import type { RawRequest } from './pipeline.js'
 import { ALL_ROUTES } from './resources/index.js'
 import { Router } from './router.js'
-import { seedStore } from './seed.js'
-import { emptyStore, type Store } from './store.js'
+import type { Store } from './store.js'
 
 export interface EmulatorAppOptions {
   /** Default: wall time (plus the offset saved in the state file, if any). */
@@ -21,6 +22,8 @@ export interface EmulatorAppOptions {
   statePath?: string
   /** One line per request, and warnings. */
   log?: (line: string) => void
+  /** Fixtures, fault seed, rate limit, strict https, log sizes (namespaces.ts). */
+  integrators?: IntegratorOptions
 }
 
 export interface AppResponse {
@@ -35,8 +38,19 @@ export interface EmulatorApp {
   readonly clock: Clock
   readonly ids: IdGenerator
   readonly router: Router
-  /** One request through the whole pipeline. Synchronous. */
-  handle(raw: RawRequest): RawResponse
+  /**
+   * One request through the whole pipeline, in the namespace it names (front.ts). Synchronous;
+   * `transport` says when the server must hold the answer back or drop the connection.
+   */
+  handle(raw: RawRequest): FrontResponse
+  /** The same, also waiting for a long poll and an injected latency (the HTTP server uses this). */
+  handleAsync(raw: RawRequest): Promise<FrontResponse>
+  /** Every namespace; `namespaces.root` is the default one (this app's store and clock). */
+  readonly namespaces: Namespaces
+  /** Starts the background tick (agreement changes, due webhook retries); the server does, while it listens. */
+  startTicking(): void
+  /** Stops the tick and every webhook delivery. */
+  close(): void
   /** Convenience for tests: a request with a JSON body and a bearer credential. */
   request(
     method: string,
@@ -54,9 +68,8 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
     store = loaded.store
     clock = options.clock ?? realClock(loaded.clockOffsetMs)
   } else {
-    store = emptyStore()
-    if (options.seed !== false) seedStore(store)
     clock = options.clock ?? realClock()
+    store = buildStore({ ids, seed: options.seed !== false, options: options.integrators ?? {} }, clock)
   }
   const statePath = options.statePath
   const save = statePath ? () => saveState(statePath, store, clock.offsetMs(), clock.now()) : undefined
@@ -69,21 +82,28 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
   }
 
   const router = new Router(ALL_ROUTES)
-  const deps = { store, clock, ids, router, ...(save ? { afterChange: save } : {}), ...(options.log ? { log: options.log } : {}) }
+  const front = createFront(
+    { store, clock, ids, router, seed: options.seed !== false, ...(save ? { afterChange: save } : {}), ...(options.log ? { log: options.log } : {}) },
+    options.integrators,
+  )
 
   return {
     store,
     clock,
     ids,
     router,
-    handle: (raw) => handleRequest(deps, raw),
+    handle: front.handle,
+    handleAsync: front.handleAsync,
+    namespaces: front.namespaces,
+    startTicking: front.startTicking,
+    close: front.close,
     request(method, path, opts = {}) {
       const credential = opts.credential === undefined ? WELL_KNOWN.credentials.merchantSecretKey : opts.credential
       const headers: Record<string, string> = { accept: 'application/json' }
       if (credential !== null) headers.authorization = `Bearer ${credential}`
       if (opts.body !== undefined) headers['content-type'] = 'application/json'
       for (const [name, value] of Object.entries(opts.headers ?? {})) headers[name.toLowerCase()] = value
-      const raw = handleRequest(deps, {
+      const raw = front.handle({
         method,
         url: path,
         headers,

@@ -9,6 +9,7 @@ import { WELL_KNOWN } from '../well-known.js'
 import { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
+import type { IntegratorOptions } from './namespaces.js'
 import { listen } from './server.js'
 
 export { createEmulatorApp } from './app.js'
@@ -18,6 +19,11 @@ export type { Clock } from './clock.js'
 export { randomIds, seededIds } from './ids.js'
 export type { IdGenerator } from './ids.js'
 export { StateFileError } from './persistence.js'
+export { FixtureError, loadFixtures, parseFixtures } from './fixtures.js'
+export type { Fixtures } from './fixtures.js'
+export type { IntegratorOptions } from './namespaces.js'
+export { SIGNATURE_HEADER, signPayload, signatureHeader, verifySignature } from './webhook-signature.js'
+export type { VerifyOptions, VerifyResult } from './webhook-signature.js'
 export type { SettlementEntry, SettlementEntryType } from './ledger.js'
 
 export interface StartEmulatorOptions {
@@ -32,6 +38,8 @@ export interface StartEmulatorOptions {
   /** Default true: start from the well-known seed. */
   seed?: boolean
   log?: (line: string) => void
+  /** Fixtures, fault seed (`--seed`), rate limit, strict https (docs/emulator.md, "For integrators"). */
+  integrators?: IntegratorOptions
 }
 
 export interface RunningEmulator {
@@ -52,9 +60,17 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   if (options.seed !== undefined) appOptions.seed = options.seed
   if (options.statePath) appOptions.statePath = options.statePath
   if (options.log) appOptions.log = options.log
+  if (options.integrators) appOptions.integrators = options.integrators
   const app = createEmulatorApp(appOptions)
   const host = options.host ?? '127.0.0.1'
-  const running = await listen(app, { port: options.port ?? 4010, host, ...(options.log ? { log: options.log } : {}) })
+  let running: Awaited<ReturnType<typeof listen>>
+  try {
+    running = await listen(app, { port: options.port ?? 4010, host, ...(options.log ? { log: options.log } : {}) })
+  } catch (error) {
+    app.close()
+    throw error
+  }
+  app.startTicking()
   return {
     url: running.url,
     port: running.port,
@@ -62,6 +78,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     credentials: { ...WELL_KNOWN.credentials },
     ids: { marketplaceId: WELL_KNOWN.marketplaceId, merchantId: WELL_KNOWN.merchantId, subMerchantId: WELL_KNOWN.subMerchantId },
     app,
-    close: () => running.close(),
+    close: async () => {
+      app.close()
+      await running.close()
+    },
   }
 }

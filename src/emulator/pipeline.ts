@@ -157,7 +157,6 @@ export function negotiate(acceptHeader: string | undefined, produces: readonly s
 }
 
 function readBody(route: Route, raw: RawRequest): { body: unknown; action: string | null } {
-  if (route.pending) return { body: undefined, action: null }
   if (route.actions === undefined && route.body === undefined && SHARED_BODIES[routeKey(route)] === undefined) {
     return { body: undefined, action: null }
   }

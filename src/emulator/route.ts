@@ -5,12 +5,10 @@
 // runs to completion before the next request is looked at: check-and-mark (a payment token's
 // single use, a refund against what remains) is atomic without locks.
 //
-// The three shapes of route:
+// The two shapes of route:
 //   route({ method, path, handle })                     no body, or a plain JSON body (`body`)
 //   route({ method, path, actions: { Name: action(…) } }) single-key action envelope
-//   pendingRoute(method, path)                           declared by the contract, answered 501
 import type { z } from 'zod'
-import { pendingOperation } from './api-error.js'
 import type { Principal, PrincipalKind } from './auth.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
@@ -104,8 +102,6 @@ export interface Route {
   /** Action routes: the action table. */
   actions: Record<string, ActionSpec> | undefined
   handle: Handler<any>
-  /** True for operations of the contract the emulator answers 501 (`emulator_pending`). */
-  pending: boolean
 }
 
 /** `"POST /orders/{orderId}/pay"`: the key of the route in the shared schema tables. */
@@ -147,23 +143,5 @@ export function route<B = undefined>(init: RouteInit<B>): Route {
     bodyRequired: init.bodyRequired ?? init.body !== undefined,
     actions,
     handle,
-    pending: false,
-  }
-}
-
-/** A contract operation registered for routing (so 404/405 are right) but answered 501 for now. */
-export function pendingRoute(method: Method, path: string): Route {
-  return {
-    method,
-    path,
-    allow: ['marketplace', 'merchant', 'public', 'customer'],
-    produces: ['application/json', 'text/csv', 'application/pdf', 'application/zip'],
-    body: undefined,
-    bodyRequired: false,
-    actions: undefined,
-    handle: () => {
-      throw pendingOperation(method, path)
-    },
-    pending: true,
   }
 }

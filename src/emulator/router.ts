@@ -60,7 +60,7 @@ export class Router {
       }
     }
     if (best === undefined) {
-      throw new EmulatorError(404, 'not_found', `No operation at ${pathname}`)
+      throw new EmulatorError(404, 'no_such_operation', `No operation at ${pathname}`)
     }
     const route = best.methods.get(method)
     if (!route) {

@@ -6,8 +6,10 @@
 //   sub-merchant  WELL_KNOWN.subMerchantId: in the marketplace, a bank account, manual payouts
 //                 disabled; reached with the marketplace API key and `Merchant-Id`
 //   keys          the marketplace API key, the merchant secret key and the merchant public key
+//   loan          SEEDED_LOAN_ID for the merchant, with three monthly statements (resources/loans.ts)
 import { WELL_KNOWN } from '../well-known.js'
 import type { MerchantRecord, Store } from './store.js'
+import { seedLoans } from './resources/loans.js'
 
 /** Creation time of every seeded record (fixed, so that the seed is identical every time). */
 export const SEED_TIME = '2025-01-01T00:00:00.000Z'
@@ -57,4 +59,5 @@ export function seedStore(store: Store): void {
   store.apiKeys[credentials.merchantSecretKey] = { kind: 'merchantSecretKey', ownerId: merchantId }
   store.apiKeys[credentials.merchantPublicKey] = { kind: 'merchantPublicKey', ownerId: merchantId }
   store.apiKeys[SUB_MERCHANT_PUBLIC_KEY] = { kind: 'merchantPublicKey', ownerId: subMerchantId }
+  seedLoans(store, merchantId)
 }

@@ -60,8 +60,15 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
     req.on('end', () => {
       if (refused) return
       const host = req.headers.host ?? `${options.host}:${options.port}`
-      const answer = app.handle({ method, url, headers: headerMap(req), body: Buffer.concat(chunks), baseUrl: `http://${host}` })
-      send(res, answer)
+      // handleAsync: a long poll of the control plane, or an injected latency, may hold the answer back.
+      app.handleAsync({ method, url, headers: headerMap(req), body: Buffer.concat(chunks), baseUrl: `http://${host}` }).then(
+        (answer) => {
+          // Injected faults `reset` and `drop-after-commit`: the connection ends with no answer.
+          if (answer.transport?.destroy) res.destroy()
+          else send(res, answer)
+        },
+        () => res.destroy(),
+      )
     })
     req.on('error', () => res.destroy())
   })

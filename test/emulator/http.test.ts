@@ -76,7 +76,7 @@ describe('the pipeline over HTTP', () => {
   it('answers 404 for an unknown path', async () => {
     const answer = await call('GET', '/nothing/here')
     expect(answer.status).toBe(404)
-    expect(answer.body).toMatchObject({ statusCode: 404, errorCode: 'not_found' })
+    expect(answer.body).toMatchObject({ statusCode: 404, errorCode: 'no_such_operation' })
   })
 
   it('answers 405 with Allow and a JSON error for a method the path does not take', async () => {
@@ -112,12 +112,6 @@ describe('the pipeline over HTTP', () => {
     expect(raw).toMatch(/^HTTP\/1\.1 400 /)
     expect(raw).toMatch(/Request-Id: req_/)
     expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, errorCode: 'malformed_http' })
-  })
-
-  it('answers 501 emulator_pending on an operation still to come', async () => {
-    const answer = await call('GET', `/merchants/${MERCHANT}`)
-    expect(answer.status).toBe(501)
-    expect(answer.body.errorCode).toBe('emulator_pending')
   })
 })
 
@@ -323,8 +317,12 @@ describe('the other implemented operations over HTTP', () => {
 })
 
 describe('coverage', () => {
-  it('answered 2xx on every implemented operation over HTTP', () => {
-    const implemented = emulator.app.router.routes().filter((r) => !r.pending).map(routeKey).sort()
+  // The other groups (merchants, money, pay plans, marketplaces, webhooks, loans, cards) are
+  // covered over HTTP by their own test files.
+  const COVERED_HERE = /^\S+ \/(auth|customers|sources|tokens|orders|payto|simulation|transactions(\/\{transactionId\})?$)/
+  it('answered 2xx on every operation of the core groups over HTTP', () => {
+    const implemented = emulator.app.router.routes().map(routeKey).filter((key) => COVERED_HERE.test(key)).sort()
+    expect(implemented.length).toBeGreaterThan(30)
     expect(implemented.filter((key) => !answered.has(key))).toEqual([])
   })
 })

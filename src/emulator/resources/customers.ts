@@ -73,7 +73,7 @@ function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, c
   record.updatedAt = timestamp(ctx.clock.now())
   if (!existing) {
     ctx.store.customers[record.customerId] = record
-    emitEvent(ctx, 'CustomerCreated', record.merchantId, { customerId: record.customerId })
+    emitEvent(ctx, 'CustomerCreated', record.merchantId, { customerId: record.customerId, customer: customerView(record) })
   }
   return { customerId: record.customerId, merchantId: record.merchantId }
 }

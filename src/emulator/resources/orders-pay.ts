@@ -90,6 +90,9 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
     if (agreement.paymentOutcome !== 'approve') decline = agreement.paymentOutcome
     status = 'paid'
     if (decline === null && agreement.agreementType === 'OneOff') agreement.usedAt = timestamp(now)
+  } else if (token.method === 'PayPlan') {
+    // A pay plan token (payplans.ts): the loan pays the merchant in full at once.
+    status = 'paid'
   } else {
     const source = token.paymentSourceId === null ? undefined : lookup(ctx.store.sources, token.paymentSourceId)
     const behaviour = source?.card?.behaviour ?? 'approve'

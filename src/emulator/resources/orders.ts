@@ -63,7 +63,7 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
     updatedAt: now,
   }
   ctx.store.orders[orderId] = order
-  emitEvent(ctx, 'OrderCreated', order.merchantId, { orderId, orderType })
+  emitEvent(ctx, 'OrderCreated', order.merchantId, { orderId, orderType, order: orderView(order) })
   return order
 }
 
@@ -139,7 +139,7 @@ export const routes = [
         for (const challenge of Object.values(ctx.store.threeDS)) {
           if (challenge.orderId === order.orderId && challenge.status === 'Pending') challenge.status = 'Failed'
         }
-        emitEvent(ctx, 'OrderCancelled', order.merchantId, { orderId: order.orderId })
+        emitEvent(ctx, 'OrderCancelled', order.merchantId, { orderId: order.orderId, order: orderView(order) })
       }
       return orderView(order)
     },

@@ -282,7 +282,7 @@ function sendAgreement(ctx: HandlerContext, body: SendAgreement) {
     createdAt: timestamp(now),
   }
   ctx.store.agreements[agreement.token] = agreement
-  emitEvent(ctx, 'PayToAgreementCreated', merchant.merchantId, { token: agreement.token, agreementType: agreement.agreementType })
+  emitEvent(ctx, 'PayToAgreementCreated', merchant.merchantId, { token: agreement.token, agreementType: agreement.agreementType, agreement: agreementView(agreement, now) })
   return { token: agreement.token, status: agreementStatus(agreement, now) }
 }
 

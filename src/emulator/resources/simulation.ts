@@ -11,6 +11,7 @@ import { appendLedger } from '../ledger.js'
 import { action, route, type ActionSpec } from '../route.js'
 import { lookup } from '../store.js'
 import { AGREEMENT_STATUSES, agreementView, overrideAgreementStatus, visibleAgreement } from './payto.js'
+import { simulationMoneyActions } from './simulation-money.js'
 
 /** Longest single clock advance: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 86_400
@@ -49,6 +50,9 @@ export const simulationActions: Record<string, ActionSpec> = {
       })
     },
   ),
+
+  /** Disputes, payouts, manual-payout setting, blocked cards (simulation-money.ts). */
+  ...simulationMoneyActions,
 }
 
 export const routes = [route({ method: 'POST', path: '/simulation', allow: PRIVATE, actions: simulationActions })]

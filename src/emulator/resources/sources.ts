@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds } from '../auth.js'
 import { cardBrand, luhnValid, TEST_CARDS } from '../cards.js'
 import { timestamp } from '../clock.js'
+import { emitEvent } from '../events.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { getOr404, lookup, type BlockedCardRecord, type CustomerRecord, type SourceRecord } from '../store.js'
@@ -56,6 +57,7 @@ function saveSource(ctx: HandlerContext, customer: CustomerRecord, fields: Pick<
     ...fields,
   }
   ctx.store.sources[source.paymentSourceId] = source
+  emitEvent(ctx, 'PaymentSourceCreated', source.merchantId, { paymentSourceId: source.paymentSourceId, source: sourceView(source) })
   return source
 }
 

@@ -89,7 +89,7 @@ export function createTransaction(ctx: HandlerContext, input: NewTransaction): T
         merchantName: merchant?.name ?? '',
         transactionId,
         orderType: order.orderType,
-        payType: 'PayInFull',
+        payType: token.payType === 'payplan' ? 'PayPlan' : 'PayInFull',
         description: order.description,
         orderMetadata: order.metadata,
         status: input.status,
@@ -140,7 +140,7 @@ function capture(ctx: HandlerContext, txn: TransactionRecord): void {
     description: `Service fee for transaction ${txn.transactionId}`,
     ...ids,
   })
-  emitEvent(ctx, 'TransactionPaid', txn.merchantId, { transactionId: txn.transactionId, orderId: txn.orderId, amount: p.amount })
+  emitEvent(ctx, 'TransactionPaid', txn.merchantId, { transactionId: txn.transactionId, orderId: txn.orderId, amount: p.amount, transaction: transactionDetails(txn) })
 }
 
 function money(minorCurrencyUnits: number, currency: string): Money {
@@ -196,7 +196,12 @@ function refund(ctx: HandlerContext, txn: TransactionRecord, body: CreateRefund)
     orderId: txn.orderId,
     refundId: record.refundId,
   })
-  emitEvent(ctx, 'TransactionRefunded', txn.merchantId, { transactionId: txn.transactionId, refundId: record.refundId, refundAmount: record.refundAmount })
+  emitEvent(ctx, 'TransactionRefunded', txn.merchantId, {
+    transactionId: txn.transactionId,
+    refundId: record.refundId,
+    refundAmount: record.refundAmount,
+    transaction: transactionDetails(txn),
+  })
   return transactionDetails(txn)
 }
 

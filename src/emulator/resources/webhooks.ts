@@ -1,10 +1,171 @@
-// Webhook subscriptions: registered for routing now; handlers to come (each answers 501
-// emulator_pending). Events to deliver are in store.events (events.ts).
-import { pendingRoute } from '../route.js'
+// Webhook subscriptions (store.webhookSubscriptions). Delivering events is not done here: the
+// event log is store.events (events.ts), and `matchingSubscriptions()` below tells a delivery
+// loop which subscriptions an event goes to.
+//
+// Level. A subscription made with the marketplace API key (no `Merchant-Id`) is marketplace-level
+// and needs `CreateWebhookMarketplaceSubscription`; one made with merchant credentials, or with
+// the marketplace key and `Merchant-Id`, is merchant-level and needs
+// `CreateWebhookMerchantSubscription`. Answers of create, get and update carry the record under
+// the envelope key of its level; list entries are bare records.
+import { z } from 'zod'
+import { Metadata } from '../../client/schemas/common.js'
+import { WebhookUrl } from '../../client/schemas/webhooks.js'
+import type { WebhookSubscriptionRecord } from '../account-records.js'
+import { badRequest, forbidden, notFound } from '../api-error.js'
+import { PRIVATE, mayActForMerchant, requireMerchant } from '../auth.js'
+import { timestamp } from '../clock.js'
+import { filters, oneOf, paginate } from '../lists.js'
+import { action, route, type HandlerContext } from '../route.js'
+import { lookup, type Store } from '../store.js'
+
+export const WEBHOOK_STATUSES = ['Active', 'Suspended'] as const
+
+/** The emulator's rule on top of the shared schema: at least one event name, each PascalCase (or `*` for all). */
+const EventName = z.string().regex(/^(\*|[A-Z][A-Za-z0-9]*)$/, { error: 'expected an event name such as MerchantCreated (or * for every event)' })
+
+const SubscriptionBody = z.strictObject({
+  url: WebhookUrl,
+  events: z.array(EventName).min(1, { error: 'name at least one event' }),
+  description: z.string().max(500).optional(),
+  metadata: Metadata.optional(),
+})
+type SubscriptionBody = z.output<typeof SubscriptionBody>
+
+const UpdateStatusBody = z.strictObject({ status: z.enum(WEBHOOK_STATUSES) })
+
+/** The record as the contract shows it (no other fields). */
+export function subscriptionRecordView(s: WebhookSubscriptionRecord) {
+  return {
+    id: s.id,
+    ...(s.level === 'Marketplace' ? { marketplaceId: s.marketplaceId } : { merchantId: s.merchantId }),
+    url: s.url,
+    events: [...s.events],
+    description: s.description,
+    metadata: s.metadata,
+    status: s.status,
+    secret: s.secret,
+  }
+}
+
+/** `{WebhookMarketplaceSubscription: …}` or `{WebhookMerchantSubscription: …}`. */
+export function subscriptionEnvelope(s: WebhookSubscriptionRecord) {
+  return { [s.level === 'Marketplace' ? 'WebhookMarketplaceSubscription' : 'WebhookMerchantSubscription']: subscriptionRecordView(s) }
+}
+
+/** Whether the request may see or change a subscription. */
+function mayManage(ctx: HandlerContext, s: WebhookSubscriptionRecord): boolean {
+  if (s.level === 'Marketplace') return ctx.scope.merchantId === null && ctx.scope.marketplaceId === s.marketplaceId
+  return s.merchantId !== null && mayActForMerchant(ctx.store, ctx.scope, s.merchantId)
+}
+
+function visibleSubscription(ctx: HandlerContext, id: string): WebhookSubscriptionRecord {
+  const s = lookup(ctx.store.webhookSubscriptions, id)
+  if (!s || !mayManage(ctx, s)) throw notFound('Webhook subscription', id)
+  return s
+}
+
+function create(ctx: HandlerContext, level: WebhookSubscriptionRecord['level'], body: SubscriptionBody) {
+  let marketplaceId: string | null = null
+  let merchantId: string | null = null
+  if (level === 'Marketplace') {
+    if (ctx.principal.kind !== 'marketplace') {
+      throw forbidden('marketplace_only', 'Marketplace-level subscriptions are made with the marketplace API key; merchant credentials make CreateWebhookMerchantSubscription')
+    }
+    if (ctx.scope.merchantId !== null) {
+      throw badRequest(
+        'subscription_level_mismatch',
+        'With Merchant-Id the subscription is merchant-level: send CreateWebhookMerchantSubscription, or leave out Merchant-Id',
+      )
+    }
+    marketplaceId = ctx.principal.marketplaceId
+  } else {
+    merchantId = requireMerchant(ctx.store, ctx.scope).merchantId
+  }
+  const now = timestamp(ctx.clock.now())
+  const record: WebhookSubscriptionRecord = {
+    id: ctx.ids.next('webhook'),
+    level,
+    marketplaceId,
+    merchantId,
+    url: body.url,
+    events: [...new Set(body.events)],
+    description: body.description ?? null,
+    metadata: body.metadata ?? null,
+    status: 'Active',
+    secret: `whsec_${ctx.ids.secret(32)}`,
+    createdAt: now,
+    updatedAt: now,
+  }
+  ctx.store.webhookSubscriptions[record.id] = record
+  return subscriptionEnvelope(record)
+}
+
+/**
+ * The Active subscriptions an event goes to: merchant-level subscriptions of the event's merchant,
+ * and marketplace-level subscriptions of the event's marketplace (which therefore receive the
+ * events of all its merchants), whose `events` name the event type (or `*`).
+ */
+export function matchingSubscriptions(
+  store: Store,
+  event: { merchantId: string | null; marketplaceId: string | null; eventType: string },
+): WebhookSubscriptionRecord[] {
+  return Object.values(store.webhookSubscriptions).filter(
+    (s) =>
+      s.status === 'Active' &&
+      (s.events.includes(event.eventType) || s.events.includes('*')) &&
+      ((s.level === 'Merchant' && event.merchantId !== null && s.merchantId === event.merchantId) ||
+        (s.level === 'Marketplace' && event.marketplaceId !== null && s.marketplaceId === event.marketplaceId)),
+  )
+}
 
 export const routes = [
-  pendingRoute('GET', '/webhooks'),
-  pendingRoute('POST', '/webhooks'),
-  pendingRoute('GET', '/webhooks/{id}'),
-  pendingRoute('PATCH', '/webhooks/{id}'),
+  route({
+    method: 'GET',
+    path: '/webhooks',
+    allow: PRIVATE,
+    handle: (ctx, req) => {
+      const f = filters(req.query)
+      const merchantIds = f.list('merchantId')
+      const marketplaceIds = f.list('marketplaceId')
+      const statuses = f.list('status')
+      const records = Object.values(ctx.store.webhookSubscriptions).filter(
+        (s) =>
+          mayManage(ctx, s) &&
+          oneOf(statuses, s.status) &&
+          // merchantId selects merchant-level subscriptions of those merchants, marketplaceId
+          // marketplace-level ones; given together, either matches.
+          (merchantIds === undefined && marketplaceIds === undefined
+            ? true
+            : (merchantIds !== undefined && s.level === 'Merchant' && oneOf(merchantIds, s.merchantId)) ||
+              (marketplaceIds !== undefined && s.level === 'Marketplace' && oneOf(marketplaceIds, s.marketplaceId))),
+      )
+      return paginate(records, req.query, {
+        sortable: { createdAt: (s) => s.createdAt, updatedAt: (s) => s.updatedAt, status: (s) => s.status, url: (s) => s.url },
+        view: subscriptionRecordView,
+      })
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/webhooks',
+    allow: PRIVATE,
+    actions: {
+      CreateWebhookMarketplaceSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, 'Marketplace', body)),
+      CreateWebhookMerchantSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, 'Merchant', body)),
+    },
+  }),
+  route({ method: 'GET', path: '/webhooks/{id}', allow: PRIVATE, handle: (ctx, req) => subscriptionEnvelope(visibleSubscription(ctx, req.params.id as string)) }),
+  route({
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    allow: PRIVATE,
+    actions: {
+      UpdateWebhookSubscriptionStatus: action(UpdateStatusBody, (ctx, body, req) => {
+        const s = visibleSubscription(ctx, req.params.id as string)
+        s.status = body.status
+        s.updatedAt = timestamp(ctx.clock.now())
+        return subscriptionEnvelope(s)
+      }),
+    },
+  }),
 ]
