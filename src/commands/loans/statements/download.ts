@@ -1,0 +1,38 @@
+import { Args, Flags } from '@oclif/core'
+
+import { ApiCommand } from '../../../cli/base-command.js'
+import { saveStream, streamToStdout } from '../../../cli/download.js'
+import { UsageError } from '../../../cli/errors.js'
+import { checkNonEmpty } from '../../../cli/validate.js'
+
+export default class LoansStatementsDownload extends ApiCommand<typeof LoansStatementsDownload> {
+  static override summary = 'Download a loan statement report (a password-protected zip).'
+  static override description =
+    'The zip holds the statement as CSV, PDF or XML. With --out it is written to a temporary file beside the target and ' +
+    'renamed into place only when complete; without --out it goes to stdout, which is refused on a terminal.'
+
+  static override examples = [
+    '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 --out statement.zip',
+    '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 > statement.zip',
+  ]
+
+  static override args = {
+    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkNonEmpty(input, 'The loan statement id').trim() }),
+  }
+
+  static override flags = {
+    out: Flags.string({ char: 'o', description: 'Write the zip to this file (atomically) instead of stdout.' }),
+  }
+
+  async run() {
+    const { out } = this.flags
+    // Refused before anything is sent: a zip on a terminal is of no use to anyone.
+    if (!out && process.stdout.isTTY) throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
+    const client = await this.client()
+    const body = await client.loans.statements.download(this.args.loanStatementId)
+    if (!out) return streamToStdout(body, { binary: true, what: 'The statement zip' })
+    const bytes = await saveStream(body, out)
+    process.stderr.write(`Saved ${bytes} bytes to ${out} (a password-protected zip).\n`)
+    return { path: out, bytes }
+  }
+}

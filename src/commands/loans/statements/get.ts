@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core'
+
+import { ApiCommand } from '../../../cli/base-command.js'
+import { checkNonEmpty } from '../../../cli/validate.js'
+import { loanStatementView } from '../../../output/views/loans.js'
+
+export default class LoansStatementsGet extends ApiCommand<typeof LoansStatementsGet> {
+  static override summary = 'Show a loan statement summary.'
+  static override examples = [
+    '<%= config.bin %> loans statements get lstmt_LocalStmt2024-12',
+    '<%= config.bin %> loans statements get lstmt_LocalStmt2024-12 --json',
+  ]
+
+  static override args = {
+    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkNonEmpty(input, 'The loan statement id').trim() }),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(loanStatementView, await client.loans.statements.get(this.args.loanStatementId))
+  }
+}

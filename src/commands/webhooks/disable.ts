@@ -1,0 +1,22 @@
+import { ApiCommand } from '../../cli/base-command.js'
+import { idArg } from '../../cli/flags.js'
+import { withoutSecret } from '../../cli/requests/webhooks.js'
+import { webhookView } from '../../output/views/webhooks.js'
+
+export default class WebhooksDisable extends ApiCommand<typeof WebhooksDisable> {
+  static override summary = 'Pause deliveries of a webhook subscription (status Suspended).'
+  static override description = 'Sends UpdateWebhookSubscriptionStatus with status Suspended. The secret is not shown.'
+  static override examples = [
+    '<%= config.bin %> webhooks disable webhook_Gh2jK4lM6nP8qR0s',
+    '<%= config.bin %> webhooks disable webhook_Gh2jK4lM6nP8qR0s --json',
+  ]
+
+  static override args = {
+    id: idArg('webhook', 'Subscription id (webhook_…).'),
+  }
+
+  async run() {
+    const client = await this.client()
+    return this.show(webhookView, withoutSecret(await client.webhooks.setStatus(this.args.id, 'Suspended')))
+  }
+}

@@ -1,0 +1,95 @@
+// `payfac simulate` against the emulator (rendered as JSON and as a table), the production guard
+// (exit 3, nothing sent) and the input rules (exit 2, nothing sent).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { runCommand } from '../helpers/run-command.js'
+
+let ctx: EmulatorEnv
+const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
+const json = async (...argv: string[]) => {
+  const result = await payfac(...argv, '--json')
+  expect(result.code, result.stderr).toBe(0)
+  return JSON.parse(result.stdout)
+}
+
+beforeAll(async () => {
+  ctx = await startEmulatorEnv()
+})
+afterAll(async () => ctx.close())
+
+describe('simulate against the emulator', () => {
+  it('advances the clock with --seconds, with --data, and by the kebab-case name', async () => {
+    const first = await json('simulate', 'AdvanceClock', '--seconds', '60')
+    expect(first.advancedBySeconds).toBe(60)
+    const second = await json('simulate', 'advance-clock', '--data', '{"seconds":30}')
+    expect(second.advancedBySeconds).toBe(30)
+    expect(Date.parse(second.now) - Date.parse(first.now)).toBeGreaterThanOrEqual(30_000)
+    const table = await payfac('simulate', 'AdvanceClock', '--data', '{"AdvanceClock":{"seconds":1}}')
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toMatch(/advancedBySeconds\s+1/)
+  })
+
+  it('sets a PayTo agreement status', async () => {
+    const sent = await json('payto', 'agree', '--name', 'Jo Citizen', '--bban', '062-000 12345678', '--open')
+    const set = await json('simulate', 'set-pay-to-agreement-status', '--data', JSON.stringify({ token: sent.token, status: 'Suspended' }))
+    expect(set).toMatchObject({ token: sent.token, status: 'Suspended' })
+    expect((await json('payto', 'status', sent.token)).status).toBe('Suspended')
+  })
+
+  it('passes the service refusal of an unknown action on (exit 6)', async () => {
+    const result = await payfac('simulate', 'NoSuchThing')
+    expect(result.code).toBe(6)
+    expect(result.stderr).toMatch(/unknown_action/)
+  })
+})
+
+describe('simulate input', () => {
+  let server: RecordingServer
+  beforeAll(async () => {
+    server = await startRecordingServer(() => ({ body: { ok: true } }))
+  })
+  afterAll(async () => server.close())
+  beforeEach(() => void server.requests.splice(0))
+
+  it('is refused on a production profile before anything is sent (exit 3)', async () => {
+    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_productionSecretKey000001' }
+    const result = await runCommand(['simulate', 'AdvanceClock', '--seconds', '60'], { env })
+    expect(result.code).toBe(3)
+    expect(result.stderr).toMatch(/production/)
+    expect(result.stderr).not.toContain('productionSecretKey')
+    expect(server.requests).toHaveLength(0)
+    const asJson = await runCommand(['simulate', 'AdvanceClock', '--seconds', '60', '--json'], { env })
+    expect(JSON.parse(asJson.stdout)).toMatchObject({ error: { code: 3 } })
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('sends the single-key envelope', async () => {
+    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
+    const result = await runCommand(['simulate', 'incoming-bank-transfer', '--data', '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":500,"currency":"AUD"}}'], { env })
+    expect(result.code, result.stderr).toBe(0)
+    expect(server.requests[0]?.path).toBe('/simulation')
+    expect(server.requests[0]?.json).toEqual({ IncomingBankTransfer: { merchantId: 'mcht_LocalMerchant001', amount: { minorCurrencyUnits: 500, currency: 'AUD' } } })
+  })
+
+  const cases: Array<[string, string[], RegExp]> = [
+    ['--seconds with another action', ['simulate', 'SettlePayout', '--seconds', '5'], /AdvanceClock only/],
+    ['--seconds 0', ['simulate', 'AdvanceClock', '--seconds', '0'], /seconds/],
+    ['--seconds that differs from --data', ['simulate', 'AdvanceClock', '--seconds', '5', '--data', '{"seconds":6}'], /differ/],
+    ['an action name with spaces', ['simulate', 'advance clock'], /not an action name/],
+    ['an action name in snake case', ['simulate', 'advance_clock'], /not an action name/],
+    ['--data that is not JSON', ['simulate', 'AdvanceClock', '--data', 'seconds=5'], /not valid JSON/],
+    ['--data that is not an object', ['simulate', 'AdvanceClock', '--data', '[60]'], /JSON object/],
+    ['no action', ['simulate'], /action|argument/i],
+  ]
+
+  it.each(cases)('%s exits 2 and sends nothing', async (_name, argv, message) => {
+    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
+    const result = await runCommand(argv, { env })
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr).toMatch(message)
+    expect(server.requests).toHaveLength(0)
+  })
+})
