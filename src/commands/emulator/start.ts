@@ -7,12 +7,15 @@ export default class EmulatorStart extends Command {
     'Ctrl-C (SIGINT) or SIGTERM. It starts with the same marketplace, merchant, sub-merchant and keys every time, ' +
     'which the built-in `local` profile uses. With --state the state is kept in a JSON file across restarts. ' +
     'With --json the first line on stdout is one JSON object with the base URL, the seeded ids and the credentials. ' +
-    'See docs/emulator.md for the test values and the simulation actions.'
+    'With --fixtures the given records are added to the seed (and again on every reset). ' +
+    'The control plane is at /__emulator (see `payfac emulator state`, `requests`, `deliveries`). ' +
+    'See docs/emulator.md for the test values, the simulation actions, faults, namespaces and webhooks.'
 
   static override examples = [
     '<%= config.bin %> emulator start',
     '<%= config.bin %> emulator start --port 0 --json',
     '<%= config.bin %> emulator start --state ./emulator-state.json --log',
+    '<%= config.bin %> emulator start --fixtures ./fixtures.json --seed 42 --rate-limit 50',
   ]
 
   static override flags = {
@@ -21,18 +24,28 @@ export default class EmulatorStart extends Command {
     json: Flags.boolean({ description: 'Print the connection details as one JSON object on the first line of stdout.', default: false }),
     state: Flags.string({ description: 'Keep the state in this JSON file (loaded at start, saved after every change).' }),
     log: Flags.boolean({ description: 'Log one line per request to stderr.', default: false }),
+    fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
+    seed: Flags.string({ description: 'Seed of the random draws of standing fault rules, so that a run can be repeated.' }),
+    'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
+    'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorStart)
-    const { startEmulator, StateFileError } = await import('../../emulator/index.js')
+    const { startEmulator, StateFileError, FixtureError, loadFixtures } = await import('../../emulator/index.js')
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
     let emulator: Awaited<ReturnType<typeof startEmulator>>
     try {
-      emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}) })
+      const integrators = {
+        ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}),
+        ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
+        ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
+        strictHttps: flags['strict-https'],
+      }
+      emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      this.error(message, { exit: error instanceof StateFileError ? 3 : 2 })
+      this.error(message, { exit: error instanceof StateFileError || error instanceof FixtureError ? 3 : 2 })
     }
     const details = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
     if (flags.json) process.stdout.write(`${JSON.stringify(details)}\n`)
