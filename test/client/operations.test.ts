@@ -109,7 +109,7 @@ const rows: Row[] = [
   { op: 'GET /loans/statements/ls_1', call: (c) => c.loans.statements.get('ls_1') },
   { op: 'GET /loans/statements', call: (c) => c.loans.statements.list(), reply: list },
   { op: 'GET /loans/statements/entries', call: (c) => c.loans.entries.list(), reply: list },
-  { op: 'GET /loans/enterprise/statements/ls_1/download', call: async (c) => (await c.loans.statements.download('ls_1')).resume(), reply: { body: 'zip' } },
+  { op: 'GET /loans/enterprise/statements/ls_1/download', call: async (c) => (await c.loans.statements.download('ls_1')).body.resume(), reply: { body: 'zip' } },
   { op: 'GET /loans/statements/entries/report?loanId=loan_1', call: (c) => c.loans.entries.report({ loanId: 'loan_1' }) },
   // Card issuer (2)
   { op: 'POST /issuer/card', call: (c) => c.cards.create({ loanId: 'loan_1' }), json: { loanId: 'loan_1' } },

@@ -59,13 +59,16 @@ describe('loans against the emulator', () => {
     expect(saved.code, saved.stderr).toBe(0)
     expect(saved.stdout).toBe('')
     expect(saved.stderr).toMatch(/Saved \d+ bytes/)
+    expect(saved.stderr).toContain('--show-password')
+    expect(saved.stderr).not.toContain('mcht_LocalMerchant001')
     const zip = readFileSync(out)
     expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]))
     expect(readdirSync(dir)).toEqual(['statement.zip'])
 
-    const piped = await payfac('loans', 'statements', 'download', id)
+    const piped = await payfac('loans', 'statements', 'download', id, '--format', 'pdf', '--show-password')
     expect(piped.code, piped.stderr).toBe(0)
     expect(piped.stdout.startsWith('PK')).toBe(true)
+    expect(piped.stderr).toContain('mcht_LocalMerchant001')
   })
 
   it('lists statement entries and reports them as JSON or CSV (experimental)', async () => {

@@ -13,6 +13,16 @@ export type LoanEntriesQuery = ListQuery & {
   currency?: string | undefined
 }
 
+/** Formats a statement report can be asked for (the emulator's `?format=`). */
+export type StatementFormat = 'csv' | 'pdf' | 'xml'
+
+export interface StatementDownload {
+  /** The zip, streamed. */
+  body: Readable
+  /** The zip's password, when the service sends it. */
+  password: string | undefined
+}
+
 export interface LoansResource {
   list(query?: ListQuery, call?: CallOptions): Promise<Page<Loan>>
   iterate(query?: ListQuery, options?: IterateCallOptions): AsyncIterable<Loan>
@@ -20,8 +30,11 @@ export interface LoansResource {
     get(loanStatementId: string, call?: CallOptions): Promise<LoanStatement>
     list(query?: ListQuery, call?: CallOptions): Promise<Page<LoanStatement>>
     iterate(query?: ListQuery, options?: IterateCallOptions): AsyncIterable<LoanStatement>
-    /** The statement report (CSV, PDF or XML in a password-protected zip) as a stream. */
-    download(loanStatementId: string, call?: CallOptions): Promise<Readable>
+    /**
+     * The statement report (CSV, PDF or XML in a password-protected zip) as a stream, with the
+     * zip's password when the service sends one (the emulator's `Statement-Password` header).
+     */
+    download(loanStatementId: string, options?: { format?: StatementFormat }, call?: CallOptions): Promise<StatementDownload>
   }
   entries: {
     list(query?: LoanEntriesQuery, call?: CallOptions): Promise<Page<LoanStatementEntry>>
@@ -55,13 +68,14 @@ export function loansResource(core: Core): LoansResource {
       get: async (id, call) => core.json('GET', path`/loans/statements/${id}`, LoanStatement, { call }),
       list: async (query = {}, call) => core.list('/loans/statements', LoanStatement, query, call),
       iterate: (query = {}, options = {}) => core.iterate('/loans/statements', LoanStatement, query, options),
-      async download(id, call) {
+      async download(id, options = {}, call) {
         const response = await core.send<Readable>('GET', path`/loans/enterprise/statements/${id}/download`, {
           call,
+          query: options.format ? { format: options.format } : undefined,
           accept: 'application/zip, application/octet-stream;q=0.9, */*;q=0.8',
           responseType: 'stream',
         })
-        return response.body
+        return { body: response.body, password: response.headers['statement-password'] }
       },
     },
     entries: {

@@ -13,7 +13,7 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
 
   static override examples = [
     '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 --out statement.zip',
-    '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 > statement.zip',
+    '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 --format pdf > statement.zip',
   ]
 
   static override args = {
@@ -22,6 +22,8 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
 
   static override flags = {
     out: Flags.string({ char: 'o', description: 'Write the zip to this file (atomically) instead of stdout.' }),
+    format: Flags.string({ description: 'Format of the statement inside the zip.', options: ['csv', 'pdf', 'xml'], default: 'csv' }),
+    'show-password': Flags.boolean({ description: "Print the zip's password on stderr, when the service sends one." }),
   }
 
   async run() {
@@ -29,10 +31,15 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
     // Refused before anything is sent: a zip on a terminal is of no use to anyone.
     if (!out && process.stdout.isTTY) throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
     const client = await this.client()
-    const body = await client.loans.statements.download(this.args.loanStatementId)
-    if (!out) return streamToStdout(body, { binary: true, what: 'The statement zip' })
-    const bytes = await saveStream(body, out)
-    process.stderr.write(`Saved ${bytes} bytes to ${out} (a password-protected zip).\n`)
-    return { path: out, bytes }
+    const format = this.flags.format as 'csv' | 'pdf' | 'xml'
+    const { body, password } = await client.loans.statements.download(this.args.loanStatementId, { format })
+    const note = !password ? '' : this.flags['show-password'] ? ` Its password: ${password}` : ' Add --show-password to see its password.'
+    if (out) {
+      const bytes = await saveStream(body, out)
+      process.stderr.write(`Saved ${bytes} bytes to ${out} (a password-protected zip).${note}\n`)
+      return { path: out, bytes }
+    }
+    await streamToStdout(body, { binary: true, what: 'The statement zip' })
+    if (note) process.stderr.write(`${note.trim()}\n`)
   }
 }
