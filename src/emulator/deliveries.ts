@@ -96,6 +96,8 @@ export interface DeliveryEngineOptions {
   ids: IdGenerator
   capacity?: number
   send?: Sender
+  /** Deliver to hosts other than loopback (`--allow-remote-webhooks`); default false. */
+  allowRemote?: boolean
   timeoutMs?: number
   log?: (line: string) => void
 }
@@ -134,7 +136,7 @@ export class DeliveryEngine {
     this.clock = options.clock
     this.ids = options.ids
     this.log = new RingBuffer<DeliveryAttempt>(options.capacity ?? DELIVERY_LOG_CAPACITY)
-    this.send = options.send ?? httpSender()
+    this.send = options.send ?? httpSender({ allowRemote: options.allowRemote ?? false })
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
     this.warn = options.log
   }
@@ -315,7 +317,7 @@ export class DeliveryEngine {
 }
 
 /** POSTs with node:http or node:https; an answer must be complete within `timeoutMs`. */
-export function httpSender(): Sender & { abortAll(): void } {
+export function httpSender(options: { allowRemote?: boolean } = {}): Sender & { abortAll(): void } {
   const open = new Set<ClientRequest>()
   const sender = (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendResult> =>
     new Promise((resolve) => {
@@ -324,6 +326,10 @@ export function httpSender(): Sender & { abortAll(): void } {
         target = new URL(url)
       } catch {
         resolve({ error: `not a URL: ${url}` })
+        return
+      }
+      if (!options.allowRemote && !isLoopbackHost(target.hostname)) {
+        resolve({ error: `not sent: ${target.hostname} is not this machine (start the emulator with --allow-remote-webhooks to deliver there)` })
         return
       }
       const payload = Buffer.from(body, 'utf8')
@@ -365,4 +371,10 @@ export function httpSender(): Sender & { abortAll(): void } {
       open.clear()
     },
   })
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the only hosts deliveries go to unless remote delivery is allowed. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
 }

@@ -49,6 +49,11 @@ export interface IntegratorOptions {
   rateLimit?: number
   /** `--strict-https`: refuse webhook urls that are not https, loopback included. */
   strictHttps?: boolean
+  /**
+   * `--allow-remote-webhooks`: deliver to hosts other than this machine. Off by default, so an
+   * emulator never reaches out to the network unless asked to.
+   */
+  allowRemoteWebhooks?: boolean
   /** `--fixtures`: records added to the seed of every namespace, and again on reset. */
   fixtures?: Fixtures
   requestLogCapacity?: number
@@ -108,6 +113,7 @@ export class Namespace {
       ids: base.ids,
       ...(o.deliveryLogCapacity ? { capacity: o.deliveryLogCapacity } : {}),
       ...(o.send ? { send: o.send } : {}),
+      allowRemote: o.allowRemoteWebhooks ?? false,
       ...(o.deliveryTimeoutMs ? { timeoutMs: o.deliveryTimeoutMs } : {}),
       ...(base.log ? { log: base.log } : {}),
     })

@@ -28,6 +28,7 @@ export default class EmulatorStart extends Command {
     seed: Flags.string({ description: 'Seed of the random draws of standing fault rules, so that a run can be repeated.' }),
     'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
+    'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
   }
 
   async run(): Promise<void> {
@@ -41,6 +42,7 @@ export default class EmulatorStart extends Command {
         ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
         ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
         strictHttps: flags['strict-https'],
+        allowRemoteWebhooks: flags['allow-remote-webhooks'],
       }
       emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
     } catch (error) {
