@@ -141,9 +141,22 @@ async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>):
 // ---------------------------------------------------------------------------------------------
 // Tables
 
-function tableStyle(options: OutputOptions) {
-  const color = options.color && options.isTTY
-  return { head: color ? ['bold'] : [], border: color ? ['grey'] : [] }
+// Colour is decided here, from the options, and written as plain ANSI: cli-table3's own colour
+// library would second-guess it from the environment (it turns colour off under CI=true).
+const BOLD = (text: string) => `\u001b[1m${text}\u001b[22m`
+const GREY = (text: string) => `\u001b[90m${text}\u001b[39m`
+
+function coloured(options: OutputOptions): boolean {
+  return options.color && options.isTTY
+}
+
+function tableStyle() {
+  return { head: [] as string[], border: [] as string[] }
+}
+
+/** Table borders in grey when colour is on. */
+function paintBorders(text: string, options: OutputOptions): string {
+  return coloured(options) ? text.replace(/[┌┬┐├┼┤└┴┘─│]+/g, GREY) : text
 }
 
 function padTo(text: string, width: number): string {
@@ -188,12 +201,12 @@ class ListTable<T> {
 
   #boxed(): string {
     const table = new Table({
-      head: this.#headers,
+      head: coloured(this.#options) ? this.#headers.map(BOLD) : this.#headers,
       colWidths: this.#widths.map((w) => w + 2),
-      style: { ...tableStyle(this.#options), compact: true },
+      style: { ...tableStyle(), compact: true },
     })
     table.push(...this.#rows)
-    return `${table.toString()}\n`
+    return `${paintBorders(table.toString(), this.#options)}\n`
   }
 
   #plain(): string {
@@ -209,9 +222,9 @@ class ListTable<T> {
 function recordTable<T>(columns: Column<T>[], record: T, options: OutputOptions): string {
   const pairs = columns.map((column) => [sanitize(column.header), tableText(column, record)] as const)
   if (options.isTTY) {
-    const table = new Table({ style: { ...tableStyle(options), compact: true } })
-    for (const [header, value] of pairs) table.push({ [header]: value })
-    return `${table.toString()}\n`
+    const table = new Table({ style: { ...tableStyle(), compact: true } })
+    for (const [header, value] of pairs) table.push({ [coloured(options) ? BOLD(header) : header]: value })
+    return `${paintBorders(table.toString(), options)}\n`
   }
   const width = Math.max(0, ...pairs.map(([header]) => displayWidth(header)))
   return `${pairs.map(([header, value]) => `${padTo(header, width)}  ${value}`).join('\n')}\n`
