@@ -1,6 +1,7 @@
 // Getting a credential from the user without it ever being on the command line, and showing
 // profiles without their secrets.
 import type { Profile } from '../config/index.js'
+import type { ProfileRow } from '../output/views/profiles.js'
 import { UsageError } from './errors.js'
 import { readStdin } from './input.js'
 
@@ -29,21 +30,8 @@ export async function askCredentialKind(kinds: readonly string[]): Promise<strin
   return select({ message: 'Which kind of credential is this?', choices: kinds.map((value) => ({ value })) }, { output: process.stderr })
 }
 
-export interface ProfileRow {
-  name: string
-  active: boolean
-  source: 'stored' | 'built-in'
-  environment: string
-  baseUrl: string
-  credentialKind: string
-  credential: string
-  merchantId?: string | undefined
-  marketplaceId?: string | undefined
-  customerId?: string | undefined
-}
-
 /** A profile as shown to people: the credential masked, never whole. */
-export function profileRow(profile: Profile, active: boolean, source: ProfileRow['source'], mask: (key: string) => string): ProfileRow {
+export function profileRow(profile: Profile, active: boolean, source: 'stored' | 'built-in', mask: (key: string) => string): ProfileRow {
   return {
     name: profile.name,
     active,

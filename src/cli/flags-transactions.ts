@@ -1,5 +1,6 @@
 // Flag factories and small checks shared by the money-side topics (sources, tokens, pay plans,
-// transactions, payouts, invoices, settlement, disputes, refunds).
+// transactions, payouts, invoices, settlement, disputes, refunds). The --merchant-id list filter
+// is in flags-filters.ts.
 import { Flags } from '@oclif/core'
 
 import { parseCurrency } from '../client/money.js'
@@ -7,29 +8,6 @@ import type { ResolvedSettings } from '../config/index.js'
 import { UsageError } from './errors.js'
 import { asUsage, checkPrefix, dateFlag } from './flags.js'
 import { findPreviousGenerationFields } from './validate.js'
-
-/**
- * A repeatable `--merchant-id` that FILTERS a list instead of setting the Merchant-Id header.
- * It replaces the global flag of the same name for the command; read it with `takeFilter()`.
- */
-export function merchantFilterFlag(what: string) {
-  return Flags.string({
-    description: `Only ${what} of these merchants (repeatable). Here --merchant-id is a filter, not the Merchant-Id context header: the header still comes from the profile or PAYFAC_MERCHANT_ID.`,
-    multiple: true,
-    parse: async (input) => checkPrefix(input, 'mcht', '--merchant-id'),
-  })
-}
-
-/**
- * Takes a filter flag that shadows a global context flag out of the parsed flags, so that the
- * client is not built with it as a context header. Call it before `this.client()`.
- */
-export function takeFilter(flags: object, name: string): string[] | undefined {
-  const record = flags as Record<string, unknown>
-  const value = record[name] as string[] | undefined
-  delete record[name]
-  return value
-}
 
 /** `--amount` and `--currency` as a list filter: each needs the other. */
 export function amountFilterFlags(what: string) {

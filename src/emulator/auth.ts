@@ -9,7 +9,7 @@
 // Routes list the kinds that may call them (route.ts); the context headers then narrow what the
 // request acts for (resolveScope), and handlers check the entities they touch with the
 // `assert…` helpers below.
-import { badRequest, forbidden, unauthorised } from './api-error.js'
+import { badRequest, forbidden, notFound, unauthorised } from './api-error.js'
 import type { Clock } from './clock.js'
 import type { Scope } from './route.js'
 import { lookup, type DelegateRecord, type MerchantRecord, type Store } from './store.js'
@@ -164,6 +164,16 @@ export function mayActForMerchant(store: Store, scope: Scope, merchantId: string
   if (scope.merchantId !== null) return scope.merchantId === merchantId
   if (scope.marketplaceId === null) return false
   return lookup(store.merchants, merchantId)?.marketplaceId === scope.marketplaceId
+}
+
+/**
+ * A merchant's record by id when the scope may act for that merchant, or a 404 naming what was
+ * looked for: another merchant's record is not told apart from a missing one.
+ */
+export function visibleOr404<T extends { merchantId: string }>(ctx: { store: Store; scope: Scope }, collection: Record<string, T>, id: string, what: string): T {
+  const record = lookup(collection, id)
+  if (!record || !mayActForMerchant(ctx.store, ctx.scope, record.merchantId)) throw notFound(what, id)
+  return record
 }
 
 /**

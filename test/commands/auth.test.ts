@@ -1,25 +1,13 @@
 // The auth topic against the emulator: sign-in and service tokens, each answer rendered as JSON
 // and as a table; every validation rule exits 2 with nothing sent; the custom token and service
 // token secrets never appear in --debug output or errors.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 import { runCommand } from '../helpers/run-command.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { ctx, payfac, json, marketplace } = useEmulator()
+const asMarketplace = marketplace.payfac
 
 describe('auth signin against the emulator', () => {
   let consumerId: string
@@ -149,14 +137,10 @@ describe('auth tokens against the emulator', () => {
 })
 
 describe('auth: bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  beforeAll(async () => {
-    server = await startRecordingServer()
-  })
-  afterAll(async () => server.close())
-  const cli = (...argv: string[]) => runCommand(argv, { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+  const recording = useRecordingServer()
+  const { cli, server } = recording
 
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['sign-in without a way to sign in', ['auth', 'signin'], /customer|delegate|data/],
     ['sign-in with two ways', ['auth', 'signin', '--customer', 'cust_ZqCNoNcm_22WeZ-j', '--delegate', 'custd_ZqCNoNcm_22WeZ-j'], /customer|delegate/],
     ['a customer id with the wrong prefix', ['auth', 'signin', '--customer', 'custd_ZqCNoNcm_22WeZ-j'], /cust_/],
@@ -181,13 +165,7 @@ describe('auth: bad input exits 2 and sends nothing', () => {
     ['an empty token id', ['auth', 'tokens', 'get', ' '], /must not be empty/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('sends the token list filters as query parameters, never as context headers', async () => {
     server.respond(() => ({ status: 200, headers: { 'Page-Count': '1', 'Total-Record-Count': '0' }, body: [] }))

@@ -1,23 +1,10 @@
 // The cards topic against the emulator (rendered as JSON and as a table), and its input rules
 // (exit 2, nothing sent).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { payfac, json } = useEmulator()
 
 describe('cards against the emulator', () => {
   it('issues a card on a loan from flags, lists it, and administers it with --data', async () => {
@@ -44,17 +31,11 @@ describe('cards against the emulator', () => {
 })
 
 describe('card input', () => {
-  let server: RecordingServer
-  let env: Record<string, string | undefined>
-  beforeAll(async () => {
-    server = await startRecordingServer(() => ({ body: { cardId: 'card_x' } }))
-    env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
-  })
-  afterAll(async () => server.close())
-  beforeEach(() => void server.requests.splice(0))
+  const recording = useRecordingServer(() => ({ body: { cardId: 'card_x' } }))
+  const { cli, server } = recording
 
   it('sends IssueDigitalCard with the limit in minor units', async () => {
-    const result = await runCommand(['cards', 'create', '--cardholder-name', 'Sam', '--card-limit', '12.34', '--currency', 'aud', '--loan', 'loan_LocalTradeLoan01'], { env })
+    const result = await cli('cards', 'create', '--cardholder-name', 'Sam', '--card-limit', '12.34', '--currency', 'aud', '--loan', 'loan_LocalTradeLoan01')
     expect(result.code, result.stderr).toBe(0)
     expect(server.requests[0]?.json).toEqual({
       IssueDigitalCard: { cardholderName: 'Sam', limit: { minorCurrencyUnits: 1234, currency: 'AUD' }, loanId: 'loan_LocalTradeLoan01' },
@@ -62,13 +43,13 @@ describe('card input', () => {
   })
 
   it('warns on stderr about previous-generation field names in --data, and sends it as given', async () => {
-    const result = await runCommand(['cards', 'create', '--data', '{"IssueDigitalCard":{"firstName":"Sam"}}'], { env })
+    const result = await cli('cards', 'create', '--data', '{"IssueDigitalCard":{"firstName":"Sam"}}')
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/firstName.*givenName/)
     expect(server.requests[0]?.json).toEqual({ IssueDigitalCard: { firstName: 'Sam' } })
   })
 
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['no fields and no --data', ['cards', 'create'], /--cardholder-name/],
     ['a limit without a currency', ['cards', 'create', '--cardholder-name', 'Sam', '--card-limit', '10'], /currency/],
     ['a limit with too many decimals', ['cards', 'create', '--cardholder-name', 'Sam', '--card-limit', '10.001', '--currency', 'AUD'], /decimal/],
@@ -79,11 +60,5 @@ describe('card input', () => {
     ['--limit 501 on list', ['cards', 'list', '--limit', '501'], /limit/i],
   ]
 
-  it.each(cases)('%s exits 2 and sends nothing', async (_name, argv, message) => {
-    const result = await runCommand(argv, { env })
-    expect(result.code).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording, '%s exits 2 and sends nothing')
 })

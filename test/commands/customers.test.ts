@@ -1,23 +1,10 @@
 // The customers topic against the emulator: each command's answer rendered as JSON and as a
 // table; every validation rule exits 2 with nothing sent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { ctx, payfac, json, marketplace } = useEmulator()
 
 describe('customers against the emulator', () => {
   it('upserts a consumer by e-mail, then gets and lists it', async () => {
@@ -58,11 +45,10 @@ describe('customers against the emulator', () => {
 
   it('filters by merchant with --merchant-id (a marketplace credential sees several merchants)', async () => {
     const mine = await json('customers', 'upsert', '--email', 'filter@example.com')
-    const market = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
-    const result = await market('customers', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--merchant-id', ctx.emulator.ids.subMerchantId, '--all', '--json')
+    const result = await marketplace.payfac('customers', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--merchant-id', ctx.emulator.ids.subMerchantId, '--all', '--json')
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout).map((c: { customerId: string }) => c.customerId)).toContain(mine.customerId)
-    const other = await market('customers', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--json')
+    const other = await marketplace.payfac('customers', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--json')
     expect(other.code, other.stderr).toBe(0)
     expect(JSON.parse(other.stdout).map((c: { customerId: string }) => c.customerId)).not.toContain(mine.customerId)
   })
@@ -127,14 +113,10 @@ describe('customers against the emulator', () => {
 })
 
 describe('customers: bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  beforeAll(async () => {
-    server = await startRecordingServer()
-  })
-  afterAll(async () => server.close())
-  const cli = (...argv: string[]) => runCommand(argv, { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+  const recording = useRecordingServer()
+  const { cli, server } = recording
 
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['a consumer without --email', ['customers', 'upsert', '--given-name', 'Jo'], /--email/],
     ['an organisation without --reference', ['customers', 'upsert', '--organisation', '--name', 'Acme'], /--reference/],
     ['a consumer-only flag on an organisation', ['customers', 'upsert', '--organisation', '--reference', 'a', '--given-name', 'Jo'], /--given-name/],
@@ -162,13 +144,7 @@ describe('customers: bad input exits 2 and sends nothing', () => {
     ['deleting with the wrong prefix', ['customers', 'delegates', 'delete', 'cust_ZqCNoNcm_22WeZ-j'], /custd_/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('sends --merchant-id of customers list as the merchantId filter, not as the Merchant-Id header', async () => {
     server.respond(() => ({ status: 200, headers: { 'Page-Count': '1', 'Total-Record-Count': '0' }, body: [] }))

@@ -1,29 +1,12 @@
 // The `payfac emulator …` control commands against an emulator on port 0: reset, state, clock,
 // requests, deliveries (with --follow), replay and trigger.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js'
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { runCommand } from '../helpers/run-command.js'
+import { useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-let receiver: RecordingServer
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
+const { ctx, payfac, json } = useEmulator()
+const { server: receiver } = useRecordingServer(() => ({ status: 200, body: { ok: true } }))
 const createOrder = (reference: string, ...extra: string[]) => json('orders', 'create', '--amount', '5.00', '--currency', 'AUD', '--reference', reference, ...extra)
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  receiver = await startRecordingServer(() => ({ status: 200, body: { ok: true } }))
-})
-afterAll(async () => {
-  await ctx.close()
-  await receiver.close()
-})
 
 describe('payfac emulator control commands', () => {
   it('clock shows emulator time and --advance moves it', async () => {
@@ -66,10 +49,7 @@ describe('payfac emulator control commands', () => {
   })
 
   it('deliveries lists attempts, replay sends one again, trigger sends a synthetic event', async () => {
-    const created = await runCommand(
-      ['api', 'POST', '/webhooks', '--data', JSON.stringify({ CreateWebhookMerchantSubscription: { url: `${receiver.url}/cmd`, events: ['OrderCreated', 'PayoutPaid'] } })],
-      { env: ctx.env },
-    )
+    const created = await payfac('api', 'POST', '/webhooks', '--data', JSON.stringify({ CreateWebhookMerchantSubscription: { url: `${receiver.url}/cmd`, events: ['OrderCreated', 'PayoutPaid'] } }))
     expect(created.code, created.stderr).toBe(0)
     await createOrder('cmd-hook')
     const deadline = Date.now() + 2000

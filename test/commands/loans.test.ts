@@ -1,31 +1,13 @@
 // The loans topic against the emulator's seeded trade-account loan (rendered as JSON and as a
 // table), the statement download, and the input rules (exit 2, nothing sent).
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer, useTempDir } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-let dir: string
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  dir = mkdtempSync(join(tmpdir(), 'payfac-loans-'))
-})
-afterAll(async () => {
-  await ctx.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+const { payfac, json } = useEmulator()
+const dir = useTempDir('payfac-loans-')
 
 describe('loans against the emulator', () => {
   it('lists loans with their money', async () => {
@@ -54,7 +36,7 @@ describe('loans against the emulator', () => {
     const listTable = await payfac('loans', 'statements', 'list')
     expect(listTable.stdout).toContain(id)
 
-    const out = join(dir, 'statement.zip')
+    const out = join(dir(), 'statement.zip')
     const saved = await payfac('loans', 'statements', 'download', id, '--out', out)
     expect(saved.code, saved.stderr).toBe(0)
     expect(saved.stdout).toBe('')
@@ -63,7 +45,7 @@ describe('loans against the emulator', () => {
     expect(saved.stderr).not.toContain('mcht_LocalMerchant001')
     const zip = readFileSync(out)
     expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]))
-    expect(readdirSync(dir)).toEqual(['statement.zip'])
+    expect(readdirSync(dir())).toEqual(['statement.zip'])
 
     const piped = await payfac('loans', 'statements', 'download', id, '--format', 'pdf', '--show-password')
     expect(piped.code, piped.stderr).toBe(0)
@@ -102,18 +84,12 @@ describe('loans against the emulator', () => {
 })
 
 describe('what loans commands send', () => {
-  let server: RecordingServer
-  let env: Record<string, string | undefined>
-  beforeAll(async () => {
-    server = await startRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
-    env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
-  })
-  afterAll(async () => server.close())
-  beforeEach(() => void server.requests.splice(0))
+  const recording = useRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
+  const { cli, server } = recording
 
   it('names the date range createdAfter/createdBefore, or dueAfter/dueBefore', async () => {
-    expect((await runCommand(['loans', 'entries', 'report', '--currency', 'AUD', '--from', '2026-01-01', '--to', '2026-02-01'], { env })).code).toBe(0)
-    expect((await runCommand(['loans', 'entries', 'report', '--currency', 'aud', '--from', '2026-01-01', '--to', '2026-02-01', '--date-field', 'due'], { env })).code).toBe(0)
+    expect((await cli('loans', 'entries', 'report', '--currency', 'AUD', '--from', '2026-01-01', '--to', '2026-02-01')).code).toBe(0)
+    expect((await cli('loans', 'entries', 'report', '--currency', 'aud', '--from', '2026-01-01', '--to', '2026-02-01', '--date-field', 'due')).code).toBe(0)
     const [created, due] = server.requests
     expect(Object.fromEntries(created?.query ?? [])).toEqual({ currency: 'AUD', createdAfter: '2026-01-01', createdBefore: '2026-02-01' })
     expect(Object.fromEntries(due?.query ?? [])).toEqual({ currency: 'AUD', dueAfter: '2026-01-01', dueBefore: '2026-02-01' })
@@ -121,7 +97,7 @@ describe('what loans commands send', () => {
   })
 
   describe('bad input exits 2 and sends nothing', () => {
-    const cases: Array<[string, string[], RegExp]> = [
+    const cases: RefusalCase[] = [
       ['a report without any filter', ['loans', 'entries', 'report'], /--loan or --loan-settlement/],
       ['a report with a currency but no dates', ['loans', 'entries', 'report', '--currency', 'AUD'], /--from and --to/],
       ['a report with half a range', ['loans', 'entries', 'report', '--currency', 'AUD', '--from', '2026-01-01'], /--from and --to/],
@@ -134,19 +110,13 @@ describe('what loans commands send', () => {
       ['a statement get without an id', ['loans', 'statements', 'get'], /loanStatementId|argument/i],
     ]
 
-    it.each(cases)('%s', async (_name, argv, message) => {
-      const result = await runCommand(argv, { env })
-      expect(result.code).toBe(2)
-      expect(result.stdout).toBe('')
-      expect(result.stderr).toMatch(message)
-      expect(server.requests).toHaveLength(0)
-    })
+    itRefusesBeforeSending(cases, recording)
 
     it('a statement download to a terminal without --out', async () => {
       const had = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY')
       Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true })
       try {
-        const result = await runCommand(['loans', 'statements', 'download', 'lstmt_LocalStmt2024-12'], { env })
+        const result = await cli('loans', 'statements', 'download', 'lstmt_LocalStmt2024-12')
         expect(result.code).toBe(2)
         expect(result.stderr).toMatch(/--out/)
       } finally {

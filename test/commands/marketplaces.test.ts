@@ -1,23 +1,11 @@
 // The marketplaces topic against the emulator (marketplace API key): each command's answer
 // rendered as JSON and as a table; every validation rule exits 2 with nothing sent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
+import { RECORDING_MARKETPLACE_KEY, type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
-const json = async (...argv: string[]) => {
-  const result = await asMarketplace(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { ctx, payfac, marketplace } = useEmulator()
+const { payfac: asMarketplace, json } = marketplace
 
 describe('marketplaces against the emulator', () => {
   it('gets the marketplace with its merchants', async () => {
@@ -59,20 +47,16 @@ describe('marketplaces against the emulator', () => {
   })
 
   it('is refused with a merchant key (exit 4)', async () => {
-    const result = await runCommand(['marketplaces', 'customers', 'upsert', '--email', 'sam@example.com'], { env: ctx.env })
+    const result = await payfac('marketplaces', 'customers', 'upsert', '--email', 'sam@example.com')
     expect(result.code).toBe(4)
   })
 })
 
 describe('marketplaces: bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  beforeAll(async () => {
-    server = await startRecordingServer()
-  })
-  afterAll(async () => server.close())
-  const cli = (...argv: string[]) => runCommand(argv, { env: { ...ctx.envWith(ctx.emulator.credentials.marketplaceApiKey), PAYFAC_BASE_URL: server.url } })
+  const recording = useRecordingServer(undefined, { credential: RECORDING_MARKETPLACE_KEY })
+  const { cli, server } = recording
 
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['a marketplace id with the wrong prefix', ['marketplaces', 'get', 'mcht_ZqCNoNcm_22WeZ-j'], /mktp_/],
     ['a customer without --email', ['marketplaces', 'customers', 'upsert', '--given-name', 'Jo'], /--email/],
     ['a bad e-mail address', ['marketplaces', 'customers', 'upsert', '--email', 'jo(at)example.com'], /e-mail/],
@@ -81,13 +65,7 @@ describe('marketplaces: bad input exits 2 and sends nothing', () => {
     ['--data that is not JSON', ['marketplaces', 'customers', 'upsert', '--data', '{'], /not valid JSON/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('warns about previous-generation names in --data (the body is not shown) and sends it as given', async () => {
     server.respond(() => ({ status: 200, body: { marketplaceCustomerId: 'mcust_1' } }))

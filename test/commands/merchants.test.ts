@@ -1,43 +1,25 @@
 // The merchants topic against the emulator: each command's answer rendered as JSON and as a
 // table; every validation rule (files by content and size, BSB and account numbers, ABN/ACN,
 // owners) exits 2 with nothing sent.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer, useTempDir } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-let dir: string
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
+const { ctx, payfac, json, marketplace } = useEmulator()
+const asMarketplace = marketplace.payfac
+const dir = useTempDir('payfac-merchant-files-')
 
 /** Writes a file of the given bytes in the temporary folder and returns its path. */
 function file(name: string, bytes: Uint8Array | string): string {
-  const path = join(dir, name)
+  const path = join(dir(), name)
   writeFileSync(path, bytes)
   return path
 }
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 const png = () => new Uint8Array([...PNG_HEAD, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
 const jpeg = () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46])
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  dir = mkdtempSync(join(tmpdir(), 'payfac-merchant-files-'))
-})
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true })
-  await ctx.close()
-})
 
 describe('merchants against the emulator', () => {
   it('lists and gets merchants, the get showing bank accounts (masked in tables) and the public key', async () => {
@@ -209,15 +191,11 @@ describe('merchants against the emulator', () => {
 })
 
 describe('merchants: bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  beforeAll(async () => {
-    server = await startRecordingServer()
-  })
-  afterAll(async () => server.close())
-  const cli = (...argv: string[]) => runCommand(argv, { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+  const recording = useRecordingServer()
+  const { cli, server } = recording
   const M = 'mcht_ZqCNoNcm_22WeZ-j'
 
-  const cases: Array<[string, () => string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['a merchant id with the wrong prefix', () => ['merchants', 'get', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
     ['a merchant without --industry', () => ['merchants', 'create', '--name', 'Acme'], /--industry/],
     ['an invalid ABN', () => ['merchants', 'create', '--name', 'Acme', '--industry', '5812', '--business-number', '51824753557'], /ABN/],
@@ -238,8 +216,8 @@ describe('merchants: bad input exits 2 and sends nothing', () => {
     ['a text file named .pdf', () => ['merchants', 'files', 'upload', M, file('fake.pdf', 'just text, not a PDF')], /checked by its content/],
     ['an empty file', () => ['merchants', 'files', 'upload', M, file('empty.png', '')], /empty/],
     ['a file over 10 MB', () => ['merchants', 'files', 'upload', M, file('huge.png', new Uint8Array([...PNG_HEAD, ...new Uint8Array(10 * 1024 * 1024)]))], /at most 10 MB/],
-    ['a file that does not exist', () => ['merchants', 'files', 'upload', M, join(dir, 'nope.pdf')], /Cannot read/],
-    ['a folder instead of a file', () => ['merchants', 'files', 'upload', M, dir], /not a file/],
+    ['a file that does not exist', () => ['merchants', 'files', 'upload', M, join(dir(), 'nope.pdf')], /Cannot read/],
+    ['a folder instead of a file', () => ['merchants', 'files', 'upload', M, dir()], /not a file/],
     ['a form field without =', () => ['merchants', 'files', 'upload', M, file('ok.png', png()), '--field', 'side'], /name=value/],
     ['an owner without --family-name', () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada'], /--family-name/],
     ['an ownership over 100', () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada', '--family-name', 'L', '--ownership', '120'], /percentage/],
@@ -251,13 +229,7 @@ describe('merchants: bad input exits 2 and sends nothing', () => {
     ['balances of a marketplace id', () => ['merchants', 'balances', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args())
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('uploads as multipart with the file in the part named "file"', async () => {
     server.respond(() => ({ status: 200, body: { fileId: 'file_1' } }))

@@ -1,56 +1,23 @@
 // Payouts, invoices, settlement, disputes and refunds against the emulator (each answer as JSON
 // and as a table), and the checks that refuse bad input before anything is sent.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer, useTempDir } from '../helpers/command-harness.js'
+import { paidByPayTo } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-let dir: string
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
+const { ctx, payfac, json, marketplace } = useEmulator()
+const asMarketplace = marketplace.payfac
+const dir = useTempDir('payfac-money-')
 const today = () => new Date().toISOString().slice(0, 10)
 const range = ['--currency', 'AUD', '--from', '2025-06-01', '--to', '2099-01-01']
-
-let references = 0
 /** A PayTo payment of `amount` AUD, made with commands only. */
-async function payByPayTo(amount: string, minor: number) {
-  const agreement = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-    customerName: 'Jo Citizen',
-    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-    terms: { AgreementRequestTermsOneOff: { amount: { amount: minor, currency: 'AUD' } } },
-    purpose: 'money test',
-  }))
-  await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
-  const token = await json('tokens', 'create', '--payto', '--agreement', agreement.token, '--amount', amount, '--currency', 'AUD')
-  const reference = `money-${++references}`
-  const order = await json('orders', 'create', '--amount', amount, '--currency', 'AUD', '--reference', reference)
-  const paid = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId)
-  return { transactionId: paid.transactionId as string, orderId: order.orderId as string, reference }
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  dir = mkdtempSync(join(tmpdir(), 'payfac-money-'))
-})
-afterAll(async () => {
-  await ctx.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+const payByPayTo = (amount: string) => paidByPayTo(json, amount, 'money')
 
 describe('refunds list', () => {
   it('lists refunds by transaction, order, reference, amount and merchant filter', async () => {
-    const { transactionId, orderId, reference } = await payByPayTo('12.50', 1250)
+    const { transactionId, orderId, reference } = await payByPayTo('12.50')
     const refunded = await json('transactions', 'refund', transactionId, '--amount', '2.25')
     const [refundId] = refunded.purchaseDetails.refundIds
 
@@ -78,7 +45,7 @@ describe('refunds list', () => {
 
 describe('settlement', () => {
   it('lists entries of a currency and period, and prints the report as a table, JSON and CSV', async () => {
-    const { transactionId } = await payByPayTo('24.70', 2470)
+    const { transactionId } = await payByPayTo('24.70')
     const entries = await json('settlement', 'list', ...range, '--transaction-id', transactionId)
     expect(entries.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['Payment', 'ServiceFee']))
     const payment = entries.find((e: { type: string }) => e.type === 'Payment')
@@ -110,8 +77,8 @@ describe('settlement', () => {
   })
 
   it('saves the report atomically with --out: CSV with --csv, JSON otherwise', async () => {
-    await payByPayTo('3.00', 300)
-    const csvFile = join(dir, 'report.csv')
+    await payByPayTo('3.00')
+    const csvFile = join(dir(), 'report.csv')
     const savedCsv = await payfac('settlement', 'report', ...range, '--csv', '--out', csvFile)
     expect(savedCsv.code, savedCsv.stderr).toBe(0)
     expect(savedCsv.stdout).toBe('')
@@ -119,15 +86,15 @@ describe('settlement', () => {
     expect(savedCsv.stderr).toContain(`Saved ${Buffer.byteLength(csvText)} bytes to ${csvFile}`)
     expect(csvText.split(/\r?\n/)[0]).toContain('settlementEntryId')
 
-    const jsonFile = join(dir, 'report.json')
+    const jsonFile = join(dir(), 'report.json')
     const savedJson = await payfac('settlement', 'report', ...range, '--out', jsonFile)
     expect(savedJson.code, savedJson.stderr).toBe(0)
     const saved = JSON.parse(readFileSync(jsonFile, 'utf8'))
     expect(saved).toHaveProperty('entries')
     expect(saved).toHaveProperty('summary')
-    expect(readdirSync(dir).filter((name) => name.endsWith('.part'))).toEqual([])
+    expect(readdirSync(dir()).filter((name) => name.endsWith('.part'))).toEqual([])
 
-    const missingFolder = await payfac('settlement', 'report', ...range, '--csv', '--out', join(dir, 'no-such-folder', 'r.csv'))
+    const missingFolder = await payfac('settlement', 'report', ...range, '--csv', '--out', join(dir(), 'no-such-folder', 'r.csv'))
     expect(missingFolder.code).toBe(2)
   })
 })
@@ -167,7 +134,7 @@ describe('payouts', () => {
 
 describe('invoices', () => {
   it('lists and shows the service-fee invoice, and downloads its PDF', async () => {
-    await payByPayTo('10.00', 1000)
+    await payByPayTo('10.00')
     const invoices = await json('invoices', 'list', '--period', today().slice(0, 7))
     expect(invoices.length).toBeGreaterThan(0)
     const invoice = invoices[0]
@@ -180,7 +147,7 @@ describe('invoices', () => {
     expect(table.stdout).toContain(invoice.invoiceId)
     expect(table.stdout).toMatch(/Total\s+\d+\.\d\d AUD/)
 
-    const file = join(dir, 'invoice.pdf')
+    const file = join(dir(), 'invoice.pdf')
     const saved = await payfac('invoices', 'pdf', invoice.invoiceId, '--out', file)
     expect(saved.code, saved.stderr).toBe(0)
     const bytes = readFileSync(file)
@@ -197,7 +164,7 @@ describe('invoices', () => {
 
 describe('disputes', () => {
   it('lists a dispute opened on a transaction', async () => {
-    const { transactionId } = await payByPayTo('8.00', 800)
+    const { transactionId } = await payByPayTo('8.00')
     await json('api', 'POST', '/simulation', '--data', JSON.stringify({ OpenDispute: { transactionId, reason: 'Fraudulent' } }))
     const disputes = await json('disputes', 'list', '--transaction-id', transactionId)
     expect(disputes).toHaveLength(1)
@@ -215,25 +182,10 @@ describe('disputes', () => {
 })
 
 describe('bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  let config: TempConfigDir
-  const cli = (...argv: string[]) =>
-    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, PAYFAC_MERCHANT_ID: undefined, NO_COLOR: '1' } })
+  const recording = useRecordingServer(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
+  const { cli, server } = recording
 
-  beforeAll(async () => {
-    server = await startRecordingServer()
-    config = makeTempConfigDir()
-  })
-  afterAll(async () => {
-    await server.close()
-    config.cleanup()
-  })
-  beforeEach(() => {
-    server.requests.length = 0
-    server.respond(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
-  })
-
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['settlement list with no selection', ['settlement', 'list'], /--payout, or by all of --currency, --from and --to/],
     ['settlement list without --to', ['settlement', 'list', '--currency', 'AUD', '--from', '2026-11-01'], /missing --to/],
     ['settlement list with a currency only', ['settlement', 'list', '--currency', 'AUD'], /missing --from, --to/],
@@ -252,13 +204,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['disputes with a bad order id', ['disputes', 'list', '--order-id', 'tran_ZqCNoNcm_22WeZ-j'], /ordr_/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('sends the settlement query with its contract names, and asks for text/csv with --csv', async () => {
     server.respond(() => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: 'settlementEntryId\r\n' }))

@@ -1,21 +1,10 @@
 // The orders topic against the emulator: each command's answer rendered as JSON and as a table.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { runCommand } from '../helpers/run-command.js'
+import { useEmulator } from '../helpers/command-harness.js'
+import { activeAgreement } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { payfac, json } = useEmulator()
 
 describe('orders against the emulator', () => {
   it('creates, gets, lists, renames and cancels an order', async () => {
@@ -45,18 +34,7 @@ describe('orders against the emulator', () => {
   })
 
   it('pays an order with a PayTo token and shows the paid transaction', async () => {
-    const send = await runCommand(
-      ['api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-        customerName: 'Jo Citizen',
-        customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-        terms: { AgreementRequestTermsOneOff: { amount: { amount: 1250, currency: 'AUD' } } },
-        purpose: 'Order cmd-2',
-      })],
-      { env: ctx.env },
-    )
-    expect(send.code, send.stderr).toBe(0)
-    const { token } = JSON.parse(send.stdout)
-    expect((await payfac('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')).code).toBe(0)
+    const token = await activeAgreement(json, { oneOff: 1250 })
     const minted = await payfac('api', 'POST', '/tokens', '--data', JSON.stringify({ CreatePayToToken: { amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, agreementToken: token } }))
     expect(minted.code, minted.stderr).toBe(0)
     const paymentTokenId = JSON.parse(minted.stdout).PayToToken.paymentTokenId

@@ -1,35 +1,16 @@
 // The payplans topic against the emulator (each answer as JSON and as a table), and the checks
 // that refuse bad input before anything is sent.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
 import { isPayPlanVariant } from '../../src/cli/requests/payplans.js'
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { advanceClock, newCustomer } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-let people = 0
-async function customer(verified: boolean): Promise<string> {
-  const body = { UpsertConsumerCustomer: { emailAddress: `plan${++people}@example.com`, isVerified: verified } }
-  return (await json('api', 'POST', '/customers', '--data', JSON.stringify(body))).customerId
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { payfac, json } = useEmulator()
 
 describe('pay plans against the emulator', () => {
   it('offers, creates a plan, pays an order with its token, and shows the plan', async () => {
-    const customerId = await customer(true)
+    const customerId = await newCustomer(json, { verified: true })
     const offer = await json('payplans', 'offer', '--customer-id', customerId, '--amount', '400', '--currency', 'AUD', '--initial-payment', '100', '--variant', 'payplan_3_monthly_payments')
     expect(offer).toMatchObject({ customerId, amount: { minorCurrencyUnits: 40000, currency: 'AUD' }, initialPayment: 10000, payPlanVariant: 'payplan_3_monthly_payments', status: 'Offered' })
     expect(offer.instalments).toHaveLength(4)
@@ -66,22 +47,22 @@ describe('pay plans against the emulator', () => {
   })
 
   it('refuses a plan from an offer older than 10 minutes (exit 6)', async () => {
-    const customerId = await customer(true)
+    const customerId = await newCustomer(json, { verified: true })
     const offer = await json('payplans', 'offer', '--customer-id', customerId, '--amount', '50', '--currency', 'AUD', '--variant', 'payplan_fortnight_0_100')
-    await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":601}}')
+    await advanceClock(json, 601)
     const late = await payfac('payplans', 'create', '--customer-id', customerId, '--offer', offer.offerId)
     expect(late.code).toBe(6)
     expect(late.stderr).toMatch(/offer_expired/)
   })
 
   it('refuses an offer to a customer who has not passed KYC (exit 6)', async () => {
-    const result = await payfac('payplans', 'offer', '--customer-id', await customer(false), '--amount', '50', '--currency', 'AUD', '--variant', 'payplan_4_weekly_payments')
+    const result = await payfac('payplans', 'offer', '--customer-id', await newCustomer(json, { verified: false }), '--amount', '50', '--currency', 'AUD', '--variant', 'payplan_4_weekly_payments')
     expect(result.code).toBe(6)
     expect(result.stderr).toMatch(/customer_not_verified/)
   })
 
   it('shows what a customer may still borrow', async () => {
-    const customerId = await customer(true)
+    const customerId = await newCustomer(json, { verified: true })
     const max = await json('payplans', 'max', '--customer-id', customerId)
     expect(max).toMatchObject({ customerId, eligible: true })
     const table = await payfac('payplans', 'max', '--customer-id', customerId)
@@ -110,27 +91,12 @@ describe('pay plan variants of the field notes', () => {
 })
 
 describe('bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  let config: TempConfigDir
-  const cli = (...argv: string[]) =>
-    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, PAYFAC_CUSTOMER_ID: undefined, NO_COLOR: '1' } })
+  const recording = useRecordingServer(() => ({ status: 200, body: { offerId: 'offer_AAAAAAAAAAAAAAAA' } }))
+  const { cli, server } = recording
   const CUSTOMER = ['--customer-id', 'cust_ZqCNoNcm_22WeZ-j']
   const OFFER = ['--amount', '400', '--currency', 'AUD']
 
-  beforeAll(async () => {
-    server = await startRecordingServer()
-    config = makeTempConfigDir()
-  })
-  afterAll(async () => {
-    await server.close()
-    config.cleanup()
-  })
-  beforeEach(() => {
-    server.requests.length = 0
-    server.respond(() => ({ status: 200, body: { offerId: 'offer_AAAAAAAAAAAAAAAA' } }))
-  })
-
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['an unknown variant', ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--variant', 'payplan_weekly'], /not a pay plan variant/],
     ['13 monthly payments', ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--variant', 'payplan_13_monthly_payments'], /N from 2 to 12/],
     ['1 monthly payment', ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--variant', 'payplan_1_monthly_payments'], /not a pay plan variant/],
@@ -149,13 +115,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['a list filter of an unknown variant', ['payplans', 'list', '--variant', 'weekly'], /not a pay plan variant/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('sends the offer of the contract, the customer in the Customer-Id header', async () => {
     const result = await cli('payplans', 'offer', ...CUSTOMER, ...OFFER, '--initial-payment', '50.5', '--variant', 'payplan_12_monthly_payments')

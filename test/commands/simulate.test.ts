@@ -1,23 +1,11 @@
 // `payfac simulate` against the emulator (rendered as JSON and as a table), the production guard
 // (exit 3, nothing sent) and the input rules (exit 2, nothing sent).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 import { runCommand } from '../helpers/run-command.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { payfac, json } = useEmulator()
 
 describe('simulate against the emulator', () => {
   it('advances the clock with --seconds, with --data, and by the kebab-case name', async () => {
@@ -46,15 +34,11 @@ describe('simulate against the emulator', () => {
 })
 
 describe('simulate input', () => {
-  let server: RecordingServer
-  beforeAll(async () => {
-    server = await startRecordingServer(() => ({ body: { ok: true } }))
-  })
-  afterAll(async () => server.close())
-  beforeEach(() => void server.requests.splice(0))
+  const recording = useRecordingServer(() => ({ body: { ok: true } }))
+  const { cli, server } = recording
 
   it('is refused on a production profile before anything is sent (exit 3)', async () => {
-    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_productionSecretKey000001' }
+    const env = { ...recording.env(), PAYFAC_API_KEY: 'live_sk_productionSecretKey000001' }
     const result = await runCommand(['simulate', 'AdvanceClock', '--seconds', '60'], { env })
     expect(result.code).toBe(3)
     expect(result.stderr).toMatch(/production/)
@@ -66,14 +50,13 @@ describe('simulate input', () => {
   })
 
   it('sends the single-key envelope', async () => {
-    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
-    const result = await runCommand(['simulate', 'incoming-bank-transfer', '--data', '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":500,"currency":"AUD"}}'], { env })
+    const result = await cli('simulate', 'incoming-bank-transfer', '--data', '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":500,"currency":"AUD"}}')
     expect(result.code, result.stderr).toBe(0)
     expect(server.requests[0]?.path).toBe('/simulation')
     expect(server.requests[0]?.json).toEqual({ IncomingBankTransfer: { merchantId: 'mcht_LocalMerchant001', amount: { minorCurrencyUnits: 500, currency: 'AUD' } } })
   })
 
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['--seconds with another action', ['simulate', 'SettlePayout', '--seconds', '5'], /AdvanceClock only/],
     ['--seconds 0', ['simulate', 'AdvanceClock', '--seconds', '0'], /seconds/],
     ['--seconds that differs from --data', ['simulate', 'AdvanceClock', '--seconds', '5', '--data', '{"seconds":6}'], /differ/],
@@ -84,12 +67,5 @@ describe('simulate input', () => {
     ['no action', ['simulate'], /action|argument/i],
   ]
 
-  it.each(cases)('%s exits 2 and sends nothing', async (_name, argv, message) => {
-    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
-    const result = await runCommand(argv, { env })
-    expect(result.code).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording, '%s exits 2 and sends nothing')
 })

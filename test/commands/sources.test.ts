@@ -1,47 +1,16 @@
 // The sources topic against the emulator (each answer as JSON and as a table), and the checks
 // that refuse bad input before anything is sent.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { activeAgreement, newCustomer } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-let people = 0
-async function newCustomer(): Promise<string> {
-  const answer = await json('api', 'POST', '/customers', '--data', JSON.stringify({ UpsertConsumerCustomer: { emailAddress: `source${++people}@example.com` } }))
-  return answer.customerId
-}
-
-/** An Active open PayTo agreement (the customer approves after 2 s of emulator time). */
-async function openAgreement(): Promise<string> {
-  const sent = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-    customerName: 'Jo Citizen',
-    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-    terms: { AgreementRequestTermsOpen: {} },
-    purpose: 'Subscription',
-  }))
-  await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
-  return sent.token
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { ctx, payfac, json } = useEmulator()
 
 describe('sources against the emulator', () => {
   it('saves an open PayTo agreement for a customer, shows, lists, uses and deletes it', async () => {
-    const customerId = await newCustomer()
-    const agreement = await openAgreement()
+    const customerId = await newCustomer(json)
+    const agreement = await activeAgreement(json, 'open')
     const created = await json('sources', 'create', '--customer-id', customerId, '--agreement', agreement, '--usage-scope', 'ScopeOrganisation')
     expect(created).toMatchObject({ customerId, merchantId: ctx.emulator.ids.merchantId, usageScope: null })
     expect(created.paymentSourceId).toMatch(/^psrc_/)
@@ -71,7 +40,7 @@ describe('sources against the emulator', () => {
   })
 
   it('saves a card from --data and shows it as brand and last four digits', async () => {
-    const customerId = await newCustomer()
+    const customerId = await newCustomer(json)
     const created = await json('sources', 'create', '--customer-id', customerId, '--data', JSON.stringify({
       CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123', cardholderName: 'Jo Citizen' },
     }))
@@ -84,21 +53,15 @@ describe('sources against the emulator', () => {
   })
 
   it('refuses a one-off agreement as a saved source (exit 6)', async () => {
-    const customerId = await newCustomer()
-    const sent = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-      customerName: 'Jo Citizen',
-      customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-      terms: { AgreementRequestTermsOneOff: { amount: { amount: 100, currency: 'AUD' } } },
-      purpose: 'Once',
-    }))
-    await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
-    const result = await payfac('sources', 'create', '--customer-id', customerId, '--agreement', sent.token)
+    const customerId = await newCustomer(json)
+    const oneOff = await activeAgreement(json, { oneOff: 100 })
+    const result = await payfac('sources', 'create', '--customer-id', customerId, '--agreement', oneOff)
     expect(result.code).toBe(6)
     expect(result.stderr).toMatch(/agreement_not_open/)
   })
 
   it('lists blocked-card events and unblocks one', async () => {
-    const customerId = await newCustomer()
+    const customerId = await newCustomer(json)
     const now = '2026-11-01T00:00:00.000Z'
     ctx.emulator.app.store.blockedCards.cblk_TestBlockedCard01 = {
       cardBlockId: 'cblk_TestBlockedCard01',
@@ -129,26 +92,11 @@ describe('sources against the emulator', () => {
 })
 
 describe('bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  let config: TempConfigDir
-  const cli = (...argv: string[]) =>
-    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, PAYFAC_CUSTOMER_ID: undefined, NO_COLOR: '1' } })
+  const recording = useRecordingServer(() => ({ status: 200, body: { paymentSourceId: 'psrc_ZqCNoNcm_22WeZ-j' } }))
+  const { cli, server } = recording
   const CUSTOMER = ['--customer-id', 'cust_ZqCNoNcm_22WeZ-j']
 
-  beforeAll(async () => {
-    server = await startRecordingServer()
-    config = makeTempConfigDir()
-  })
-  afterAll(async () => {
-    await server.close()
-    config.cleanup()
-  })
-  beforeEach(() => {
-    server.requests.length = 0
-    server.respond(() => ({ status: 200, body: { paymentSourceId: 'psrc_ZqCNoNcm_22WeZ-j' } }))
-  })
-
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['a source id without its prefix', ['sources', 'get', 'ptkn_ZqCNoNcm_22WeZ-j'], /psrc_/],
     ['delete with a wrong prefix', ['sources', 'delete', 'cust_ZqCNoNcm_22WeZ-j'], /psrc_/],
     ['create without --agreement or --data', ['sources', 'create', ...CUSTOMER], /--agreement/],
@@ -162,13 +110,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['a blocked-card update that is not one envelope', ['sources', 'blocked-cards', 'update', 'cblk_A', '--data', '{"UnblockCard":{},"BlockCard":{}}'], /one action envelope/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('sends CreateSavedPaymentSource with the customer in the Customer-Id header', async () => {
     const result = await cli('sources', 'create', ...CUSTOMER, '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--usage-scope', 'ScopeOrganisation')

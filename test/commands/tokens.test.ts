@@ -1,39 +1,15 @@
 // The tokens topic against the emulator (each answer as JSON and as a table), and the checks
 // that refuse bad input before anything is sent.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { activeAgreement } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-async function activeOneOffAgreement(minor: number): Promise<string> {
-  const sent = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-    customerName: 'Jo Citizen',
-    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-    terms: { AgreementRequestTermsOneOff: { amount: { amount: minor, currency: 'AUD' } } },
-    purpose: 'tokens test',
-  }))
-  await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
-  return sent.token
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { ctx, payfac, json } = useEmulator()
 
 describe('tokens against the emulator', () => {
   it('makes a PayTo token and shows it, as JSON and as a table', async () => {
-    const agreement = await activeOneOffAgreement(1250)
+    const agreement = await activeAgreement(json, { oneOff: 1250 })
     const made = await payfac('tokens', 'create', '--payto', '--agreement', agreement, '--amount', '12.50', '--currency', 'AUD')
     expect(made.code, made.stderr).toBe(0)
     expect(made.stdout).toMatch(/Payment token\s+ptkn_/)
@@ -51,7 +27,7 @@ describe('tokens against the emulator', () => {
   })
 
   it('prints the bare PayToToken with --json', async () => {
-    const agreement = await activeOneOffAgreement(500)
+    const agreement = await activeAgreement(json, { oneOff: 500 })
     const token = await json('tokens', 'create', '--payto', '--agreement', agreement, '--amount', '5', '--currency', 'AUD')
     expect(token).toEqual({
       paymentTokenId: expect.stringMatching(/^ptkn_/),
@@ -63,7 +39,7 @@ describe('tokens against the emulator', () => {
   })
 
   it('passes the service refusal of a one-off agreement for another amount (exit 6)', async () => {
-    const agreement = await activeOneOffAgreement(1000)
+    const agreement = await activeAgreement(json, { oneOff: 1000 })
     const result = await payfac('tokens', 'create', '--payto', '--agreement', agreement, '--amount', '9.99', '--currency', 'AUD')
     expect(result.code).toBe(6)
     expect(result.stderr).toMatch(/amount_mismatch/)
@@ -86,26 +62,11 @@ describe('tokens against the emulator', () => {
 })
 
 describe('bad input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  let config: TempConfigDir
-  const cli = (...argv: string[]) =>
-    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, NO_COLOR: '1' } })
+  const recording = useRecordingServer(() => ({ status: 200, body: { PayToToken: { paymentTokenId: 'ptkn_AAAAAAAAAAAAAAAA', amount: { minorCurrencyUnits: 1250, currency: 'AUD' } } } }))
+  const { cli, server } = recording
   const MONEY = ['--amount', '12.50', '--currency', 'AUD']
 
-  beforeAll(async () => {
-    server = await startRecordingServer()
-    config = makeTempConfigDir()
-  })
-  afterAll(async () => {
-    await server.close()
-    config.cleanup()
-  })
-  beforeEach(() => {
-    server.requests.length = 0
-    server.respond(() => ({ status: 200, body: { PayToToken: { paymentTokenId: 'ptkn_AAAAAAAAAAAAAAAA', amount: { minorCurrencyUnits: 1250, currency: 'AUD' } } } }))
-  })
-
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['no way to make the token', ['tokens', 'create', ...MONEY], /Choose one way.*none was given/],
     ['two ways at once', ['tokens', 'create', '--payto', '--agreement', 'ptagr_A', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', ...MONEY], /got --payto and --saved-source/],
     ['--payto without --agreement', ['tokens', 'create', '--payto', ...MONEY], /--agreement/],
@@ -125,13 +86,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['a surcharge quote for a non-merchant', ['tokens', 'surcharge-quote', 'cust_AAAAAAAAAAAAAAAA', ...MONEY, '--payment-method', 'Card'], /mcht_/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   it('sends CreatePayToToken and CreateSavedPaymentSourceToken as the contract and field notes show them', async () => {
     expect((await cli('tokens', 'create', '--payto', '--agreement', 'ptagr_A', ...MONEY)).code).toBe(0)

@@ -1,31 +1,15 @@
 // The contract's one-off PayTo flow, run with commands only, through to a partial refund and the
 // settlement report saved as CSV. The PayTo steps use `payfac api` (the payto commands are
 // another topic's).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { runCommand } from '../helpers/run-command.js'
+import { useEmulator, useTempDir } from '../helpers/command-harness.js'
+import { advanceClock } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-let dir: string
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  dir = mkdtempSync(join(tmpdir(), 'payfac-flow-'))
-})
-afterAll(async () => {
-  await ctx.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+const { payfac, json } = useEmulator()
+const dir = useTempDir('payfac-flow-')
 
 describe('the one-off PayTo flow, with commands only', () => {
   it('agreement, token, order, payment, partial refund, then the settlement report as CSV', async () => {
@@ -44,7 +28,7 @@ describe('the one-off PayTo flow, with commands only', () => {
     let status = ''
     for (let attempt = 0; attempt < 5 && status !== 'Active'; attempt++) {
       status = (await json('api', 'GET', `/payto/agreement?token=${encodeURIComponent(sent.token)}`)).status
-      if (status !== 'Active') await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":3}}')
+      if (status !== 'Active') await advanceClock(json, 3)
     }
     expect(status).toBe('Active')
 
@@ -70,7 +54,7 @@ describe('the one-off PayTo flow, with commands only', () => {
 
     // The settlement report of the period, as CSV, saved with --out.
     const to = new Date(Date.now() + 24 * 3600_000).toISOString()
-    const file = join(dir, 'settlement.csv')
+    const file = join(dir(), 'settlement.csv')
     const report = await payfac('settlement', 'report', '--currency', 'AUD', '--from', from, '--to', to, '--csv', '--out', file)
     expect(report.code, report.stderr).toBe(0)
     expect(report.stdout).toBe('')

@@ -1,46 +1,26 @@
 // The transactions topic against the emulator (each answer as JSON and as a table), and the
 // checks that refuse bad input before anything is sent (against a recording server).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { newCustomer, paidByPayTo } from '../helpers/flows.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const asMarketplace = (...argv: string[]) => runCommand(argv, { env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey) })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
+const { ctx, payfac, json, marketplace } = useEmulator()
+const asMarketplace = marketplace.payfac
 
-let references = 0
 /** A PayTo payment of `amount` AUD, made with commands only: agreement, token, order, pay. */
-async function payByPayTo(amount: string, minor: number) {
-  const agreement = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-    customerName: 'Jo Citizen',
-    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-    terms: { AgreementRequestTermsOneOff: { amount: { amount: minor, currency: 'AUD' } } },
-    purpose: 'transactions test',
-  }))
-  await json('api', 'POST', '/simulation', '--data', '{"AdvanceClock":{"seconds":5}}')
-  const token = await json('tokens', 'create', '--payto', '--agreement', agreement.token, '--amount', amount, '--currency', 'AUD')
-  const order = await json('orders', 'create', '--amount', amount, '--currency', 'AUD', '--reference', `txn-${++references}`)
-  const paid = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId)
-  return { transactionId: paid.transactionId as string, orderId: order.orderId as string }
-}
+const payByPayTo = (amount: string) => paidByPayTo(json, amount, 'txn')
 
+let cards = 0
 /** A card payment authorised only (not_captured), through a 3DS challenge confirmed with authoriseOnly. */
 async function authorisedCardPayment() {
-  const customer = await json('api', 'POST', '/customers', '--data', JSON.stringify({ UpsertConsumerCustomer: { emailAddress: `card${++references}@example.com` } }))
-  const source = await json('sources', 'create', '--customer-id', customer.customerId, '--data', JSON.stringify({
+  const customerId = await newCustomer(json)
+  const source = await json('sources', 'create', '--customer-id', customerId, '--data', JSON.stringify({
     CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123' },
   }))
   const amount = { minorCurrencyUnits: 2000, currency: 'AUD' }
   const token = await json('tokens', 'create', '--data', JSON.stringify({ CardPaymentSourceId: { paymentSourceId: source.paymentSourceId, amount } }))
-  const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `card-${references}`)
+  const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `card-${++cards}`)
   const challenge = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId, '--method', 'card', '--request-3ds')
   expect(challenge).toHaveProperty('ThreeDSAuthorisationRequired')
   const confirmed = await json('api', 'POST', `/orders/${order.orderId}/pay`, '--data', JSON.stringify({
@@ -51,14 +31,9 @@ async function authorisedCardPayment() {
   return paid.transactionId as string
 }
 
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
-
 describe('transactions against the emulator', () => {
   it('gets a paid transaction with its payment status and timeline', async () => {
-    const { transactionId, orderId } = await payByPayTo('12.50', 1250)
+    const { transactionId, orderId } = await payByPayTo('12.50')
     const got = await json('transactions', 'get', transactionId)
     expect(got.purchaseDetails).toMatchObject({ transactionId, orderId, status: 'paid', amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, refundedAmount: 0 })
     expect(got.paymentMethod.paymentStatus).toBe('Settled')
@@ -71,7 +46,7 @@ describe('transactions against the emulator', () => {
   })
 
   it('lists transactions by order, status, amount and merchant filter', async () => {
-    const { transactionId, orderId } = await payByPayTo('3.30', 330)
+    const { transactionId, orderId } = await payByPayTo('3.30')
     const byOrder = await json('transactions', 'list', '--order-id', orderId)
     expect(byOrder.map((t: { purchaseDetails: { transactionId: string } }) => t.purchaseDetails.transactionId)).toEqual([transactionId])
 
@@ -83,14 +58,10 @@ describe('transactions against the emulator', () => {
     expect(none).toEqual([])
 
     // A marketplace sees every merchant's transactions; --merchant-id filters them.
-    const mine = await runCommand(['transactions', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--order-id', orderId, '--json'], {
-      env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey),
-    })
+    const mine = await asMarketplace('transactions', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--order-id', orderId, '--json')
     expect(mine.code, mine.stderr).toBe(0)
     expect(JSON.parse(mine.stdout)).toHaveLength(1)
-    const theirs = await runCommand(['transactions', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--order-id', orderId, '--json'], {
-      env: ctx.envWith(ctx.emulator.credentials.marketplaceApiKey),
-    })
+    const theirs = await asMarketplace('transactions', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--order-id', orderId, '--json')
     expect(JSON.parse(theirs.stdout)).toEqual([])
 
     const table = await payfac('transactions', 'list', '--order-id', orderId)
@@ -100,7 +71,7 @@ describe('transactions against the emulator', () => {
   })
 
   it('refunds part, refuses more than remains before sending, then refunds the rest', async () => {
-    const { transactionId } = await payByPayTo('12.50', 1250)
+    const { transactionId } = await payByPayTo('12.50')
     const partial = await json('transactions', 'refund', transactionId, '--amount', '5.00')
     expect(partial.purchaseDetails).toMatchObject({ status: 'partially_refunded', refundedAmount: 500 })
     expect(partial.purchaseDetails.refundIds).toHaveLength(1)
@@ -141,13 +112,13 @@ describe('transactions against the emulator', () => {
   })
 
   it('refuses to capture or cancel a settled PayTo payment (exit 6)', async () => {
-    const { transactionId } = await payByPayTo('1.00', 100)
+    const { transactionId } = await payByPayTo('1.00')
     expect((await payfac('transactions', 'capture', transactionId)).code).toBe(6)
     expect((await payfac('transactions', 'cancel-authorisation', transactionId, '--data', '{}')).code).toBe(6)
   })
 
   it('transfers funds to a sub-merchant and reverses the transfer, as the marketplace', async () => {
-    const { transactionId } = await payByPayTo('10.00', 1000)
+    const { transactionId } = await payByPayTo('10.00')
     const transferred = await asMarketplace('transactions', 'transfer', transactionId, '--to', ctx.emulator.ids.subMerchantId, '--amount', '2.50', '--description', 'Seller share', '--json')
     expect(transferred.code, transferred.stderr).toBe(0)
     expect(JSON.parse(transferred.stdout).timelines.map((e: { eventType: string }) => e.eventType)).toContain('FundsTransferred')
@@ -173,25 +144,10 @@ describe('transactions against the emulator', () => {
 
 describe('bad input exits 2 and sends nothing', () => {
   const TRAN = 'tran_ZqCNoNcm_22WeZ-j'
-  let server: RecordingServer
-  let config: TempConfigDir
-  const cli = (...argv: string[]) =>
-    runCommand(argv, { env: { PAYFAC_CONFIG_DIR: config.dir, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'sandbox_sk_cmdTestKey00000000000001', PAYFAC_PROFILE: undefined, PAYFAC_MERCHANT_ID: undefined, NO_COLOR: '1' } })
+  const recording = useRecordingServer(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
+  const { cli, server } = recording
 
-  beforeAll(async () => {
-    server = await startRecordingServer()
-    config = makeTempConfigDir()
-  })
-  afterAll(async () => {
-    await server.close()
-    config.cleanup()
-  })
-  beforeEach(() => {
-    server.requests.length = 0
-    server.respond(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
-  })
-
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['an id without its prefix', ['transactions', 'get', 'ordr_ZqCNoNcm_22WeZ-j'], /tran_/],
     ['a status outside the field notes', ['transactions', 'list', '--status', 'settled'], /settled/],
     ['--amount without --currency', ['transactions', 'list', '--amount', '5'], /currency/],
@@ -213,13 +169,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['capture --data that is not JSON', ['transactions', 'capture', TRAN, '--data', '{nope'], /not valid JSON/],
   ]
 
-  it.each(cases)('%s', async (_name, args, message) => {
-    const result = await cli(...args)
-    expect(result.code, result.stderr).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 
   const transaction = (amount: number, refunded: number) => ({
     purchaseDetails: { transactionId: TRAN, status: refunded ? 'partially_refunded' : 'paid', amount: { minorCurrencyUnits: amount, currency: 'AUD' }, refundedAmount: refunded, refundIds: [] },

@@ -1,135 +1,108 @@
 // The webhooks topic against the emulator (rendered as JSON and as a table), and its input rules
 // against a recording server (exit 2, nothing sent).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
-import { runCommand } from '../helpers/run-command.js'
+import { RECORDING_MARKETPLACE_KEY, type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 
-let ctx: EmulatorEnv
-let marketplace: Record<string, string | undefined>
+const { ctx, payfac, json, marketplace } = useEmulator()
 const SUB_MERCHANT = 'mcht_LocalSubMerch001'
 const MARKETPLACE = 'mktp_LocalMarket00001'
 
-const as = (env: Record<string, string | undefined>) => (...argv: string[]) => runCommand(argv, { env })
-const jsonAs = (env: Record<string, string | undefined>) => async (...argv: string[]) => {
-  const result = await runCommand([...argv, '--json'], { env })
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  marketplace = ctx.envWith(ctx.emulator.credentials.marketplaceApiKey)
-})
-afterAll(async () => ctx.close())
-
 describe('webhooks against the emulator', () => {
   it('creates a merchant-level subscription with merchant credentials and shows its secret once', async () => {
-    const created = await jsonAs(ctx.env)('webhooks', 'create', '--url', 'https://hooks.example.com/m1', '--events', 'TransactionPaid', '--events', 'OrderCreated', '--description', 'Payments', '--metadata', 'team=payments')
+    const created = await json('webhooks', 'create', '--url', 'https://hooks.example.com/m1', '--events', 'TransactionPaid', '--events', 'OrderCreated', '--description', 'Payments', '--metadata', 'team=payments')
     expect(created).toMatchObject({ url: 'https://hooks.example.com/m1', events: ['TransactionPaid', 'OrderCreated'], description: 'Payments', metadata: { team: 'payments' }, status: 'Active' })
     expect(created.id).toMatch(/^webhook_/)
     expect(created.merchantId).toBe(ctx.emulator.ids.merchantId)
     expect(created.secret).toEqual(expect.any(String))
 
-    const table = await as(ctx.env)('webhooks', 'create', '--url', 'http://127.0.0.1:8080/hook', '--events', 'OrderCreated')
+    const table = await payfac('webhooks', 'create', '--url', 'http://127.0.0.1:8080/hook', '--events', 'OrderCreated')
     expect(table.code, table.stderr).toBe(0)
     expect(table.stdout).toMatch(/Secret\s+whsec_/)
     expect(table.stdout).toContain('http://127.0.0.1:8080/hook')
   })
 
   it('hides the secret from get, list, enable and disable unless --show-secret', async () => {
-    const created = await jsonAs(ctx.env)('webhooks', 'create', '--url', 'https://hooks.example.com/m2', '--events', 'TransactionRefunded')
+    const created = await json('webhooks', 'create', '--url', 'https://hooks.example.com/m2', '--events', 'TransactionRefunded')
 
-    const got = await jsonAs(ctx.env)('webhooks', 'get', created.id)
+    const got = await json('webhooks', 'get', created.id)
     expect(got).toMatchObject({ id: created.id, url: 'https://hooks.example.com/m2', status: 'Active' })
     expect(got).not.toHaveProperty('secret')
-    const gotTable = await as(ctx.env)('webhooks', 'get', created.id)
+    const gotTable = await payfac('webhooks', 'get', created.id)
     expect(gotTable.stdout).toContain(created.id)
     expect(gotTable.stdout).not.toContain(created.secret)
     expect(gotTable.stdout).not.toMatch(/Secret/)
-    const gotCsv = await as(ctx.env)('webhooks', 'get', created.id, '--csv')
+    const gotCsv = await payfac('webhooks', 'get', created.id, '--csv')
     expect(gotCsv.stdout).not.toContain(created.secret)
 
-    const debug = await as(ctx.env)('webhooks', 'get', created.id, '--debug')
+    const debug = await payfac('webhooks', 'get', created.id, '--debug')
     expect(debug.code, debug.stderr).toBe(0)
     expect(debug.stderr).toContain('GET')
     expect(`${debug.stdout}${debug.stderr}`).not.toContain(created.secret)
 
-    const shown = await jsonAs(ctx.env)('webhooks', 'get', created.id, '--show-secret')
+    const shown = await json('webhooks', 'get', created.id, '--show-secret')
     expect(shown.secret).toBe(created.secret)
-    const shownTable = await as(ctx.env)('webhooks', 'get', created.id, '--show-secret')
+    const shownTable = await payfac('webhooks', 'get', created.id, '--show-secret')
     expect(shownTable.stdout).toContain(created.secret)
 
-    const listed = await jsonAs(ctx.env)('webhooks', 'list', '--all')
+    const listed = await json('webhooks', 'list', '--all')
     expect(listed.map((s: { id: string }) => s.id)).toContain(created.id)
     for (const s of listed) expect(s).not.toHaveProperty('secret')
-    const listCsv = await as(ctx.env)('webhooks', 'list', '--csv')
+    const listCsv = await payfac('webhooks', 'list', '--csv')
     expect(listCsv.stdout).not.toContain(created.secret)
-    const listTable = await as(ctx.env)('webhooks', 'list')
+    const listTable = await payfac('webhooks', 'list')
     expect(listTable.stdout).toContain(created.id)
     expect(listTable.stdout).toContain('TransactionRefunded')
 
-    const disabled = await jsonAs(ctx.env)('webhooks', 'disable', created.id)
+    const disabled = await json('webhooks', 'disable', created.id)
     expect(disabled).toMatchObject({ id: created.id, status: 'Suspended' })
     expect(disabled).not.toHaveProperty('secret')
-    const suspended = await jsonAs(ctx.env)('webhooks', 'list', '--status', 'Suspended')
+    const suspended = await json('webhooks', 'list', '--status', 'Suspended')
     expect(suspended.map((s: { id: string }) => s.id)).toEqual([created.id])
 
-    const enabled = await as(ctx.env)('webhooks', 'enable', created.id)
+    const enabled = await payfac('webhooks', 'enable', created.id)
     expect(enabled.code, enabled.stderr).toBe(0)
     expect(enabled.stdout).toMatch(/Status\s+Active/)
     expect(enabled.stdout).not.toContain(created.secret)
   })
 
   it('makes a marketplace-level subscription with the marketplace key, and a merchant-level one with --merchant-id', async () => {
-    const level = await jsonAs(marketplace)('webhooks', 'create', '--url', 'https://hooks.example.com/mk', '--events', 'MerchantCreated')
+    const level = await marketplace.json('webhooks', 'create', '--url', 'https://hooks.example.com/mk', '--events', 'MerchantCreated')
     expect(level.marketplaceId).toBe(MARKETPLACE)
     expect(level.merchantId).toBeUndefined()
 
-    const sub = await jsonAs(marketplace)('webhooks', 'create', '--url', 'https://hooks.example.com/sub', '--events', 'TransactionPaid', '--merchant-id', SUB_MERCHANT)
+    const sub = await marketplace.json('webhooks', 'create', '--url', 'https://hooks.example.com/sub', '--events', 'TransactionPaid', '--merchant-id', SUB_MERCHANT)
     expect(sub.merchantId).toBe(SUB_MERCHANT)
     expect(sub.marketplaceId).toBeUndefined()
 
     // --merchant-id and --marketplace-id of `webhooks list` are filters, not context headers.
-    const bySub = await jsonAs(marketplace)('webhooks', 'list', '--merchant-id', SUB_MERCHANT)
+    const bySub = await marketplace.json('webhooks', 'list', '--merchant-id', SUB_MERCHANT)
     expect(bySub.map((s: { id: string }) => s.id)).toEqual([sub.id])
-    const byMarketplace = await jsonAs(marketplace)('webhooks', 'list', '--marketplace-id', MARKETPLACE)
+    const byMarketplace = await marketplace.json('webhooks', 'list', '--marketplace-id', MARKETPLACE)
     expect(byMarketplace.map((s: { id: string }) => s.id)).toEqual([level.id])
-    const table = await as(marketplace)('webhooks', 'list', '--marketplace-id', MARKETPLACE)
+    const table = await marketplace.payfac('webhooks', 'list', '--marketplace-id', MARKETPLACE)
     expect(table.stdout).toContain(level.id)
     expect(table.stdout).toContain(MARKETPLACE)
   })
 })
 
 describe('webhooks list sends its filters as query parameters, not headers', () => {
+  const { cli, server } = useRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), { credential: RECORDING_MARKETPLACE_KEY })
+
   it('repeats merchantId and sends no Merchant-Id header', async () => {
-    const server = await startRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }))
-    try {
-      const env = { ...ctx.envWith('sandbox_api_recordingMarketplaceKey01'), PAYFAC_BASE_URL: server.url }
-      const result = await runCommand(['webhooks', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--status', 'Active'], { env })
-      expect(result.code, result.stderr).toBe(0)
-      const [request] = server.requests
-      expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])
-      expect(request?.query.get('status')).toBe('Active')
-      expect(request?.headers['merchant-id']).toBeUndefined()
-    } finally {
-      await server.close()
-    }
+    const result = await cli('webhooks', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--status', 'Active')
+    expect(result.code, result.stderr).toBe(0)
+    const [request] = server.requests
+    expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])
+    expect(request?.query.get('status')).toBe('Active')
+    expect(request?.headers['merchant-id']).toBeUndefined()
   })
 })
 
 describe('bad webhook input exits 2 and sends nothing', () => {
-  let server: RecordingServer
-  let env: Record<string, string | undefined>
-  beforeAll(async () => {
-    server = await startRecordingServer()
-    env = { ...ctx.env, PAYFAC_BASE_URL: server.url }
-  })
-  afterAll(async () => server.close())
-  beforeEach(() => void server.requests.splice(0))
+  const recording = useRecordingServer()
 
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: RefusalCase[] = [
     ['a plain http URL to another host', ['webhooks', 'create', '--url', 'http://hooks.example.com/x', '--events', 'TransactionPaid'], /https/],
     ['a URL that is not a URL', ['webhooks', 'create', '--url', 'hooks.example.com', '--events', 'TransactionPaid'], /absolute URL/],
     ['an ftp URL', ['webhooks', 'create', '--url', 'ftp://127.0.0.1/x', '--events', 'TransactionPaid'], /https/],
@@ -145,11 +118,5 @@ describe('bad webhook input exits 2 and sends nothing', () => {
     ['a marketplace filter without its prefix', ['webhooks', 'list', '--marketplace-id', 'mcht_LocalSubMerch001'], /mktp_/],
   ]
 
-  it.each(cases)('%s', async (_name, argv, message) => {
-    const result = await runCommand(argv, { env })
-    expect(result.code).toBe(2)
-    expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(message)
-    expect(server.requests).toHaveLength(0)
-  })
+  itRefusesBeforeSending(cases, recording)
 })

@@ -5,18 +5,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { crc32, inflateRawSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SEEDED_LOAN_ID } from '../../src/emulator/resources/loans.js'
 import { KEYS, MERCHANT, SUB_MERCHANT } from './helpers.js'
-import { expectError, startHttp, unanswered, type HttpEmulator } from './money-http.js'
+import { expectError, unanswered, useHttpEmulator } from './money-http.js'
 
-let http: HttpEmulator
-beforeAll(async () => {
-  http = await startHttp('2025-03-10T10:00:00.000Z')
-})
-afterAll(async () => {
-  await http.close()
-})
+const http = useHttpEmulator()
 
 const aud = (minorCurrencyUnits: number) => ({ minorCurrencyUnits, currency: 'AUD' })
 

@@ -2,19 +2,12 @@
 // ledger, onboarding files (multipart, checked by content, 10 MB), wallet-pay domains, beneficial
 // owners and the industry list.
 import { createHash } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { KEYS, MARKETPLACE, MERCHANT, SUB_MERCHANT } from './helpers.js'
-import { expectError, payOverHttp, startHttp, unanswered, type HttpEmulator } from './money-http.js'
+import { asMarketplace, expectError, payOverHttp, unanswered, useHttpEmulator } from './money-http.js'
 
-let http: HttpEmulator
-beforeAll(async () => {
-  http = await startHttp()
-})
-afterAll(async () => {
-  await http.close()
-})
+const http = useHttpEmulator()
 
-const asMarketplace = { credential: KEYS.marketplaceApiKey }
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest of a png')])
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('rest of a jpeg')])
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n')

@@ -1,19 +1,12 @@
 // Marketplaces, digital card issuing and the money-side simulations (blocked cards, manual
 // payouts), over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SEEDED_LOAN_ID } from '../../src/emulator/resources/loans.js'
-import { KEYS, MARKETPLACE, MERCHANT, SUB_MERCHANT } from './helpers.js'
-import { expectError, startHttp, unanswered, type HttpEmulator } from './money-http.js'
+import { MARKETPLACE, MERCHANT, SUB_MERCHANT } from './helpers.js'
+import { asMarketplace, expectError, unanswered, useHttpEmulator } from './money-http.js'
 
-let http: HttpEmulator
-beforeAll(async () => {
-  http = await startHttp()
-})
-afterAll(async () => {
-  await http.close()
-})
+const http = useHttpEmulator()
 
-const asMarketplace = { credential: KEYS.marketplaceApiKey }
 const aud = (minorCurrencyUnits: number) => ({ minorCurrencyUnits, currency: 'AUD' })
 
 describe('marketplaces', () => {

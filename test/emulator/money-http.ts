@@ -1,7 +1,7 @@
 // HTTP on port 0 for the merchant, money, pay plan, webhook, loan and card tests: an emulator with
 // a fake clock and seeded ids, a `call()` that sends JSON, forms or raw bytes and records which
 // operations answered 2xx, and checks for ApiError bodies.
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { fakeClock } from '../../src/emulator/clock.js'
 import { seededIds } from '../../src/emulator/ids.js'
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js'
@@ -34,6 +34,40 @@ export interface HttpEmulator {
   ok(method: string, path: string, options?: CallOptions): Promise<any>
   simulate(envelope: Record<string, unknown>, options?: CallOptions): Promise<any>
   close(): Promise<void>
+}
+
+/** Call options with the marketplace API key. */
+export const asMarketplace = { credential: KEYS.marketplaceApiKey }
+
+/**
+ * An HTTP emulator for the file or describe it is called in, from beforeAll to afterAll. What it
+ * returns reaches the running one, inside tests and hooks.
+ */
+export function useHttpEmulator(start?: string): HttpEmulator {
+  let running: HttpEmulator | undefined
+  const current = () => {
+    if (!running) throw new Error('The emulator of useHttpEmulator() runs from beforeAll to afterAll: use it inside a test or a hook')
+    return running
+  }
+  beforeAll(async () => {
+    running = await startHttp(start)
+  })
+  afterAll(async () => {
+    await current().close()
+    running = undefined
+  })
+  return {
+    get emulator() {
+      return current().emulator
+    },
+    get answered() {
+      return current().answered
+    },
+    call: (method, path, options) => current().call(method, path, options),
+    ok: (method, path, options) => current().ok(method, path, options),
+    simulate: (envelope, options) => current().simulate(envelope, options),
+    close: () => current().close(),
+  }
 }
 
 export async function startHttp(start = '2025-03-10T10:00:00.000Z'): Promise<HttpEmulator> {

@@ -1,19 +1,12 @@
 // The money side of /transactions over HTTP: payouts, invoices and their PDF, settlement entries
 // and the report, disputes, refunds; and a flow checking that ledger, balances, payouts, report and
 // invoices agree to the cent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { KEYS, MERCHANT, SUB_MERCHANT } from './helpers.js'
-import { expectError, payOverHttp, startHttp, unanswered, type HttpEmulator } from './money-http.js'
+import { asMarketplace, expectError, payOverHttp, startHttp, unanswered, useHttpEmulator, type HttpEmulator } from './money-http.js'
 
-let http: HttpEmulator
-beforeAll(async () => {
-  http = await startHttp()
-})
-afterAll(async () => {
-  await http.close()
-})
+const http = useHttpEmulator()
 
-const asMarketplace = { credential: KEYS.marketplaceApiKey }
 const WIDE = 'currency=AUD&createdAfter=2000-01-01T00:00:00Z&createdBefore=2100-01-01T00:00:00Z'
 const sum = (values: number[]) => values.reduce((s, v) => s + v, 0)
 

@@ -1,25 +1,21 @@
 // Pay plans over HTTP: offers (customer rules, 10-minute validity), pay plans and their payment
 // token paying an order, eligibility, parameters per variant.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { PAYPLAN_VARIANTS, schedule } from '../../src/emulator/resources/payplans.js'
 import { KEYS, MERCHANT, SUB_MERCHANT } from './helpers.js'
-import { expectError, startHttp, unanswered, type HttpEmulator } from './money-http.js'
+import { expectError, unanswered, useHttpEmulator } from './money-http.js'
 
-let http: HttpEmulator
+const http = useHttpEmulator()
 let verified: string
 let unverified: string
 let other: string
 
 beforeAll(async () => {
-  http = await startHttp('2025-03-10T10:00:00.000Z')
   const upsert = async (emailAddress: string, isVerified: boolean) =>
     (await http.ok('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress, givenName: 'Pat', isVerified } } })).customerId as string
   verified = await upsert('pat@example.com', true)
   unverified = await upsert('new@example.com', false)
   other = await upsert('other@example.com', true)
-})
-afterAll(async () => {
-  await http.close()
 })
 
 const aud = (minorCurrencyUnits: number) => ({ minorCurrencyUnits, currency: 'AUD' })

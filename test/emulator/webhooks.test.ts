@@ -1,20 +1,13 @@
 // Webhook subscriptions over HTTP: the level follows the credential, https only, the contract's
 // record shape under its envelope key, list filters, status updates; and matchingSubscriptions().
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { emptyStore } from '../../src/emulator/store.js'
 import { matchingSubscriptions } from '../../src/emulator/resources/webhooks.js'
 import { KEYS, MARKETPLACE, MERCHANT, SUB_MERCHANT } from './helpers.js'
-import { expectError, startHttp, unanswered, type HttpEmulator } from './money-http.js'
+import { asMarketplace, expectError, unanswered, useHttpEmulator } from './money-http.js'
 
-let http: HttpEmulator
-beforeAll(async () => {
-  http = await startHttp()
-})
-afterAll(async () => {
-  await http.close()
-})
+const http = useHttpEmulator()
 
-const asMarketplace = { credential: KEYS.marketplaceApiKey }
 const fields = { url: 'https://hooks.example.com/payfac', events: ['MerchantCreated'], description: 'Onboarding events', metadata: { team: 'onboarding' } }
 
 describe('creating subscriptions', () => {

@@ -14,19 +14,27 @@ export interface EmulatorEnv {
   close(): Promise<void>
 }
 
-export async function startEmulatorEnv(): Promise<EmulatorEnv> {
-  const emulator = await startEmulator({ port: 0 })
-  const configDir = mkdtempSync(join(tmpdir(), 'payfac-cmd-'))
-  const envWith = (credential: string) => ({
+/**
+ * The environment that points payfac at `baseUrl` with `credential` and a config dir of its own,
+ * with no profile, context or colour taken from the shell that runs the tests.
+ */
+export function commandEnv(configDir: string, baseUrl: string, credential: string): Record<string, string | undefined> {
+  return {
     PAYFAC_CONFIG_DIR: configDir,
-    PAYFAC_BASE_URL: emulator.url,
+    PAYFAC_BASE_URL: baseUrl,
     PAYFAC_API_KEY: credential,
     PAYFAC_PROFILE: undefined,
     PAYFAC_MERCHANT_ID: undefined,
     PAYFAC_MARKETPLACE_ID: undefined,
     PAYFAC_CUSTOMER_ID: undefined,
     NO_COLOR: '1',
-  })
+  }
+}
+
+export async function startEmulatorEnv(): Promise<EmulatorEnv> {
+  const emulator = await startEmulator({ port: 0 })
+  const configDir = mkdtempSync(join(tmpdir(), 'payfac-cmd-'))
+  const envWith = (credential: string) => commandEnv(configDir, emulator.url, credential)
   return {
     emulator,
     env: envWith(emulator.credentials.merchantSecretKey),

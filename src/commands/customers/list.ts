@@ -1,7 +1,7 @@
 import { Flags, type Interfaces } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-auth.js'
+import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
 import { customerQuery } from '../../cli/requests/customers.js'
 import { customerView } from '../../output/views/customers.js'

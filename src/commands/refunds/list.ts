@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
-import { amountFilterFlags, merchantFilterFlag, takeFilter } from '../../cli/flags-transactions.js'
+import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
+import { amountFilterFlags } from '../../cli/flags-transactions.js'
 import { type RefundListFlags, refundQuery } from '../../cli/requests/money.js'
 import { refundView } from '../../output/views/money.js'
 
@@ -26,13 +27,15 @@ export default class RefundsList extends ApiCommand<typeof RefundsList> {
     'order-id': idsFlag('ordr', 'Only refunds of these orders (repeatable).'),
     customer: idsFlag('cust', 'Only refunds of these customers (repeatable).'),
     'transaction-id': idsFlag('tran', 'Only refunds of these transactions (repeatable).'),
-    'merchant-id': merchantFilterFlag('refunds'),
+    'merchant-id': merchantFilterFlag(
+      'Only refunds of these merchants (repeatable). Here --merchant-id is a filter, not the Merchant-Id context header: the header still comes from the profile or PAYFAC_MERCHANT_ID.',
+    ),
   }
 
   async run() {
     // The --merchant-id filter shadows the global flag's type: read the flags as the query's.
     const flags = this.flags as unknown as RefundListFlags
-    const query = refundQuery(flags, takeFilter(flags, 'merchant-id'))
+    const query = refundQuery(flags, takeFilterIds(flags, 'merchant-id'))
     const client = await this.client()
     return this.showList(refundView, client.transactions.refunds, query)
   }

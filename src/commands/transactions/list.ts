@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
-import { amountFilterFlags, merchantFilterFlag, takeFilter } from '../../cli/flags-transactions.js'
+import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
+import { amountFilterFlags } from '../../cli/flags-transactions.js'
 import { TRANSACTION_STATUSES, type TransactionListFlags, transactionQuery } from '../../cli/requests/transactions.js'
 import { transactionView } from '../../output/views/transactions.js'
 
@@ -23,7 +24,9 @@ export default class TransactionsList extends ApiCommand<typeof TransactionsList
     'order-id': idsFlag('ordr', 'Only transactions of these orders (repeatable).'),
     status: Flags.string({ description: 'Only transactions in this status (repeatable).', multiple: true, options: [...TRANSACTION_STATUSES] }),
     customer: idsFlag('cust', 'Only transactions of these customers (repeatable).'),
-    'merchant-id': merchantFilterFlag('transactions'),
+    'merchant-id': merchantFilterFlag(
+      'Only transactions of these merchants (repeatable). Here --merchant-id is a filter, not the Merchant-Id context header: the header still comes from the profile or PAYFAC_MERCHANT_ID.',
+    ),
     'created-after': dateFlag('Only transactions created at or after'),
     'created-before': dateFlag('Only transactions created before'),
     ...amountFilterFlags('transactions'),
@@ -32,7 +35,7 @@ export default class TransactionsList extends ApiCommand<typeof TransactionsList
   async run() {
     // The --merchant-id filter shadows the global flag's type: read the flags as the query's.
     const flags = this.flags as unknown as TransactionListFlags
-    const query = transactionQuery(flags, takeFilter(flags, 'merchant-id'))
+    const query = transactionQuery(flags, takeFilterIds(flags, 'merchant-id'))
     const client = await this.client()
     return this.showList(transactionView, client.transactions, query)
   }

@@ -1,7 +1,7 @@
 import { Flags, type Interfaces } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../cli/flags-auth.js'
+import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
 import { paginationFlags } from '../../cli/flags.js'
 import { listWithoutSecrets } from '../../cli/requests/webhooks.js'
 import { webhookView } from '../../output/views/webhooks.js'

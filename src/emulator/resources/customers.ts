@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { Address, EmailAddress, Metadata, PhoneNumberE164 } from '../../client/schemas/common.js'
 import type { UpsertConsumerCustomer } from '../../client/schemas/customers.js'
 import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
+import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
@@ -34,9 +34,7 @@ export function visibleCustomer(ctx: HandlerContext, id: string): CustomerRecord
 }
 
 function visibleDelegate(ctx: HandlerContext, id: string): DelegateRecord {
-  const delegate = lookup(ctx.store.delegates, id)
-  if (!delegate || !mayActForMerchant(ctx.store, ctx.scope, delegate.merchantId)) throw notFound('Customer delegate', id)
-  return delegate
+  return visibleOr404(ctx, ctx.store.delegates, id, 'Customer delegate')
 }
 
 function newCustomer(ctx: HandlerContext, merchantId: string, customerType: CustomerRecord['customerType']): CustomerRecord {

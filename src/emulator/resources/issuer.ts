@@ -14,7 +14,7 @@ import { isKnownCurrency } from '../../client/money.js'
 import { Money } from '../../client/schemas/common.js'
 import type { DigitalCardRecord } from '../account-records.js'
 import { conflict, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
+import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
@@ -44,9 +44,7 @@ export function cardView(card: DigitalCardRecord) {
 }
 
 function visibleCard(ctx: HandlerContext, id: string): DigitalCardRecord {
-  const card = lookup(ctx.store.digitalCards, id)
-  if (!card || !mayActForMerchant(ctx.store, ctx.scope, card.merchantId)) throw notFound('Digital card', id)
-  return card
+  return visibleOr404(ctx, ctx.store.digitalCards, id, 'Digital card')
 }
 
 /** Refuses a limit that is not positive, in an unknown currency, or beyond what the card's loan allows. */

@@ -12,8 +12,8 @@
 // sends it in the `Statement-Password` header.
 import { formatMinorUnits, type Money } from '../../client/money.js'
 import type { LoanEntryRecord, LoanEntryType, LoanRecord, LoanStatementRecord } from '../account-records.js'
-import { badRequest, notFound } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { badRequest } from '../api-error.js'
+import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { isoDate } from '../clock.js'
 import { toCsv } from '../csv.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
@@ -209,9 +209,7 @@ function entryView(store: Store, e: LoanEntryRecord) {
 }
 
 function visibleStatement(ctx: HandlerContext, id: string): LoanStatementRecord {
-  const s = lookup(ctx.store.loanStatements, id)
-  if (!s || !mayActForMerchant(ctx.store, ctx.scope, s.merchantId)) throw notFound('Loan statement', id)
-  return s
+  return visibleOr404(ctx, ctx.store.loanStatements, id, 'Loan statement')
 }
 
 // Entry queries -------------------------------------------------------------------------------

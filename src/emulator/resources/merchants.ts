@@ -11,7 +11,7 @@ import { isKnownCurrency } from '../../client/money.js'
 import { Address, CurrencyCode, DateOnly, EmailAddress, Metadata, PhoneNumberE164 } from '../../client/schemas/common.js'
 import type { MerchantFileRecord, MerchantProfileRecord, OwnerRecord } from '../account-records.js'
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { ledgerTotal } from '../ledger.js'
@@ -109,9 +109,7 @@ export function merchantView(store: Store, merchant: MerchantRecord) {
 
 /** A merchant the request may act for (404 otherwise: another caller's merchant is not revealed). */
 export function visibleMerchant(ctx: HandlerContext, id: string): MerchantRecord {
-  const merchant = lookup(ctx.store.merchants, id)
-  if (!merchant || !mayActForMerchant(ctx.store, ctx.scope, merchant.merchantId)) throw notFound('Merchant', id)
-  return merchant
+  return visibleOr404(ctx, ctx.store.merchants, id, 'Merchant')
 }
 
 /** `bsb` as `062-000`, accepting `062000` too. */

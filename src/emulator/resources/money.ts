@@ -22,7 +22,7 @@ import { formatMinorUnits, type Money } from '../../client/money.js'
 import { CurrencyCode, Money as MoneyInput } from '../../client/schemas/common.js'
 import type { DisputeRecord, PayoutRecord } from '../account-records.js'
 import { EmulatorError, badRequest, conflict, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
+import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { addDays, isoDate, timestamp } from '../clock.js'
 import { toCsv } from '../csv.js'
 import { emitEvent } from '../events.js'
@@ -203,9 +203,7 @@ function payoutDetail(store: Store, p: PayoutRecord) {
 }
 
 export function visiblePayout(ctx: HandlerContext, id: string): PayoutRecord {
-  const payout = lookup(ctx.store.payouts, id)
-  if (!payout || !mayActForMerchant(ctx.store, ctx.scope, payout.merchantId)) throw notFound('Payout', id)
-  return payout
+  return visibleOr404(ctx, ctx.store.payouts, id, 'Payout')
 }
 
 // Invoices ------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@
 // happens, so of many concurrent pays with one token exactly one succeeds.
 import type { Confirm3DSComplete, PayByCard, PayByPaymentToken, PayByPayTo } from '../../client/schemas/orders.js'
 import { EmulatorError, conflict, forbidden, notFound, unprocessable } from '../api-error.js'
-import { ANY_CREDENTIAL, mayActForMerchant } from '../auth.js'
+import { ANY_CREDENTIAL, mayActForMerchant, visibleOr404 } from '../auth.js'
 import { DECLINE_MESSAGES } from '../cards.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
@@ -43,8 +43,7 @@ function payableOrder(ctx: HandlerContext, req: HandlerRequest): OrderRecord {
 }
 
 function usableToken(ctx: HandlerContext, order: OrderRecord, id: string, variant: Variant): TokenRecord {
-  const token = lookup(ctx.store.tokens, id)
-  if (!token || !mayActForMerchant(ctx.store, ctx.scope, token.merchantId)) throw notFound('Payment token', id)
+  const token = visibleOr404(ctx, ctx.store.tokens, id, 'Payment token')
   const status = tokenStatus(token, ctx.clock.now())
   if (status === 'Used') throw conflict('payment_token_used', 'The payment token has already been used; a token pays once')
   if (status === 'Expired') throw conflict('payment_token_expired', 'The payment token has expired; create a new one')

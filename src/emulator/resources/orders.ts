@@ -3,8 +3,8 @@
 // pending, paid, cancelled.
 import type { CreateOnlineOrder, UpdateReferenceOrderId } from '../../client/schemas/orders.js'
 import { isKnownCurrency } from '../../client/money.js'
-import { conflict, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
+import { conflict, unprocessable } from '../api-error.js'
+import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
@@ -21,9 +21,7 @@ export function orderView(order: OrderRecord) {
 
 /** An order the request may see (404 otherwise). */
 export function visibleOrder(ctx: HandlerContext, id: string): OrderRecord {
-  const order = lookup(ctx.store.orders, id)
-  if (!order || !mayActForMerchant(ctx.store, ctx.scope, order.merchantId)) throw notFound('Order', id)
-  return order
+  return visibleOr404(ctx, ctx.store.orders, id, 'Order')
 }
 
 function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: OrderRecord['orderType']): OrderRecord {

@@ -16,7 +16,7 @@ import { Money as MoneyInput } from '../../client/schemas/common.js'
 import type { Money } from '../../client/money.js'
 import type { Instalment, PayPlanOfferRecord, PayPlanRecord } from '../account-records.js'
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api-error.js'
-import { ANY_CREDENTIAL, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { ANY_CREDENTIAL, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { addDays, addSeconds, isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
@@ -294,8 +294,7 @@ const CreatePayPlanBody = z.strictObject({ offerId: z.string().min(1) })
 
 function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanBody>) {
   const customer = payPlanCustomer(ctx, undefined)
-  const offer = lookup(ctx.store.payPlanOffers, body.offerId)
-  if (!offer || !mayActForMerchant(ctx.store, ctx.scope, offer.merchantId)) throw notFound('Pay plan offer', body.offerId)
+  const offer = visibleOr404(ctx, ctx.store.payPlanOffers, body.offerId, 'Pay plan offer')
   if (offer.customerId !== customer.customerId) {
     throw forbidden('offer_customer_mismatch', `The offer was made for another customer than ${customer.customerId}`)
   }

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto'
 import type { SendAgreement } from '../../client/schemas/payto.js'
 import { badRequest, notFound, unprocessable } from '../api-error.js'
-import { ANY_CREDENTIAL, mayActForMerchant, requireMerchant } from '../auth.js'
+import { ANY_CREDENTIAL, requireMerchant, visibleOr404 } from '../auth.js'
 import { addSeconds, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { route, type HandlerContext } from '../route.js'
-import { lookup, type AgreementRecord, type AgreementStatus } from '../store.js'
+import type { AgreementRecord, AgreementStatus } from '../store.js'
 
 /** Seconds between sending an agreement and the customer's (simulated) answer. */
 export const APPROVAL_DELAY_SECONDS = 2
@@ -222,9 +222,7 @@ export function agreementView(agreement: AgreementRecord, now: Date) {
 
 /** An agreement the request may use, by token (404 when unknown or another merchant's). */
 export function visibleAgreement(ctx: HandlerContext, token: string): AgreementRecord {
-  const agreement = lookup(ctx.store.agreements, token)
-  if (!agreement || !mayActForMerchant(ctx.store, ctx.scope, agreement.merchantId)) throw notFound('PayTo agreement', token)
-  return agreement
+  return visibleOr404(ctx, ctx.store.agreements, token, 'PayTo agreement')
 }
 
 // ---------------------------------------------------------------------------------------------

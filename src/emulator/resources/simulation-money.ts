@@ -8,8 +8,8 @@
 //   RaiseBlockedCardEvent {paymentSourceId, reason?}    an issuer blocks a saved card
 import { z } from 'zod'
 import type { BlockedCardRecord } from '../store.js'
-import { conflict, notFound, unprocessable } from '../api-error.js'
-import { mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { conflict, unprocessable } from '../api-error.js'
+import { visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { action, type ActionSpec, type HandlerContext } from '../route.js'
@@ -36,8 +36,7 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
   ),
 
   ResolveDispute: action(z.strictObject({ disputeId: z.string().min(1), outcome: z.enum(['Won', 'Lost']) }), (ctx, body) => {
-    const dispute = lookup(ctx.store.disputes, body.disputeId)
-    if (!dispute || !mayActForMerchant(ctx.store, ctx.scope, dispute.merchantId)) throw notFound('Dispute', body.disputeId)
+    const dispute = visibleOr404(ctx, ctx.store.disputes, body.disputeId, 'Dispute')
     return disputeView(resolveDispute(ctx, dispute, body.outcome))
   }),
 
@@ -65,8 +64,7 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
   }),
 
   RaiseBlockedCardEvent: action(z.strictObject({ paymentSourceId: z.string().min(1), reason: z.string().trim().min(1).max(200).optional() }), (ctx, body) => {
-    const source = lookup(ctx.store.sources, body.paymentSourceId)
-    if (!source || !mayActForMerchant(ctx.store, ctx.scope, source.merchantId)) throw notFound('Payment source', body.paymentSourceId)
+    const source = visibleOr404(ctx, ctx.store.sources, body.paymentSourceId, 'Payment source')
     if (source.card === null) throw unprocessable('not_a_card', 'Only a saved card can be blocked')
     const blocked = Object.values(ctx.store.blockedCards).find((b) => b.paymentSourceId === source.paymentSourceId && b.status === 'Blocked')
     if (blocked) throw conflict('card_already_blocked', `The card is already blocked (${blocked.cardBlockId})`)

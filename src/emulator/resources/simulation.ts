@@ -4,12 +4,11 @@
 import { z } from 'zod'
 import { Money } from '../../client/schemas/common.js'
 import { isKnownCurrency } from '../../client/money.js'
-import { notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, mayActForMerchant } from '../auth.js'
+import { unprocessable } from '../api-error.js'
+import { PRIVATE, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { appendLedger } from '../ledger.js'
 import { action, route, type ActionSpec } from '../route.js'
-import { lookup } from '../store.js'
 import { AGREEMENT_STATUSES, agreementView, overrideAgreementStatus, visibleAgreement } from './payto.js'
 import { simulationMoneyActions } from './simulation-money.js'
 
@@ -37,8 +36,7 @@ export const simulationActions: Record<string, ActionSpec> = {
   IncomingBankTransfer: action(
     z.strictObject({ merchantId: z.string().min(1), amount: Money, description: z.string().min(1).optional() }),
     (ctx, body) => {
-      const merchant = lookup(ctx.store.merchants, body.merchantId)
-      if (!merchant || !mayActForMerchant(ctx.store, ctx.scope, merchant.merchantId)) throw notFound('Merchant', body.merchantId)
+      const merchant = visibleOr404(ctx, ctx.store.merchants, body.merchantId, 'Merchant')
       if (body.amount.minorCurrencyUnits <= 0) throw unprocessable('invalid_amount', 'The amount must be greater than zero')
       if (!isKnownCurrency(body.amount.currency)) throw unprocessable('unsupported_currency', `Unknown currency ${body.amount.currency}`)
       return appendLedger(ctx, {

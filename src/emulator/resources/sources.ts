@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import type { CreateSavedPaymentSource } from '../../client/schemas/sources.js'
 import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { cardBrand, luhnValid, TEST_CARDS } from '../cards.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
@@ -212,8 +212,7 @@ export const routes = [
     actions: {
       UnblockCard: action(UnblockCardBody, (ctx, body, req) => {
         const id = req.params.cardBlockId as string
-        const record = lookup(ctx.store.blockedCards, id)
-        if (!record || !mayActForMerchant(ctx.store, ctx.scope, record.merchantId)) throw notFound('Blocked-card event', id)
+        const record = visibleOr404(ctx, ctx.store.blockedCards, id, 'Blocked-card event')
         if (record.status === 'Unblocked') throw conflict('card_not_blocked', 'The card is already unblocked')
         record.status = 'Unblocked'
         if (body.reason !== undefined) record.reason = body.reason

@@ -7,7 +7,7 @@ import { isKnownCurrency } from '../../client/money.js'
 import type { CreatePayToToken, CreateSavedPaymentSourceToken } from '../../client/schemas/tokens.js'
 import { Money } from '../../client/schemas/common.js'
 import { conflict, forbidden, notFound, unprocessable } from '../api-error.js'
-import { ANY_CREDENTIAL, mayActForMerchant, requireMerchant } from '../auth.js'
+import { ANY_CREDENTIAL, mayActForMerchant, requireMerchant, visibleOr404 } from '../auth.js'
 import { addSeconds, timestamp } from '../clock.js'
 import { surchargeFor } from '../fees.js'
 import { action, route, type HandlerContext } from '../route.js'
@@ -112,8 +112,7 @@ function createSourceToken(ctx: HandlerContext, body: CreateSavedPaymentSourceTo
   }
   const merchant = requireMerchant(ctx.store, ctx.scope)
   checkAmount(body.amount)
-  const source = lookup(ctx.store.sources, body.paymentSourceId)
-  if (!source || !mayActForMerchant(ctx.store, ctx.scope, source.merchantId)) throw notFound('Payment source', body.paymentSourceId)
+  const source = visibleOr404(ctx, ctx.store.sources, body.paymentSourceId, 'Payment source')
   if (ctx.scope.customerId !== null && source.customerId !== ctx.scope.customerId) {
     throw forbidden('customer_source_forbidden', 'The payment source belongs to another customer; a customer can make tokens only for themselves')
   }

@@ -15,7 +15,7 @@ import { z } from 'zod'
 import type { Money } from '../../client/money.js'
 import type { CreateRefund } from '../../client/schemas/transactions.js'
 import { conflict, forbidden, notFound, unprocessable } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, visibleMerchantIds } from '../auth.js'
+import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { serviceFees } from '../fees.js'
@@ -149,9 +149,7 @@ function money(minorCurrencyUnits: number, currency: string): Money {
 
 /** A transaction the request may see (404 otherwise). */
 export function visibleTransaction(ctx: HandlerContext, id: string): TransactionRecord {
-  const txn = lookup(ctx.store.transactions, id)
-  if (!txn || !mayActForMerchant(ctx.store, ctx.scope, txn.merchantId)) throw notFound('Transaction', id)
-  return txn
+  return visibleOr404(ctx, ctx.store.transactions, id, 'Transaction')
 }
 
 // Actions -------------------------------------------------------------------------------------
