@@ -25,22 +25,22 @@ import {
 } from '../core.js'
 import { InvalidInputError } from '../errors.js'
 
-/** Filters seen in real integrations; passed as given. */
+/** Filters seen in real integrations; passed as given (a Date is sent as ISO 8601). */
 export type TransactionQuery = ListQuery & {
   orderId?: string | string[] | undefined
   status?: string | string[] | undefined
   customerId?: string | string[] | undefined
   merchantId?: string | string[] | undefined
-  createdAfter?: string | undefined
-  createdBefore?: string | undefined
+  createdAfter?: string | Date | undefined
+  createdBefore?: string | Date | undefined
 }
 
 /** Settlement filters: `payoutId`, or all of `currency`, `createdAfter`, `createdBefore`. */
 export type SettlementQuery = ListQuery & {
   payoutId?: string | undefined
   currency?: string | undefined
-  createdAfter?: string | undefined
-  createdBefore?: string | undefined
+  createdAfter?: string | Date | undefined
+  createdBefore?: string | Date | undefined
 }
 
 export type TransactionActionEnvelope = EnvelopeInput<'PATCH /transactions/{transactionId}'>
