@@ -47,6 +47,9 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof PageLimitError) return EXIT.usage
   if (error instanceof ResponseFormatError) return EXIT.unexpected
   if (isNamed(error, 'UnknownColumnError')) return EXIT.usage
+  // `emulator start`: a state or fixtures file refused is configuration; a port it cannot take is usage.
+  if (isNamed(error, 'StateFileError') || isNamed(error, 'FixtureError')) return EXIT.config
+  if (isNamed(error, 'ListenError')) return EXIT.usage
   if (isOclifParseError(error)) return EXIT.usage
   return EXIT.unexpected
 }
@@ -89,6 +92,10 @@ export function describeError(error: unknown): ErrorReport {
   if (error instanceof WaitTimeoutError || error instanceof InterruptedError) {
     const hint = error.resume ? `Resume with: ${error.resume}` : undefined
     return { code, message: error.message, hint, json: { ...base, message: error.message, resume: error.resume } }
+  }
+  if (isNamed(error, 'ListenError')) {
+    const message = (error as Error).message
+    return { code, message, hint: 'Choose another --port, or --port 0 for a free one', json: { ...base, message } }
   }
   if (isOclifParseError(error)) {
     const message = firstLine((error as Error).message)

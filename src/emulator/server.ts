@@ -94,7 +94,7 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening)
       const reason = error.code === 'EADDRINUSE' ? `port ${options.port} on ${options.host} is already in use` : error.message
-      reject(new Error(`The emulator could not listen: ${reason}`))
+      reject(Object.assign(new Error(`The emulator could not listen: ${reason}`), { name: 'ListenError' }))
     }
     const onListening = () => {
       server.off('error', onError)

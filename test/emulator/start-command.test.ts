@@ -65,8 +65,15 @@ describe('payfac emulator start', () => {
   it('refuses a damaged state file and leaves it as it was', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'payfac-start-')), 'state.json')
     writeFileSync(path, 'not json')
-    capture()
-    await expect(EmulatorStart.run(['--port', '0', '--state', path], ROOT)).rejects.toMatchObject({ message: expect.stringContaining('damaged'), oclif: { exit: 3 } })
+    const { err } = capture()
+    process.exitCode = undefined
+    try {
+      await EmulatorStart.run(['--port', '0', '--state', path], ROOT)
+      expect(process.exitCode).toBe(3)
+    } finally {
+      process.exitCode = undefined
+    }
+    expect(err.join('')).toMatch(/^Error: .*damaged/m)
     expect(readFileSync(path, 'utf8')).toBe('not json')
   })
 })

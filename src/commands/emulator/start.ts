@@ -1,6 +1,10 @@
-import { Command, Flags } from '@oclif/core'
+import { Flags } from '@oclif/core'
 
-export default class EmulatorStart extends Command {
+import { PayfacCommand } from '../../cli/base-command.js'
+import { outputFlags } from '../../cli/flags.js'
+import { emulatorReadyText } from '../../output/views/emulator.js'
+
+export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
   static override summary = 'Run the local emulator of the payment service in the foreground.'
   static override description =
     'Starts a local, stateful emulator of the Payment Facilitation Service (interface 3.0) and serves it until ' +
@@ -18,10 +22,10 @@ export default class EmulatorStart extends Command {
     '<%= config.bin %> emulator start --fixtures ./fixtures.json --seed 42 --rate-limit 50',
   ]
 
+  static override baseFlags = { json: outputFlags.json }
   static override flags = {
     port: Flags.integer({ description: 'Port to listen on; 0 picks a free port.', default: 4010, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
-    json: Flags.boolean({ description: 'Print the connection details as one JSON object on the first line of stdout.', default: false }),
     state: Flags.string({ description: 'Keep the state in this JSON file (loaded at start, saved after every change).' }),
     log: Flags.boolean({ description: 'Log one line per request to stderr.', default: false }),
     fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
@@ -32,26 +36,19 @@ export default class EmulatorStart extends Command {
   }
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorStart)
-    const { startEmulator, StateFileError, FixtureError, loadFixtures } = await import('../../emulator/index.js')
-    const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
-    let emulator: Awaited<ReturnType<typeof startEmulator>>
-    try {
-      const integrators = {
-        ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}),
-        ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
-        ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
-        strictHttps: flags['strict-https'],
-        allowRemoteWebhooks: flags['allow-remote-webhooks'],
-      }
-      emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      this.error(message, { exit: error instanceof StateFileError || error instanceof FixtureError ? 3 : 2 })
+    const flags = this.flags
+    const { startEmulator, loadFixtures } = await import('../../emulator/index.js')
+    const integrators = {
+      ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}),
+      ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
+      ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
+      strictHttps: flags['strict-https'],
+      allowRemoteWebhooks: flags['allow-remote-webhooks'],
     }
-    const details = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
-    if (flags.json) process.stdout.write(`${JSON.stringify(details)}\n`)
-    else process.stdout.write(`${describe(details)}\n`)
+    const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
+    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
+    const ready = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
+    process.stdout.write(`${flags.json ? JSON.stringify(ready) : emulatorReadyText(ready)}\n`)
     process.stderr.write('Emulator running; press Ctrl-C to stop.\n')
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'))
@@ -60,18 +57,4 @@ export default class EmulatorStart extends Command {
     await emulator.close()
     process.stderr.write(`Emulator stopped (${signal}).\n`)
   }
-}
-
-function describe(d: { baseUrl: string; marketplaceId: string; merchantId: string; subMerchantId: string; credentials: Record<string, string>; statePath: string | null }): string {
-  return [
-    `Payment service emulator listening on ${d.baseUrl}`,
-    '',
-    `  marketplace          ${d.marketplaceId}`,
-    `  merchant             ${d.merchantId}`,
-    `  sub-merchant         ${d.subMerchantId}`,
-    `  marketplace API key  ${d.credentials.marketplaceApiKey}`,
-    `  merchant secret key  ${d.credentials.merchantSecretKey}`,
-    `  merchant public key  ${d.credentials.merchantPublicKey}`,
-    `  state                ${d.statePath ?? 'in memory (lost when stopped)'}`,
-  ].join('\n')
 }

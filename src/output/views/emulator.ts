@@ -67,3 +67,27 @@ export function deliveryLine(a: DeliveryAttemptRow): string {
   const error = a.error ? ` (${a.error})` : ''
   return `${a.attemptedAt}  ${a.deliveryId} #${a.attempt}  ${a.webhookEventType}  ${status}  ${a.latencyMs}ms  ${a.outcome}${next}  ${a.url}${error}`
 }
+
+/** What `payfac emulator start` prints when ready (its --json form is this record on one line). */
+export interface EmulatorReady {
+  baseUrl: string
+  marketplaceId: string
+  merchantId: string
+  subMerchantId: string
+  credentials: { marketplaceApiKey: string; merchantSecretKey: string; merchantPublicKey: string }
+  statePath: string | null
+}
+
+export function emulatorReadyText(d: EmulatorReady): string {
+  return [
+    `Payment service emulator listening on ${d.baseUrl}`,
+    '',
+    `  marketplace          ${d.marketplaceId}`,
+    `  merchant             ${d.merchantId}`,
+    `  sub-merchant         ${d.subMerchantId}`,
+    `  marketplace API key  ${d.credentials.marketplaceApiKey}`,
+    `  merchant secret key  ${d.credentials.merchantSecretKey}`,
+    `  merchant public key  ${d.credentials.merchantPublicKey}`,
+    `  state                ${d.statePath ?? 'in memory (lost when stopped)'}`,
+  ].join('\n')
+}
