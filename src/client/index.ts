@@ -25,6 +25,16 @@ export { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginatio
 export type { Page } from './pagination.js'
 
 export { backoffMs, shouldRetry } from './retry.js'
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_SIGNATURE_HEADER,
+  describeWebhookSignatureFailure,
+  parseWebhookSignatureHeader,
+  signWebhookPayload,
+  verifyWebhookSignature,
+  webhookSignatureHeader,
+} from './webhook-signature.js'
+export type { VerifyWebhookOptions, WebhookSignatureFailure, WebhookSignatureResult } from './webhook-signature.js'
 export { redactJson, redactUrl } from './redact.js'
 
 export * as schemas from './schemas/index.js'

@@ -44,3 +44,18 @@ export {
   type SettingsFlags,
   type SettingsSource,
 } from './resolve.js'
+export {
+  JOURNAL_FORMAT,
+  JOURNAL_VERSION,
+  changedInputs,
+  journalFileName,
+  journalPath,
+  journalScope,
+  newPayToPayRun,
+  payToPayInputsSchema,
+  payToPayRunSchema,
+  readPayToPayRun,
+  writePayToPayRun,
+  type PayToPayInputs,
+  type PayToPayRun,
+} from './journal.js'

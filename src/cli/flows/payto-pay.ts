@@ -1,0 +1,435 @@
+// `payfac payto pay`: the contract's one-off PayTo flow as one resumable command.
+//
+//   1 send a one-off agreement   POST /payto/agreement                  (then, with --approve, POST /simulation)
+//   2 wait until it is Active    GET /payto/agreement?token=            (every --interval, up to --timeout)
+//   3 make a payment token       POST /tokens CreatePayToToken
+//   4 create the order           POST /orders CreateOnlineOrder         (referenceOrderId = --reference)
+//   5 pay it                     POST /orders/{id}/pay PayByPayTo
+//
+// At most once. Every step is journaled (config/journal.ts): as `requested` before its request
+// is sent, then with what it created. A re-run reads the journal and carries on after the last
+// step done; it never sends a second agreement or creates a second order, and it never pays
+// without first asking the service whether the order already has a payment
+// (GET /transactions?orderId=). A step whose request ended without an answer (the connection
+// dropped, a timeout) or whose process died while it was in flight is looked up before it is
+// tried again: the order by its referenceOrderId and the run id in its metadata, the payment by
+// the order's transactions. Agreements cannot be looked up (the contract has no list), so an
+// agreement request of unknown outcome stops the run until `--restart`.
+import type { PayfacClient } from '../../client/client.js'
+import { ApiError, ConnectionError, TimeoutError } from '../../client/errors.js'
+import { formatMoney } from '../../client/money.js'
+import type { Order } from '../../client/schemas/orders.js'
+import type { SendAgreement } from '../../client/schemas/payto.js'
+import type { Transaction } from '../../client/schemas/transactions.js'
+import { ConfigError } from '../../config/errors.js'
+import {
+  type PayToPayInputs,
+  type PayToPayRun,
+  changedInputs,
+  newPayToPayRun,
+  readPayToPayRun,
+  writePayToPayRun,
+} from '../../config/journal.js'
+import type { Environment } from '../../config/profiles.js'
+import { InterruptedError, RefusedError, UsageError } from '../errors.js'
+import type { ProgressStream } from '../wait.js'
+import { waitUntilActive } from './agreement.js'
+
+export interface PayToPayRequest {
+  /** Names the run; sent as the order's referenceOrderId. */
+  reference: string
+  /** The one-off agreement to send (built by `agreementBodyFromFlags`). */
+  agreement: SendAgreement
+  description: string | undefined
+  approve: boolean
+  restart: boolean
+  intervalMs: number
+  timeoutMs: number
+}
+
+export interface PayToPayContext {
+  client: PayfacClient
+  environment: Environment
+  /** The journal of this reference (config/journal.ts `journalPath`). */
+  journalFile: string
+  /** The command that resumes the run: the same command again. */
+  resume: string
+  /** Step lines and the wait's spinner. */
+  stderr: ProgressStream
+  /** Ctrl-C: the run stops at the next safe point (a wait at once, a request once answered and journaled). */
+  signal: AbortSignal
+  now?: (() => Date) | undefined
+}
+
+/** Statuses of a transaction that took no money: the order may be paid again. */
+const NOT_PAID = new Set(['failed', 'cancelled'])
+
+/** What a run is asked to do, as the journal keeps it. */
+export function payToPayInputs(request: PayToPayRequest): PayToPayInputs {
+  const terms = request.agreement.terms
+  if (!('AgreementRequestTermsOneOff' in terms)) throw new UsageError('payto pay sends a one-off agreement: give --amount and --currency')
+  const { amount, currency } = terms.AgreementRequestTermsOneOff.amount
+  const id = request.agreement.customerAccIdentifier
+  const account = 'Bban' in id ? { type: 'Bban', value: id.Bban.value } : { type: id.Alias.aliasType, value: id.Alias.value }
+  return {
+    customerName: request.agreement.customerName,
+    account,
+    amount: { minorCurrencyUnits: amount, currency },
+    purpose: request.agreement.purpose ?? null,
+    description: request.description ?? null,
+  }
+}
+
+/** Runs (or resumes) the flow and returns the transaction that paid the order. */
+export async function runPayToPay(request: PayToPayRequest, context: PayToPayContext): Promise<Transaction> {
+  return new PayToPayFlow(request, context).run()
+}
+
+class PayToPayFlow {
+  private run_!: PayToPayRun
+  private readonly inputs: PayToPayInputs
+  private readonly client: PayfacClient
+  /** A payment token was made by this process (not read from the journal of an earlier run). */
+  private mintedHere = false
+
+  constructor(
+    private readonly request: PayToPayRequest,
+    private readonly context: PayToPayContext,
+  ) {
+    this.inputs = payToPayInputs(request)
+    this.client = context.client
+  }
+
+  async run(): Promise<Transaction> {
+    if (this.request.approve && this.context.environment === 'production') {
+      throw new ConfigError('--approve simulates the customer, which only a sandbox or the emulator can do; the profile in use is production.', {
+        reason: 'production-guard',
+        hint: 'Leave out --approve (the customer approves in their bank), or use a sandbox or local profile.',
+      })
+    }
+    const found = readPayToPayRun(this.context.journalFile)
+    if (found && this.request.restart) this.run_ = await this.restart(found)
+    else if (found) this.run_ = this.checkSameInputs(found)
+    else this.run_ = newPayToPayRun(this.request.reference, this.inputs, this.now())
+    this.log(`payto pay ${this.request.reference}: journal ${this.context.journalFile}`)
+
+    const payment = this.run_.payment
+    if (payment?.state === 'paid' && payment.transactionId) {
+      this.log(`Already paid: transaction ${payment.transactionId} (${payment.status ?? 'paid'}); nothing to do.`)
+      return this.client.transactions.get(payment.transactionId)
+    }
+    await this.ensureAgreement()
+    this.checkpoint('the agreement was sent')
+    const known = this.run_.order?.orderId ?? (this.run_.order ? await this.adoptOrder() : undefined)
+    if (known) {
+      const paid = await this.findPayment(known)
+      if (paid) return this.finish(paid)
+    }
+    if (!this.run_.paymentToken) await this.mintToken()
+    this.checkpoint('the payment token was made')
+    const orderId = known ?? (await this.ensureOrder())
+    this.checkpoint('the order was created')
+    return this.finish(await this.pay(orderId))
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Steps
+
+  private async ensureAgreement(): Promise<string> {
+    const recorded = this.run_.agreement
+    if (recorded?.token) {
+      this.log(`[1/5] Agreement ${recorded.token} (sent by an earlier run)`)
+    } else if (recorded) {
+      throw new UsageError(
+        `The agreement request of run "${this.request.reference}" ended without an answer, so it may have reached the customer, and agreements cannot be looked up`,
+        'If no request reached the customer, start over with --restart (a new agreement is sent)',
+      )
+    } else {
+      this.run_.agreement = { state: 'requested', token: null, approved: false, at: this.stamp() }
+      this.save()
+      const sent = await this.attempt(
+        () => this.client.payto.sendAgreement(this.request.agreement),
+        () => {
+          this.run_.agreement = { ...this.run_.agreement!, state: 'unknown' }
+          this.log('[1/5] Agreement outcome unknown: the request ended without an answer (recorded in the journal).')
+        },
+        () => {
+          this.run_.agreement = null
+        },
+      )
+      this.run_.agreement = { state: 'sent', token: sent.token, approved: false, at: this.stamp() }
+      this.save()
+      this.log(`[1/5] Agreement ${sent.token} sent to ${this.inputs.customerName} (${sent.status ?? 'Pending'})`)
+    }
+    const agreement = this.run_.agreement!
+    const token = agreement.token!
+    if (this.request.approve && !agreement.approved && !this.run_.paymentToken) {
+      await this.client.simulation.run({ SetPayToAgreementStatus: { token, status: 'Active' } })
+      this.run_.agreement = { ...agreement, approved: true }
+      this.save()
+      this.log('      Approved in the customer\'s place (simulation SetPayToAgreementStatus Active)')
+    }
+    return token
+  }
+
+  private async waitActive(token: string): Promise<void> {
+    try {
+      await waitUntilActive(this.client, token, {
+        intervalMs: this.request.intervalMs,
+        timeoutMs: this.request.timeoutMs,
+        resume: this.context.resume,
+        signal: this.context.signal,
+        stderr: this.context.stderr,
+      })
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        this.log(`The service does not know agreement ${token} of the journal (was the emulator restarted?): start over with --restart.`)
+      }
+      throw error
+    }
+    this.log(`[2/5] Agreement ${token} is Active`)
+  }
+
+  private async mintToken(): Promise<string> {
+    const agreementToken = this.run_.agreement!.token!
+    await this.waitActive(agreementToken)
+    const made = await this.client.tokens.create({ CreatePayToToken: { amount: this.inputs.amount, agreementToken } })
+    if (made.kind !== 'PayToToken') throw new RefusedError(`POST /tokens answered ${made.kind} instead of a PayToToken`)
+    const paymentTokenId = made.token.paymentTokenId
+    this.mintedHere = true
+    this.run_.paymentToken = { paymentTokenId, at: this.stamp() }
+    this.save()
+    this.log(`[3/5] Payment token ${paymentTokenId} for ${formatMoney(this.inputs.amount)}`)
+    return paymentTokenId
+  }
+
+  private async ensureOrder(): Promise<string> {
+    this.run_.order = { state: 'requested', orderId: null, at: this.stamp() }
+    this.save()
+    const body: Record<string, unknown> = {
+      referenceOrderId: this.request.reference,
+      amount: this.inputs.amount,
+      metadata: { payfacRun: this.run_.runId },
+    }
+    if (this.inputs.description !== null) body.description = this.inputs.description
+    const order = await this.attempt(
+      () => this.client.orders.create({ CreateOnlineOrder: body }),
+      () => {
+        this.run_.order = { ...this.run_.order!, state: 'unknown' }
+        this.log('[4/5] Order outcome unknown: the request ended without an answer (recorded; a re-run looks for it first).')
+      },
+      () => {
+        this.run_.order = null
+      },
+    )
+    this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
+    this.save()
+    this.log(`[4/5] Order ${order.orderId} created (reference ${this.request.reference})`)
+    return order.orderId
+  }
+
+  /** An order whose creation was not recorded: found by its reference and this run's id, or none. */
+  private async adoptOrder(): Promise<string | undefined> {
+    const order = await this.findOrder(this.run_.runId)
+    if (!order) {
+      this.run_.order = null
+      this.save()
+      this.log('[4/5] The earlier order request did not create an order; creating it now.')
+      return undefined
+    }
+    this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
+    this.save()
+    this.log(`[4/5] Order ${order.orderId} (created by an earlier run whose answer was lost)`)
+    return order.orderId
+  }
+
+  private async pay(orderId: string): Promise<{ transactionId: string; status: string }> {
+    for (;;) {
+      const paid = await this.findPayment(orderId)
+      if (paid) return paid
+      const fromEarlierRun = this.run_.paymentToken !== null && !this.mintedHere
+      const paymentTokenId = this.run_.paymentToken?.paymentTokenId ?? (await this.mintToken())
+      this.checkpoint('the payment token was made')
+      this.run_.payment = { state: 'requested', transactionId: null, status: null, at: this.stamp() }
+      this.save()
+      try {
+        const result = await this.attempt(
+          () => this.client.orders.pay(orderId, { PayByPayTo: { paymentTokenId } }),
+          () => {
+            this.run_.payment = { ...this.run_.payment!, state: 'unknown' }
+            this.log('[5/5] Pay outcome unknown: the request ended without an answer. It is recorded in the journal: run the same command again, and it looks for the payment before paying.')
+          },
+          () => {
+            // The service answered: nothing was paid, and the token may be used up.
+            this.run_.payment = null
+            this.run_.paymentToken = null
+          },
+        )
+        if (result.kind !== 'PayOrderComplete') throw new RefusedError(`The service asked for a 3DS challenge (${result.kind}), which a PayTo payment cannot answer`)
+        return { transactionId: result.transaction.transactionId, status: result.transaction.transactionStatus ?? 'paid' }
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error
+        if (error.status === 409 && error.errorCode === 'order_already_paid') {
+          const found = await this.findPayment(orderId)
+          if (found) return found
+        }
+        // A token journaled by an earlier run may have expired or been used: one more try with a new one.
+        if (fromEarlierRun && (error.status === 409 || error.status === 422)) {
+          this.log(`      Payment token ${paymentTokenId} of an earlier run was refused (${error.errorCode ?? error.status}); making a new one.`)
+          continue
+        }
+        throw error
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Look before acting
+
+  /** The order's transaction that took money, if there is one. */
+  private async findPayment(orderId: string): Promise<{ transactionId: string; status: string } | undefined> {
+    const page = await this.client.transactions.list({ orderId, limit: 100 })
+    for (const transaction of page.items) {
+      const details = transaction.purchaseDetails
+      const id = details?.transactionId
+      const status = details?.status ?? transaction.paymentMethod?.paymentStatus ?? undefined
+      if (!id || details?.orderId !== orderId || !status || NOT_PAID.has(status.toLowerCase())) continue
+      return { transactionId: id, status }
+    }
+    return undefined
+  }
+
+  /** The order a run created: same reference, and the run's id in its metadata; not cancelled. */
+  private async findOrder(runId: string): Promise<Order | undefined> {
+    const page = await this.client.orders.list({ referenceOrderId: this.request.reference, limit: 100 })
+    return page.items.find(
+      (order) => order.referenceOrderId === this.request.reference && order.metadata?.payfacRun === runId && order.status !== 'cancelled',
+    )
+  }
+
+  private async finish(paid: { transactionId: string; status: string }): Promise<Transaction> {
+    this.run_.payment = { state: 'paid', transactionId: paid.transactionId, status: paid.status, at: this.stamp() }
+    this.save()
+    this.log(`[5/5] Paid: transaction ${paid.transactionId} (${paid.status})`)
+    return this.client.transactions.get(paid.transactionId)
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Restart and inputs
+
+  private checkSameInputs(run: PayToPayRun): PayToPayRun {
+    const changed = changedInputs(run.inputs, this.inputs)
+    if (changed.length > 0) {
+      throw new UsageError(
+        `Run "${run.reference}" was started with another ${changed.join(', ')} (journal ${this.context.journalFile})`,
+        'Run it again with the same inputs to resume it, use --restart to start over, or choose a new --reference',
+      )
+    }
+    return run
+  }
+
+  /** Starts over: refused when the earlier run paid; its unpaid order is cancelled so it can never be paid. */
+  private async restart(old: PayToPayRun): Promise<PayToPayRun> {
+    const refuse = (orderId: string, transactionId: string) =>
+      new UsageError(
+        `Run "${old.reference}" already paid order ${orderId} (transaction ${transactionId}); --restart would take a second payment`,
+        'Use a new --reference for a new payment',
+      )
+    const orderId = old.order?.orderId ?? (old.order ? (await this.findOrder(old.runId))?.orderId : undefined)
+    if (orderId) {
+      const paid = await this.findPayment(orderId)
+      if (paid) throw refuse(orderId, paid.transactionId)
+      try {
+        await this.client.orders.cancel(orderId)
+      } catch (error) {
+        const found = error instanceof ApiError && error.status === 409 ? await this.findPayment(orderId) : undefined
+        if (found) throw refuse(orderId, found.transactionId)
+        throw error
+      }
+      this.log(`Restart: cancelled order ${orderId} of the earlier run, so that it can never be paid.`)
+    } else if (old.payment?.state === 'paid' && old.payment.transactionId) {
+      throw refuse('(unrecorded)', old.payment.transactionId)
+    }
+    const fresh = newPayToPayRun(this.request.reference, this.inputs, this.now())
+    fresh.previousRuns = [
+      ...old.previousRuns,
+      { runId: old.runId, agreementToken: old.agreement?.token ?? null, orderId: orderId ?? null, restartedAt: this.stamp() },
+    ]
+    this.log(`Restart: starting run "${old.reference}" over${old.agreement?.token ? ` (agreement ${old.agreement.token} is left unused)` : ''}.`)
+    return writePayToPayRun(this.context.journalFile, fresh, this.now())
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  /**
+   * Sends one request that creates something. Without an answer (the request may have been
+   * applied) `unknown` is journaled; with one (nothing was applied) `refused` is journaled; the
+   * error is then thrown as it is.
+   */
+  private async attempt<T>(send: () => Promise<T>, unknown: () => void, refused: () => void): Promise<T> {
+    try {
+      const result = await send()
+      return result
+    } catch (error) {
+      const mayHaveApplied = (error instanceof ConnectionError || error instanceof TimeoutError) && error.mayHaveReachedService
+      if (mayHaveApplied) unknown()
+      else refused()
+      this.save()
+      throw error
+    }
+  }
+
+  private checkpoint(after: string): void {
+    if (!this.context.signal.aborted) return
+    throw new InterruptedError(`Interrupted after ${after}; the journal ${this.context.journalFile} has what was done`, this.context.resume)
+  }
+
+  private save(): void {
+    this.run_ = writePayToPayRun(this.context.journalFile, this.run_, this.now())
+  }
+
+  private log(line: string): void {
+    this.context.stderr.write(`${line}\n`)
+  }
+
+  private now(): Date {
+    return this.context.now?.() ?? new Date()
+  }
+
+  private stamp(): string {
+    return this.now().toISOString()
+  }
+}
+
+/** What the command hands over: the client, the resolved settings and its own command line. */
+export interface PayToPayCommand {
+  client: PayfacClient
+  settings: { environment: Environment; profileName: string | undefined; baseUrl: string }
+  bin: string
+  /** The command's arguments (after `payto pay`), to print the command that resumes the run. */
+  argv: string[]
+}
+
+/**
+ * Runs the flow for a command: the journal in the config folder, the resume command (the same
+ * arguments, without --restart), and Ctrl-C watched for the whole run.
+ */
+export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
+  const { journalPath, journalScope } = await import('../../config/journal.js')
+  const { resolveConfigDir } = await import('../../config/store.js')
+  const { commandLine, watchInterrupts } = await import('./interrupt.js')
+  const interrupts = watchInterrupts()
+  try {
+    return await runPayToPay(request, {
+      client: command.client,
+      environment: command.settings.environment,
+      journalFile: journalPath(resolveConfigDir(), journalScope(command.settings.profileName, command.settings.baseUrl), request.reference),
+      resume: commandLine(command.bin, ['payto', 'pay', ...command.argv.filter((arg) => arg !== '--restart')]),
+      stderr: process.stderr,
+      signal: interrupts.signal,
+    })
+  } finally {
+    interrupts.dispose()
+  }
+}

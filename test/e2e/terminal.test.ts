@@ -1,0 +1,84 @@
+// A real terminal, driven through tmux: `payfac payto agree … --poll` shows a spinner with the
+// status and the time waited, Ctrl-C stops it with the token and the command that resumes, and
+// the exit status is 130.
+//
+// Needs tmux (the test fails, saying so, when it is missing) and the compiled dist and manifest
+// (`npx tsc -p tsconfig.json && npx oclif manifest`). It runs its own tmux server (-L), so it
+// never touches a tmux session of yours.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { BIN } from '../helpers/spawn-cli.js'
+
+const SOCKET = `payfac-e2e-${process.pid}`
+const SESSION = 'payfac'
+
+function tmuxPath(): string | undefined {
+  const found = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
+  return found.status === 0 ? found.stdout.trim() : undefined
+}
+
+const TMUX = tmuxPath()
+const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })
+const pane = () => tmux('capture-pane', '-p', '-t', SESSION)
+
+let ctx: EmulatorEnv
+
+beforeAll(async () => {
+  ctx = await startEmulatorEnv()
+})
+
+afterAll(async () => {
+  if (TMUX) spawnSync(TMUX, ['-L', SOCKET, 'kill-server'])
+  await ctx?.close()
+})
+
+async function waitForPane(what: string, test: (text: string) => boolean, ms = 15_000): Promise<string> {
+  const deadline = Date.now() + ms
+  let text = ''
+  while (Date.now() < deadline) {
+    text = pane()
+    if (test(text)) return text
+    await sleep(100)
+  }
+  throw new Error(`the pane never showed ${what}; it shows:\n${text}`)
+}
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+
+describe('a terminal session (tmux)', () => {
+  it('shows a spinner with the status and the time waited; Ctrl-C prints the token and the resume command and exits 130', async () => {
+    if (!TMUX) {
+      expect.fail('tmux is not installed: this test drives a real terminal through tmux (install it, e.g. apt-get install tmux)')
+    }
+    const env = Object.entries(ctx.env)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key}=${quote(value as string)}`)
+      .join(' ')
+    // An interactive shell with job control, as a person has: Ctrl-C goes to the command only.
+    tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', 'bash --norc --noprofile -i')
+    const command =
+      `env -u PAYFAC_PROFILE ${env} ${quote(process.execPath)} ${quote(BIN)} payto agree --name 'Jo Citizen' ` +
+      `--bban '062-000 22222222' --amount 12.50 --currency AUD --poll --interval 200ms; echo EXIT=$?`
+    tmux('send-keys', '-t', SESSION, 'clear', 'Enter')
+    tmux('send-keys', '-t', SESSION, '-l', command)
+    tmux('send-keys', '-t', SESSION, 'Enter')
+
+    const spinning = await waitForPane('the spinner', (text) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for agreement ptagr_\S+: Pending \(\d+s\)/.test(text))
+    const token = /Waiting for agreement (ptagr_\S+): Pending/.exec(spinning)?.[1] as string
+    expect(spinning).toContain(`Agreement ${token} sent; waiting for the customer to approve it`)
+    // The time waited moves on in place (the spinner line is redrawn, not repeated).
+    const later = await waitForPane('the time waited moving on', (text) => /Pending \(([2-9]|\d\d)s\)/.test(text))
+    expect(later.match(/Waiting for agreement/g)).toHaveLength(1)
+
+    tmux('send-keys', '-t', SESSION, 'C-c')
+    const done = await waitForPane('the exit status', (text) => /EXIT=\d+/.test(text))
+    expect(done).toContain('EXIT=130')
+    expect(done).toMatch(new RegExp(`Error: Interrupted while waiting for agreement ${token} \\(Pending after \\d+s\\)`))
+    expect(done).toContain(`Hint: Resume with: payfac payto status ${token} --poll`)
+    // The spinner line was cleared, not left behind.
+    expect(done).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for agreement/)
+  }, 40_000)
+})
