@@ -18,7 +18,7 @@ import type { IdGenerator } from './ids.js'
 import { matchingSubscriptions } from './resources/webhooks.js'
 import { RingBuffer } from './ring-buffer.js'
 import type { EventRecord, Store } from './store.js'
-import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature.js'
+import { WEBHOOK_SIGNATURE_HEADER, webhookSignatureHeader } from '../client/webhook-signature.js'
 
 /** Seconds from one attempt being due to the next: before attempts 2, 3, 4, 5 and 6. */
 export const RETRY_SCHEDULE_SECONDS: readonly number[] = [10, 60, 300, 1800, 7200]
@@ -233,7 +233,7 @@ export class DeliveryEngine {
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
-      [SIGNATURE_HEADER]: signatureHeader(delivery.secret, sentAt, delivery.body),
+      [WEBHOOK_SIGNATURE_HEADER]: webhookSignatureHeader(delivery.secret, delivery.body, sentAt),
       'Webhook-Event-Id': delivery.eventId,
       'Webhook-Delivery-Id': delivery.deliveryId,
       'Webhook-Attempt': String(delivery.attemptsMade),

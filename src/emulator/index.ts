@@ -22,8 +22,6 @@ export { StateFileError } from './persistence.js'
 export { FixtureError, loadFixtures, parseFixtures } from './fixtures.js'
 export type { Fixtures } from './fixtures.js'
 export type { IntegratorOptions } from './namespaces.js'
-export { SIGNATURE_HEADER, signPayload, signatureHeader, verifySignature } from './webhook-signature.js'
-export type { VerifyOptions, VerifyResult } from './webhook-signature.js'
 export type { SettlementEntry, SettlementEntryType } from './ledger.js'
 
 export interface StartEmulatorOptions {

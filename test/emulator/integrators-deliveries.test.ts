@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_SECONDS } from '../../src/emulator/deliveries.js'
 import type { RunningEmulator } from '../../src/emulator/index.js'
-import { verifySignature } from '../../src/emulator/webhook-signature.js'
+import { verifyWebhookSignature as verifySignature } from '../../src/client/webhook-signature.js'
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from '../helpers/recording-server.js'
 import { KEYS, MARKETPLACE, MERCHANT } from './helpers.js'
 import { aud, call, oneOffAgreement, sleep, startTestEmulator, waitFor } from './integrators-helpers.js'
