@@ -6,6 +6,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   process.stdout.write(`${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
 } else {
-  const { main } = await import('../dist/cli/main.js')
+  // Node 22.1 and later keep compiled code between runs; Node 20 has no such cache.
+  const { default: module } = await import('node:module')
+  module.enableCompileCache?.()
+  const { main } = await import('../dist/bundle/cli/main.js')
   await main(argv, import.meta.url)
 }

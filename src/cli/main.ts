@@ -18,13 +18,31 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     process.stdout.write(help)
     return
   }
-  const oclif = await import('@oclif/core')
+  const oclif = await loadOclif()
   try {
-    await oclif.run(argv, binUrl)
-    await oclif.flush()
+    await runCommandLine(argv, binUrl)
   } catch (error) {
     await oclif.handle(error as Error)
   }
+}
+
+/**
+ * Runs a command through oclif, leaving any error it throws to the caller (main() hands it to
+ * oclif's handler; the in-process tests read it). Commands report their own failures through the
+ * base command and set process.exitCode; what reaches here is oclif's own (an unknown command).
+ */
+export async function runCommandLine(argv: string[], binUrl: string): Promise<void> {
+  const oclif = await loadOclif()
+  await oclif.run(argv, binUrl)
+  await oclif.flush()
+}
+
+type Oclif = typeof import('@oclif/core')
+
+/** oclif, which comes back as the default export when bundled (it is a CommonJS module). */
+async function loadOclif(): Promise<Oclif> {
+  const loaded = (await import('@oclif/core')) as Oclif & { default?: Oclif }
+  return typeof loaded.run === 'function' ? loaded : (loaded.default as Oclif)
 }
 
 function readPackage(binUrl: string): PackageJson {

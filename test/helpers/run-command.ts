@@ -1,11 +1,11 @@
-// Runs a payfac command in this process (through oclif, from the built dist/ and its manifest)
-// and captures what it writes and the exit code it sets. Faster than spawning; the e2e tests
-// spawn bin/run.js for real streams and signals.
-import { run } from '@oclif/core'
+// Runs a payfac command in this process, through the same bundled entry point and manifest as
+// bin/run.js, and captures what it writes and the exit code it sets. Faster than spawning; the
+// e2e tests spawn bin/run.js for real streams and signals.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-const ROOT = pathToFileURL(resolve(__dirname, '../../package.json')).href
+const BIN_URL = pathToFileURL(resolve(__dirname, '../../bin/run.js')).href
+const MAIN = pathToFileURL(resolve(__dirname, '../../dist/bundle/cli/main.js')).href
 
 export interface CommandResult {
   code: number
@@ -14,6 +14,7 @@ export interface CommandResult {
 }
 
 export async function runCommand(argv: string[], options: { env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<CommandResult> {
+  const { runCommandLine } = (await import(MAIN)) as { runCommandLine: (argv: string[], binUrl: string) => Promise<void> }
   const out: string[] = []
   const err: string[] = []
   const writeOut = process.stdout.write.bind(process.stdout)
@@ -29,7 +30,7 @@ export async function runCommand(argv: string[], options: { env?: Record<string,
   process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof process.stderr.write
   let code: number
   try {
-    await run(argv, ROOT)
+    await runCommandLine(argv, BIN_URL)
     code = typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
     const exit = (error as { oclif?: { exit?: number } }).oclif?.exit
