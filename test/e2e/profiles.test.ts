@@ -100,6 +100,24 @@ describe('payfac profiles', () => {
     }
   })
 
+  it('switches the active profile with use, and shows one masked with show', async () => {
+    const other = 'sandbox_sk_otherProfileSecret0000c3d4'
+    const added = await spawnCli(['profiles', 'add', 'other', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], { env: env(), input: other })
+    expect(added.code, added.stderr).toBe(0)
+    expect((await spawnCli(['profiles', 'use', 'other'], { env: env() })).code).toBe(0)
+    const active = await spawnCli(['profiles', 'show', '--json'], { env: env() })
+    expect(JSON.parse(active.stdout)).toMatchObject({ name: 'other', active: true, credential: expect.stringMatching(/c3d4$/) })
+    expect(active.stdout).not.toContain(other)
+    const named = await spawnCli(['profiles', 'show', 'sb'], { env: env() })
+    expect(named.stdout).toContain('a1b2')
+    expect(named.stdout).not.toContain(KEY)
+    const unknown = await spawnCli(['profiles', 'show', 'nosuch'], { env: env() })
+    expect(unknown.code).toBe(3)
+    expect(unknown.stderr).toContain('nosuch')
+    expect((await spawnCli(['profiles', 'use', 'sb'], { env: env() })).code).toBe(0)
+    expect((await spawnCli(['profiles', 'remove', 'other'], { env: env() })).code).toBe(0)
+  })
+
   it('removes a profile', async () => {
     const result = await spawnCli(['profiles', 'remove', 'sb'], { env: env() })
     expect(result.code).toBe(0)
