@@ -1,11 +1,14 @@
 // A real terminal, driven through tmux: `payfac payto agree … --poll` shows a spinner with the
 // status and the time waited, Ctrl-C stops it with the token and the command that resumes, and
-// the exit status is 130.
+// the exit status is 130; `payfac profiles add` asks for the credential without echoing it.
 //
 // Needs tmux (the test fails, saying so, when it is missing) and the compiled dist and manifest
 // (`npx tsc -p tsconfig.json && npx oclif manifest`). It runs its own tmux server (-L), so it
 // never touches a tmux session of yours.
 import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -80,5 +83,33 @@ describe('a terminal session (tmux)', () => {
     expect(done).toContain(`Hint: Resume with: payfac payto status ${token} --poll`)
     // The spinner line was cleared, not left behind.
     expect(done).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Waiting for agreement/)
+  }, 40_000)
+
+  it('asks for a credential with hidden input, stores it for its owner only, and shows it masked', async () => {
+    if (!TMUX) expect.fail('tmux is not installed: this test drives a real terminal through tmux (install it, e.g. apt-get install tmux)')
+    const dir = mkdtempSync(join(tmpdir(), 'payfac-tty-'))
+    const secret = 'sandbox_sk_typedAtThePrompt000e5f6'
+    try {
+      tmux('new-session', '-d', '-s', 'prompt', '-x', '120', '-y', '30', 'bash --norc --noprofile -i')
+      const command =
+        `env -u PAYFAC_PROFILE PAYFAC_CONFIG_DIR=${quote(dir)} ${quote(process.execPath)} ${quote(BIN)} profiles add tty ` +
+        `--environment sandbox --base-url https://sandbox.example.com; echo EXIT=$?`
+      tmux('send-keys', '-t', 'prompt', '-l', command)
+      tmux('send-keys', '-t', 'prompt', 'Enter')
+      const read = () => tmux('capture-pane', '-p', '-t', 'prompt')
+      for (let i = 0; i < 150 && !/Credential \(input hidden\)/.test(read()); i++) await sleep(100)
+      tmux('send-keys', '-t', 'prompt', '-l', secret)
+      tmux('send-keys', '-t', 'prompt', 'Enter')
+      let text = read()
+      for (let i = 0; i < 150 && !/EXIT=\d+/.test(text); i++) text = (await sleep(100), read())
+      expect(text).toContain('EXIT=0')
+      expect(text).toContain('sandbox_sk_…e5f6')
+      expect(text).not.toContain(secret)
+      const file = join(dir, 'profiles.json')
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      expect(readFileSync(file, 'utf8')).toContain(secret)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   }, 40_000)
 })
