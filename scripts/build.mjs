@@ -52,6 +52,15 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // oclif can load TypeScript commands in development; the bundle never does.
   external: ['typescript', 'ts-node', 'tsx'],
+  // Only the parts of undici the client uses (see scripts/bundle/undici-lite.cjs).
+  plugins: [
+    {
+      name: 'undici-lite',
+      setup(on) {
+        on.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, 'scripts/bundle/undici-lite.cjs') }))
+      },
+    },
+  ],
   // Bundled CommonJS dependencies call require(); give ES modules one.
   banner: { js: "import{createRequire as __payfacRequire}from'node:module';const require=__payfacRequire(import.meta.url);" },
   logLevel: 'warning',

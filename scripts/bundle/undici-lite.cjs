@@ -1,0 +1,25 @@
+'use strict'
+// What the client takes from undici (`request`, `FormData`), for the CLI bundle only: undici's
+// index also loads fetch, WebSocket, EventSource, caches and mock agents, which no command uses,
+// and evaluating them costs a command about 30 ms of start-up. The importable library keeps
+// `import … from 'undici'`; scripts/build.mjs points the bundle's `undici` here instead.
+const api = require('undici/lib/api/index.js')
+const { getGlobalDispatcher } = require('undici/lib/global.js')
+const { InvalidArgumentError } = require('undici/lib/core/errors.js')
+const { FormData } = require('undici/lib/web/fetch/formdata.js')
+
+/** undici's `request(url, options)`: the same URL handling and dispatcher choice as its index. */
+function request(url, options = {}) {
+  if (typeof url === 'string') url = new URL(url)
+  if (!(url instanceof URL)) throw new InvalidArgumentError('invalid url')
+  if (options.agent) throw new InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?')
+  const { dispatcher = getGlobalDispatcher(), ...rest } = options
+  return api.request.call(dispatcher, {
+    ...rest,
+    origin: url.origin,
+    path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+    method: rest.method || (rest.body ? 'PUT' : 'GET'),
+  })
+}
+
+module.exports = { request, FormData }
