@@ -40,3 +40,26 @@ export function checkEventType(input: string): string {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(value)) throw new UsageError(`"${input}" is not an event name (PascalCase, such as TransactionPaid)`)
   return value
 }
+
+const FAULT_PART = /^(503|500|reset|drop-after-commit|429(\s*;\s*retry-after\s*=\s*\d+)?|latency\s*=\s*\d+)$/i
+
+/** A fault as the Emulator-Fault header takes it: 503, 500, 429;retry-after=<s>, latency=<ms>, reset or drop-after-commit. */
+export function checkFault(input: string): string {
+  const parts = input.split(',').map((p) => p.trim())
+  if (parts.length === 0 || parts.some((p) => !FAULT_PART.test(p))) {
+    throw new UsageError(
+      `--add takes a fault such as 503, 500, 429;retry-after=2, latency=500, reset or drop-after-commit (got "${input}")`,
+      'latency may go with one other fault: "latency=800,503"',
+    )
+  }
+  return parts.join(',')
+}
+
+/** A probability from 0 to 1. */
+export function checkProbability(input: string): string {
+  const value = Number(input)
+  if (input.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new UsageError(`--probability takes a number from 0 to 1 (got "${input}")`, 'For example --probability 0.25')
+  }
+  return input.trim()
+}

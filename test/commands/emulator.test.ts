@@ -2,7 +2,8 @@
 // requests, deliveries (with --follow), replay and trigger.
 import { describe, expect, it } from 'vitest'
 
-import { useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { activeAgreement } from '../helpers/flows.js'
 
 const { ctx, payfac, json } = useEmulator()
 const { server: receiver } = useRecordingServer(() => ({ status: 200, body: { ok: true } }))
@@ -89,4 +90,37 @@ describe('payfac emulator control commands', () => {
     expect(counted.stdout.trim().split('\n')).toHaveLength(1)
     expect(counted.stdout).toMatch(/dlv_\S+ #1 {2}\w+ {2}200/)
   })
+})
+
+describe('payfac emulator faults', () => {
+  it('adds a standing rule that a command then meets, lists it, and clears it', async () => {
+    expect(await json('emulator', 'faults')).toEqual([])
+    const rule = await json('emulator', 'faults', '--add', 'drop-after-commit', '--method', 'POST', '--path', '/orders/*/pay')
+    expect(rule).toMatchObject({ method: 'POST', pathPattern: '/orders/*/pay', probability: 1, fault: 'drop-after-commit' })
+    const table = await payfac('emulator', 'faults')
+    expect(table.stdout).toContain('drop-after-commit')
+
+    const agreement = await activeAgreement(json, { oneOff: 500 })
+    const token = await json('tokens', 'create', '--payto', '--agreement', agreement, '--amount', '5.00', '--currency', 'AUD')
+    const order = await json('orders', 'create', '--amount', '5.00', '--currency', 'AUD', '--reference', 'faulted-1')
+    const paid = await payfac('orders', 'pay', order.orderId, '--token', token.paymentTokenId)
+    expect(paid.code).toBe(7)
+    expect(paid.stderr).toMatch(/may have reached the service/)
+    // The payment was applied before the connection dropped.
+    expect((await json('transactions', 'list', '--order-id', order.orderId)).length).toBe(1)
+
+    expect(await json('emulator', 'faults', '--clear')).toMatchObject({ cleared: 1 })
+    expect(await json('emulator', 'faults')).toEqual([])
+  })
+})
+
+describe('payfac emulator faults refuses before sending', () => {
+  itRefusesBeforeSending(
+    [
+      ['a fault it does not know', ['emulator', 'faults', '--add', '418', '--path', '/orders'], /--add takes a fault/],
+      ['a probability over 1', ['emulator', 'faults', '--add', '503', '--path', '/orders', '--probability', '2'], /--probability takes a number from 0 to 1/],
+      ['a rule without a path', ['emulator', 'faults', '--add', '503'], /path/],
+    ],
+    useRecordingServer(),
+  )
 })
