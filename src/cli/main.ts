@@ -1,6 +1,7 @@
 // The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
 // package.json and oclif.manifest.json without loading oclif at all; everything else goes to
 // oclif, which reads the manifest instead of loading every command file.
+import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
@@ -34,7 +35,15 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
 export async function runCommandLine(argv: string[], binUrl: string): Promise<void> {
   const oclif = await loadOclif()
   await oclif.run(argv, binUrl)
-  await oclif.flush()
+  await flushStdout()
+}
+
+/**
+ * Waits until stdout has no backlog left. (oclif's flush() leaves a 'drain' listener on stdout
+ * whenever the stream was already drained, one more per call.)
+ */
+async function flushStdout(): Promise<void> {
+  if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain')
 }
 
 type Oclif = typeof import('@oclif/core')
