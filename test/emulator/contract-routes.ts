@@ -83,6 +83,13 @@ export const CONTRACT_ROUTES = [
 ] as const
 
 /** A concrete path for a template: each `{param}` becomes `x_<param>`. */
+/** The contract's operations whose path starts with one of `prefixes` (for per-group coverage checks). */
+export function routesUnder(...prefixes: string[]): string[] {
+  const keys = CONTRACT_ROUTES.filter((key) => prefixes.some((prefix) => key.slice(key.indexOf(' ') + 1).startsWith(prefix)))
+  if (keys.length === 0) throw new Error(`No contract operation under ${prefixes.join(', ')}`)
+  return keys
+}
+
 export function samplePath(template: string): string {
   return template.replace(/\{(\w+)\}/g, (_m, name: string) => `x_${name}`)
 }

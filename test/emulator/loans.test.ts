@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { SEEDED_LOAN_ID } from '../../src/emulator/resources/loans.js'
 import { KEYS, MERCHANT, SUB_MERCHANT } from './helpers.js'
 import { expectError, unanswered, useHttpEmulator } from './money-http.js'
+import { routesUnder } from './contract-routes.js'
 
 const http = useHttpEmulator()
 
@@ -177,14 +178,7 @@ describe('statement download', () => {
 
 describe('coverage', () => {
   it('answered 2xx over HTTP on every loan operation', () => {
-    const keys = [
-      'GET /loans',
-      'GET /loans/statements',
-      'GET /loans/statements/{loanStatementId}',
-      'GET /loans/statements/entries',
-      'GET /loans/statements/entries/report',
-      'GET /loans/enterprise/statements/{loanStatementId}/download',
-    ]
+    const keys = routesUnder('/loans')
     expect(unanswered(http, keys)).toEqual([])
   })
 })
