@@ -1,5 +1,4 @@
 // createClient(): one Transport, one Core, and a namespace per resource group.
-import type { Dispatcher } from 'undici'
 import { z } from 'zod'
 import { type CallOptions, Core, type IterateCallOptions, type QueryInput } from './core.js'
 import type { Page } from './pagination.js'
@@ -17,29 +16,9 @@ import { type SourcesResource, sourcesResource } from './resources/sources.js'
 import { type TokensResource, tokensResource } from './resources/tokens.js'
 import { type TransactionsResource, transactionsResource } from './resources/transactions.js'
 import { type WebhooksResource, webhooksResource } from './resources/webhooks.js'
-import { type Context, type Query, type RawRequest, type RawResponse, Transport } from './transport.js'
+import { type ClientOptions, type Query, type RawRequest, type RawResponse, Transport } from './transport.js'
 
-export interface ClientOptions {
-  /** The environment's base address, e.g. the sandbox URL or http://127.0.0.1:4010. */
-  baseUrl: string
-  /** Sent as `Authorization: Bearer <credential>`; never shown in errors or debug lines. */
-  credential: string
-  /** Default context headers for every call. */
-  context?: Context | undefined
-  /** Deadline of one attempt, in ms (default 30 000). */
-  timeoutMs?: number | undefined
-  /** Retries after the first try for retryable failures (default 3). */
-  maxRetries?: number | undefined
-  /** An undici dispatcher (a MockAgent in tests, a proxy agent …). */
-  dispatcher?: Dispatcher | undefined
-  userAgent?: string | undefined
-  /** Receives one redacted line per request and per response. */
-  debug?: ((line: string) => void) | undefined
-  /** Waits between retries (injected in tests). */
-  sleep?: ((ms: number) => Promise<void>) | undefined
-  /** Jitter source in [0, 1) (injected in tests). */
-  random?: (() => number) | undefined
-}
+export type { ClientOptions } from './transport.js'
 
 export interface PayfacClient {
   /** Any operation, as given: no body validation, JSON answer by default. */

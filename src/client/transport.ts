@@ -46,17 +46,30 @@ export interface RawResponse<B = unknown> {
   requestId?: string | undefined
 }
 
-export interface TransportOptions {
+/** What `createClient()` takes. */
+export interface ClientOptions {
+  /** The environment's base address, e.g. the sandbox URL or http://127.0.0.1:4010. */
   baseUrl: string
+  /** Sent as `Authorization: Bearer <credential>`; never shown in errors or debug lines. */
   credential: string
+  /** Default context headers for every call. */
   context?: Context | undefined
+  /** Deadline of one attempt, in ms (default 30 000). */
   timeoutMs?: number | undefined
+  /** Retries after the first try for retryable failures (default 3). */
   maxRetries?: number | undefined
+  /** An undici dispatcher (a MockAgent in tests, a proxy agent …). */
   dispatcher?: Dispatcher | undefined
   userAgent?: string | undefined
+  /** Receives one redacted line per request and per response. */
   debug?: ((line: string) => void) | undefined
+  /** Waits between retries (injected in tests). */
   sleep?: ((ms: number) => Promise<void>) | undefined
+  /** Jitter source in [0, 1) (injected in tests). */
   random?: (() => number) | undefined
+}
+
+export interface TransportOptions extends ClientOptions {
   /** Clock for HTTP-date `Retry-After` values. */
   now?: (() => number) | undefined
 }

@@ -13,7 +13,6 @@ import { PaymentSource } from '../../src/client/schemas/sources.js'
 import { PayToToken } from '../../src/client/schemas/tokens.js'
 import { PayOrderComplete, TransactionDetails } from '../../src/client/schemas/transactions.js'
 import { WebhookSubscription } from '../../src/client/schemas/webhooks.js'
-import { routeKey } from '../../src/emulator/route.js'
 import { aud, ok, testApp } from './helpers.js'
 
 const GOLDEN = join(__dirname, '../fixtures/golden')
