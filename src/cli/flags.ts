@@ -6,6 +6,7 @@ import { Args, Flags } from '@oclif/core'
 import { InvalidInputError } from '../client/errors.js'
 import { parseCurrency, toMinorUnits } from '../client/money.js'
 import { UsageError } from './errors.js'
+import { timeoutFlag, walkFlags } from './flags-lists.js'
 
 const GLOBAL = 'GLOBAL'
 
@@ -37,6 +38,7 @@ export const apiFlags = {
     parse: async (input) => checkPrefix(input, 'cust', '--customer-id'),
   }),
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
+  timeout: timeoutFlag,
 }
 
 /** Checks that an identifier has its resource's prefix (`ordr_…`). */
@@ -107,6 +109,7 @@ export function paginationFlags() {
     }),
     all: Flags.boolean({ description: 'Walk every page, streaming records as they arrive.', helpGroup: 'PAGINATION' }),
     max: Flags.integer({ description: 'Stop after this many records (walks pages as needed).', min: 1, helpGroup: 'PAGINATION' }),
+    ...walkFlags(),
   }
 }
 

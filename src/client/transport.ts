@@ -56,6 +56,14 @@ export interface ClientOptions {
   context?: Context | undefined
   /** Deadline of one attempt, in ms (default 30 000). */
   timeoutMs?: number | undefined
+  /**
+   * Deadline of a request with all its retries, in ms (default 60 000, and never less than
+   * `timeoutMs`): no retry starts that could not finish in time, and the last attempt gets only
+   * what is left.
+   */
+  budgetMs?: number | undefined
+  /** Told before each retry: what failed, and how long until the next attempt. */
+  onRetry?: ((event: RetryEvent) => void) | undefined
   /** Retries after the first try for retryable failures (default 3). */
   maxRetries?: number | undefined
   /** An undici dispatcher (a MockAgent in tests, a proxy agent …). */
@@ -69,12 +77,31 @@ export interface ClientOptions {
   random?: (() => number) | undefined
 }
 
+/** What `onRetry` is told before a retry. */
+export interface RetryEvent {
+  method: string
+  /** The path, without its query string. */
+  path: string
+  /** The retry about to be made: 1 for the first. */
+  retry: number
+  maxRetries: number
+  /** Why the last attempt failed, in one line. */
+  reason: string
+  /** How long until the retry. */
+  waitMs: number
+  /** Time spent on the request so far. */
+  elapsedMs: number
+}
+
 export interface TransportOptions extends ClientOptions {
-  /** Clock for HTTP-date `Retry-After` values. */
+  /** Clock for HTTP-date `Retry-After` values and for the budget, in ms (injected in tests). */
   now?: (() => number) | undefined
+  /** Arms an attempt's deadline; returns its disarm (injected in tests so that none waits). */
+  setDeadline?: ((onExpiry: () => void, ms: number) => () => void) | undefined
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000
+export const DEFAULT_BUDGET_MS = 60_000
 export const DEFAULT_USER_AGENT = 'payfac-client/0.1.0'
 
 const CONTEXT_HEADERS: ReadonlyArray<[keyof Context, string]> = [
@@ -96,12 +123,19 @@ const NEVER_CONNECTED = new Set([
 ])
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+const realDeadline = (onExpiry: () => void, ms: number) => {
+  const timer = setTimeout(onExpiry, ms)
+  return () => clearTimeout(timer)
+}
 
 export class Transport {
   readonly baseUrl: string
   private readonly credential: string
   private readonly context: Context
   private readonly timeoutMs: number
+  private readonly budgetMs: number
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined
+  private readonly setDeadline: (onExpiry: () => void, ms: number) => () => void
   private readonly maxRetries: number
   private readonly dispatcher: Dispatcher | undefined
   private readonly userAgent: string
@@ -127,7 +161,10 @@ export class Transport {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.credential = options.credential
     this.context = { ...(options.context ?? {}) }
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs')
+    this.budgetMs = Math.max(positive(options.budgetMs, DEFAULT_BUDGET_MS, 'budgetMs'), this.timeoutMs)
+    this.onRetry = options.onRetry
+    this.setDeadline = options.setDeadline ?? realDeadline
     this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES)
     this.dispatcher = options.dispatcher
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT
@@ -140,10 +177,12 @@ export class Transport {
   /** Sends `raw`, retrying as retry.ts allows, and returns the successful answer or throws a PayfacError. */
   async send<B = unknown>(raw: RawRequest): Promise<RawResponse<B>> {
     const method = raw.method.toUpperCase()
+    const started = this.now()
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | undefined
+      const left = this.budgetMs - (this.now() - started)
       try {
-        return (await this.once({ ...raw, method })) as RawResponse<B>
+        return (await this.once({ ...raw, method }, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
       } catch (error) {
         if (raw.signal?.aborted) throw raw.signal.reason ?? error
         let decision: boolean
@@ -155,9 +194,21 @@ export class Transport {
         } else {
           throw error
         }
-        if (!decision) throw error
+        if (!decision) throw tried(error, attempt, this.now() - started)
         const wait = backoffMs({ attempt, retryAfter, random: this.random, now: this.now() })
-        this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${this.describePath(raw.path)} in ${wait} ms`)
+        const elapsedMs = this.now() - started
+        // A retry that could not even start within the budget is not made.
+        if (elapsedMs + wait >= this.budgetMs) throw tried(error, attempt, elapsedMs)
+        const path = this.describePath(raw.path)
+        this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${path} in ${wait} ms`)
+        if (this.onRetry) {
+          const reason = redactSecrets((error as Error).message, [this.credential])
+          try {
+            this.onRetry({ method, path, retry: attempt, maxRetries: this.maxRetries, reason, waitMs: wait, elapsedMs })
+          } catch {
+            // A failing observer must not fail the request.
+          }
+        }
         await this.sleep(wait)
         if (raw.signal?.aborted) throw raw.signal.reason ?? error
       }
@@ -173,22 +224,23 @@ export class Transport {
     return url
   }
 
-  private async once(raw: RawRequest): Promise<RawResponse> {
+  private async once(raw: RawRequest, timeoutMs: number): Promise<RawResponse> {
     const method = raw.method
     const url = this.buildUrl(raw.path, raw.query)
     const path = this.describePath(raw.path)
     const responseType = raw.responseType ?? 'json'
     const { headers, body, shownBody } = this.prepare(raw)
     const secrets = this.secrets(headers)
+    const debugging = this.debugSink !== undefined
 
-    this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody}`}`, secrets)
+    if (debugging) this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
 
     const timer = new AbortController()
     let timedOut = false
-    const timeout = setTimeout(() => {
+    const disarm = this.setDeadline(() => {
       timedOut = true
       timer.abort(new Error('timeout'))
-    }, this.timeoutMs)
+    }, timeoutMs)
     const signal = raw.signal ? AbortSignal.any([raw.signal, timer.signal]) : timer.signal
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
@@ -200,13 +252,13 @@ export class Transport {
         headers,
         body: body as Dispatcher.DispatchOptions['body'],
         signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       })
     } catch (error) {
-      clearTimeout(timeout)
-      throw this.networkError(error, { method, path, url, timedOut, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      disarm()
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
     }
 
     const status = response.statusCode
@@ -216,29 +268,31 @@ export class Transport {
 
     if (ok && responseType === 'stream') {
       // The deadline covered the wait for headers; a download then only has the idle timeout.
-      clearTimeout(timeout)
-      this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
+      disarm()
+      if (debugging) this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
       return { status, headers: responseHeaders, body: response.body as unknown as Readable, requestId }
     }
 
-    let bytes: Uint8Array
+    const binary = ok && responseType === 'bytes'
+    // The answer as received: text is read as text (one decode, no copy through an ArrayBuffer).
+    let bytes: Uint8Array | undefined
+    let text = ''
     try {
-      bytes = new Uint8Array(await response.body.arrayBuffer())
+      if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
+      else text = await response.body.text()
     } catch (error) {
-      throw this.networkError(error, { method, path, url, timedOut, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
     } finally {
-      clearTimeout(timeout)
+      disarm()
     }
 
     const contentType = responseHeaders['content-type'] ?? ''
-    const binary = ok && responseType === 'bytes'
-    // The answer as received; what is shown (debug lines, errors) never carries a known secret.
-    const text = binary ? '' : new TextDecoder().decode(bytes)
-    const shown = binary ? `<${bytes.byteLength} bytes>` : text ? redactBodyText(text, secrets) : ''
-    this.log(
-      `← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))}${shown ? ` ${shown}` : ''}`,
-      secrets,
-    )
+    // What is shown (debug lines, errors) never carries a known secret; redacting a body costs a
+    // parse, a deep copy and a stringify, so it is done only when a debug line will show it.
+    if (debugging) {
+      const shown = bytes ? `<${bytes.byteLength} bytes>` : text ? redactBodyText(text, secrets) : ''
+      this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))}${shown ? ` ${shown}` : ''}`, secrets)
+    }
 
     if (!ok) {
       const errorBody = parseMaybeJson(redactSecrets(text, secrets), contentType)
@@ -247,7 +301,7 @@ export class Transport {
       throw error
     }
 
-    if (binary) return { status, headers: responseHeaders, body: bytes, requestId }
+    if (bytes) return { status, headers: responseHeaders, body: bytes, requestId }
     if (responseType === 'text') return { status, headers: responseHeaders, body: text, requestId }
 
     if (text.trim() === '') return { status, headers: responseHeaders, body: undefined, requestId }
@@ -276,7 +330,7 @@ export class Transport {
   }
 
   /** Headers and the encoded body of a request, plus what the debug line shows of the body. */
-  private prepare(raw: RawRequest): { headers: Record<string, string>; body: unknown; shownBody: string | undefined } {
+  private prepare(raw: RawRequest): { headers: Record<string, string>; body: unknown; shownBody: (() => string) | undefined } {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.credential}`,
       Accept: raw.accept ?? 'application/json',
@@ -288,19 +342,20 @@ export class Transport {
       if (value !== undefined && value !== '') headers[header] = value
     }
     let body: unknown
-    let shownBody: string | undefined
-    if (raw.body === undefined) {
+    let shownBody: (() => string) | undefined
+    const given = raw.body
+    if (given === undefined) {
       body = undefined
-    } else if (raw.body instanceof FormData) {
-      body = raw.body
-      shownBody = describeForm(raw.body)
-    } else if (raw.body instanceof Uint8Array) {
-      body = raw.body
-      shownBody = `<${raw.body.byteLength} bytes>`
+    } else if (given instanceof FormData) {
+      body = given
+      shownBody = () => describeForm(given)
+    } else if (given instanceof Uint8Array) {
+      body = given
+      shownBody = () => `<${given.byteLength} bytes>`
     } else {
-      body = JSON.stringify(raw.body)
+      body = JSON.stringify(given)
       headers['Content-Type'] = 'application/json'
-      shownBody = JSON.stringify(redactJson(raw.body))
+      shownBody = () => JSON.stringify(redactJson(given))
     }
     for (const [name, value] of Object.entries(raw.headers ?? {})) {
       const existing = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase())
@@ -329,7 +384,7 @@ export class Transport {
 
   private networkError(
     error: unknown,
-    at: { method: string; path: string; url: string; timedOut: boolean; aborted: boolean; elapsed: number; secrets: string[] },
+    at: { method: string; path: string; url: string; timedOut: boolean; timeoutMs: number; aborted: boolean; elapsed: number; secrets: string[] },
   ): unknown {
     if (at.aborted && !at.timedOut) return error
     const code = errorCode(error)
@@ -338,7 +393,7 @@ export class Transport {
       // Nothing was sent: the request itself could not be built (e.g. a line break in a header).
       result = new InvalidInputError(`${at.method} ${at.path} could not be sent: ${redactSecrets(errorReason(error), at.secrets)}`)
     } else if (at.timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      result = new TimeoutError({ method: at.method, path: at.path, timeoutMs: this.timeoutMs })
+      result = new TimeoutError({ method: at.method, path: at.path, timeoutMs: at.timeoutMs })
     } else {
       const reason = redactSecrets(errorReason(error), at.secrets)
       result = new ConnectionError({
@@ -367,6 +422,18 @@ export class Transport {
       // A failing debug sink must not fail the request.
     }
   }
+}
+
+/** Notes on the final error of a request tried more than once how often and for how long. */
+function tried(error: unknown, attempts: number, elapsedMs: number): unknown {
+  if (attempts > 1 && error instanceof PayfacError) error.tried = { attempts, elapsedMs: Math.max(0, Math.round(elapsedMs)) }
+  return error
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
+  return value
 }
 
 const RETRY_AFTER = Symbol('retryAfter')

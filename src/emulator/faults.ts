@@ -7,6 +7,8 @@
 //   latency=<ms>               apply the request, hold the answer back for <ms>
 //   reset                      destroy the connection before anything is applied
 //   drop-after-commit          apply the request fully, then destroy the connection unanswered
+//   empty-page=<n>             a list answers page <n> with an empty array, its counts unchanged
+//   malformed-page=<n>         a list answers page <n> with a body cut short (not JSON)
 // Standing rules (`/__emulator/faults`) apply a fault to matching requests with a probability,
 // drawn from a PRNG seeded by `--seed`, so a run can be repeated exactly. `--rate-limit` answers
 // 429 with `Retry-After` beyond that many requests per second.
@@ -27,6 +29,7 @@ export type FaultAction =
   | { kind: 'throttle'; retryAfterSeconds: number }
   | { kind: 'reset' }
   | { kind: 'drop-after-commit' }
+  | { kind: 'empty-page' | 'malformed-page'; page: number }
 
 export interface Fault {
   /** What happens to the request (none: it is applied and answered normally, after the latency). */
@@ -39,7 +42,7 @@ export interface Fault {
 /** Reads a fault as the header (or a standing rule) writes it; a 400 `invalid_fault` when it is not one. */
 export function parseFault(text: string): Fault {
   const bad = (why: string) =>
-    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset or drop-after-commit')
+    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit, empty-page=<n> or malformed-page=<n>')
   let action: FaultAction | null = null
   let latencyMs = 0
   const parts = text.split(',').map((p) => p.trim()).filter(Boolean)
@@ -55,12 +58,16 @@ export function parseFault(text: string): Fault {
       const seconds = match[1] === undefined ? 1 : Number(match[1])
       if (seconds > MAX_RETRY_AFTER_SECONDS) throw bad(`retry-after is at most ${MAX_RETRY_AFTER_SECONDS} seconds`)
       next = { kind: 'throttle', retryAfterSeconds: seconds }
+    } else if ((match = /^(empty-page|malformed-page)\s*=\s*(\d+)$/.exec(lower))) {
+      const page = Number(match[2])
+      if (page < 1 || page > 2_147_483_647) throw bad('the page is a number from 1')
+      next = { kind: match[1] as 'empty-page' | 'malformed-page', page }
     } else if ((match = /^latency\s*=\s*(\d+)$/.exec(lower))) {
       latencyMs = Number(match[1])
       if (latencyMs > MAX_LATENCY_MS) throw bad(`latency is at most ${MAX_LATENCY_MS} ms`)
       continue
     } else throw bad(`"${part}" is not a fault`)
-    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit (latency may go with it)')
+    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit, empty-page, malformed-page (latency may go with it)')
     action = next
   }
   return { action, latencyMs, text: parts.join(', ') }
