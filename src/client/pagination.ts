@@ -274,7 +274,7 @@ export async function* iteratePages<T>(
       const expected = Math.max(0, total - (firstPage - 1) * limit)
       if (unique !== expected) {
         const moved = duplicates > 0 ? ` (${duplicates} repeated, dropped)` : ''
-        anomaly(last, 'count-mismatch', `The walk delivered ${unique} distinct records${moved} where the service reported ${expected}, so the list changed while it was read`)
+        anomaly(last, 'count-mismatch', `The walk delivered ${unique} distinct records${moved} of the ${expected} the service reported`)
       }
     }
   } finally {
