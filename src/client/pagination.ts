@@ -212,9 +212,13 @@ export async function* iteratePages<T>(
       return
     }
 
-    const limit = first.limit
     const pageCount = first.pageCount
     const total = !first.inferred || first.counted?.total ? first.totalRecordCount : undefined
+    // A service that pages by fewer records than asked (its own maximum) says so through its
+    // counts: page 1 is short, and the counts agree with that smaller size. Walk at its size.
+    const got = first.items.length
+    const smaller = got > 0 && got < first.limit && first.page < pageCount && (total === undefined || Math.ceil(total / got) === pageCount)
+    const limit = smaller ? got : first.limit
     let last = pageCount
     if (max !== undefined) last = Math.min(last, firstPage + Math.ceil(max / Math.max(limit, 1)) - 1)
     if (last - firstPage + 1 > maxPages) {
@@ -251,7 +255,7 @@ export async function* iteratePages<T>(
       }
     }
 
-    check(first)
+    check(first.limit === limit ? first : { ...first, limit })
     fill()
     let page: Page<T> | undefined = first
     for (let n = firstPage; page; n++) {
@@ -266,7 +270,7 @@ export async function* iteratePages<T>(
         page = await (inFlight.get(n + 1) as Promise<Page<T>>)
         inFlight.delete(n + 1)
         fill()
-        check(page)
+        check(page.limit === limit ? page : { ...page, limit })
       }
     }
 

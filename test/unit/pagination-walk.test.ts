@@ -60,6 +60,14 @@ describe('a walk that is complete or fails', () => {
     expect(items).toHaveLength(20)
   })
 
+  it('walks at the size of a service that pages by fewer records than asked, when its counts agree', async () => {
+    const svc = newestFirst(35, 10)
+    const fetchPage = async (page: number, request: PageRequest) => ({ ...(await svc.fetchPage(page, request)), limit: 50 })
+    const { items, error } = await collect(iteratePages(fetchPage, 1, { identify }))
+    expect(error).toBeUndefined()
+    expect(items).toHaveLength(35)
+  })
+
   it('refuses a last page that does not hold the rest of the total', async () => {
     const svc = newestFirst(35, 10, { spoil: (p) => (p.page === 4 ? { ...p, items: p.items.slice(0, 2) } : p) })
     const { items, error } = await collect(iteratePages(svc.fetchPage, 1))
