@@ -202,7 +202,8 @@ export class Transport {
         const path = this.describePath(raw.path)
         this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${path} in ${wait} ms`)
         if (this.onRetry) {
-          const reason = redactSecrets((error as Error).message, [this.credential])
+          const message = redactSecrets((error as Error).message, [this.credential])
+          const reason = message.startsWith(`${method} ${path} `) ? message.slice(method.length + path.length + 2) : message
           try {
             this.onRetry({ method, path, retry: attempt, maxRetries: this.maxRetries, reason, waitMs: wait, elapsedMs })
           } catch {

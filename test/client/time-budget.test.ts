@@ -57,6 +57,7 @@ describe('time budgets', () => {
     const time = fakeTime()
     const error = (await svc.client({ ...time.options, timeoutMs: 5000 }).orders.get('ordr_1').catch((e: unknown) => e)) as TimeoutError
     expect(time.deadlines).toEqual([5000, 5000, 5000, 5000])
+    expect(time.retries.map((r) => r.reason)).toEqual(['got no answer within 5000 ms', 'got no answer within 5000 ms', 'got no answer within 5000 ms'])
     expect(error.tried).toEqual({ attempts: 4, elapsedMs: 20_000 + 125 + 250 + 500 })
   })
 

@@ -4,10 +4,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { useEmulator } from '../helpers/command-harness.js'
+import { runCommand } from '../helpers/run-command.js'
 
 const { ctx, payfac } = useEmulator()
 
 const ORDERS = 1600
+
+const runWithEnv = (extra: Record<string, string>, ...argv: string[]) => runCommand(argv, { env: { ...ctx.env, ...extra } })
 
 function createOrders(count: number, tag: string): string[] {
   const ids: string[] = []
@@ -118,5 +121,26 @@ describe('orders list --all', () => {
     expect(all.length).toBeGreaterThan(ids.length)
     expect(ids.length).toBeGreaterThanOrEqual(existing.length)
     expect(ids).toEqual(all.slice(all.length - ids.length))
+  })
+})
+
+describe('--timeout', () => {
+  it('refuses a timeout that is not a duration above zero, before sending anything', async () => {
+    const before = (ctx.emulator.app.request('GET', '/__emulator/requests?limit=1000').body as unknown[]).length
+    for (const value of ['0', '2x', '-1s']) {
+      const result = await payfac('orders', 'list', '--timeout', value)
+      expect(result.code, value).toBe(2)
+      expect(result.stderr).toMatch(/--timeout takes a duration above 0/)
+    }
+    const bad = await runWithEnv({ PAYFAC_TIMEOUT: 'soon' }, 'orders', 'list')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/^Error: PAYFAC_TIMEOUT takes a duration above 0/)
+    const after = (ctx.emulator.app.request('GET', '/__emulator/requests?limit=1000').body as unknown[]).length
+    expect(after).toBe(before)
+  })
+
+  it('takes PAYFAC_TIMEOUT, and --timeout over it', async () => {
+    expect((await runWithEnv({ PAYFAC_TIMEOUT: '20s' }, 'orders', 'list', '--limit', '1')).code).toBe(0)
+    expect((await runWithEnv({ PAYFAC_TIMEOUT: 'soon' }, 'orders', 'list', '--limit', '1', '--timeout', '20s')).code).toBe(0)
   })
 })
