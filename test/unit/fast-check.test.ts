@@ -36,7 +36,7 @@ function mutations(record: unknown): unknown[] {
   return out
 }
 
-const zodSchemas = Object.entries(schemas).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType)
+const zodSchemas = (Object.entries(schemas) as Array<[string, unknown]>).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType)
 
 describe('fastCheck', () => {
   const samples = goldenObjects().flatMap((record) => [record, ...mutations(record)])
