@@ -107,26 +107,36 @@ export class Core {
 
   /** One page of a paginated list; a body that is not a list of records is a ListIntegrityError naming the page. */
   async list<S extends z.ZodType>(path: string, schema: S, query: QueryInput = {}, call?: CallOptions): Promise<Page<z.output<S>>> {
+    return (await this.listLater(path, schema, query, call))()
+  }
+
+  /** One page, fetched now and parsed when the returned function is called. */
+  private async listLater<S extends z.ZodType>(path: string, schema: S, query: QueryInput, call: CallOptions | undefined): Promise<() => Page<z.output<S>>> {
     checkPaging(query)
     const page = typeof query.page === 'number' ? query.page : 1
-    try {
-      const response = await this.send('GET', path, { query, call })
-      const at = { method: 'GET', path, status: response.status }
-      if (!Array.isArray(response.body)) {
-        throw new ResponseFormatError({ ...at, body: response.body, reason: 'a list answer must be a JSON array' })
+    const malformed = (error: unknown) => {
+      if (!(error instanceof ResponseFormatError)) return error
+      return new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of ${path} is malformed: ${error.message}`, cause: error })
+    }
+    const response = await this.send<() => unknown>('GET', path, { query, call, responseType: 'json-later' }).catch((error: unknown) => {
+      throw malformed(error)
+    })
+    return () => {
+      try {
+        const at = { method: 'GET', path, status: response.status }
+        const body = response.body()
+        if (!Array.isArray(body)) throw new ResponseFormatError({ ...at, body, reason: 'a list answer must be a JSON array' })
+        const items = new Array<z.output<S>>(body.length)
+        // A record the fast check vouches for is exactly what zod would return (see fast-check.ts).
+        const fast = fastCheck(schema)
+        for (let i = 0; i < body.length; i++) items[i] = fast?.(body[i]) ? (body[i] as z.output<S>) : parseAnswer(schema, body[i], at, `[${i}]`)
+        return toPage(items, response.headers, {
+          page: typeof query.page === 'number' ? query.page : undefined,
+          limit: typeof query.limit === 'number' ? query.limit : undefined,
+        })
+      } catch (error) {
+        throw malformed(error)
       }
-      const body: unknown[] = response.body
-      const items = new Array<z.output<S>>(body.length)
-      // A record the fast check vouches for is exactly what zod would return (see fast-check.ts).
-      const fast = fastCheck(schema)
-      for (let i = 0; i < body.length; i++) items[i] = fast?.(body[i]) ? (body[i] as z.output<S>) : parseAnswer(schema, body[i], at, `[${i}]`)
-      return toPage(items, response.headers, {
-        page: typeof query.page === 'number' ? query.page : undefined,
-        limit: typeof query.limit === 'number' ? query.limit : undefined,
-      })
-    } catch (error) {
-      if (!(error instanceof ResponseFormatError)) throw error
-      throw new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of ${path} is malformed: ${error.message}`, cause: error })
     }
   }
 
@@ -156,7 +166,7 @@ export class Core {
       const pageQuery: QueryInput = { ...base, page }
       if (request.bound !== undefined && !(givenMs < request.bound)) pageQuery.createdBefore = new Date(request.bound).toISOString()
       const signal = options.call?.signal ? AbortSignal.any([options.call.signal, request.signal]) : request.signal
-      return this.list(path, schema, pageQuery, { ...options.call, signal })
+      return this.listLater(path, schema, pageQuery, { ...options.call, signal })
     }
     return { [Symbol.asyncIterator]: () => iteratePages(fetchPage, first, iterateOptions) }
   }

@@ -144,7 +144,7 @@ export interface PageRequest {
  * ListIntegrityError naming the page (or, with `allowPartial`, are reported through `onWarning`).
  */
 export async function* iteratePages<T>(
-  fetchPage: (page: number, request: PageRequest) => Promise<Page<T>>,
+  fetchPage: (page: number, request: PageRequest) => Promise<Page<T> | (() => Page<T>)>,
   firstPage: number,
   options: IterateOptions<T> = {},
 ): AsyncGenerator<T, void, undefined> {
@@ -167,9 +167,22 @@ export async function* iteratePages<T>(
     if (!warned.has(reason)) options.onWarning?.(message)
     warned.add(reason)
   }
-  const get = async (page: number, bound: number | undefined): Promise<Page<T>> => {
+  const get = async (page: number, bound: number | undefined): Promise<Page<T> | (() => Page<T>)> => {
     try {
       return await fetchPage(page, { bound, signal: controller.signal })
+    } catch (error) {
+      if (error instanceof ResponseFormatError) {
+        throw new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of the list is malformed: ${error.message}`, cause: error })
+      }
+      throw error
+    }
+  }
+
+  /** A page as fetched, parsed now if it came as a function (kept as text while it waited). */
+  const open = (got: Page<T> | (() => Page<T>), page: number): Page<T> => {
+    if (typeof got !== 'function') return got
+    try {
+      return got()
     } catch (error) {
       if (error instanceof ResponseFormatError) {
         throw new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of the list is malformed: ${error.message}`, cause: error })
@@ -198,17 +211,17 @@ export async function* iteratePages<T>(
 
   try {
     let bound = options.bounded ? Math.floor((options.now ?? Date.now)()) : undefined
-    let first = await get(firstPage, bound)
+    let first = open(await get(firstPage, bound), firstPage)
     if (bound !== undefined && first.serverTime !== undefined && Math.abs(first.serverTime - bound) > CLOCK_SKEW_MS) {
       // The service's clock is not ours: a bound by our clock would leave out records it has
       // (its clock ahead) or let in records made during the walk (behind). Take its time instead,
       // to the end of the second its Date header names (the header has no finer resolution).
       bound = first.serverTime + 1000
-      first = await get(firstPage, bound)
+      first = open(await get(firstPage, bound), firstPage)
     }
 
     if (first.inferred && !first.counted?.pages) {
-      yield* sequentialWalk(first, get, bound, { max, maxPages, fresh, countDelivered: () => ++delivered })
+      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { max, maxPages, fresh, countDelivered: () => ++delivered })
       return
     }
 
@@ -243,7 +256,7 @@ export async function* iteratePages<T>(
       }
     }
 
-    const inFlight = new Map<number, Promise<Page<T>>>()
+    const inFlight = new Map<number, Promise<Page<T> | (() => Page<T>)>>()
     let next = firstPage + 1
     const fill = () => {
       while (inFlight.size < concurrency && next <= last) {
@@ -267,7 +280,7 @@ export async function* iteratePages<T>(
       }
       page = undefined
       if (n + 1 <= last) {
-        page = await (inFlight.get(n + 1) as Promise<Page<T>>)
+        page = open(await (inFlight.get(n + 1) as Promise<Page<T> | (() => Page<T>)>), n + 1)
         inFlight.delete(n + 1)
         fill()
         check(page.limit === limit ? page : { ...page, limit })
@@ -289,8 +302,7 @@ export async function* iteratePages<T>(
 /** Without any count: one page ahead, stopping at the first short or empty page. */
 async function* sequentialWalk<T>(
   first: Page<T>,
-  get: (page: number, bound: number | undefined) => Promise<Page<T>>,
-  bound: number | undefined,
+  get: (page: number) => Promise<Page<T>>,
   state: { max: number | undefined; maxPages: number; fresh: (item: T) => boolean; countDelivered: () => number },
 ): AsyncGenerator<T, void, undefined> {
   let fetched = 1
@@ -303,7 +315,7 @@ async function* sequentialWalk<T>(
       if (fetched >= state.maxPages) {
         throw new PageLimitError(`Stopped after ${state.maxPages} pages; the service did not say how many there are. Narrow the query or use a larger limit.`)
       }
-      next = get(page.page + 1, bound)
+      next = get(page.page + 1)
       next.catch(() => undefined)
       fetched++
     }

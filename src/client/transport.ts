@@ -19,7 +19,8 @@ export interface Context {
 /** Query parameters: arrays repeat the parameter, undefined is left out, booleans are true/false. */
 export type Query = Record<string, string | number | boolean | undefined | null | Array<string | number | boolean>>
 
-export type ResponseType = 'json' | 'text' | 'bytes' | 'stream'
+/** `json-later`: the body is a function that parses the JSON when called (list pages of a walk). */
+export type ResponseType = 'json' | 'json-later' | 'text' | 'bytes' | 'stream'
 
 export interface RawRequest {
   method: string
@@ -305,29 +306,11 @@ export class Transport {
     if (bytes) return { status, headers: responseHeaders, body: bytes, requestId }
     if (responseType === 'text') return { status, headers: responseHeaders, body: text, requestId }
 
-    if (text.trim() === '') return { status, headers: responseHeaders, body: undefined, requestId }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text) as unknown
-    } catch {
-      const safe = redactSecrets(text, secrets)
-      const snippet = safe.trim().replace(/\s+/g, ' ').slice(0, 120)
-      throw new ResponseFormatError({
-        method,
-        path,
-        status,
-        body: safe,
-        reason: `expected JSON${contentType ? ` but got ${contentType.split(';')[0]}` : ''}: ${snippet}`,
-      })
-    }
-    // Real clients recognise an error body by its errorCode; one that arrives with a success
-    // status but names a failure status of its own is treated as that failure.
-    const embedded = embeddedErrorStatus(parsed)
-    if (embedded !== undefined) {
-      const body = parseMaybeJson(redactSecrets(text, secrets), contentType)
-      throw new ApiError({ status: embedded, method, path, body, requestId })
-    }
-    return { status, headers: responseHeaders, body: parsed, requestId }
+    const read = () => readJson(text, { method, path, status, contentType, requestId, secrets })
+    // A list page waiting its turn in a walk is kept as text: parsed when it is reached, its
+    // records die young instead of ageing in memory while earlier pages are printed.
+    if (responseType === 'json-later') return { status, headers: responseHeaders, body: read, requestId }
+    return { status, headers: responseHeaders, body: read(), requestId }
   }
 
   /** Headers and the encoded body of a request, plus what the debug line shows of the body. */
@@ -435,6 +418,34 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback
   if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
   return value
+}
+
+/** A success answer's JSON: undefined when empty; a ResponseFormatError when not JSON; an ApiError when it names a failure. */
+function readJson(text: string, at: { method: string; path: string; status: number; contentType: string; requestId: string | undefined; secrets: string[] }): unknown {
+  const { method, path, status, contentType, requestId, secrets } = at
+  if (text.trim() === '') return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text) as unknown
+  } catch {
+    const safe = redactSecrets(text, secrets)
+    const snippet = safe.trim().replace(/\s+/g, ' ').slice(0, 120)
+    throw new ResponseFormatError({
+      method,
+      path,
+      status,
+      body: safe,
+      reason: `expected JSON${contentType ? ` but got ${contentType.split(';')[0]}` : ''}: ${snippet}`,
+    })
+  }
+  // Real clients recognise an error body by its errorCode; one that arrives with a success
+  // status but names a failure status of its own is treated as that failure.
+  const embedded = embeddedErrorStatus(parsed)
+  if (embedded !== undefined) {
+    const body = parseMaybeJson(redactSecrets(text, secrets), contentType)
+    throw new ApiError({ status: embedded, method, path, body, requestId })
+  }
+  return parsed
 }
 
 const RETRY_AFTER = Symbol('retryAfter')
