@@ -3,103 +3,15 @@
 // RawRequest/RawResponse; everything below it is undici.
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
-import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
-import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
+import { ApiError, ConnectionError, InvalidInputError, PayfacError, TimeoutError } from './errors.js'
+import { redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
+import type { RetryEvent, TransportOptions } from './options.js'
+import { type Context, type Query, type RawRequest, type RawResponse, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson } from './wire.js'
 
-/** The entity a call acts for; each field becomes a context header when set. */
-export interface Context {
-  marketplaceId?: string | undefined
-  merchantId?: string | undefined
-  customerId?: string | undefined
-  /** Real integrations send this beside the contract's three (creating a payment source). */
-  customerDelegateUserId?: string | undefined
-}
-
-/** Query parameters: arrays repeat the parameter, undefined is left out, booleans are true/false. */
-export type Query = Record<string, string | number | boolean | undefined | null | Array<string | number | boolean>>
-
-/** `json-later`: the body is a function that parses the JSON when called (list pages of a walk). */
-export type ResponseType = 'json' | 'json-later' | 'text' | 'bytes' | 'stream'
-
-export interface RawRequest {
-  method: string
-  /** Path relative to the base URL, ids already encoded. */
-  path: string
-  query?: Query | Record<string, unknown> | undefined
-  /**
-   * JSON value (sent as application/json), or an undici FormData (multipart, its own
-   * Content-Type), or bytes (sent as given with the caller's Content-Type).
-   */
-  body?: unknown
-  headers?: Record<string, string> | undefined
-  context?: Context | undefined
-  accept?: string | undefined
-  responseType?: ResponseType | undefined
-  signal?: AbortSignal | undefined
-}
-
-export interface RawResponse<B = unknown> {
-  status: number
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>
-  body: B
-  requestId?: string | undefined
-}
-
-/** What `createClient()` takes. */
-export interface ClientOptions {
-  /** The environment's base address, e.g. the sandbox URL or http://127.0.0.1:4010. */
-  baseUrl: string
-  /** Sent as `Authorization: Bearer <credential>`; never shown in errors or debug lines. */
-  credential: string
-  /** Default context headers for every call. */
-  context?: Context | undefined
-  /** Deadline of one attempt, in ms (default 30 000). */
-  timeoutMs?: number | undefined
-  /**
-   * Deadline of a request with all its retries, in ms (default 60 000, and never less than
-   * `timeoutMs`): no retry starts that could not finish in time, and the last attempt gets only
-   * what is left.
-   */
-  budgetMs?: number | undefined
-  /** Told before each retry: what failed, and how long until the next attempt. */
-  onRetry?: ((event: RetryEvent) => void) | undefined
-  /** Retries after the first try for retryable failures (default 3). */
-  maxRetries?: number | undefined
-  /** An undici dispatcher (a MockAgent in tests, a proxy agent …). */
-  dispatcher?: Dispatcher | undefined
-  userAgent?: string | undefined
-  /** Receives one redacted line per request and per response. */
-  debug?: ((line: string) => void) | undefined
-  /** Waits between retries (injected in tests). */
-  sleep?: ((ms: number) => Promise<void>) | undefined
-  /** Jitter source in [0, 1) (injected in tests). */
-  random?: (() => number) | undefined
-}
-
-/** What `onRetry` is told before a retry. */
-export interface RetryEvent {
-  method: string
-  /** The path, without its query string. */
-  path: string
-  /** The retry about to be made: 1 for the first. */
-  retry: number
-  maxRetries: number
-  /** Why the last attempt failed, in one line. */
-  reason: string
-  /** How long until the retry. */
-  waitMs: number
-  /** Time spent on the request so far. */
-  elapsedMs: number
-}
-
-export interface TransportOptions extends ClientOptions {
-  /** Clock for HTTP-date `Retry-After` values and for the budget, in ms (injected in tests). */
-  now?: (() => number) | undefined
-  /** Arms an attempt's deadline; returns its disarm (injected in tests so that none waits). */
-  setDeadline?: ((onExpiry: () => void, ms: number) => () => void) | undefined
-}
+export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
+export type { ClientOptions, RetryEvent, TransportOptions } from './options.js'
+export { encodeQuery, mergeContext } from './wire.js'
 
 export const DEFAULT_TIMEOUT_MS = 30_000
 export const DEFAULT_BUDGET_MS = 60_000
@@ -420,108 +332,8 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value
 }
 
-/** A success answer's JSON: undefined when empty; a ResponseFormatError when not JSON; an ApiError when it names a failure. */
-function readJson(text: string, at: { method: string; path: string; status: number; contentType: string; requestId: string | undefined; secrets: string[] }): unknown {
-  const { method, path, status, contentType, requestId, secrets } = at
-  if (text.trim() === '') return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text) as unknown
-  } catch {
-    const safe = redactSecrets(text, secrets)
-    const snippet = safe.trim().replace(/\s+/g, ' ').slice(0, 120)
-    throw new ResponseFormatError({
-      method,
-      path,
-      status,
-      body: safe,
-      reason: `expected JSON${contentType ? ` but got ${contentType.split(';')[0]}` : ''}: ${snippet}`,
-    })
-  }
-  // Real clients recognise an error body by its errorCode; one that arrives with a success
-  // status but names a failure status of its own is treated as that failure.
-  const embedded = embeddedErrorStatus(parsed)
-  if (embedded !== undefined) {
-    const body = parseMaybeJson(redactSecrets(text, secrets), contentType)
-    throw new ApiError({ status: embedded, method, path, body, requestId })
-  }
-  return parsed
-}
-
 const RETRY_AFTER = Symbol('retryAfter')
 type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
-
-/** Client context overlaid with per-call context; an undefined per-call field keeps the client's. */
-export function mergeContext(base: Context, call: Context | undefined): Context {
-  const merged: Context = { ...base }
-  for (const [key, value] of Object.entries(call ?? {}) as Array<[keyof Context, string | undefined]>) {
-    if (value !== undefined) merged[key] = value
-  }
-  return merged
-}
-
-/**
- * `limit=20&status=paid&status=refunded&expired=false`. Arrays repeat the parameter; undefined
- * and null are left out; booleans are true/false; Dates are ISO 8601. Anything else (an object)
- * is refused: it has no agreed form in a query string.
- */
-export function encodeQuery(query: Query | Record<string, unknown> | undefined): string {
-  if (!query) return ''
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query)) {
-    const values: unknown[] = Array.isArray(value) ? value : [value]
-    for (const item of values) {
-      const text = queryValue(name, item)
-      if (text !== undefined) params.append(name, text)
-    }
-  }
-  return params.toString()
-}
-
-function queryValue(name: string, value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value === 'string') return value
-  if (typeof value === 'boolean') return value ? 'true' : 'false'
-  if (typeof value === 'number' || typeof value === 'bigint') {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new InvalidInputError(`Query parameter ${name} is not a finite number`)
-    return String(value)
-  }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new InvalidInputError(`Query parameter ${name} is an invalid date`)
-    return value.toISOString()
-  }
-  throw new InvalidInputError(`Query parameter ${name} must be a string, number, boolean or date (got ${Array.isArray(value) ? 'a nested array' : typeof value})`)
-}
-
-function embeddedErrorStatus(body: unknown): number | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
-  const { errorCode, statusCode } = body as { errorCode?: unknown; statusCode?: unknown }
-  if (typeof errorCode !== 'string' || !errorCode) return undefined
-  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) return undefined
-  return statusCode
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
-}
-
-function parseMaybeJson(text: string, contentType: string): unknown {
-  const trimmed = text.trim()
-  if (!trimmed) return undefined
-  if (/json/i.test(contentType) || trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return JSON.parse(trimmed) as unknown
-    } catch {
-      return text
-    }
-  }
-  return text
-}
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error
@@ -543,13 +355,4 @@ function errorReason(error: unknown): string {
     return `${error.message || error.name}${cause}`
   }
   return String(error)
-}
-
-function describeForm(form: FormData): string {
-  const parts: string[] = []
-  for (const [name, value] of form.entries()) {
-    if (typeof value === 'string') parts.push(`${name}=${/token|secret|password/i.test(name) ? REDACTED : value}`)
-    else parts.push(`${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size?: number }).size ?? 0} bytes>`)
-  }
-  return `<multipart ${parts.join(', ')}>`
 }
