@@ -30,7 +30,9 @@ const TIME = '/usr/bin/time'
 const PLAIN = `
 const [base, key] = process.argv.slice(2)
 const headers = { authorization: 'Bearer ' + key, accept: 'application/json' }
-const get = (page) => fetch(base + '/orders?limit=500&page=' + page, { headers }).then(async (r) => ({ pageCount: Number(r.headers.get('page-count')), items: await r.json() }))
+const once = (page) => fetch(base + '/orders?limit=500&page=' + page, { headers }).then(async (r) => ({ pageCount: Number(r.headers.get('page-count')), items: await r.json() }))
+// Like any client worth the name, it tries a page again after a dropped keep-alive connection.
+const get = (page, tries = 3) => once(page).catch((error) => (tries > 1 ? get(page, tries - 1) : Promise.reject(error)))
 const flat = (value, prefix, out) => {
   for (const k in value) {
     const v = value[k]
