@@ -167,27 +167,25 @@ export async function* iteratePages<T>(
     if (!warned.has(reason)) options.onWarning?.(message)
     warned.add(reason)
   }
+  /** A malformed page (not JSON, not a list, a record that does not fit) as the walk reports it. */
+  const malformed = (page: number, error: unknown): unknown =>
+    error instanceof ResponseFormatError
+      ? new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of the list is malformed: ${error.message}`, cause: error })
+      : error
   const get = async (page: number, bound: number | undefined): Promise<Page<T> | (() => Page<T>)> => {
     try {
       return await fetchPage(page, { bound, signal: controller.signal })
     } catch (error) {
-      if (error instanceof ResponseFormatError) {
-        throw new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of the list is malformed: ${error.message}`, cause: error })
-      }
-      throw error
+      throw malformed(page, error)
     }
   }
-
   /** A page as fetched, parsed now if it came as a function (kept as text while it waited). */
   const open = (got: Page<T> | (() => Page<T>), page: number): Page<T> => {
     if (typeof got !== 'function') return got
     try {
       return got()
     } catch (error) {
-      if (error instanceof ResponseFormatError) {
-        throw new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of the list is malformed: ${error.message}`, cause: error })
-      }
-      throw error
+      throw malformed(page, error)
     }
   }
 
