@@ -18,6 +18,7 @@
 import { z } from 'zod'
 import { describeIssues } from '../client/schemas/common.js'
 import { EmulatorError, badRequest, notFound } from './api-error.js'
+import { checkJsonLimits } from './body-limits.js'
 import { timestamp } from './clock.js'
 import { parseFault } from './faults.js'
 import type { IdGenerator } from './ids.js'
@@ -241,6 +242,7 @@ export function handleControl(ctx: ControlContext, raw: RawRequest, url: URL): R
     const text = raw.body === undefined ? '' : typeof raw.body === 'string' ? raw.body : raw.body.toString('utf8')
     let body: unknown
     if (text.trim() !== '') {
+      checkJsonLimits(text)
       try {
         body = JSON.parse(text)
       } catch (error) {
