@@ -89,11 +89,12 @@ function strippable(issues: readonly z.core.$ZodIssue[], base: Path): Array<{ pa
     if (issue.code === 'unrecognized_keys') {
       out.push({ path: [...base, ...issue.path], keys: issue.keys })
     } else if (issue.code === 'invalid_union') {
-      // A union: the first option whose only problems are unknown keys.
+      // A union: only when exactly one option fails on nothing but unknown keys. Two such options
+      // mean a body with both of an "exactly one of" pair ({Alias, Bban}): that stays an error.
       const options = issue.errors.map((option) => strippable(option, [...base, ...issue.path]))
-      const usable = options.find((o) => o !== undefined && o.length > 0)
-      if (!usable) return undefined
-      out.push(...usable)
+      const usable = options.filter((o): o is Array<{ path: Path; keys: string[] }> => o !== undefined && o.length > 0)
+      if (usable.length !== 1) return undefined
+      out.push(...(usable[0] as Array<{ path: Path; keys: string[] }>))
     } else {
       return undefined
     }

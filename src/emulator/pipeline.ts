@@ -61,6 +61,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
   const requestId = deps.ids.next('req')
   let response: RawResponse
   let mayHaveChanged = false
+  let unknown: string[] = []
   try {
     const url = new URL(raw.url, 'http://emulator.invalid')
     const principal = authenticate(deps.store, deps.clock, raw.headers.authorization)
@@ -70,7 +71,9 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
       throw forbidden('credential_not_allowed', `${describeKind(principal.kind)} may not call ${route.method} ${route.path}`)
     }
     const accept = negotiate(raw.headers.accept, route.produces)
-    const { body, action, unknown } = readBody(route, raw, deps.strict === true)
+    const read = readBody(route, raw, deps.strict === true)
+    const { body, action } = read
+    unknown = read.unknown
     const ctx: HandlerContext = {
       store: deps.store,
       clock: deps.clock,
@@ -93,7 +96,6 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
     }
     mayHaveChanged = route.method !== 'GET'
     response = toResponse(route.handle(ctx, req))
-    if (unknown.length > 0) response.headers[WARNING_HEADER] = warningText(unknown)
   } catch (error) {
     const built = errorBody(error, requestId)
     if (built.status === 500) deps.log?.(`emulator: ${requestId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
@@ -106,6 +108,8 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
       deps.log?.(`emulator: warning: the state could not be saved: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+  // Accepted unknown fields are reported on the answer, an error of the operation's own rules included.
+  if (unknown.length > 0) response.headers[WARNING_HEADER] = warningText(unknown)
   response.headers['Request-Id'] = requestId
   deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}`)
   return response

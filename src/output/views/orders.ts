@@ -46,7 +46,7 @@ export const orderView = defineView<Order>({
     { key: 'discountAmount', header: 'Discount', kind: 'minor', currency: orderCurrency, get: (o) => minorOf(o.discountAmount) },
     { key: 'shipping.amount', header: 'Shipping', kind: 'minor', currency: orderCurrency, get: (o) => minorOf(o.shipping?.amount) },
     { key: 'shipping.name', header: 'Shipping name' },
-    { key: 'shipping.address', header: 'Shipping address', display: (_value, o) => formatAddress(o.shipping?.address) ?? '-' },
+    { key: 'shipping.address', header: 'Ship-to address', display: (_value, o) => formatAddress(o.shipping?.address) ?? '-' },
     { key: 'metadata', header: 'Metadata', kind: 'json' },
     createdAt,
     { key: 'updatedAt', header: 'Updated', kind: 'date' },
