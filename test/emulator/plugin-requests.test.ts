@@ -163,6 +163,18 @@ describe('bodies and content types', () => {
     expect(hook.headers['Emulator-Warning']).toContain('"CreateWebhookMerchantSubscription.secret"')
   })
 
+  it('keeps an unknown field inside a nested value where it was sent', () => {
+    const app = testApp()
+    const address = { line1: '1 Main St', city: 'Sydney', postalCode: '2000', country: 'AU', line3: 'Rear entrance' }
+    const created = app.request('POST', '/orders', {
+      body: { CreateOnlineOrder: { amount: aud(100), billing: { address }, items: [{ amount: aud(100), description: 'Mug', quantity: 1, colour: 'blue' }] } },
+    })
+    expect(created.headers['Emulator-Warning']).toBe('unknown fields accepted: "CreateOnlineOrder.items[0].colour", "CreateOnlineOrder.billing.address.line3"')
+    const order = ok(app.request('GET', `/orders/${ok(created).OnlineOrder.order.orderId}`))
+    expect(order.billing.address.line3).toBe('Rear entrance')
+    expect(order.items[0].colour).toBe('blue')
+  })
+
   it('does not strip one of an "exactly one of" pair: both variants stay a 400', () => {
     const app = testApp()
     const both = app.request('POST', '/payto/agreement', {
