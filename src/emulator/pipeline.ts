@@ -111,7 +111,8 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
   // Accepted unknown fields are reported on the answer, an error of the operation's own rules included.
   if (unknown.length > 0) response.headers[WARNING_HEADER] = warningText(unknown)
   response.headers['Request-Id'] = requestId
-  deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}`)
+  const warning = response.headers[WARNING_HEADER]
+  deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}${warning ? ` (${warning})` : ''}`)
   return response
 }
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js'
+import { createEmulatorApp, startEmulator, type RunningEmulator } from '../../src/emulator/index.js'
 import { KEYS, aud, ok, payableOrder, paidTransaction, testApp } from './helpers.js'
 
 const FIXTURES = join(__dirname, '../fixtures/plugin')
@@ -148,6 +148,13 @@ describe('bodies and content types', () => {
       const answer = await send(emulator, 'POST', '/customers', JSON.stringify({ RegisterShopper: { emailAddress: 'a@example.com' } }))
       expect(answer.body.errorCode).toBe('unknown_action')
     }
+  })
+
+  it('adds the warning to the --log line', () => {
+    const lines: string[] = []
+    const app = createEmulatorApp({ log: (line) => lines.push(line) })
+    ok(app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), giftNote: 'Happy birthday' } } }))
+    expect(lines.at(-1)).toMatch(/^POST \/orders 200 \d+ms req_\S+ \(unknown field accepted: "CreateOnlineOrder.giftNote"\)$/)
   })
 
   it('never lets an unknown field replace what the emulator sets', () => {
