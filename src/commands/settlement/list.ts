@@ -1,4 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { paginationFlags } from '../../cli/flags.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
 import { settlementQuery } from '../../cli/requests/money.js'
@@ -17,6 +18,7 @@ export default class SettlementList extends ApiCommand<typeof SettlementList> {
 
   static override flags = {
     ...paginationFlags(),
+    ...fanOutFlags(),
     ...settlementFlags(),
   }
 
