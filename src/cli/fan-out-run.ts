@@ -3,7 +3,7 @@
 import type { PayfacClient } from '../client/index.js'
 import type { View } from '../output/index.js'
 import type { MerchantRun } from './base-command.js'
-import { describeError } from './exit-codes.js'
+import { describeError, exitCodeFor } from './exit-codes.js'
 import {
   DEFAULT_FAN_OUT_CONCURRENCY,
   type FanOutFailure,
@@ -49,6 +49,6 @@ export async function runFanOut<R>(
   const rows = fanOut(counted(), s.concurrency ?? DEFAULT_FAN_OUT_CONCURRENCY, (id) => run(id, { context: { merchantId: id } }), failures)
   const count = await show(withMerchantColumn(view) as View<R>, rows)
   const refused = failureReport(failures, (error) => describeError(error).message, total)
-  if (refused) throw refused
+  if (refused) process.exitCode = exitCodeFor(refused)
   return count
 }

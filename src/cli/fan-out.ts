@@ -152,9 +152,14 @@ export async function* fanOut<R>(
   }
 }
 
-/** Lines on stderr for the merchants that failed, and the error that makes the exit code 6. */
+/**
+ * Lines on stderr for the merchants that failed, and the error that stands for them (exit 6). The
+ * caller sets the exit code from it rather than throwing, so that --json output stays one document.
+ */
 export function failureReport(failures: FanOutFailure[], describe: (error: unknown) => string, total: number): RefusedError | undefined {
   if (failures.length === 0) return undefined
   for (const f of failures) process.stderr.write(`Merchant ${f.merchantId} failed: ${describe(f.error)}\n`)
-  return new RefusedError(`${failures.length} of ${total} merchants failed (listed above); the others were printed`)
+  const refused = new RefusedError(`${failures.length} of ${total} merchants failed; the others were printed`)
+  process.stderr.write(`Error: ${refused.message}\n`)
+  return refused
 }
