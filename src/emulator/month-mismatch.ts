@@ -5,6 +5,7 @@ import { badRequest, notFound } from './api-error.js'
 import type { IdGenerator } from './ids.js'
 import type { SettlementEntry } from './ledger.js'
 import type { Store } from './store.js'
+import { WELL_KNOWN } from '../well-known.js'
 
 export const MISMATCH_KINDS = ['missing-entry', 'duplicate-entry', 'fee-off-by-cent'] as const
 export type MismatchKind = (typeof MISMATCH_KINDS)[number]
@@ -32,11 +33,16 @@ export function removeSettlementEntry(store: Store, settlementEntryId: string): 
 export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind, transactionIds: readonly string[]): SeededMismatch {
   const wanted = kind === 'fee-off-by-cent' ? 'ServiceFee' : 'Payment'
   const candidates = new Set(transactionIds)
+  // The seeded merchant's when it has one (what the built-in `local` profile sees), else any merchant's.
   let target: SettlementEntry | undefined
+  let fallback: SettlementEntry | undefined
   for (let i = store.settlementEntries.length - 1; i >= 0 && !target; i--) {
     const e = store.settlementEntries[i] as SettlementEntry
-    if (e.type === wanted && e.payoutId === null && e.transactionId !== null && candidates.has(e.transactionId)) target = e
+    if (e.type !== wanted || e.payoutId !== null || e.transactionId === null || !candidates.has(e.transactionId)) continue
+    if (e.merchantId === WELL_KNOWN.merchantId) target = e
+    else fallback ??= e
   }
+  target ??= fallback
   if (!target) throw badRequest('invalid_request', `Invalid request: no ${wanted} entry left to change for ${kind}`)
   const seeded: SeededMismatch = { kind, settlementEntryId: target.settlementEntryId, transactionId: target.transactionId }
   if (kind === 'missing-entry') removeSettlementEntry(store, target.settlementEntryId)
