@@ -25,6 +25,7 @@ export default class MerchantsBalances extends ApiCommand<typeof MerchantsBalanc
   static override flags = { ...fanOutFlags() }
 
   async run() {
+    if (this.args.merchantId && (this.flags['each-merchant'] || this.flags.merchants)) throw new UsageError('Give the merchant id, or --each-merchant/--merchants, not both')
     const client = await this.client()
     const fanned = await this.fanOut(balancesView, (merchantId, call) => client.merchants.balances(merchantId, call))
     if (fanned !== undefined) return fanned
