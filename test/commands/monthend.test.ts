@@ -50,6 +50,20 @@ describe('settlement reconcile on the month fixture', () => {
     if (payment.payoutId) expect(result.stdout).toContain(payment.payoutId)
   })
 
+  it('reconciles one payout, and finds it short when one of its entries is removed', async () => {
+    await month()
+    const [payout] = await marketplace.json('payouts', 'list', '--limit', '1')
+    const clean = await marketplace.payfac('settlement', 'reconcile', '--payout', payout.payoutId)
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0)
+    const [swept] = await marketplace.json('settlement', 'list', '--payout', payout.payoutId, '--type', 'Payment', '--limit', '1')
+    await marketplace.json('emulator', 'remove-entry', swept.settlementEntryId)
+    const result = await marketplace.payfac('settlement', 'reconcile', '--payout', payout.payoutId, '--json')
+    expect(result.code).toBe(6)
+    const [difference] = JSON.parse(result.stdout)
+    expect(difference).toMatchObject({ kind: 'payout-sum', reference: payout.payoutId, merchantId: payout.merchantId })
+    expect(difference.expected).toMatch(/^\d+\.\d{2} AUD$/)
+  })
+
   it('compares a ledger CSV: all lines match, then one altered line is found', async () => {
     await month()
     const transactions = await json('transactions', 'list', '--created-after', '2000-01-01', '--all')
@@ -149,6 +163,7 @@ describe('impossible or reversed ranges exit 2 and send nothing', () => {
     ['a bad --last', ['settlement', 'list', '--currency', 'AUD', '--last', '7 days'], /--last takes a period/],
     ['a ledger without its columns', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'books.csv'], /--ledger-columns/],
     ['ledger columns without a reference', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'b.csv', '--ledger-columns', 'amount=A,currency=C'], /misses reference/],
+    ['a ledger with the fan-out', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'b.csv', '--ledger-columns', 'reference=R,amount=A,currency=C', '--each-merchant'], /cannot be split by merchant/],
     ['--merchants with an id without its prefix', ['merchants', 'balances', '--merchants', 'mcht_LocalMerchant001,LocalSub'], /mcht_/],
   ]
   itRefusesBeforeSending(cases, recording)

@@ -20,6 +20,8 @@ export interface ReconcileFlags {
   ledger?: string | undefined
   'ledger-columns'?: string | undefined
   'ledger-amounts'?: string | undefined
+  'each-merchant'?: boolean | undefined
+  merchants?: string | undefined
 }
 
 export const differenceView = defineView<Difference>({
@@ -39,6 +41,9 @@ export async function reconcileScope(f: ReconcileFlags, now: Date): Promise<Reco
   if (!f.payout && !range) throw new UsageError('Say what to reconcile: --payout <id>, or --currency with --from and --to, or with --last', 'For example --currency AUD --last 30d')
   if (f.payout && range) throw new UsageError('--payout reconciles one payout; leave out --from, --to and --last', 'Or leave out --payout to reconcile a range')
   if (!f.currency && !f.payout) throw new UsageError('A range needs --currency', 'For example --currency AUD --last 30d')
+  if (f.ledger && (f['each-merchant'] || f.merchants !== undefined)) {
+    throw new UsageError('--ledger compares one ledger with one run; it cannot be split by merchant', 'Leave out --each-merchant/--merchants: a marketplace credential reconciles every merchant in one run')
+  }
   if (f['ledger-columns'] && !f.ledger) throw new UsageError('--ledger-columns describes --ledger, which is missing')
   let ledger: LedgerBook | undefined
   if (f.ledger) {
@@ -51,7 +56,7 @@ export async function reconcileScope(f: ReconcileFlags, now: Date): Promise<Reco
 
 /** The differences of one run (one merchant, or everything the credential sees), streamed. */
 export function reconcileRun(client: PayfacClient, scope: ReconcileScope, engines: Reconciler[], call?: CallOptions): AsyncIterable<Difference> {
-  const engine = new Reconciler(scope.currency, scope.ledger)
+  const engine = new Reconciler(scope.currency, scope.ledger, call?.context?.merchantId)
   engines.push(engine)
   return reconcile(client, scope, engine, call, terminalProgress())
 }

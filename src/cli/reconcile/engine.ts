@@ -74,6 +74,8 @@ export class Reconciler {
   constructor(
     private readonly currency: string,
     private readonly ledger?: LedgerBook,
+    /** Said first in the summary (the merchant, in a fan-out). */
+    private readonly label?: string,
   ) {}
 
   private money(amount: number, currency = this.currency): string {
@@ -179,14 +181,16 @@ export class Reconciler {
     const breakdown = (payout.breakdown ?? {}) as Loose
     const brought = minor(breakdown.broughtForward) ?? 0
     const carried = minor(breakdown.carriedForward) ?? 0
+    const currency = currencyOf(payout.amount, this.currency)
+    const m = (n: number) => this.money(n, currency)
     const out: Difference[] = []
     this.checked += 1
     const sum = brought + swept - carried
     if (sum !== amount) {
-      out.push(this.diff('payout-sum', id, this.money(amount), `${this.money(sum)} (brought forward ${this.money(brought)} + entries ${this.money(swept)} − carried forward ${this.money(carried)})`, merchantId))
+      out.push(this.diff('payout-sum', id, m(amount), `${m(sum)} (brought forward ${m(brought)} + entries ${m(swept)} − carried forward ${m(carried)})`, merchantId))
     }
     if (payoutEntries.length !== 1 || payoutEntries[0] !== -amount) {
-      out.push(this.diff('payout-entry', id, `1 Payout entry of ${this.money(-amount)}`, payoutEntries.length === 0 ? 'no entry' : payoutEntries.map((a) => this.money(a)).join(', '), merchantId))
+      out.push(this.diff('payout-entry', id, `1 Payout entry of ${m(-amount)}`, payoutEntries.length === 0 ? 'no entry' : payoutEntries.map((a) => m(a)).join(', '), merchantId))
     }
     if (out.length === 0) this.matched += 1
     return out
@@ -233,6 +237,6 @@ export class Reconciler {
       return `${c}: payments ${m(t.payments)}, refunds ${m(t.refunds)}, fees ${m(t.fees)}, payouts ${m(t.payouts)}, other ${m(t.other)}, net ${m(net)}`
     })
     const differences = `${this.differences} difference${this.differences === 1 ? '' : 's'}`
-    return `Reconciled ${this.checked} records against ${this.entries} settlement entries: ${this.matched} matched, ${differences}${parts.length ? `. ${parts.join('; ')}` : ''}`
+    return `${this.label ? `${this.label}: ` : ''}Reconciled ${this.checked} records against ${this.entries} settlement entries: ${this.matched} matched, ${differences}${parts.length ? `. ${parts.join('; ')}` : ''}`
   }
 }
