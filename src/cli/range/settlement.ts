@@ -2,7 +2,7 @@
 // service refuses as too large): entries in order, each once; the report streamed whatever its size.
 import { Readable } from 'node:stream'
 
-import type { PayfacClient, SettlementQuery } from '../../client/index.js'
+import type { CallOptions, PayfacClient, SettlementQuery } from '../../client/index.js'
 import { UsageError } from '../errors.js'
 import { openParts, recordsInParts } from './parts.js'
 import type { DateRange } from './range.js'
@@ -11,10 +11,16 @@ import { ReportSummary, jsonEntries, mergedCsv, mergedJson, outside } from './re
 type Loose = Record<string, unknown>
 
 /** Every entry of the range, part after part (`--all` is implied; `--page` cannot be). */
-export function entriesInParts(client: PayfacClient, query: SettlementQuery, parts: DateRange[], f: { page?: number | undefined; limit?: number | undefined; max?: number | undefined }): AsyncIterable<Loose> {
+export function entriesInParts(
+  client: PayfacClient,
+  query: SettlementQuery,
+  parts: DateRange[],
+  f: { page?: number | undefined; limit?: number | undefined; max?: number | undefined },
+  call?: CallOptions,
+): AsyncIterable<Loose> {
   if (f.page !== undefined) throw new UsageError('--page cannot be used with a range in parts (--split): every part is walked', 'Leave out --page, or --split')
   const walk = (part: DateRange) =>
-    client.transactions.settlement.iterate({ ...query, createdAfter: part.fromText, createdBefore: part.toText, limit: f.limit ?? 500 }) as AsyncIterable<Loose>
+    client.transactions.settlement.iterate({ ...query, createdAfter: part.fromText, createdBefore: part.toText, limit: f.limit ?? 500 }, { call }) as AsyncIterable<Loose>
   const all = recordsInParts(parts, walk, (e) => e.createdAt)
   return f.max === undefined ? all : take(all, f.max)
 }

@@ -28,7 +28,10 @@ export default class SettlementList extends ApiCommand<typeof SettlementList> {
   async run() {
     const { query, parts } = settlementSelection(this.flags, new Date())
     const client = await this.client()
-    if (parts.length > 1) return this.showAll(settlementEntryView, entriesInParts(client, query, parts, this.flags))
+    if (parts.length > 1) {
+      const each = await this.fanOut(settlementEntryView, (_merchantId, call) => entriesInParts(client, query, parts, this.flags, call))
+      return each ?? this.showAll(settlementEntryView, entriesInParts(client, query, parts, this.flags))
+    }
     return this.showList(settlementEntryView, client.transactions.settlement, query)
   }
 }
