@@ -21,6 +21,8 @@ const MonthBody = z.strictObject({
 
 /** Operations as the marketplace would send them, with Merchant-Id when one is named. */
 function operations(ns: Namespace): Operation {
+  // The state file (--state) is saved once at the end, not after each of the month's requests.
+  const { afterChange: _saveLater, ...deps } = ns.deps
   return (method, path, body, merchantId) => {
     const headers: Record<string, string> = {
       authorization: `Bearer ${WELL_KNOWN.credentials.marketplaceApiKey}`,
@@ -28,7 +30,7 @@ function operations(ns: Namespace): Operation {
       'content-type': 'application/json',
       ...(merchantId ? { 'merchant-id': merchantId } : {}),
     }
-    const answer = handleRequest(ns.deps, { method, url: path, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const answer = handleRequest(deps, { method, url: path, headers, body: body === undefined ? undefined : JSON.stringify(body) })
     const text = typeof answer.body === 'string' ? answer.body : answer.body.toString('utf8')
     const parsed = text === '' ? undefined : JSON.parse(text)
     if (answer.status >= 400) throw new EmulatorError(answer.status, parsed?.errorCode ?? 'month_failed', `Month fixture: ${method} ${path}: ${parsed?.message ?? answer.status}`)
