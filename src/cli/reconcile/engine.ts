@@ -38,11 +38,18 @@ export const TAKEN = new Set(['paid', 'accepted', 'partially_refunded', 'refunde
 /** Statuses whose entries (if any) are handed back in the ledger: not checked. */
 const UNDONE = new Set(['cancelled'])
 
+/** Amounts of one kind of entry: one number for the usual single entry, an array for several (less memory per record). */
+type Amounts = number | number[] | undefined
+
+const withAmount = (amounts: Amounts, amount: number): Amounts =>
+  amounts === undefined ? amount : typeof amounts === 'number' ? [amounts, amount] : (amounts.push(amount), amounts)
+const listOf = (amounts: Amounts): number[] => (amounts === undefined ? [] : typeof amounts === 'number' ? [amounts] : amounts)
+
 interface Indexed {
   merchantId: string | null
   currency: string
-  payments: number[]
-  fees: number[]
+  payments: Amounts
+  fees: Amounts
 }
 
 interface Totals {
@@ -64,8 +71,10 @@ const currencyOf = (v: unknown, fallback: string): string =>
 
 export class Reconciler {
   private readonly byTransaction = new Map<string, Indexed>()
-  private readonly byRefund = new Map<string, { amounts: number[]; merchantId: string | null; currency: string }>()
+  private readonly byRefund = new Map<string, { amounts: Amounts; merchantId: string | null; currency: string }>()
   readonly totals = new Map<string, Totals>()
+  /** One string per merchant id, however many entries name it. */
+  private readonly merchants = new Map<string, string>()
   entries = 0
   checked = 0
   matched = 0
@@ -97,18 +106,20 @@ export class Reconciler {
     this.totals.set(currency, totals)
     const bucket = type === 'Payment' ? 'payments' : type === 'Refund' ? 'refunds' : type === 'ServiceFee' ? 'fees' : type === 'Payout' ? 'payouts' : 'other'
     totals[bucket] += amount
-    const merchantId = str(e.merchantId)
+    const given = str(e.merchantId)
+    const merchantId = given === null ? null : (this.merchants.get(given) ?? (this.merchants.set(given, given), given))
     const refundId = str(e.refundId)
     if (type === 'Refund' && refundId) {
-      const slot = this.byRefund.get(refundId) ?? { amounts: [], merchantId, currency }
-      slot.amounts.push(amount)
+      const slot = this.byRefund.get(refundId) ?? { amounts: undefined, merchantId, currency }
+      slot.amounts = withAmount(slot.amounts, amount)
       this.byRefund.set(refundId, slot)
       return
     }
     const transactionId = str(e.transactionId)
     if ((type === 'Payment' || type === 'ServiceFee') && transactionId) {
-      const slot = this.byTransaction.get(transactionId) ?? { merchantId, currency, payments: [], fees: [] }
-      ;(type === 'Payment' ? slot.payments : slot.fees).push(amount)
+      const slot = this.byTransaction.get(transactionId) ?? { merchantId, currency, payments: undefined, fees: undefined }
+      if (type === 'Payment') slot.payments = withAmount(slot.payments, amount)
+      else slot.fees = withAmount(slot.fees, amount)
       this.byTransaction.set(transactionId, slot)
     }
   }
@@ -129,12 +140,12 @@ export class Reconciler {
     const before = this.differences
     if (TAKEN.has(status)) {
       const gross = (minor(p.amount) ?? 0) + (minor(p.surchargeAmount) ?? 0)
-      yield* this.one('payment', id, slot?.payments ?? [], gross, merchantId)
+      yield* this.one('payment', id, listOf(slot?.payments), gross, merchantId)
       const fees = (t.serviceFees ?? {}) as Loose
       const fee = minor(fees.totalAmount)
-      if (fee !== null) yield* this.one('fee', id, slot?.fees ?? [], -fee, merchantId)
+      if (fee !== null) yield* this.one('fee', id, listOf(slot?.fees), -fee, merchantId)
       if (this.ledger) yield* this.ledgerCheck([id, str(p.orderId), str(p.referenceOrderId)], minor(p.amount) ?? 0, id, merchantId)
-    } else if (slot && (slot.payments.length > 0 || slot.fees.length > 0)) {
+    } else if (slot && (slot.payments !== undefined || slot.fees !== undefined)) {
       yield this.diff('unexpected-entry', id, `no entry (transaction ${status || 'without status'})`, this.entryText(slot), merchantId)
     }
     if (this.differences === before) this.matched += 1
@@ -162,7 +173,7 @@ export class Reconciler {
     this.byRefund.delete(id)
     this.checked += 1
     const before = this.differences
-    const found = slot?.amounts ?? []
+    const found = listOf(slot?.amounts)
     if (found.length === 0) yield this.diff('missing-refund', id, this.money(-amount), 'no entry', merchantId)
     else if (found.length > 1) yield this.diff('duplicate-refund', id, `1 entry of ${this.money(-amount)}`, `${found.length} entries`, merchantId)
     else if (found[0] !== -amount) yield this.diff('refund-amount', id, this.money(-amount), this.money(found[0] as number), merchantId)
@@ -207,17 +218,17 @@ export class Reconciler {
   }
 
   private entryText(slot: Indexed): string {
-    return [...slot.payments.map((a) => `Payment ${this.money(a, slot.currency)}`), ...slot.fees.map((a) => `ServiceFee ${this.money(a, slot.currency)}`)].join(', ')
+    return [...listOf(slot.payments).map((a) => `Payment ${this.money(a, slot.currency)}`), ...listOf(slot.fees).map((a) => `ServiceFee ${this.money(a, slot.currency)}`)].join(', ')
   }
 
   /** Entries no transaction or refund of the range accounted for, and ledger lines nothing matched. */
   *finish(): Generator<Difference> {
     for (const [id, slot] of this.byTransaction) {
-      if (slot.payments.length === 0 && slot.fees.length === 0) continue
+      if (slot.payments === undefined && slot.fees === undefined) continue
       yield this.diff('unexpected-entry', id, 'no transaction paid in the range', this.entryText(slot), slot.merchantId)
     }
     for (const [id, slot] of this.byRefund) {
-      yield this.diff('unexpected-entry', id, 'no refund in the range', slot.amounts.map((a) => `Refund ${this.money(a, slot.currency)}`).join(', '), slot.merchantId)
+      yield this.diff('unexpected-entry', id, 'no refund in the range', listOf(slot.amounts).map((a) => `Refund ${this.money(a, slot.currency)}`).join(', '), slot.merchantId)
     }
     this.byTransaction.clear()
     this.byRefund.clear()
