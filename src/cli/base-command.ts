@@ -4,7 +4,7 @@
 // needs them, so that `--help` and `--version` never pay for them.
 import { Command, Interfaces } from '@oclif/core'
 
-import type { Page, PayfacClient, RetryEvent } from '../client/index.js'
+import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { describeError } from './exit-codes.js'
@@ -27,7 +27,11 @@ export interface WalkOptions {
   concurrency?: number | undefined
   allowPartial?: boolean | undefined
   onWarning?: ((message: string) => void) | undefined
+  call?: CallOptions | undefined
 }
+
+/** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
+export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>
 
 type Globals = Interfaces.InferredFlags<typeof apiFlags>
 
@@ -89,12 +93,14 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number; concurrency?: number; 'allow-partial'?: boolean }
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
-    if (f.all || f.max !== undefined) {
-      const limit = f.limit ?? Math.min(500, f.max ?? 500)
-      const onWarning = (message: string) => process.stderr.write(`Warning: ${message} (--allow-partial: the list may be incomplete).\n`)
-      const options: WalkOptions = { max: f.max, concurrency: f.concurrency, allowPartial: f['allow-partial'], onWarning }
-      return this.showAll(view, source.iterate({ ...paging, limit, page: undefined }, options))
-    }
+    const limit = f.limit ?? Math.min(500, f.max ?? 500)
+    const onWarning = (message: string) => process.stderr.write(`Warning: ${message} (--allow-partial: the list may be incomplete).\n`)
+    const walk: WalkOptions = { max: f.max, concurrency: f.concurrency, allowPartial: f['allow-partial'], onWarning }
+    // A fan-out walks each merchant's list whole; there --concurrency counts merchants, and each
+    // walk keeps the default look-ahead.
+    const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, limit, page: undefined }, { ...walk, concurrency: undefined, call }))
+    if (fanned !== undefined) return fanned
+    if (f.all || f.max !== undefined) return this.showAll(view, source.iterate({ ...paging, limit, page: undefined }, walk))
     const page = await source.list(paging)
     const count = await this.showAll(view, page.items)
     if (page.pageCount > page.page) {
@@ -103,6 +109,11 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       )
     }
     return count
+  }
+
+  /** Marketplace fan-out; only commands that call the service have it (ApiCommand). */
+  protected async fanOut<R>(_view: View<R>, _run: MerchantRun<R>): Promise<number | undefined> {
+    return undefined
   }
 
   /** Every failure ends here: one exit code, one line (plus a hint) on stderr, or JSON on stdout. */
@@ -154,6 +165,19 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
     })
     for (const notice of this.resolved.notices) process.stderr.write(`${notice}\n`)
     return this.resolved
+  }
+
+  /**
+   * With `--each-merchant` or `--merchants` (`fanOutFlags()`): runs `run` once per merchant of the
+   * marketplace with its Merchant-Id, prints the rows with a merchantId column in merchant order,
+   * lists failed merchants on stderr (exit 6) and returns the count; undefined without the flags.
+   */
+  protected override async fanOut<R>(view: View<R>, run: MerchantRun<R>): Promise<number | undefined> {
+    const f = this.flags as { 'each-merchant'?: boolean; merchants?: string; concurrency?: number }
+    if (!f['each-merchant'] && f.merchants === undefined) return undefined
+    const { runFanOut } = await import('./fan-out-run.js')
+    const settings = await this.settings()
+    return runFanOut({ ...f, credentialKind: settings.credentialKind, client: await this.client() }, view, run, (v, rows) => this.showAll(v, rows))
   }
 
   /**

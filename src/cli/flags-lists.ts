@@ -3,16 +3,22 @@ import { Flags } from '@oclif/core'
 
 import { UsageError } from './errors.js'
 
+/**
+ * `--concurrency`: requests at once. One flag for both of its uses, so that a list command with
+ * a fan-out (`fanOutFlags()`) has one meaning per situation: merchants at once with
+ * `--each-merchant`/`--merchants`, otherwise pages in flight with `--all`.
+ */
+export const concurrencyFlag = Flags.integer({
+  description: 'Requests at once (default 4): pages in flight with --all (records still come in order), or merchants asked at once with --each-merchant or --merchants.',
+  min: 1,
+  max: 16,
+  helpGroup: 'PAGINATION',
+})
+
 /** `--concurrency` and `--allow-partial`, beside `--all` on every list command. */
 export function walkFlags() {
   return {
-    concurrency: Flags.integer({
-      description: 'With --all: pages requested at once once the first page has given the page count (records still come in order).',
-      min: 1,
-      max: 16,
-      default: 4,
-      helpGroup: 'PAGINATION',
-    }),
+    concurrency: concurrencyFlag,
     'allow-partial': Flags.boolean({
       description: 'With --all: print what the service gives even when a page comes back short or the list changes mid-walk (a warning on stderr, exit 0).',
       helpGroup: 'PAGINATION',
