@@ -169,7 +169,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
       const store = ctx.ns.store
       let merchantId: string | null = body.merchantId ?? null
       let marketplaceId: string | null = body.marketplaceId ?? null
-      if (merchantId === null && marketplaceId === null) merchantId = Object.keys(store.merchants)[0] ?? null
+      if (merchantId === null && marketplaceId === null) merchantId = store.merchants.first()?.merchantId ?? null
       if (merchantId !== null) {
         const merchant = lookup(store.merchants, merchantId)
         if (!merchant) throw notFound('Merchant', merchantId)

@@ -70,12 +70,12 @@ export function appendLedger(ctx: Pick<HandlerContext, 'store' | 'clock' | 'ids'
     availableOn: input.availableOn ?? isoDate(delayed ? addDays(now, AVAILABILITY_DELAY_DAYS) : now),
     description: input.description,
   }
-  ctx.store.settlementEntries.push(entry)
+  ctx.store.settlementEntries.set(entry.settlementEntryId, entry)
   return entry
 }
 
 /** Sum of a merchant's entries in one currency; `availableAt` (a Date) counts only entries available by then. */
-export function ledgerTotal(entries: readonly SettlementEntry[], merchantId: string, currency: string, availableAt?: Date): number {
+export function ledgerTotal(entries: Iterable<SettlementEntry>, merchantId: string, currency: string, availableAt?: Date): number {
   const day = availableAt ? isoDate(availableAt) : undefined
   let total = 0
   for (const e of entries) {

@@ -1,7 +1,7 @@
-// The emulator's state: plain data only (strings, numbers, booleans, null, arrays, objects), so
-// that `JSON.stringify(store)` is the whole state and `--state FILE` can save and restore it.
-// Collections of entities are objects keyed by id (insertion order is creation order, because
-// ids are never integer-like); the ledger and the event log are arrays.
+// The emulator's state: collections of plain records (strings, numbers, booleans, null, arrays,
+// objects), each a Map by id with its indexes (collection.ts), and the event log, an array.
+// `JSON.stringify(store)` is the whole state (a collection writes itself as an object keyed by
+// id, the ledger as an array), so `--state FILE` can save and restore it.
 //
 // Records keep the shape the emulator emits where the contract shows one; internal fields that
 // are never emitted are named in the record's comment. Resource groups add their own collections
@@ -9,6 +9,7 @@
 // collection empty.
 import type { Money } from '../client/money.js'
 import { notFound } from './api-error.js'
+import { Collection } from './collection.js'
 import type { SettlementEntry } from './ledger.js'
 import type * as accounts from './account-records.js'
 
@@ -339,82 +340,126 @@ export interface EventRecord {
 }
 
 export interface Store {
-  marketplaces: Record<string, MarketplaceRecord>
-  merchants: Record<string, MerchantRecord>
-  apiKeys: Record<string, ApiKeyRecord>
-  serviceTokens: Record<string, ServiceTokenRecord>
-  customerSessions: Record<string, CustomerSession>
-  customers: Record<string, CustomerRecord>
-  delegates: Record<string, DelegateRecord>
-  agreements: Record<string, AgreementRecord>
-  sources: Record<string, SourceRecord>
-  tokens: Record<string, TokenRecord>
-  orders: Record<string, OrderRecord>
-  transactions: Record<string, TransactionRecord>
-  refunds: Record<string, RefundRecord>
-  threeDS: Record<string, ThreeDSRecord>
-  blockedCards: Record<string, BlockedCardRecord>
-  settlementEntries: SettlementEntry[]
+  marketplaces: Collection<MarketplaceRecord>
+  merchants: Collection<MerchantRecord>
+  /** Keyed by the key text. */
+  apiKeys: Collection<ApiKeyRecord>
+  serviceTokens: Collection<ServiceTokenRecord>
+  /** Keyed by the customer token. */
+  customerSessions: Collection<CustomerSession>
+  customers: Collection<CustomerRecord>
+  delegates: Collection<DelegateRecord>
+  /** Keyed by the agreement token. */
+  agreements: Collection<AgreementRecord>
+  sources: Collection<SourceRecord>
+  tokens: Collection<TokenRecord>
+  orders: Collection<OrderRecord>
+  transactions: Collection<TransactionRecord>
+  refunds: Collection<RefundRecord>
+  threeDS: Collection<ThreeDSRecord>
+  blockedCards: Collection<BlockedCardRecord>
+  /** The ledger (ledger.ts); saved as an array in creation order. */
+  settlementEntries: Collection<SettlementEntry>
   events: EventRecord[]
   // Merchants, money, pay plans, webhooks, loans and cards (records in account-records.ts).
-  merchantProfiles: Record<string, accounts.MerchantProfileRecord>
-  merchantFiles: Record<string, accounts.MerchantFileRecord>
-  owners: Record<string, accounts.OwnerRecord>
-  payouts: Record<string, accounts.PayoutRecord>
-  disputes: Record<string, accounts.DisputeRecord>
-  payPlanOffers: Record<string, accounts.PayPlanOfferRecord>
-  payPlans: Record<string, accounts.PayPlanRecord>
-  webhookSubscriptions: Record<string, accounts.WebhookSubscriptionRecord>
-  marketplaceCustomers: Record<string, accounts.MarketplaceCustomerRecord>
-  loans: Record<string, accounts.LoanRecord>
-  loanStatements: Record<string, accounts.LoanStatementRecord>
-  loanEntries: Record<string, accounts.LoanEntryRecord>
-  digitalCards: Record<string, accounts.DigitalCardRecord>
+  merchantProfiles: Collection<accounts.MerchantProfileRecord>
+  merchantFiles: Collection<accounts.MerchantFileRecord>
+  owners: Collection<accounts.OwnerRecord>
+  payouts: Collection<accounts.PayoutRecord>
+  disputes: Collection<accounts.DisputeRecord>
+  payPlanOffers: Collection<accounts.PayPlanOfferRecord>
+  payPlans: Collection<accounts.PayPlanRecord>
+  webhookSubscriptions: Collection<accounts.WebhookSubscriptionRecord>
+  marketplaceCustomers: Collection<accounts.MarketplaceCustomerRecord>
+  loans: Collection<accounts.LoanRecord>
+  loanStatements: Collection<accounts.LoanStatementRecord>
+  loanEntries: Collection<accounts.LoanEntryRecord>
+  digitalCards: Collection<accounts.DigitalCardRecord>
 }
 
+const lower = (text: string | null | undefined) => text?.toLowerCase()
+const byMerchant = { merchantId: (r: { merchantId: string }) => r.merchantId }
+
+/**
+ * A store with every collection empty. Indexes serve the list filters (identifiers, references,
+ * customers, merchants, statuses); a field that changes in place after creation and is indexed
+ * (`orders.status`, `orders.referenceOrderId`, `settlementEntries.payoutId`) is followed by
+ * `reindex(id)` where it changes.
+ */
 export function emptyStore(): Store {
   return {
-    marketplaces: {},
-    merchants: {},
-    apiKeys: {},
-    serviceTokens: {},
-    customerSessions: {},
-    customers: {},
-    delegates: {},
-    agreements: {},
-    sources: {},
-    tokens: {},
-    orders: {},
-    transactions: {},
-    refunds: {},
-    threeDS: {},
-    blockedCards: {},
-    settlementEntries: [],
+    marketplaces: new Collection<MarketplaceRecord>(),
+    merchants: new Collection<MerchantRecord>({ indexes: { marketplaceId: (m) => m.marketplaceId } }),
+    apiKeys: new Collection<ApiKeyRecord>(),
+    serviceTokens: new Collection<ServiceTokenRecord>({ indexes: { token: (t) => t.token, merchantId: (t) => t.merchantId, marketplaceId: (t) => t.marketplaceId } }),
+    customerSessions: new Collection<CustomerSession>(),
+    customers: new Collection<CustomerRecord>({
+      indexes: { ...byMerchant, emailAddress: (c) => lower(c.emailAddress), referenceCustomerId: (c) => c.referenceCustomerId },
+    }),
+    delegates: new Collection<DelegateRecord>({ indexes: { ...byMerchant, customerId: (d) => d.customerId, emailAddress: (d) => lower(d.emailAddress) } }),
+    agreements: new Collection<AgreementRecord>({ indexes: byMerchant }),
+    sources: new Collection<SourceRecord>({ indexes: { ...byMerchant, customerId: (s) => s.customerId, agreementToken: (s) => s.agreementToken } }),
+    tokens: new Collection<TokenRecord>({ indexes: byMerchant }),
+    orders: new Collection<OrderRecord>({
+      indexes: {
+        ...byMerchant,
+        customerId: (o) => o.customerId,
+        referenceOrderId: (o) => o.referenceOrderId,
+        status: (o) => o.status,
+        orderType: (o) => o.orderType,
+        customerEmailAddress: (o) => lower(o.customerEmailAddress),
+      },
+    }),
+    transactions: new Collection<TransactionRecord>({ indexes: { ...byMerchant, customerId: (t) => t.customerId, orderId: (t) => t.orderId } }),
+    refunds: new Collection<RefundRecord>({ indexes: { ...byMerchant, customerId: (r) => r.customerId, orderId: (r) => r.orderId, transactionId: (r) => r.transactionId } }),
+    threeDS: new Collection<ThreeDSRecord>({ indexes: { orderId: (c) => c.orderId } }),
+    blockedCards: new Collection<BlockedCardRecord>({ indexes: { ...byMerchant, customerId: (b) => b.customerId, paymentSourceId: (b) => b.paymentSourceId } }),
+    settlementEntries: new Collection<SettlementEntry>({
+      json: 'array',
+      id: (e) => e.settlementEntryId,
+      indexes: {
+        ...byMerchant,
+        payoutId: (e) => e.payoutId,
+        transactionId: (e) => e.transactionId,
+        type: (e) => e.type,
+        currency: (e) => e.amount.currency,
+      },
+    }),
     events: [],
-    merchantProfiles: {},
-    merchantFiles: {},
-    owners: {},
-    payouts: {},
-    disputes: {},
-    payPlanOffers: {},
-    payPlans: {},
-    webhookSubscriptions: {},
-    marketplaceCustomers: {},
-    loans: {},
-    loanStatements: {},
-    loanEntries: {},
-    digitalCards: {},
+    merchantProfiles: new Collection<accounts.MerchantProfileRecord>(),
+    merchantFiles: new Collection<accounts.MerchantFileRecord>({ indexes: byMerchant }),
+    owners: new Collection<accounts.OwnerRecord>({ indexes: byMerchant }),
+    payouts: new Collection<accounts.PayoutRecord>({ indexes: byMerchant }),
+    disputes: new Collection<accounts.DisputeRecord>({ indexes: { ...byMerchant, transactionId: (d) => d.transactionId, orderId: (d) => d.orderId } }),
+    payPlanOffers: new Collection<accounts.PayPlanOfferRecord>({ indexes: byMerchant }),
+    payPlans: new Collection<accounts.PayPlanRecord>({ indexes: { ...byMerchant, customerId: (p) => p.customerId } }),
+    webhookSubscriptions: new Collection<accounts.WebhookSubscriptionRecord>({ indexes: { merchantId: (s) => s.merchantId, marketplaceId: (s) => s.marketplaceId } }),
+    marketplaceCustomers: new Collection<accounts.MarketplaceCustomerRecord>({ indexes: { marketplaceId: (c) => c.marketplaceId } }),
+    loans: new Collection<accounts.LoanRecord>({ indexes: byMerchant }),
+    loanStatements: new Collection<accounts.LoanStatementRecord>({ indexes: { ...byMerchant, loanId: (s) => s.loanId } }),
+    loanEntries: new Collection<accounts.LoanEntryRecord>({ indexes: { ...byMerchant, loanId: (e) => e.loanId, loanStatementId: (e) => e.loanStatementId } }),
+    digitalCards: new Collection<accounts.DigitalCardRecord>({ indexes: { ...byMerchant, loanId: (c) => c.loanId } }),
   }
 }
 
+/** The collections of a store by name (every field but the event log). */
+export function collectionsOf(store: Store): Array<[string, Collection<unknown>]> {
+  return Object.entries(store).filter((e): e is [string, Collection<unknown>] => e[1] instanceof Collection)
+}
+
+/** After a request that may have changed records in place: forget every cached list result. */
+export function markChanged(store: Store): void {
+  for (const [, collection] of collectionsOf(store)) collection.touch()
+}
+
 /** A record by id, or a 404 naming what was looked for. */
-export function getOr404<T>(collection: Record<string, T>, id: string, what: string): T {
-  const record = Object.prototype.hasOwnProperty.call(collection, id) ? collection[id] : undefined
+export function getOr404<T>(collection: Collection<T>, id: string, what: string): T {
+  const record = collection.get(id)
   if (record === undefined) throw notFound(what, id)
   return record
 }
 
-/** A record by id, or undefined (safe against `__proto__` and other inherited names). */
-export function lookup<T>(collection: Record<string, T>, id: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(collection, id) ? collection[id] : undefined
+/** A record by id, or undefined. */
+export function lookup<T>(collection: Collection<T>, id: string): T | undefined {
+  return collection.get(id)
 }

@@ -69,8 +69,8 @@ function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, c
   const record = existing ?? created()
   merge(record, fields)
   record.updatedAt = timestamp(ctx.clock.now())
+  ctx.store.customers.set(record.customerId, record)
   if (!existing) {
-    ctx.store.customers[record.customerId] = record
     emitEvent(ctx, 'CustomerCreated', record.merchantId, { customerId: record.customerId, customer: customerView(record) })
   }
   return { customerId: record.customerId, merchantId: record.merchantId }
@@ -79,9 +79,7 @@ function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, c
 function upsertConsumer(ctx: HandlerContext, body: UpsertConsumerCustomer) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   const email = body.emailAddress.toLowerCase()
-  const existing = Object.values(ctx.store.customers).find(
-    (c) => c.merchantId === merchant.merchantId && c.customerType === 'Consumer' && c.emailAddress?.toLowerCase() === email,
-  )
+  const existing = ctx.store.customers.byIndex('emailAddress', email).find((c) => c.merchantId === merchant.merchantId && c.customerType === 'Consumer')
   return saveUpsert(ctx, existing, () => newCustomer(ctx, merchant.merchantId, 'Consumer'), body)
 }
 
@@ -97,9 +95,9 @@ const UpsertOrganisationCustomerBody = z.strictObject({
 
 function upsertOrganisation(ctx: HandlerContext, body: z.output<typeof UpsertOrganisationCustomerBody>) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
-  const existing = Object.values(ctx.store.customers).find(
-    (c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId,
-  )
+  const existing = ctx.store.customers
+    .byIndex('referenceCustomerId', body.referenceCustomerId)
+    .find((c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation')
   return saveUpsert(ctx, existing, () => newCustomer(ctx, merchant.merchantId, 'Organisation'), body)
 }
 
@@ -155,7 +153,7 @@ function upsertDelegate(ctx: HandlerContext, body: z.output<typeof UpsertDelegat
   const customer = organisationFor(ctx, body.customerId)
   const email = body.emailAddress.toLowerCase()
   const now = timestamp(ctx.clock.now())
-  let delegate = Object.values(ctx.store.delegates).find((d) => d.merchantId === customer.merchantId && d.emailAddress.toLowerCase() === email)
+  let delegate = ctx.store.delegates.byIndex('emailAddress', email).find((d) => d.merchantId === customer.merchantId)
   if (delegate && delegate.customerId !== customer.customerId) {
     throw conflict('delegate_linked_elsewhere', `This delegate acts for ${delegate.customerId}; move it with the LinkDelegateToCustomer action`)
   }
@@ -171,11 +169,12 @@ function upsertDelegate(ctx: HandlerContext, body: z.output<typeof UpsertDelegat
       createdAt: now,
       updatedAt: now,
     }
-    ctx.store.delegates[delegate.customerDelegateId] = delegate
+    ctx.store.delegates.set(delegate.customerDelegateId, delegate)
   }
   const { customerId: _c, ...fields } = body
   merge(delegate, fields)
   delegate.updatedAt = now
+  ctx.store.delegates.reindex(delegate.customerDelegateId)
   return delegateView(delegate)
 }
 
@@ -194,7 +193,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.customers).filter(
+      const records = ctx.store.customers.all().filter(
         (c) =>
           visible.has(c.merchantId) &&
           oneOf(emails, c.emailAddress?.toLowerCase()) &&
@@ -251,7 +250,7 @@ export const routes = [
       const emails = f.list('emailAddress')?.map((e) => e.toLowerCase())
       const merchantIds = f.list('merchantId')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.delegates).filter(
+      const records = ctx.store.delegates.all().filter(
         (d) =>
           visible.has(d.merchantId) &&
           oneOf(customerIds, d.customerId) &&
@@ -291,6 +290,7 @@ export const routes = [
         }
         delegate.customerId = customer.customerId
         delegate.updatedAt = timestamp(ctx.clock.now())
+        ctx.store.delegates.reindex(delegate.customerDelegateId)
         return delegateView(delegate)
       }),
     },
@@ -301,9 +301,9 @@ export const routes = [
     allow: PRIVATE,
     handle: (ctx, req) => {
       const delegate = visibleDelegate(ctx, req.params.customerDelegateId as string)
-      delete ctx.store.delegates[delegate.customerDelegateId]
-      for (const [token, session] of Object.entries(ctx.store.customerSessions)) {
-        if (session.customerDelegateId === delegate.customerDelegateId) delete ctx.store.customerSessions[token]
+      ctx.store.delegates.delete(delegate.customerDelegateId)
+      for (const [token, session] of ctx.store.customerSessions.entries()) {
+        if (session.customerDelegateId === delegate.customerDelegateId) ctx.store.customerSessions.delete(token)
       }
       return delegateView(delegate)
     },

@@ -100,7 +100,7 @@ function issue(ctx: HandlerContext, body: z.output<typeof IssueBody>) {
     createdAt: timestamp(now),
     updatedAt: timestamp(now),
   }
-  ctx.store.digitalCards[cardId] = card
+  ctx.store.digitalCards.set(cardId, card)
   emitEvent(ctx, 'DigitalCardIssued', card.merchantId, { card: cardView(card) })
   return cardView(card)
 }
@@ -153,7 +153,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.digitalCards).filter(
+      const records = ctx.store.digitalCards.all().filter(
         (c) =>
           visible.has(c.merchantId) &&
           oneOf(cardIds, c.cardId) &&

@@ -32,7 +32,7 @@ export const SEEDED_LOAN_ID = 'loan_LocalTradeLoan01'
 export function seedLoans(store: Store, merchantId: string): void {
   const currency = 'AUD'
   const at = (day: string) => `${day}T00:00:00.000Z`
-  store.loans[SEEDED_LOAN_ID] = {
+  store.loans.set(SEEDED_LOAN_ID, {
     loanId: SEEDED_LOAN_ID,
     merchantId,
     loanType: 'TradeAccount',
@@ -42,7 +42,7 @@ export function seedLoans(store: Store, merchantId: string): void {
     openedOn: '2024-10-01',
     createdAt: at('2024-10-01'),
     updatedAt: at('2024-12-31'),
-  }
+  })
   const months: Array<{ period: string; end: string; due: string; settled: boolean; entries: Array<[string, LoanEntryType, number, string]> }> = [
     {
       period: '2024-10',
@@ -83,7 +83,7 @@ export function seedLoans(store: Store, merchantId: string): void {
   ]
   for (const month of months) {
     const loanStatementId = `lstmt_LocalStmt${month.period}`
-    store.loanStatements[loanStatementId] = {
+    store.loanStatements.set(loanStatementId, {
       loanStatementId,
       loanId: SEEDED_LOAN_ID,
       merchantId,
@@ -94,10 +94,10 @@ export function seedLoans(store: Store, merchantId: string): void {
       currency,
       loanSettlementId: month.settled ? `lsett_LocalSett${month.period}` : null,
       createdAt: at(month.end),
-    }
+    })
     month.entries.forEach(([day, type, amount, description], i) => {
       const loanEntryId = `lent_LocalEnt${month.period}${String.fromCharCode(97 + i)}`
-      store.loanEntries[loanEntryId] = {
+      store.loanEntries.set(loanEntryId, {
         loanEntryId,
         loanId: SEEDED_LOAN_ID,
         loanStatementId,
@@ -108,7 +108,7 @@ export function seedLoans(store: Store, merchantId: string): void {
         reference: type === 'Repayment' ? `lsett_LocalSett${description.slice(-7)}` : null,
         createdAt: at(day),
         dueOn: month.due,
-      }
+      })
     })
   }
 }
@@ -116,7 +116,7 @@ export function seedLoans(store: Store, merchantId: string): void {
 // Figures -------------------------------------------------------------------------------------
 
 function entriesOf(store: Store, predicate: (e: LoanEntryRecord) => boolean): LoanEntryRecord[] {
-  return Object.values(store.loanEntries).filter(predicate)
+  return store.loanEntries.all().filter(predicate)
 }
 
 /** What the merchant owes on a loan: the sum of its entries. */
@@ -126,7 +126,7 @@ export function loanOutstanding(store: Store, loanId: string): number {
 
 /** Sum of the limits of the loan's cards that are not cancelled (the issuer checks new cards against it). */
 export function loanCardLimits(store: Store, loanId: string, exceptCardId?: string): number {
-  return Object.values(store.digitalCards)
+  return store.digitalCards.all()
     .filter((c) => c.loanId === loanId && c.status !== 'Cancelled' && c.cardId !== exceptCardId)
     .reduce((s, c) => s + c.limit.minorCurrencyUnits, 0)
 }
@@ -134,7 +134,7 @@ export function loanCardLimits(store: Store, loanId: string, exceptCardId?: stri
 export function loanView(store: Store, loan: LoanRecord, now: Date) {
   const c = loan.creditLimit.currency
   const outstanding = loanOutstanding(store, loan.loanId)
-  const statements = Object.values(store.loanStatements).filter((s) => s.loanId === loan.loanId)
+  const statements = store.loanStatements.all().filter((s) => s.loanId === loan.loanId)
   const unpaid = statements.filter((s) => s.loanSettlementId === null)
   return {
     loanId: loan.loanId,
@@ -150,7 +150,7 @@ export function loanView(store: Store, loan: LoanRecord, now: Date) {
     latestStatementId: statements[statements.length - 1]?.loanStatementId ?? null,
     nextDueOn: unpaid.map((s) => s.dueOn).sort()[0] ?? null,
     overdue: unpaid.some((s) => s.dueOn < isoDate(now)),
-    cardCount: Object.values(store.digitalCards).filter((card) => card.loanId === loan.loanId && card.status !== 'Cancelled').length,
+    cardCount: store.digitalCards.all().filter((card) => card.loanId === loan.loanId && card.status !== 'Cancelled').length,
     createdAt: loan.createdAt,
     updatedAt: loan.updatedAt,
   }
@@ -317,7 +317,7 @@ export const routes = [
       const statuses = f.list('status')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const now = ctx.clock.now()
-      const records = Object.values(ctx.store.loans).filter(
+      const records = ctx.store.loans.all().filter(
         (l) => visible.has(l.merchantId) && oneOf(loanIds, l.loanId) && oneOf(merchantIds, l.merchantId) && oneOf(statuses, l.status),
       )
       return paginate(records, req.query, {
@@ -339,7 +339,7 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const now = ctx.clock.now()
-      const records = Object.values(ctx.store.loanStatements).filter(
+      const records = ctx.store.loanStatements.all().filter(
         (s) =>
           visible.has(s.merchantId) &&
           oneOf(loanIds, s.loanId) &&

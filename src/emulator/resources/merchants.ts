@@ -76,7 +76,7 @@ function ensureProfile(store: Store, merchantId: string): MerchantProfileRecord 
   const existing = lookup(store.merchantProfiles, merchantId)
   if (existing) return existing
   const created = profileOf(store, merchantId)
-  store.merchantProfiles[merchantId] = created
+  store.merchantProfiles.set(merchantId, created)
   return created
 }
 
@@ -283,8 +283,8 @@ function createMerchant(ctx: HandlerContext, body: z.output<typeof CreateMerchan
     createdAt: now,
     updatedAt: now,
   }
-  ctx.store.merchants[merchantId] = merchant
-  ctx.store.merchantProfiles[merchantId] = {
+  ctx.store.merchants.set(merchantId, merchant)
+  ctx.store.merchantProfiles.set(merchantId, {
     merchantId,
     emailAddress: body.emailAddress ?? null,
     phoneNumber: body.phoneNumber ?? null,
@@ -294,9 +294,9 @@ function createMerchant(ctx: HandlerContext, body: z.output<typeof CreateMerchan
     businessProfile: {},
     walletPayDomains: walletDomains(now, body.walletPayDomains ?? []),
     metadata: body.metadata ?? null,
-  }
-  ctx.store.apiKeys[secretKey] = { kind: 'merchantSecretKey', ownerId: merchantId }
-  ctx.store.apiKeys[publicKey] = { kind: 'merchantPublicKey', ownerId: merchantId }
+  })
+  ctx.store.apiKeys.set(secretKey, { kind: 'merchantSecretKey', ownerId: merchantId })
+  ctx.store.apiKeys.set(publicKey, { kind: 'merchantPublicKey', ownerId: merchantId })
   const view = merchantView(ctx.store, merchant)
   emitEvent(ctx, 'MerchantCreated', merchantId, { merchant: view })
   // The secret key is shown once, in this answer.
@@ -407,7 +407,7 @@ function uploadFile(ctx: HandlerContext, merchant: MerchantRecord, contentType: 
     fields: otherFields,
     createdAt: timestamp(ctx.clock.now()),
   }
-  ctx.store.merchantFiles[record.fileId] = record
+  ctx.store.merchantFiles.set(record.fileId, record)
   return fileView(record)
 }
 
@@ -424,7 +424,7 @@ function ownerOf(ctx: HandlerContext, merchant: MerchantRecord, ownerId: string)
 }
 
 function ownersOf(store: Store, merchantId: string): OwnerRecord[] {
-  return Object.values(store.owners).filter((o) => o.merchantId === merchantId)
+  return store.owners.all().filter((o) => o.merchantId === merchantId)
 }
 
 function writeOwner(ctx: HandlerContext, merchant: MerchantRecord, body: OwnerBody, existing?: OwnerRecord): OwnerRecord {
@@ -449,7 +449,7 @@ function writeOwner(ctx: HandlerContext, merchant: MerchantRecord, body: OwnerBo
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   }
-  ctx.store.owners[owner.ownerId] = owner
+  ctx.store.owners.set(owner.ownerId, owner)
   return owner
 }
 
@@ -471,7 +471,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.merchants).filter(
+      const records = ctx.store.merchants.all().filter(
         (m) =>
           visible.has(m.merchantId) &&
           oneOf(ids, m.merchantId) &&
@@ -580,7 +580,7 @@ export const routes = [
     handle: (ctx, req) => {
       const merchant = visibleMerchant(ctx, merchantIdOf(req))
       const owner = ownerOf(ctx, merchant, req.params.ownerId as string)
-      delete ctx.store.owners[owner.ownerId]
+      ctx.store.owners.delete(owner.ownerId)
       return new Reply(200, { ownerId: owner.ownerId, merchantId: merchant.merchantId, deleted: true })
     },
   }),

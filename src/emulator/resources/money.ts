@@ -61,7 +61,7 @@ export interface NewPayout {
 /** The last payout of a merchant in a currency (creation order), if any. */
 function lastPayout(store: Store, merchantId: string, currency: string): PayoutRecord | undefined {
   let last: PayoutRecord | undefined
-  for (const p of Object.values(store.payouts)) if (p.merchantId === merchantId && p.amount.currency === currency) last = p
+  for (const p of store.payouts.all()) if (p.merchantId === merchantId && p.amount.currency === currency) last = p
   return last
 }
 
@@ -94,6 +94,7 @@ export function createPayout(ctx: HandlerContext, merchant: MerchantRecord, inpu
     if (e.merchantId !== merchant.merchantId || e.amount.currency !== currency || e.payoutId !== null) continue
     if (e.type === 'Payout' || e.availableOn > today) continue
     e.payoutId = payoutId
+    ctx.store.settlementEntries.reindex(e.settlementEntryId)
     swept += e.amount.minorCurrencyUnits
   }
   const broughtForward = lastPayout(ctx.store, merchant.merchantId, currency)?.carriedForward ?? 0
@@ -112,7 +113,7 @@ export function createPayout(ctx: HandlerContext, merchant: MerchantRecord, inpu
     expectedArrivalOn: isoDate(addDays(now, PAYOUT_ARRIVAL_DAYS)),
     paidAt: null,
   }
-  ctx.store.payouts[payoutId] = record
+  ctx.store.payouts.set(payoutId, record)
   appendLedger(ctx, { merchantId: merchant.merchantId, type: 'Payout', amount: money(-amount, currency), description: `Payout ${payoutId} to ${bank.bsb} ${accountNumberHint(bank.accountNumber)}`, payoutId })
   emitEvent(ctx, 'PayoutCreated', merchant.merchantId, { payout: payoutView(ctx.store, record) })
   return record
@@ -512,7 +513,7 @@ export function disputeView(d: DisputeRecord) {
 }
 
 function openDisputesOf(store: Store, transactionId: string): DisputeRecord[] {
-  return Object.values(store.disputes).filter((d) => d.transactionId === transactionId && d.status === 'Open')
+  return store.disputes.all().filter((d) => d.transactionId === transactionId && d.status === 'Open')
 }
 
 /**
@@ -547,7 +548,7 @@ export function openDispute(ctx: HandlerContext, txn: TransactionRecord, input: 
     updatedAt: timestamp(now),
     resolvedAt: null,
   }
-  ctx.store.disputes[record.disputeId] = record
+  ctx.store.disputes.set(record.disputeId, record)
   p.disputeId = record.disputeId
   p.disputeIds.push(record.disputeId)
   p.status = 'disputed'
@@ -641,7 +642,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.payouts).filter(
+      const records = ctx.store.payouts.all().filter(
         (p) =>
           visible.has(p.merchantId) &&
           oneOf(merchantIds, p.merchantId) &&
@@ -739,7 +740,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.disputes).filter(
+      const records = ctx.store.disputes.all().filter(
         (d) =>
           visible.has(d.merchantId) &&
           oneOf(ids, d.disputeId) &&
@@ -775,7 +776,7 @@ export const routes = [
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const referenceOf = (transactionId: string, stored: string | null) =>
         lookup(ctx.store.transactions, transactionId)?.details.purchaseDetails.referenceOrderId ?? stored
-      const records = Object.values(ctx.store.refunds).filter(
+      const records = ctx.store.refunds.all().filter(
         (r) =>
           visible.has(r.merchantId) &&
           r.createdAt >= after &&

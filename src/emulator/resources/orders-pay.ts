@@ -95,7 +95,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
   } else {
     const source = token.paymentSourceId === null ? undefined : lookup(ctx.store.sources, token.paymentSourceId)
     const behaviour = source?.card?.behaviour ?? 'approve'
-    const pending = Object.values(ctx.store.threeDS).find(
+    const pending = ctx.store.threeDS.all().find(
       (c) => c.paymentTokenId === token.paymentTokenId && c.orderId === order.orderId && c.status === 'Pending',
     )
     if (options.confirm === undefined) {
@@ -107,7 +107,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
           status: 'Pending' as const,
           createdAt: timestamp(now),
         }
-        ctx.store.threeDS[challenge.threeDSAuthorisationId] = challenge
+        ctx.store.threeDS.set(challenge.threeDSAuthorisationId, challenge)
         return {
           ThreeDSAuthorisationRequired: {
             threeDSAuthorisationId: challenge.threeDSAuthorisationId,
@@ -145,6 +145,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
   order.status = 'paid'
   order.transactionId = txn.transactionId
   order.updatedAt = timestamp(now)
+  ctx.store.orders.reindex(order.orderId)
   return {
     PayOrderComplete: {
       transactionId: txn.transactionId,

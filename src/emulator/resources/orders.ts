@@ -60,7 +60,7 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
     createdAt: now,
     updatedAt: now,
   }
-  ctx.store.orders[orderId] = order
+  ctx.store.orders.set(orderId, order)
   emitEvent(ctx, 'OrderCreated', order.merchantId, { orderId, orderType, order: orderView(order) })
   return order
 }
@@ -82,7 +82,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.orders).filter(
+      const records = ctx.store.orders.all().filter(
         (o) =>
           visible.has(o.merchantId) &&
           oneOf(orderIds, o.orderId) &&
@@ -134,7 +134,8 @@ export const routes = [
         order.status = 'cancelled'
         order.cancelledAt = now
         order.updatedAt = now
-        for (const challenge of Object.values(ctx.store.threeDS)) {
+        ctx.store.orders.reindex(order.orderId)
+        for (const challenge of ctx.store.threeDS.all()) {
           if (challenge.orderId === order.orderId && challenge.status === 'Pending') challenge.status = 'Failed'
         }
         emitEvent(ctx, 'OrderCancelled', order.merchantId, { orderId: order.orderId, order: orderView(order) })
@@ -151,6 +152,7 @@ export const routes = [
         const order = visibleOrder(ctx, req.params.orderId as string)
         order.referenceOrderId = body.referenceOrderId
         order.updatedAt = timestamp(ctx.clock.now())
+        ctx.store.orders.reindex(order.orderId)
         const txn = order.transactionId === null ? undefined : lookup(ctx.store.transactions, order.transactionId)
         if (txn) txn.details.purchaseDetails.referenceOrderId = body.referenceOrderId
         return orderView(order)

@@ -152,7 +152,7 @@ function owedOn(store: Store, plan: PayPlanRecord, now: Date): number {
 }
 
 export function outstandingFor(store: Store, customerId: string, now: Date): number {
-  return Object.values(store.payPlans)
+  return store.payPlans.all()
     .filter((p) => p.customerId === customerId)
     .reduce((s, p) => s + owedOn(store, p, now), 0)
 }
@@ -286,7 +286,7 @@ function createOffer(ctx: HandlerContext, body: PayPlanOfferRequest) {
     expiresAt: timestamp(addSeconds(now, OFFER_TTL_SECONDS)),
     payPlanId: null,
   }
-  ctx.store.payPlanOffers[offer.offerId] = offer
+  ctx.store.payPlanOffers.set(offer.offerId, offer)
   return offerView(offer, now)
 }
 
@@ -324,7 +324,7 @@ function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanB
     usedAt: null,
     usedByOrderId: null,
   }
-  ctx.store.tokens[token.paymentTokenId] = token
+  ctx.store.tokens.set(token.paymentTokenId, token)
   const plan: PayPlanRecord = {
     payPlanId,
     offerId: offer.offerId,
@@ -337,7 +337,7 @@ function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanB
     paymentTokenId: token.paymentTokenId,
     createdAt: timestamp(now),
   }
-  ctx.store.payPlans[payPlanId] = plan
+  ctx.store.payPlans.set(payPlanId, plan)
   offer.payPlanId = payPlanId
   const view = payPlanView(ctx.store, plan, now)
   emitEvent(ctx, 'PayPlanCreated', plan.merchantId, { payPlan: view })
@@ -406,7 +406,7 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const now = ctx.clock.now()
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.payPlans).filter(
+      const records = ctx.store.payPlans.all().filter(
         (p) =>
           visible.has(p.merchantId) &&
           (ctx.principal.kind !== 'customer' || p.customerId === ctx.principal.customerId) &&

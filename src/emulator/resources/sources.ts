@@ -56,7 +56,7 @@ function saveSource(ctx: HandlerContext, customer: CustomerRecord, fields: Pick<
     legacyResp: null,
     ...fields,
   }
-  ctx.store.sources[source.paymentSourceId] = source
+  ctx.store.sources.set(source.paymentSourceId, source)
   emitEvent(ctx, 'PaymentSourceCreated', source.merchantId, { paymentSourceId: source.paymentSourceId, source: sourceView(source) })
   return source
 }
@@ -70,7 +70,7 @@ function createPayToSource(ctx: HandlerContext, body: CreateSavedPaymentSource) 
   }
   const status = agreementStatus(agreement, ctx.clock.now())
   if (status !== 'Active') throw conflict('agreement_not_active', `The PayTo agreement is ${status}; only an Active agreement can be saved`)
-  if (Object.values(ctx.store.sources).some((s) => s.agreementToken === agreement.token)) {
+  if (ctx.store.sources.all().some((s) => s.agreementToken === agreement.token)) {
     throw conflict('agreement_already_saved', 'This PayTo agreement is already saved as a payment source')
   }
   const source = saveSource(ctx, customer, {
@@ -148,7 +148,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.sources).filter(
+      const records = ctx.store.sources.all().filter(
         (s) =>
           visible.has(s.merchantId) &&
           (ctx.scope.customerId === null || s.customerId === ctx.scope.customerId) &&
@@ -175,7 +175,7 @@ export const routes = [
     allow: PRIVATE_OR_CUSTOMER,
     handle: (ctx, req) => {
       const source = visibleSource(ctx, req.params.sourceId as string)
-      delete ctx.store.sources[source.paymentSourceId]
+      ctx.store.sources.delete(source.paymentSourceId)
       return sourceView(source)
     },
   }),
@@ -191,7 +191,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.blockedCards).filter(
+      const records = ctx.store.blockedCards.all().filter(
         (b) =>
           visible.has(b.merchantId) &&
           oneOf(merchantIds, b.merchantId) &&

@@ -118,7 +118,7 @@ export function createTransaction(ctx: HandlerContext, input: NewTransaction): T
     },
     transfers: [],
   }
-  ctx.store.transactions[transactionId] = txn
+  ctx.store.transactions.set(transactionId, txn)
   if (input.status === 'paid' || input.status === 'accepted') capture(ctx, txn)
   else if (input.status === 'not_captured') addTimeline(ctx, txn, 'PaymentAuthorised', order.amount.minorCurrencyUnits)
   else addTimeline(ctx, txn, 'PaymentFailed', order.amount.minorCurrencyUnits)
@@ -180,7 +180,7 @@ function refund(ctx: HandlerContext, txn: TransactionRecord, body: CreateRefund)
     status: 'Succeeded',
     createdAt: now,
   }
-  ctx.store.refunds[record.refundId] = record
+  ctx.store.refunds.set(record.refundId, record)
   p.refundedAmount += body.refundAmount
   p.refundIds.push(record.refundId)
   touch(ctx, txn, p.refundedAmount === p.amount.minorCurrencyUnits ? 'refunded' : 'partially_refunded')
@@ -239,6 +239,7 @@ function cancelAuthorisation(ctx: HandlerContext, txn: TransactionRecord) {
   if (order && order.status === 'paid' && order.transactionId === txn.transactionId) {
     order.status = 'pending'
     order.updatedAt = timestamp(ctx.clock.now())
+    ctx.store.orders.reindex(order.orderId)
   }
   return transactionDetails(txn)
 }
@@ -339,7 +340,7 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.transactions).filter((t) => {
+      const records = ctx.store.transactions.all().filter((t) => {
         const p = t.details.purchaseDetails
         return (
           visible.has(t.merchantId) &&
