@@ -278,6 +278,34 @@ export class Collection<T> {
     return new Selection(this, query)
   }
 
+  /**
+   * The records a query selects, in timeline order, one at a time: nothing is gathered first, so
+   * the first record comes at once however many follow. The runs are copied when the scan starts
+   * (a pointer per candidate), so records added or removed meanwhile do not disturb it.
+   */
+  *scan(query: Query<T> = {}): Generator<T, void, undefined> {
+    const plan = this.plan(query)
+    const runs = plan.runs.map((r) => r.list.slice(r.from, r.to))
+    const check = plan.exact ? undefined : plan.check
+    if (runs.length === 1) {
+      for (const slot of runs[0] as Slot<T>[]) if (check === undefined || check(slot)) yield slot.record
+      return
+    }
+    // Several runs (keys of one condition): merged by slot order, the smallest head first.
+    const heads = runs.map(() => 0)
+    for (;;) {
+      let pick = -1
+      for (let r = 0; r < runs.length; r++) {
+        const head = (runs[r] as Slot<T>[])[heads[r] as number]
+        if (head !== undefined && (pick < 0 || before(head, (runs[pick] as Slot<T>[])[heads[pick] as number] as Slot<T>))) pick = r
+      }
+      if (pick < 0) return
+      const slot = (runs[pick] as Slot<T>[])[heads[pick] as number] as Slot<T>
+      heads[pick] = (heads[pick] as number) + 1
+      if (check === undefined || check(slot)) yield slot.record
+    }
+  }
+
   /** Plain data for JSON (`--state`, the control plane's state): an object by id, or an array. */
   toJSON(): Record<string, T> | T[] {
     if (this.#json === 'array') return this.all()

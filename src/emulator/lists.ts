@@ -201,6 +201,11 @@ export function filters(query: URLSearchParams) {
   }
 }
 
+/** The merchants a list may show, narrowed by its `merchantId` filter (a condition on the merchantId index). */
+export function merchantsWithin(visible: ReadonlySet<string>, requested: readonly string[] | undefined): string[] {
+  return requested === undefined ? [...visible] : requested.filter((id) => visible.has(id))
+}
+
 /** True when `value` is in `allowed`, or when there is no filter. */
 export function oneOf(allowed: readonly string[] | undefined, value: string | null | undefined): boolean {
   return allowed === undefined || (value !== null && value !== undefined && allowed.includes(value))

@@ -57,13 +57,28 @@ export interface HandlerRequest<B = unknown> {
   rawBody?: Buffer
 }
 
+/**
+ * A body made piece by piece while it is sent (a report of millions of entries): the server
+ * writes the pieces as the socket takes them, so the whole text never exists at once.
+ * `toString()` joins them (for in-process callers such as tests).
+ */
+export class StreamBody {
+  constructor(readonly pieces: () => Iterable<string>) {}
+
+  toString(): string {
+    let text = ''
+    for (const piece of this.pieces()) text += piece
+    return text
+  }
+}
+
 /** An answer with a status, headers or a content type of its own. Anything else a handler returns is a 200 JSON body. */
 export class Reply {
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
-    /** When set, `body` is sent as is (string or Buffer) with this content type instead of JSON. */
+    /** When set, `body` is sent as is (string, Buffer or StreamBody) with this content type instead of JSON. */
     readonly contentType?: string,
   ) {}
 }

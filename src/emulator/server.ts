@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { EmulatorError } from './api-error.js'
 import type { EmulatorApp } from './app.js'
 import { rejectRequest } from './pipeline.js'
+import { StreamBody } from './route.js'
 
 /** Largest request body accepted: above the 10 MB of a merchant file upload, with room for JSON encoding. */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024
@@ -24,10 +25,54 @@ function headerMap(req: IncomingMessage): Record<string, string | undefined> {
   return out
 }
 
-function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer }): void {
+function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer | StreamBody }): void {
+  if (answer.body instanceof StreamBody) {
+    res.writeHead(answer.status, answer.headers)
+    streamPieces(res, answer.body.pieces()[Symbol.iterator]())
+    return
+  }
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body
   res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(body.length) })
   res.end(body)
+}
+
+/** Bytes gathered before each write of a streamed body. */
+const STREAM_CHUNK_CHARS = 64 * 1024
+
+/**
+ * Writes a streamed body with backpressure: pieces are gathered into chunks of about 64 KiB and
+ * written while the socket accepts them; when it does not, writing waits for 'drain'. A body
+ * that fails half-way ends the connection (the client sees a cut answer, not a false end).
+ */
+function streamPieces(res: ServerResponse, pieces: Iterator<string>): void {
+  let closed = false
+  res.once('close', () => {
+    closed = true
+  })
+  const pump = () => {
+    try {
+      while (!closed) {
+        let chunk = ''
+        let next = pieces.next()
+        while (!next.done) {
+          chunk += next.value
+          if (chunk.length >= STREAM_CHUNK_CHARS) break
+          next = pieces.next()
+        }
+        if (next.done) {
+          res.end(chunk)
+          return
+        }
+        if (!res.write(chunk)) {
+          res.once('drain', pump)
+          return
+        }
+      }
+    } catch {
+      res.destroy()
+    }
+  }
+  pump()
 }
 
 export function listen(app: EmulatorApp, options: { port: number; host: string; log?: (line: string) => void }): Promise<RunningServer> {
@@ -83,7 +128,7 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
     }
     // Not even an HTTP request: still one ApiError with a request id, then the connection closes.
     const answer = rejectRequest(deps, new EmulatorError(400, 'malformed_http', 'The request is not valid HTTP'), { method: '-', url: '-' })
-    const body = Buffer.from(answer.body)
+    const body = Buffer.from(answer.body as string)
     const head = Object.entries({ ...answer.headers, 'Content-Length': String(body.length), Connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')

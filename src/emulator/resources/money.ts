@@ -24,12 +24,13 @@ import type { DisputeRecord, PayoutRecord } from '../account-records.js'
 import { EmulatorError, badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { addDays, isoDate, timestamp } from '../clock.js'
-import { toCsv } from '../csv.js'
+import { csvRow } from '../csv.js'
 import { emitEvent } from '../events.js'
 import { appendLedger, ledgerTotal, type SettlementEntry } from '../ledger.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
+import type { Query } from '../collection.js'
 import { renderPdf, type PdfLine } from '../pdf.js'
-import { Reply, route, type HandlerContext } from '../route.js'
+import { Reply, StreamBody, route, type HandlerContext } from '../route.js'
 import { lookup, type MerchantRecord, type Store, type TransactionRecord } from '../store.js'
 import { accountNumberHint, primaryBankAccount, profileOf } from './merchants.js'
 
@@ -275,8 +276,13 @@ function firstDayAfter(period: string): string {
 export function invoicesOf(store: Store, merchantIds: ReadonlySet<string>, now: Date): Invoice[] {
   const byKey = new Map<string, Invoice>()
   const today = isoDate(now)
-  for (const e of store.settlementEntries) {
-    if (e.type !== 'ServiceFee' || !merchantIds.has(e.merchantId)) continue
+  // The fee entries of these merchants, in creation order (lines are listed in that order).
+  const fees = store.settlementEntries
+    .select({ where: { type: ['ServiceFee'], merchantId: [...merchantIds] } })
+    .slots()
+    .slice()
+    .sort((a, b) => a.seq - b.seq)
+  for (const { record: e } of fees) {
     const period = e.createdAt.slice(0, 7)
     const currency = e.amount.currency
     const key = `${e.merchantId}|${currency}|${period}`
@@ -400,8 +406,8 @@ function invoicePdf(store: Store, invoice: Invoice): Buffer {
 
 // Settlement ----------------------------------------------------------------------------------
 
-/** The entries a settlement query selects; 400 when neither payoutId nor currency + both dates are given. */
-function settlementEntries(ctx: HandlerContext, query: URLSearchParams): { entries: SettlementEntry[]; currency: string | null; payoutId: string | null } {
+/** What a settlement query asks for; 400 when neither payoutId nor currency + both dates are given. */
+function settlementQuery(ctx: HandlerContext, query: URLSearchParams): SettlementSelection {
   const f = filters(query)
   const payoutId = f.string('payoutId')
   const currency = f.string('currency')?.toUpperCase()
@@ -420,46 +426,79 @@ function settlementEntries(ctx: HandlerContext, query: URLSearchParams): { entri
   const types = f.list('type')
   const transactionIds = f.list('transactionId')
   const visible = visibleMerchantIds(ctx.store, ctx.scope)
-  const entries = ctx.store.settlementEntries.filter(
-    (e) =>
-      visible.has(e.merchantId) &&
-      (payoutId === undefined || e.payoutId === payoutId) &&
-      (currency === undefined || e.amount.currency === currency) &&
-      inRange(e.createdAt, after, before) &&
-      oneOf(merchantIds, e.merchantId) &&
-      oneOf(types, e.type) &&
-      oneOf(transactionIds, e.transactionId),
-  )
+  const select: Query<SettlementEntry> = {
+    where: {
+      merchantId: merchantsWithin(visible, merchantIds),
+      payoutId: payoutId === undefined ? undefined : [payoutId],
+      currency: currency === undefined ? undefined : [currency],
+      type: types,
+      transactionId: transactionIds,
+    },
+    after,
+    before,
+  }
   const payoutCurrency = payoutId === undefined ? undefined : lookup(ctx.store.payouts, payoutId)?.amount.currency
-  return { entries, currency: currency ?? entries[0]?.amount.currency ?? payoutCurrency ?? null, payoutId: payoutId ?? null }
+  return { select, currency: currency ?? null, payoutCurrency: payoutCurrency ?? null, payoutId: payoutId ?? null }
 }
 
-function settlementSummary(selection: ReturnType<typeof settlementEntries>, query: URLSearchParams) {
-  const currency = selection.currency ?? ''
-  let credits = 0
-  let debits = 0
-  for (const e of selection.entries) {
-    if (e.amount.minorCurrencyUnits >= 0) credits += e.amount.minorCurrencyUnits
-    else debits += e.amount.minorCurrencyUnits
-  }
-  const merchants = new Map<string, { merchantId: string; count: number; net: Money }>()
-  for (const e of selection.entries) {
-    const m = merchants.get(e.merchantId) ?? { merchantId: e.merchantId, count: 0, net: money(0, currency) }
+interface SettlementSelection {
+  select: Query<SettlementEntry>
+  /** The currency the query names. */
+  currency: string | null
+  /** The currency of the payout the query names. */
+  payoutCurrency: string | null
+  payoutId: string | null
+}
+
+/**
+ * The report's summary, added up entry by entry while the entries are written. Its currency is
+ * the query's, else the first entry's, else the payout's.
+ */
+class SettlementSummary {
+  #credits = 0
+  #debits = 0
+  #count = 0
+  #currency: string | null = null
+  readonly #types = new Map<string, { type: string; count: number; amount: Money }>()
+  readonly #merchants = new Map<string, { merchantId: string; count: number; net: Money }>()
+
+  constructor(
+    private readonly selection: SettlementSelection,
+    private readonly query: URLSearchParams,
+  ) {}
+
+  add(e: SettlementEntry): void {
+    if (this.#count === 0) this.#currency = this.selection.currency ?? e.amount.currency
+    this.#count += 1
+    const amount = e.amount.minorCurrencyUnits
+    if (amount >= 0) this.#credits += amount
+    else this.#debits += amount
+    const currency = this.#currency ?? ''
+    const group = this.#types.get(e.type) ?? { type: e.type, count: 0, amount: money(0, currency) }
+    group.count += 1
+    group.amount.minorCurrencyUnits += amount
+    this.#types.set(e.type, group)
+    const m = this.#merchants.get(e.merchantId) ?? { merchantId: e.merchantId, count: 0, net: money(0, currency) }
     m.count += 1
-    m.net.minorCurrencyUnits += e.amount.minorCurrencyUnits
-    merchants.set(e.merchantId, m)
+    m.net.minorCurrencyUnits += amount
+    this.#merchants.set(e.merchantId, m)
   }
-  return {
-    currency: selection.currency,
-    payoutId: selection.payoutId,
-    createdAfter: query.get('createdAfter'),
-    createdBefore: query.get('createdBefore'),
-    entryCount: selection.entries.length,
-    totalCredits: money(credits, currency),
-    totalDebits: money(debits, currency),
-    net: money(credits + debits, currency),
-    byType: byType(selection.entries, currency),
-    byMerchant: [...merchants.values()],
+
+  result() {
+    const selected = this.#count === 0 ? (this.selection.currency ?? this.selection.payoutCurrency) : this.#currency
+    const currency = selected ?? ''
+    return {
+      currency: selected,
+      payoutId: this.selection.payoutId,
+      createdAfter: this.query.get('createdAfter'),
+      createdBefore: this.query.get('createdBefore'),
+      entryCount: this.#count,
+      totalCredits: money(this.#credits, currency),
+      totalDebits: money(this.#debits, currency),
+      net: money(this.#credits + this.#debits, currency),
+      byType: [...this.#types.values()],
+      byMerchant: [...this.#merchants.values()],
+    }
   }
 }
 
@@ -479,10 +518,11 @@ const SETTLEMENT_CSV_HEADER = [
   'description',
 ]
 
-function settlementCsv(entries: readonly SettlementEntry[]): string {
-  return toCsv(
-    SETTLEMENT_CSV_HEADER,
-    entries.map((e) => [
+/** The report as CSV, a row at a time. */
+function* settlementCsv(entries: Iterable<SettlementEntry>): Generator<string> {
+  yield csvRow(SETTLEMENT_CSV_HEADER)
+  for (const e of entries) {
+    yield csvRow([
       e.settlementEntryId,
       e.createdAt,
       e.availableOn,
@@ -496,8 +536,20 @@ function settlementCsv(entries: readonly SettlementEntry[]): string {
       e.refundId,
       e.payoutId,
       e.description,
-    ]),
-  )
+    ])
+  }
+}
+
+/** The report as JSON, `{"entries": [...], "summary": {...}}`, an entry at a time; the summary comes last, added up on the way. */
+function* settlementJson(entries: Iterable<SettlementEntry>, summary: SettlementSummary): Generator<string> {
+  yield '{"entries":['
+  let separator = ''
+  for (const e of entries) {
+    summary.add(e)
+    yield separator + JSON.stringify(e)
+    separator = ','
+  }
+  yield `],"summary":${JSON.stringify(summary.result())}}`
 }
 
 // Disputes ------------------------------------------------------------------------------------
@@ -642,15 +694,13 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.payouts.all().filter(
-        (p) =>
-          visible.has(p.merchantId) &&
-          oneOf(merchantIds, p.merchantId) &&
-          oneOf(statuses, p.status) &&
-          oneOf(types, p.payoutType) &&
-          (currency === undefined || p.amount.currency === currency) &&
-          inRange(p.createdAt, after, before),
-      )
+      const records = ctx.store.payouts.select({
+        where: { merchantId: merchantsWithin(visible, merchantIds) },
+        after,
+        before,
+        filter: (p) => oneOf(statuses, p.status) && oneOf(types, p.payoutType) && (currency === undefined || p.amount.currency === currency),
+        filterKey: JSON.stringify([statuses, types, currency]),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (p) => p.createdAt, amount: (p) => p.amount.minorCurrencyUnits, status: (p) => p.status, expectedArrivalOn: (p) => p.expectedArrivalOn },
         view: (p) => payoutView(ctx.store, p),
@@ -708,7 +758,7 @@ export const routes = [
     path: '/transactions/settlement',
     allow: PRIVATE,
     handle: (ctx, req) =>
-      paginate(settlementEntries(ctx, req.query).entries, req.query, {
+      paginate(ctx.store.settlementEntries.select(settlementQuery(ctx, req.query).select), req.query, {
         sortable: { createdAt: (e) => e.createdAt, availableOn: (e) => e.availableOn, amount: (e) => e.amount.minorCurrencyUnits, type: (e) => e.type },
         view: (e) => ({ ...e, amount: { ...e.amount } }),
       }),
@@ -719,11 +769,16 @@ export const routes = [
     allow: PRIVATE,
     produces: ['application/json', 'text/csv'],
     handle: (ctx, req) => {
-      const selection = settlementEntries(ctx, req.query)
+      // Streamed: the entries are read and written one at a time, whatever their number.
+      const selection = settlementQuery(ctx, req.query)
+      const store = ctx.store
+      const entries = () => store.settlementEntries.scan(selection.select)
       if (req.accept === 'text/csv') {
-        return new Reply(200, settlementCsv(selection.entries), { 'Content-Disposition': 'attachment; filename="settlement-report.csv"' }, 'text/csv; charset=utf-8')
+        const csv = new StreamBody(() => settlementCsv(entries()))
+        return new Reply(200, csv, { 'Content-Disposition': 'attachment; filename="settlement-report.csv"' }, 'text/csv; charset=utf-8')
       }
-      return { entries: selection.entries.map((e) => ({ ...e, amount: { ...e.amount } })), summary: settlementSummary(selection, req.query) }
+      const json = new StreamBody(() => settlementJson(entries(), new SettlementSummary(selection, req.query)))
+      return new Reply(200, json, {}, 'application/json; charset=utf-8')
     },
   }),
   route({
@@ -740,16 +795,14 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.disputes.all().filter(
-        (d) =>
-          visible.has(d.merchantId) &&
-          oneOf(ids, d.disputeId) &&
-          oneOf(transactionIds, d.transactionId) &&
-          oneOf(orderIds, d.orderId) &&
-          oneOf(merchantIds, d.merchantId) &&
-          oneOf(statuses, d.status) &&
-          inRange(d.createdAt, after, before),
-      )
+      const records = ctx.store.disputes.select({
+        ids,
+        where: { merchantId: merchantsWithin(visible, merchantIds), transactionId: transactionIds, orderId: orderIds },
+        after,
+        before,
+        filter: statuses === undefined ? undefined : (d) => oneOf(statuses, d.status),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (d) => d.createdAt, updatedAt: (d) => d.updatedAt, amount: (d) => d.amount.minorCurrencyUnits, status: (d) => d.status },
         view: disputeView,
@@ -776,19 +829,18 @@ export const routes = [
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const referenceOf = (transactionId: string, stored: string | null) =>
         lookup(ctx.store.transactions, transactionId)?.details.purchaseDetails.referenceOrderId ?? stored
-      const records = ctx.store.refunds.all().filter(
-        (r) =>
-          visible.has(r.merchantId) &&
-          r.createdAt >= after &&
-          (before === undefined ? r.createdAt <= nowText : r.createdAt < before) &&
-          (amount === undefined || r.refundAmount.minorCurrencyUnits === amount) &&
-          oneOf(references, referenceOf(r.transactionId, r.referenceOrderId)) &&
-          oneOf(orderIds, r.orderId) &&
-          oneOf(customerIds, r.customerId) &&
-          oneOf(merchantIds, r.merchantId) &&
-          oneOf(transactionIds, r.transactionId) &&
-          oneOf(refundIds, r.refundId),
-      )
+      const records = ctx.store.refunds.select({
+        ids: refundIds,
+        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customerIds, transactionId: transactionIds },
+        after,
+        // Without createdBefore, up to and including now: the first text after `nowText`.
+        before: before ?? `${nowText}\u0000`,
+        filter:
+          amount === undefined && references === undefined
+            ? undefined
+            : (r) => (amount === undefined || r.refundAmount.minorCurrencyUnits === amount) && oneOf(references, referenceOf(r.transactionId, r.referenceOrderId)),
+        filterKey: JSON.stringify([amount, references]),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (r) => r.createdAt, amount: (r) => r.refundAmount.minorCurrencyUnits },
         view: (r) => ({

@@ -7,7 +7,7 @@ import { conflict, unprocessable } from '../api-error.js'
 import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type OrderRecord } from '../store.js'
 
@@ -82,18 +82,19 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.orders.all().filter(
-        (o) =>
-          visible.has(o.merchantId) &&
-          oneOf(orderIds, o.orderId) &&
-          oneOf(merchantIds, o.merchantId) &&
-          oneOf(customerIds, o.customerId) &&
-          oneOf(references, o.referenceOrderId) &&
-          oneOf(statuses, o.status) &&
-          oneOf(types, o.orderType) &&
-          oneOf(emails, o.customerEmailAddress?.toLowerCase()) &&
-          inRange(o.createdAt, after, before),
-      )
+      const records = ctx.store.orders.select({
+        ids: orderIds,
+        where: {
+          merchantId: merchantsWithin(visible, merchantIds),
+          customerId: customerIds,
+          referenceOrderId: references,
+          status: statuses,
+          orderType: types,
+          customerEmailAddress: emails,
+        },
+        after,
+        before,
+      })
       return paginate(records, req.query, {
         sortable: {
           createdAt: (o) => o.createdAt,
