@@ -410,7 +410,9 @@ export function emptyStore(): Store {
         customerEmailAddress: (o) => lower(o.customerEmailAddress),
       },
     }),
-    transactions: new Collection<TransactionRecord>({ indexes: { ...byMerchant, customerId: (t) => t.customerId, orderId: (t) => t.orderId } }),
+    transactions: new Collection<TransactionRecord>({
+      time: (t) => t.details.purchaseDetails.createdAt,
+      indexes: { ...byMerchant, customerId: (t) => t.customerId, orderId: (t) => t.orderId } }),
     refunds: new Collection<RefundRecord>({ indexes: { ...byMerchant, customerId: (r) => r.customerId, orderId: (r) => r.orderId, transactionId: (r) => r.transactionId } }),
     threeDS: new Collection<ThreeDSRecord>({ indexes: { orderId: (c) => c.orderId } }),
     blockedCards: new Collection<BlockedCardRecord>({ indexes: { ...byMerchant, customerId: (b) => b.customerId, paymentSourceId: (b) => b.paymentSourceId } }),

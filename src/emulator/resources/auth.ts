@@ -187,7 +187,7 @@ export const routes = [
       const expiresFrom = f.dateTime('expiresAtFromInclusive')
       const expiresTo = f.dateTime('expiresAtToExclusive')
       const now = timestamp(ctx.clock.now())
-      const records = ctx.store.serviceTokens.all().filter((t) => {
+      const records = ctx.store.serviceTokens.select({ filter: (t) => {
         const owned = t.merchantId !== null ? (merchantIds ?? []).includes(t.merchantId) : (marketplaceIds ?? []).includes(t.marketplaceId as string)
         const isExpired = t.expiresAt !== null && t.expiresAt <= now
         return (
@@ -197,7 +197,7 @@ export const routes = [
           inRange(t.createdAt, createdFrom, createdTo) &&
           (expiresFrom === undefined && expiresTo === undefined ? true : t.expiresAt !== null && inRange(t.expiresAt, expiresFrom, expiresTo))
         )
-      })
+      } })
       return paginate(records, req.query, {
         sortable: { createdAt: (t) => t.createdAt, expiresAt: (t) => t.expiresAt, status: (t) => t.status, updatedAt: (t) => t.updatedAt },
         view: (t) => serviceTokenView(t, ctx.clock.now()),

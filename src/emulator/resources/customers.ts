@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type CustomerRecord, type DelegateRecord } from '../store.js'
 
@@ -193,17 +193,17 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.customers.all().filter(
-        (c) =>
-          visible.has(c.merchantId) &&
-          oneOf(emails, c.emailAddress?.toLowerCase()) &&
-          oneOf(customerIds, c.customerId) &&
-          oneOf(merchantIds, c.merchantId) &&
-          oneOf(references, c.referenceCustomerId) &&
-          (name === undefined ||
-            [c.givenName, c.middleName, c.familyName, c.organisationName].filter(Boolean).join(' ').toLowerCase().includes(name)) &&
-          inRange(c.createdAt, after, before),
-      )
+      const records = ctx.store.customers.select({
+        ids: customerIds,
+        where: { merchantId: merchantsWithin(visible, merchantIds), emailAddress: emails, referenceCustomerId: references },
+        after,
+        before,
+        filter:
+          name === undefined
+            ? undefined
+            : (c) => [c.givenName, c.middleName, c.familyName, c.organisationName].filter(Boolean).join(' ').toLowerCase().includes(name),
+        filterKey: name,
+      })
       return paginate(records, req.query, {
         sortable: {
           createdAt: (c) => c.createdAt,
@@ -250,14 +250,10 @@ export const routes = [
       const emails = f.list('emailAddress')?.map((e) => e.toLowerCase())
       const merchantIds = f.list('merchantId')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.delegates.all().filter(
-        (d) =>
-          visible.has(d.merchantId) &&
-          oneOf(customerIds, d.customerId) &&
-          oneOf(ids, d.customerDelegateId) &&
-          oneOf(emails, d.emailAddress.toLowerCase()) &&
-          oneOf(merchantIds, d.merchantId),
-      )
+      const records = ctx.store.delegates.select({
+        ids,
+        where: { merchantId: merchantsWithin(visible, merchantIds), customerId: customerIds, emailAddress: emails },
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (d) => d.createdAt, updatedAt: (d) => d.updatedAt, emailAddress: (d) => d.emailAddress },
         view: delegateView,

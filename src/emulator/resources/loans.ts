@@ -16,9 +16,10 @@ import { badRequest } from '../api-error.js'
 import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { isoDate } from '../clock.js'
 import { toCsv } from '../csv.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { renderPdf } from '../pdf.js'
 import { Reply, route, type HandlerContext } from '../route.js'
+import type { Selection } from '../collection.js'
 import { lookup, type Store } from '../store.js'
 import { buildZip } from '../zip.js'
 
@@ -116,7 +117,7 @@ export function seedLoans(store: Store, merchantId: string): void {
 // Figures -------------------------------------------------------------------------------------
 
 function entriesOf(store: Store, predicate: (e: LoanEntryRecord) => boolean): LoanEntryRecord[] {
-  return store.loanEntries.all().filter(predicate)
+  return store.loanEntries.filter(predicate)
 }
 
 /** What the merchant owes on a loan: the sum of its entries. */
@@ -215,7 +216,7 @@ function visibleStatement(ctx: HandlerContext, id: string): LoanStatementRecord 
 // Entry queries -------------------------------------------------------------------------------
 
 /** The entries a query selects. With `report`, 400 unless loanSettlementId or loanId, or currency and a full date range, is given. */
-function selectEntries(ctx: HandlerContext, query: URLSearchParams, report: boolean): LoanEntryRecord[] {
+function selectEntries(ctx: HandlerContext, query: URLSearchParams, report: boolean): Selection<LoanEntryRecord> {
   const f = filters(query)
   const loanIds = f.list('loanId')
   const settlementIds = f.list('loanSettlementId')
@@ -236,19 +237,18 @@ function selectEntries(ctx: HandlerContext, query: URLSearchParams, report: bool
     }
   }
   const visible = visibleMerchantIds(ctx.store, ctx.scope)
-  return entriesOf(
-    ctx.store,
-    (e) =>
-      visible.has(e.merchantId) &&
-      oneOf(loanIds, e.loanId) &&
-      oneOf(statementIds, e.loanStatementId) &&
+  return ctx.store.loanEntries.select({
+    where: { merchantId: merchantsWithin(visible, undefined), loanId: loanIds, loanStatementId: statementIds },
+    after: createdAfter,
+    before: createdBefore,
+    filter: (e) =>
       oneOf(settlementIds, lookup(ctx.store.loanStatements, e.loanStatementId)?.loanSettlementId) &&
       oneOf(types, e.type) &&
       (currency === undefined || e.amount.currency === currency) &&
-      inRange(e.createdAt, createdAfter, createdBefore) &&
       (dueAfter === undefined || e.dueOn >= dueAfter) &&
       (dueBefore === undefined || e.dueOn < dueBefore),
-  )
+    filterKey: JSON.stringify([settlementIds, types, currency, dueAfter, dueBefore]),
+  })
 }
 
 const ENTRY_SORT = {
@@ -317,9 +317,12 @@ export const routes = [
       const statuses = f.list('status')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const now = ctx.clock.now()
-      const records = ctx.store.loans.all().filter(
-        (l) => visible.has(l.merchantId) && oneOf(loanIds, l.loanId) && oneOf(merchantIds, l.merchantId) && oneOf(statuses, l.status),
-      )
+      const records = ctx.store.loans.select({
+        ids: loanIds,
+        where: { merchantId: merchantsWithin(visible, merchantIds) },
+        filter: statuses === undefined ? undefined : (l) => oneOf(statuses, l.status),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (l) => l.createdAt, openedOn: (l) => l.openedOn, status: (l) => l.status },
         view: (l) => loanView(ctx.store, l, now),
@@ -339,14 +342,13 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const now = ctx.clock.now()
-      const records = ctx.store.loanStatements.all().filter(
-        (s) =>
-          visible.has(s.merchantId) &&
-          oneOf(loanIds, s.loanId) &&
-          oneOf(merchantIds, s.merchantId) &&
-          oneOf(statuses, s.loanSettlementId !== null ? 'Paid' : 'Unpaid') &&
-          inRange(s.createdAt, after, before),
-      )
+      const records = ctx.store.loanStatements.select({
+        where: { merchantId: merchantsWithin(visible, merchantIds), loanId: loanIds },
+        after,
+        before,
+        filter: statuses === undefined ? undefined : (s) => oneOf(statuses, s.loanSettlementId !== null ? 'Paid' : 'Unpaid'),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (s) => s.createdAt, periodStart: (s) => s.periodStart, dueOn: (s) => s.dueOn },
         view: (s) => statementView(ctx.store, s, now),
@@ -370,7 +372,10 @@ export const routes = [
     path: '/loans/statements/entries/report',
     allow: PRIVATE,
     handle: (ctx, req) => {
-      const entries = selectEntries(ctx, req.query, true).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+      const entries = selectEntries(ctx, req.query, true)
+        .slots()
+        .map((slot) => slot.record)
+        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
       const byType = new Map<string, { type: string; count: number; amount: Money }>()
       for (const e of entries) {
         const key = `${e.type}|${e.amount.currency}`

@@ -15,7 +15,7 @@ import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { ledgerTotal } from '../ledger.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { multipartBoundary, parseMultipart } from '../multipart.js'
 import { Reply, action, route, type HandlerContext } from '../route.js'
 import { lookup, type BankAccountRecord, type MerchantRecord, type Store } from '../store.js'
@@ -424,7 +424,7 @@ function ownerOf(ctx: HandlerContext, merchant: MerchantRecord, ownerId: string)
 }
 
 function ownersOf(store: Store, merchantId: string): OwnerRecord[] {
-  return store.owners.all().filter((o) => o.merchantId === merchantId)
+  return store.owners.byIndex('merchantId', merchantId)
 }
 
 function writeOwner(ctx: HandlerContext, merchant: MerchantRecord, body: OwnerBody, existing?: OwnerRecord): OwnerRecord {
@@ -471,15 +471,16 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.merchants.all().filter(
-        (m) =>
-          visible.has(m.merchantId) &&
-          oneOf(ids, m.merchantId) &&
+      const records = ctx.store.merchants.select({
+        ids: merchantsWithin(visible, ids),
+        after,
+        before,
+        filter: (m) =>
           oneOf(statuses, m.status) &&
           (industries === undefined || industries.some((i) => findIndustry(i)?.name === m.industry)) &&
-          (name === undefined || m.name.toLowerCase().includes(name)) &&
-          inRange(m.createdAt, after, before),
-      )
+          (name === undefined || m.name.toLowerCase().includes(name)),
+        filterKey: JSON.stringify([statuses, industries, name]),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (m) => m.createdAt, updatedAt: (m) => m.updatedAt, name: (m) => m.name, status: (m) => m.status },
         view: (m) => merchantView(ctx.store, m),

@@ -62,7 +62,7 @@ export interface NewPayout {
 /** The last payout of a merchant in a currency (creation order), if any. */
 function lastPayout(store: Store, merchantId: string, currency: string): PayoutRecord | undefined {
   let last: PayoutRecord | undefined
-  for (const p of store.payouts.all()) if (p.merchantId === merchantId && p.amount.currency === currency) last = p
+  for (const p of store.payouts.byIndex('merchantId', merchantId)) if (p.amount.currency === currency) last = p
   return last
 }
 
@@ -183,7 +183,7 @@ function byType(entries: readonly SettlementEntry[], currency: string) {
 /** `GET /transactions/payouts/{id}`: the summary, the breakdown of what it pays out, and where the money went. */
 function payoutDetail(store: Store, p: PayoutRecord) {
   const currency = p.amount.currency
-  const swept = store.settlementEntries.filter((e) => e.payoutId === p.payoutId && e.type !== 'Payout')
+  const swept = store.settlementEntries.byIndex('payoutId', p.payoutId).filter((e) => e.type !== 'Payout')
   const bank = bankAccountView(store, p)
   return {
     ...payoutView(store, p),
@@ -565,7 +565,7 @@ export function disputeView(d: DisputeRecord) {
 }
 
 function openDisputesOf(store: Store, transactionId: string): DisputeRecord[] {
-  return store.disputes.all().filter((d) => d.transactionId === transactionId && d.status === 'Open')
+  return store.disputes.byIndex('transactionId', transactionId).filter((d) => d.status === 'Open')
 }
 
 /**

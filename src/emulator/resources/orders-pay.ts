@@ -95,7 +95,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
   } else {
     const source = token.paymentSourceId === null ? undefined : lookup(ctx.store.sources, token.paymentSourceId)
     const behaviour = source?.card?.behaviour ?? 'approve'
-    const pending = ctx.store.threeDS.all().find(
+    const pending = ctx.store.threeDS.byIndex('orderId', order.orderId).find(
       (c) => c.paymentTokenId === token.paymentTokenId && c.orderId === order.orderId && c.status === 'Pending',
     )
     if (options.confirm === undefined) {

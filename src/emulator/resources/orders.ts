@@ -136,7 +136,7 @@ export const routes = [
         order.cancelledAt = now
         order.updatedAt = now
         ctx.store.orders.reindex(order.orderId)
-        for (const challenge of ctx.store.threeDS.all()) {
+        for (const challenge of ctx.store.threeDS.byIndex('orderId', order.orderId)) {
           if (challenge.orderId === order.orderId && challenge.status === 'Pending') challenge.status = 'Failed'
         }
         emitEvent(ctx, 'OrderCancelled', order.merchantId, { orderId: order.orderId, order: orderView(order) })

@@ -19,7 +19,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api
 import { ANY_CREDENTIAL, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { addDays, addSeconds, isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { route, type HandlerContext } from '../route.js'
 import { lookup, type CustomerRecord, type Store, type TokenRecord } from '../store.js'
 import { visibleCustomer } from './customers.js'
@@ -406,16 +406,22 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const now = ctx.clock.now()
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.payPlans.all().filter(
-        (p) =>
-          visible.has(p.merchantId) &&
-          (ctx.principal.kind !== 'customer' || p.customerId === ctx.principal.customerId) &&
-          oneOf(customerIds, p.customerId) &&
-          oneOf(merchantIds, p.merchantId) &&
-          oneOf(variants, p.payPlanVariant) &&
-          (statuses === undefined || statuses.includes(payPlanState(ctx.store, p, now).status)) &&
-          inRange(p.createdAt, after, before),
-      )
+      const own = ctx.principal.kind === 'customer' ? ctx.principal.customerId : null
+      const records = ctx.store.payPlans.select({
+        where: {
+          merchantId: merchantsWithin(visible, merchantIds),
+          // A signed-in customer sees their own plans only.
+          customerId: own === null ? customerIds : (customerIds ?? [own]).filter((id) => id === own),
+        },
+        after,
+        before,
+        filter:
+          variants === undefined && statuses === undefined
+            ? undefined
+            : (p) => oneOf(variants, p.payPlanVariant) && (statuses === undefined || statuses.includes(payPlanState(ctx.store, p, now).status)),
+        // A plan's status depends on the time: no key, so never cached.
+        filterKey: statuses === undefined ? JSON.stringify(variants) : undefined,
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (p) => p.createdAt, amount: (p) => p.amount.minorCurrencyUnits },
         view: (p) => payPlanView(ctx.store, p, now),

@@ -20,7 +20,7 @@ import { isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { serviceFees } from '../fees.js'
 import { appendLedger } from '../ledger.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type OrderRecord, type RefundRecord, type TimelineEntry, type TokenRecord, type TransactionRecord, type TransferRecord } from '../store.js'
 
@@ -340,19 +340,19 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = ctx.store.transactions.all().filter((t) => {
-        const p = t.details.purchaseDetails
-        return (
-          visible.has(t.merchantId) &&
-          oneOf(orderIds, t.orderId) &&
-          oneOf(statuses, p.status) &&
-          oneOf(customerIds, t.customerId) &&
-          oneOf(merchantIds, t.merchantId) &&
-          oneOf(ids, t.transactionId) &&
-          oneOf(references, p.referenceOrderId) &&
-          (amount === undefined || p.amount.minorCurrencyUnits === amount) &&
-          inRange(p.createdAt, after, before)
-        )
+      const records = ctx.store.transactions.select({
+        ids,
+        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customerIds },
+        after,
+        before,
+        filter:
+          statuses === undefined && references === undefined && amount === undefined
+            ? undefined
+            : (t) => {
+                const p = t.details.purchaseDetails
+                return oneOf(statuses, p.status) && oneOf(references, p.referenceOrderId) && (amount === undefined || p.amount.minorCurrencyUnits === amount)
+              },
+        filterKey: JSON.stringify([statuses, references, amount]),
       })
       return paginate(records, req.query, {
         sortable: {

@@ -128,8 +128,8 @@ export const routes = [
       const merchantIds = f.list('merchantId')
       const marketplaceIds = f.list('marketplaceId')
       const statuses = f.list('status')
-      const records = ctx.store.webhookSubscriptions.all().filter(
-        (s) =>
+      const records = ctx.store.webhookSubscriptions.select({
+        filter: (s) =>
           mayManage(ctx, s) &&
           oneOf(statuses, s.status) &&
           // merchantId selects merchant-level subscriptions of those merchants, marketplaceId
@@ -138,7 +138,7 @@ export const routes = [
             ? true
             : (merchantIds !== undefined && s.level === 'Merchant' && oneOf(merchantIds, s.merchantId)) ||
               (marketplaceIds !== undefined && s.level === 'Marketplace' && oneOf(marketplaceIds, s.marketplaceId))),
-      )
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (s) => s.createdAt, updatedAt: (s) => s.updatedAt, status: (s) => s.status, url: (s) => s.url },
         view: subscriptionRecordView,
