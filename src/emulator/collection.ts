@@ -279,29 +279,39 @@ export class Collection<T> {
   }
 
   /**
-   * The records a query selects, in timeline order, one at a time: nothing is gathered first, so
-   * the first record comes at once however many follow. The runs are copied when the scan starts
-   * (a pointer per candidate), so records added or removed meanwhile do not disturb it.
+   * The records a query selects, in timeline order, one at a time: nothing is gathered or copied
+   * first, so the first record comes at once however many follow. Writes meanwhile are allowed:
+   * after one, the scan finds its place again from the last record it gave (runs are sorted), so
+   * it neither repeats nor skips a record that stays; records added later in time than that one
+   * are included.
    */
   *scan(query: Query<T> = {}): Generator<T, void, undefined> {
     const plan = this.plan(query)
-    const runs = plan.runs.map((r) => r.list.slice(r.from, r.to))
     const check = plan.exact ? undefined : plan.check
-    if (runs.length === 1) {
-      for (const slot of runs[0] as Slot<T>[]) if (check === undefined || check(slot)) yield slot.record
+    if (plan.runs.length > 1) {
+      // Several runs (keys of one condition, such as two merchants): merged once, then read.
+      yield* new Selection(this, query).slots().map((slot) => slot.record)
       return
     }
-    // Several runs (keys of one condition): merged by slot order, the smallest head first.
-    const heads = runs.map(() => 0)
+    const run = plan.runs[0]
+    if (run === undefined) return
+    const { list } = run
+    let at = run.from
+    let end = run.to
+    let seen = this.#version
+    let last: Slot<T> | undefined
     for (;;) {
-      let pick = -1
-      for (let r = 0; r < runs.length; r++) {
-        const head = (runs[r] as Slot<T>[])[heads[r] as number]
-        if (head !== undefined && (pick < 0 || before(head, (runs[pick] as Slot<T>[])[heads[pick] as number] as Slot<T>))) pick = r
+      if (this.#version !== seen) {
+        seen = this.#version
+        if (last !== undefined) {
+          at = positionOf(list, last)
+          if (list[at] === last) at++
+        }
+        end = query.before === undefined ? list.length : timePosition(list, query.before, false)
       }
-      if (pick < 0) return
-      const slot = (runs[pick] as Slot<T>[])[heads[pick] as number] as Slot<T>
-      heads[pick] = (heads[pick] as number) + 1
+      if (at >= end) return
+      const slot = list[at++] as Slot<T>
+      last = slot
       if (check === undefined || check(slot)) yield slot.record
     }
   }

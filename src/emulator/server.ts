@@ -36,38 +36,68 @@ function send(res: ServerResponse, answer: { status: number; headers: Record<str
   res.end(body)
 }
 
-/** Bytes gathered before each write of a streamed body. */
-const STREAM_CHUNK_CHARS = 64 * 1024
+/** Size of the two buffers a streamed body is written through (the first write is small, so the first byte goes at once). */
+const STREAM_BUFFER_BYTES = 64 * 1024
+const STREAM_FIRST_BYTES = 1024
 
 /**
- * Writes a streamed body with backpressure: pieces are gathered into chunks of about 64 KiB and
- * written while the socket accepts them; when it does not, writing waits for 'drain'. A body
- * that fails half-way ends the connection (the client sees a cut answer, not a false end).
+ * Writes a streamed body with backpressure and without garbage: pieces are encoded into one of
+ * two buffers of 64 KiB; a buffer is handed to the socket and filled again only once the socket
+ * has taken it (the write callback), so at most two are in flight and none is allocated per
+ * chunk. A piece larger than a buffer goes as it is. A body that fails half-way ends the
+ * connection (the client sees a cut answer, not a false end).
  */
 function streamPieces(res: ServerResponse, pieces: Iterator<string>): void {
   let closed = false
+  let finished = false
+  let pending: string | undefined
+  let limit = STREAM_FIRST_BYTES
+  const free: Buffer[] = [Buffer.allocUnsafe(STREAM_BUFFER_BYTES), Buffer.allocUnsafe(STREAM_BUFFER_BYTES)]
   res.once('close', () => {
     closed = true
   })
+  /** Fills `buffer` from the pieces; returns the bytes used, and a piece too large for any buffer. */
+  const fill = (buffer: Buffer): { used: number; large?: string } => {
+    let used = 0
+    for (;;) {
+      let piece = pending
+      pending = undefined
+      if (piece === undefined) {
+        const next = pieces.next()
+        if (next.done) {
+          finished = true
+          return { used }
+        }
+        piece = next.value
+      }
+      const bytes = Buffer.byteLength(piece)
+      if (bytes > STREAM_BUFFER_BYTES) {
+        if (used === 0) return { used, large: piece }
+        pending = piece
+        return { used }
+      }
+      if (used + bytes > limit) {
+        pending = piece
+        return { used }
+      }
+      used += buffer.write(piece, used)
+    }
+  }
   const pump = () => {
     try {
-      while (!closed) {
-        let chunk = ''
-        let next = pieces.next()
-        while (!next.done) {
-          chunk += next.value
-          if (chunk.length >= STREAM_CHUNK_CHARS) break
-          next = pieces.next()
-        }
-        if (next.done) {
-          res.end(chunk)
-          return
-        }
-        if (!res.write(chunk)) {
-          res.once('drain', pump)
-          return
-        }
+      while (!closed && !finished && free.length > 0) {
+        const buffer = free.pop() as Buffer
+        const { used, large } = fill(buffer)
+        limit = STREAM_BUFFER_BYTES
+        if (used > 0) {
+          res.write(buffer.subarray(0, used), () => {
+            free.push(buffer)
+            pump()
+          })
+        } else free.push(buffer)
+        if (large !== undefined) res.write(large)
       }
+      if (finished && !closed) res.end()
     } catch {
       res.destroy()
     }
