@@ -12,16 +12,10 @@
 import { badRequest, forbidden, notFound, unauthorised } from './api-error.js'
 import type { Clock } from './clock.js'
 import type { Collection } from './collection.js'
-import type { Scope } from './route.js'
+import type { Principal, PrincipalKind, Scope } from './principal.js'
 import { lookup, type DelegateRecord, type MerchantRecord, type Store } from './store.js'
 
-export type PrincipalKind = 'marketplace' | 'merchant' | 'public' | 'customer'
-
-export type Principal =
-  | { kind: 'marketplace'; marketplaceId: string; via: 'apiKey' | 'serviceToken' }
-  | { kind: 'merchant'; merchantId: string; via: 'secretKey' | 'serviceToken' }
-  | { kind: 'public'; merchantId: string }
-  | { kind: 'customer'; merchantId: string; customerId: string; customerDelegateId: string | null }
+export type { Principal, PrincipalKind } from './principal.js'
 
 /** Route permission sets. */
 export const PRIVATE: readonly PrincipalKind[] = ['marketplace', 'merchant']

@@ -9,24 +9,14 @@
 //   route({ method, path, handle })                     no body, or a plain JSON body (`body`)
 //   route({ method, path, actions: { Name: action(…) } }) single-key action envelope
 import type { z } from 'zod'
-import type { Principal, PrincipalKind } from './auth.js'
+import type { Principal, PrincipalKind, Scope } from './principal.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
 import type { Store } from './store.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** Who the request acts for, after the credential and the context headers. */
-export interface Scope {
-  /** The marketplace of the caller (a marketplace credential), or of the merchant acted for. */
-  marketplaceId: string | null
-  /** The merchant acted for: the caller's own, or the one named by `Merchant-Id`. */
-  merchantId: string | null
-  /** The customer acted for: the signed-in customer, or the one named by `Customer-Id`. */
-  customerId: string | null
-  /** The delegate acted for: the signed-in delegate, or `Customer-Delegate-User-Id`. */
-  customerDelegateId: string | null
-}
+export type { Scope } from './principal.js'
 
 export interface HandlerContext {
   store: Store
