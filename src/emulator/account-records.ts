@@ -1,5 +1,5 @@
 // Records of the merchant, money, pay plan, webhook, loan and card groups (resources/merchants.ts,
-// money.ts, payplans.ts, webhooks.ts, marketplaces.ts, loans.ts, issuer.ts). They live in
+// payouts.ts, disputes.ts, payplans.ts, webhooks.ts, marketplaces.ts, loans.ts, issuer.ts). They live in
 // `Store` (store.ts) like every other collection: plain JSON data, keyed by id, saved with
 // `--state`. Fields marked internal are never emitted as such.
 import type { Money } from '../client/money.js'
