@@ -7,6 +7,8 @@ import { routes as customers } from './customers.js'
 import { routes as issuer } from './issuer.js'
 import { routes as loans } from './loans.js'
 import { routes as marketplaces } from './marketplaces.js'
+import { routes as merchantFiles } from './merchant-files.js'
+import { routes as merchantOwners } from './merchant-owners.js'
 import { routes as merchants } from './merchants.js'
 import { routes as disputes } from './disputes.js'
 import { routes as invoices } from './invoices.js'
@@ -27,6 +29,8 @@ export const ALL_ROUTES: readonly Route[] = [
   ...auth,
   ...customers,
   ...merchants,
+  ...merchantFiles,
+  ...merchantOwners,
   ...sources,
   ...tokens,
   ...payplans,
