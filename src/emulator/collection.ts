@@ -58,6 +58,10 @@ export interface Query<T> {
   filterKey?: string | undefined
 }
 
+/** Index helpers: a record's merchant, and a text key without case. */
+export const byMerchantId = { merchantId: (record: { merchantId: string }) => record.merchantId }
+export const lowercase = (text: string | null | undefined): string | undefined => text?.toLowerCase()
+
 const defaultTime = (record: unknown): string => ((record as { createdAt?: unknown }).createdAt as string | undefined) ?? ''
 
 /** Slot order: time, then creation number. */
