@@ -13,7 +13,7 @@ import { addDays, isoDate } from './clock.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
 import { AVAILABILITY_DELAY_DAYS, type SettlementEntry } from './ledger.js'
-import type { OrderRecord, Store } from './store.js'
+import type { MerchantRecord, OrderRecord, Store } from './store.js'
 
 /** Most records of each kind one request may add. */
 export const MAX_BULK_RECORDS = 10_000_000
@@ -62,21 +62,23 @@ export function bulkSeed(store: Store, clock: Clock, ids: IdGenerator, input: Bu
   const merchant = input.merchantId === undefined ? store.merchants.first() : store.merchants.get(input.merchantId)
   if (!merchant) throw new EmulatorError(404, 'not_found', input.merchantId === undefined ? 'The store has no merchant to seed for' : `Merchant ${input.merchantId} not found`)
   const now = clock.now()
-  const days = input.days ?? 30
   const to = now.getTime()
-  const from = to - days * 86_400_000
+  const from = to - (input.days ?? 30) * 86_400_000
   const orders = input.orders ?? 0
   const entries = input.settlementEntries ?? 0
-  const currency = merchant.currency
-  const money = (minorCurrencyUnits: number): Money => ({ minorCurrencyUnits, currency })
+  // In bulk: the new records are in time order, so each index is merged once, not spliced per record.
+  store.orders.bulk(() => addOrders(store, merchant, batchIds(ids, 'ordr'), spread(from, to, orders), orders))
+  store.settlementEntries.bulk(() => addEntries(store, merchant, batchIds(ids, 'stl'), spread(from, to, entries), entries))
+  return { merchantId: merchant.merchantId, orders, settlementEntries: entries, from: new Date(from).toISOString(), to: now.toISOString() }
+}
 
-  const orderTime = spread(from, to, orders)
-  const orderId = batchIds(ids, 'ordr')
-  for (let i = 0; i < orders; i++) {
-    const createdAt = orderTime(i)
+function addOrders(store: Store, merchant: MerchantRecord, nextId: () => string, timeOf: (i: number) => string, count: number): void {
+  const money = (minorCurrencyUnits: number): Money => ({ minorCurrencyUnits, currency: merchant.currency })
+  for (let i = 0; i < count; i++) {
+    const createdAt = timeOf(i)
     const cancelled = i % 10 === 9
     const order: OrderRecord = {
-      orderId: orderId(),
+      orderId: nextId(),
       merchantId: merchant.merchantId,
       customerId: null,
       referenceOrderId: `seed-${i + 1}`,
@@ -98,12 +100,12 @@ export function bulkSeed(store: Store, clock: Clock, ids: IdGenerator, input: Bu
     }
     store.orders.set(order.orderId, order)
   }
+}
 
-  const entryTime = spread(from, to, entries)
-  const entryId = batchIds(ids, 'stl')
+function addEntries(store: Store, merchant: MerchantRecord, nextId: () => string, timeOf: (i: number) => string, count: number): void {
   const availableOn = new Map<string, string>()
-  for (let i = 0; i < entries; i++) {
-    const createdAt = entryTime(i)
+  for (let i = 0; i < count; i++) {
+    const createdAt = timeOf(i)
     const payment = i % 2 === 0
     const amount = payment ? 1000 + ((i * 7919) % 5000) : -(30 + (i % 50))
     const day = createdAt.slice(0, 10)
@@ -113,10 +115,10 @@ export function bulkSeed(store: Store, clock: Clock, ids: IdGenerator, input: Bu
       availableOn.set(day, available)
     }
     const entry: SettlementEntry = {
-      settlementEntryId: entryId(),
+      settlementEntryId: nextId(),
       merchantId: merchant.merchantId,
       type: payment ? 'Payment' : 'ServiceFee',
-      amount: money(amount),
+      amount: { minorCurrencyUnits: amount, currency: merchant.currency },
       transactionId: null,
       orderId: null,
       refundId: null,
@@ -127,5 +129,4 @@ export function bulkSeed(store: Store, clock: Clock, ids: IdGenerator, input: Bu
     }
     store.settlementEntries.set(entry.settlementEntryId, entry)
   }
-  return { merchantId: merchant.merchantId, orders, settlementEntries: entries, from: new Date(from).toISOString(), to: now.toISOString() }
 }
