@@ -22,6 +22,7 @@ import { EmulatorError, badRequest, notFound } from './api-error.js'
 import { JSON_LIMITS, checkJsonLimits } from './body-limits.js'
 import { MAX_BULK_RECORDS, bulkSeed } from './bulk-seed.js'
 import { timestamp } from './clock.js'
+import { monthFixture, removeEntry } from './control-month.js'
 import { parseFault } from './faults.js'
 import type { IdGenerator } from './ids.js'
 import { MAX_NAMESPACES, NAMESPACE_HEADER, type IntegratorOptions, type Namespace, type Namespaces } from './namespaces.js'
@@ -121,6 +122,8 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
         'GET|POST|DELETE /__emulator/faults',
         'GET /__emulator/namespaces',
         'POST /__emulator/seed',
+        'POST /__emulator/fixtures/month',
+        'DELETE /__emulator/settlement/{settlementEntryId}',
       ],
     }),
   },
@@ -224,6 +227,12 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
       return { namespace: ctx.ns.name, ...result, durationMs: Math.round(performance.now() - started) }
     },
   },
+  'fixtures/month': {
+    POST: (ctx, req) => monthFixture(ctx.ns, ctx.ids, req.body),
+  },
+  'settlement/*': {
+    DELETE: (ctx, req) => removeEntry(ctx.ns, req.params[0] as string),
+  },
   namespaces: {
     GET: (ctx) =>
       ctx.namespaces.list().map((n) => ({
@@ -245,6 +254,7 @@ function matchRoute(pathname: string): { key: string; params: string[] } | undef
   if (parts.length === 3 && parts[0] === 'deliveries' && parts[2] === 'replay' && parts[1]) {
     return { key: 'deliveries/*/replay', params: [decodeURIComponent(parts[1])] }
   }
+  if (parts.length === 2 && parts[0] === 'settlement' && parts[1]) return { key: 'settlement/*', params: [decodeURIComponent(parts[1])] }
   return undefined
 }
 
