@@ -7,6 +7,7 @@ import { Command, Interfaces } from '@oclif/core'
 import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
+import type { MerchantRun } from './fan-out-run.js'
 import { describeError } from './exit-codes.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { describeRetry, requestTimeoutMs } from './flags-lists.js'
@@ -31,7 +32,7 @@ export interface WalkOptions {
 }
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
-export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>
+export type { MerchantRun } from './fan-out-run.js'
 
 type Globals = Interfaces.InferredFlags<typeof apiFlags>
 
