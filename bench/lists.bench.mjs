@@ -11,8 +11,8 @@
 //
 // The emulator and the canned servers run in this process on 127.0.0.1, port 0; payfac and the
 // plain script run as child processes with stdout piped here (records are counted). Orders are
-// seeded in process before anything is timed: one through the API, the rest copies of it put in
-// the emulator's store (see seedOrders).
+// seeded in process before anything is timed, through the emulator's bulk seeding
+// (`POST /__emulator/seed`, what `payfac emulator seed --orders N` sends).
 //
 //   npm run build && node -e "import('./bench/lists.bench.mjs').then(async (m) => console.table(await m.default({ quick: false, log: console.error })))"
 import { spawn } from 'node:child_process'
@@ -125,24 +125,10 @@ function measure(args, env) {
   })
 }
 
-/**
- * N orders in the emulator's store: one created through the API, the rest copies of it with
- * their own ids, references, amounts and creation times (a millisecond apart, in the past), put
- * in the store in process (creating 100 000 through the API takes minutes on a loaded machine).
- */
+/** N orders through the emulator's bulk seeding (`POST /__emulator/seed`, as `payfac emulator seed --orders N`). */
 function seedOrders(app, count) {
-  const created = app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, referenceOrderId: 'bench-0' } } })
-  const template = created.body.OnlineOrder.order
-  const orders = app.namespaces.root.store.orders
-  const stored = orders instanceof Map ? orders.get(template.orderId) : orders[template.orderId]
-  const start = Date.now() - count - 60_000
-  for (let i = 1; i < count; i++) {
-    const at = new Date(start + i).toISOString()
-    const orderId = `ordr_B${String(i).padStart(15, '0')}`
-    const copy = { ...stored, orderId, referenceOrderId: `bench-${i}`, amount: { minorCurrencyUnits: 1000 + (i % 5000), currency: 'AUD' }, createdAt: at, updatedAt: at }
-    if (orders instanceof Map) orders.set(orderId, copy)
-    else orders[orderId] = copy
-  }
+  const answer = app.request('POST', '/__emulator/seed', { body: { orders: count } })
+  if (answer.status !== 200) throw new Error(`seeding ${count} orders answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`)
 }
 
 function median(values) {
