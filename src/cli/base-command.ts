@@ -8,6 +8,7 @@ import type { Page, PayfacClient } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { describeError } from './exit-codes.js'
+import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
 
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<typeof apiFlags & T['flags']>
@@ -94,6 +95,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   override async catch(error: Interfaces.CommandError): Promise<void> {
     // A flag that failed to parse is already reported here; oclif need not add its own warning.
     this.parsed = true
+    const { isDryRunStop, dryRunReport } = await import('./safety/dry-run.js')
+    if (isDryRunStop(error)) {
+      process.stdout.write(`${JSON.stringify(dryRunReport(error), null, 2)}\n`)
+      process.stderr.write('Dry run: nothing was sent.\n')
+      return
+    }
     const report = describeError(error)
     if (report.code === 0) return
     const wantsJson = (this.flags as { json?: boolean } | undefined)?.json ?? this.argv.includes('--json')
@@ -120,6 +127,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   static override baseFlags: Interfaces.FlagInput = apiFlags
 
   private resolved: ResolvedSettings | undefined
+  private safetySession: SafetySession | undefined
 
   /** The profile, base URL, credential and context in force, after flags, environment and profiles. */
   protected async settings(): Promise<ResolvedSettings> {
@@ -141,9 +149,21 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
     return this.resolved
   }
 
+  /** The command's safety rules (production guard, --dry-run, interruptions); checked once, before any request. */
+  protected async safety(): Promise<SafetySession> {
+    if (this.safetySession) return this.safetySession
+    const { SafetySession } = await import('./safety/session.js')
+    const f = this.flags as Globals & { again?: boolean }
+    const session = new SafetySession({ commandId: this.id, settings: await this.settings(), dryRun: f['dry-run'], yes: f.yes, again: f.again ?? false, bin: this.config.bin })
+    session.admit()
+    this.safetySession = session
+    return session
+  }
+
   /** A client for the resolved settings; `--debug` sends its redacted log lines to stderr. */
   protected async client(): Promise<PayfacClient> {
     const settings = await this.settings()
+    const safety = await this.safety()
     const { createClient } = await import('../client/index.js')
     const debug = (this.flags as Globals).debug
     return createClient({
@@ -151,6 +171,8 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       credential: settings.credential,
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
+      intercept: safety.intercept,
+      signal: safety.controller.signal,
       ...(debug ? { debug: (line: string) => process.stderr.write(`${line}\n`) } : {}),
     })
   }
