@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError, createClient } from '../../src/client/index.js'
+import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, ResponseFormatError, TimeoutError, createClient } from '../../src/client/index.js'
 import { CREDENTIAL, type MockService, ORIGIN, mockService, networkError } from './mock-service.js'
 
 let svc: MockService
@@ -191,12 +191,21 @@ describe('error mapping', () => {
     expect(error.message).toBe('GET /orders/ordr_1 failed: connect ECONNREFUSED 127.0.0.1:4010')
   })
 
-  it('maps a reset to ConnectionError that may have reached the service', async () => {
+  it('maps a reset of a POST to an unknown outcome, caused by a ConnectionError that may have reached the service', async () => {
     svc.fail('POST', '/orders', networkError('ECONNRESET', 'read ECONNRESET'))
     const error = (await svc
       .client()
       .orders.create({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 1, currency: 'AUD' } } })
-      .catch((e: unknown) => e)) as ConnectionError
+      .catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ method: 'POST', path: '/orders', lost: 'connection' })
+    expect(error.cause).toBeInstanceOf(ConnectionError)
+    expect((error.cause as ConnectionError).mayHaveReachedService).toBe(true)
+  })
+
+  it('maps a reset of a GET to ConnectionError that may have reached the service (a read has no outcome to lose)', async () => {
+    svc.fail('GET', '/orders/ordr_1', networkError('ECONNRESET', 'read ECONNRESET'))
+    const error = (await svc.client({ maxRetries: 0 }).orders.get('ordr_1').catch((e: unknown) => e)) as ConnectionError
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error.mayHaveReachedService).toBe(true)
   })
@@ -206,8 +215,9 @@ describe('error mapping', () => {
     const error = (await svc
       .client()
       .orders.create({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 1, currency: 'AUD' } } })
-      .catch((e: unknown) => e)) as ConnectionError
-    expect(error).toMatchObject({ code: 'UND_ERR_SOCKET', mayHaveReachedService: true })
+      .catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.cause).toMatchObject({ code: 'UND_ERR_SOCKET', mayHaveReachedService: true })
   })
 
   it('maps a slow answer to TimeoutError', async () => {
@@ -216,8 +226,10 @@ describe('error mapping', () => {
       .client({ timeoutMs: 50 })
       .orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } })
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(TimeoutError)
-    expect((error as TimeoutError).message).toBe('POST /orders/ordr_1/pay got no answer within 50 ms')
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ lost: 'timeout', message: 'POST /orders/ordr_1/pay: no answer within the time allowed' })
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(TimeoutError)
+    expect(((error as OutcomeUnknownError).cause as TimeoutError).message).toBe('POST /orders/ordr_1/pay got no answer within 50 ms')
     expect(svc.requests).toHaveLength(1)
   })
 
@@ -301,7 +313,8 @@ describe('retries', () => {
       .client()
       .transactions.refund('tran_1', 500)
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(ConnectionError)
     expect(svc.sleeps).toEqual([])
   })
 

@@ -16,7 +16,7 @@
 // the order's transactions. Agreements cannot be looked up (the contract has no list), so an
 // agreement request of unknown outcome stops the run until `--restart`.
 import type { PayfacClient } from '../../client/client.js'
-import { ApiError, ConnectionError, TimeoutError } from '../../client/errors.js'
+import { ApiError, ConnectionError, OutcomeUnknownError, TimeoutError } from '../../client/errors.js'
 import { formatMoney } from '../../client/money.js'
 import type { Order } from '../../client/schemas/orders.js'
 import type { SendAgreement } from '../../client/schemas/payto.js'
@@ -30,6 +30,7 @@ import {
   readPayToPayRun,
   writePayToPayRun,
 } from '../../config/journal.js'
+import type { ServiceContext } from '../../config/operations.js'
 import type { Environment } from '../../config/profiles.js'
 import { InterruptedError, RefusedError, UsageError } from '../errors.js'
 import type { ProgressStream } from '../wait.js'
@@ -59,6 +60,8 @@ export interface PayToPayContext {
   /** Ctrl-C: the run stops at the next safe point (a wait at once, a request once answered and journaled). */
   signal: AbortSignal
   now?: (() => Date) | undefined
+  /** A dry run: the journal is read but never written (the first changing request stops the run). */
+  dryRun?: boolean | undefined
 }
 
 /** Statuses of a transaction that took no money: the order may be paid again. */
@@ -112,6 +115,10 @@ class PayToPayFlow {
     else if (found) this.run_ = this.checkSameInputs(found)
     else this.run_ = newPayToPayRun(this.request.reference, this.inputs, this.now())
     this.log(`payto pay ${this.request.reference}: journal ${this.context.journalFile}`)
+    if (!found) {
+      const paidElsewhere = await this.lookOnService()
+      if (paidElsewhere) return paidElsewhere
+    }
 
     const payment = this.run_.payment
     if (payment?.state === 'paid' && payment.transactionId) {
@@ -226,6 +233,36 @@ class PayToPayFlow {
     this.save()
     this.log(`[4/5] Order ${order.orderId} created (reference ${this.request.reference})`)
     return order.orderId
+  }
+
+  /**
+   * A run with no journal here may have run under another journal (another config folder,
+   * machine or credential for the same service): an order with this reference that is paid ends
+   * the run; one that is not is adopted (same amount) instead of creating another.
+   */
+  private async lookOnService(): Promise<Transaction | undefined> {
+    const page = await this.client.orders.list({ referenceOrderId: this.request.reference, limit: 100 })
+    const orders = page.items.filter((o) => o.referenceOrderId === this.request.reference && o.status !== 'cancelled')
+    for (const order of orders) {
+      const paid = await this.findPayment(order.orderId)
+      if (!paid) continue
+      this.log(`Order ${order.orderId} with reference ${this.request.reference} is already paid (transaction ${paid.transactionId}), found on the service; nothing was sent.`)
+      this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
+      return this.finish(paid)
+    }
+    const open = orders[0]
+    if (!open) return undefined
+    const amount = open.amount
+    if (amount && (amount.minorCurrencyUnits !== this.inputs.amount.minorCurrencyUnits || amount.currency.toUpperCase() !== this.inputs.amount.currency.toUpperCase())) {
+      throw new UsageError(
+        `Order ${open.orderId} already has reference ${this.request.reference}, for ${formatMoney(amount)} instead of ${formatMoney(this.inputs.amount)}`,
+        'Choose a new --reference',
+      )
+    }
+    this.run_.order = { state: 'created', orderId: open.orderId, at: this.stamp() }
+    this.save()
+    this.log(`[4/5] Order ${open.orderId} has reference ${this.request.reference} already (found on the service): it will be paid, not created again.`)
+    return undefined
   }
 
   /** An order whose creation was not recorded: found by its reference and this run's id, or none. */
@@ -372,7 +409,7 @@ class PayToPayFlow {
       const result = await send()
       return result
     } catch (error) {
-      const mayHaveApplied = (error instanceof ConnectionError || error instanceof TimeoutError) && error.mayHaveReachedService
+      const mayHaveApplied = error instanceof OutcomeUnknownError || ((error instanceof ConnectionError || error instanceof TimeoutError) && error.mayHaveReachedService)
       if (mayHaveApplied) unknown()
       else refused()
       this.save()
@@ -386,6 +423,7 @@ class PayToPayFlow {
   }
 
   private save(): void {
+    if (this.context.dryRun) return
     this.run_ = writePayToPayRun(this.context.journalFile, this.run_, this.now())
   }
 
@@ -405,10 +443,11 @@ class PayToPayFlow {
 /** What the command hands over: the client, the resolved settings and its own command line. */
 export interface PayToPayCommand {
   client: PayfacClient
-  settings: { environment: Environment; profileName: string | undefined; baseUrl: string }
+  settings: { environment: Environment; profileName: string | undefined; baseUrl: string; credential: string; context: ServiceContext }
   bin: string
   /** The command's arguments (after `payto pay`), to print the command that resumes the run. */
   argv: string[]
+  dryRun?: boolean | undefined
 }
 
 /**
@@ -416,7 +455,8 @@ export interface PayToPayCommand {
  * arguments, without --restart), and Ctrl-C watched for the whole run.
  */
 export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
-  const { journalPath, journalScope } = await import('../../config/journal.js')
+  const { journalPath } = await import('../../config/journal.js')
+  const { serviceIdentity } = await import('../../config/operations.js')
   const { resolveConfigDir } = await import('../../config/store.js')
   const { commandLine, watchInterrupts } = await import('./interrupt.js')
   const interrupts = watchInterrupts()
@@ -424,10 +464,11 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
     return await runPayToPay(request, {
       client: command.client,
       environment: command.settings.environment,
-      journalFile: journalPath(resolveConfigDir(), journalScope(command.settings.profileName, command.settings.baseUrl), request.reference),
+      journalFile: journalPath(resolveConfigDir(), `svc-${serviceIdentity(command.settings.baseUrl, command.settings.context, command.settings.credential).id}`, request.reference),
       resume: commandLine(command.bin, ['payto', 'pay', ...command.argv.filter((arg) => arg !== '--restart')]),
       stderr: process.stderr,
       signal: interrupts.signal,
+      dryRun: command.dryRun,
     })
   } finally {
     interrupts.dispose()

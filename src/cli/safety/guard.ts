@@ -52,3 +52,20 @@ export function productionBanner(profileName: string | undefined, environment: s
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
+
+/**
+ * `profiles remove`: a production profile is removed only when confirmed (a terminal) or with
+ * --yes; `--dry-run` says what would be removed. Returns false for a dry run (remove nothing).
+ */
+export async function confirmProfileRemoval(
+  profile: { name: string; environment: string; baseUrl: string; merchantId?: string | undefined } | undefined,
+  flags: { yes: boolean; dryRun: boolean },
+  interactive: boolean = Boolean(process.stdin.isTTY && process.stderr.isTTY),
+): Promise<boolean> {
+  if (flags.dryRun) return false
+  if (!profile || profile.environment !== 'production') return true
+  const details: Array<[string, string]> = [['environment', 'production'], ['target', profile.baseUrl]]
+  if (profile.merchantId) details.push(['merchant', profile.merchantId])
+  await confirmOnProduction({ what: `remove profile "${profile.name}" and its credential`, details, yes: flags.yes, interactive })
+  return true
+}

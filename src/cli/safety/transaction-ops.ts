@@ -159,3 +159,38 @@ export const HAPPENED: Record<'capture' | 'cancel-authorisation' | 'transfer' | 
 export function bodyHash(body: unknown): string {
   return createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)
 }
+
+const KIND_BY_ACTION: Record<string, keyof typeof HAPPENED> = {
+  CaptureFunds: 'capture',
+  CancelAuthorisation: 'cancel-authorisation',
+  TransferFunds: 'transfer',
+  ReverseFundsTransfer: 'reverse-transfer',
+}
+
+/** Capture, cancel-authorisation, transfer or reverse-transfer (by the envelope's action), at most once. */
+export async function transactionActionOnce(
+  session: SafetySession,
+  client: PayfacClient,
+  transactionId: string,
+  envelope: Record<string, Record<string, unknown>>,
+): Promise<TransactionDetails> {
+  const [action, body] = Object.entries(envelope)[0] ?? ['', {}]
+  const kind = KIND_BY_ACTION[action]
+  if (!kind) throw new UsageError(`${action} is not a transaction action payfac journals`)
+  const units = typeof body.amount === 'number' ? body.amount : undefined
+  const transferId = typeof body.transferId === 'string' ? body.transferId : undefined
+  const words: Record<typeof kind, string> = {
+    capture: 'capture',
+    'cancel-authorisation': 'cancellation of the authorisation',
+    transfer: `transfer${units === undefined ? '' : ` of ${units} minor units`}${typeof body.destinationMerchantId === 'string' ? ` to ${body.destinationMerchantId}` : ''}`,
+    'reverse-transfer': `reversal of transfer ${transferId ?? '(from --data)'}`,
+  }
+  return transactionAction(session, client, {
+    kind,
+    transactionId,
+    envelope,
+    reference: bodyHash(envelope),
+    words: words[kind],
+    happened: HAPPENED[kind](units, transferId),
+  })
+}

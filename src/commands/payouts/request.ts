@@ -5,12 +5,13 @@ import { dataFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { payoutBody } from '../../cli/requests/money.js'
+import { payoutOperation } from '../../cli/safety/creation-ops.js'
 import { payoutView } from '../../output/views/money.js'
 
 export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   static override summary = 'Request a manual payout of available funds to the primary bank account.'
   static override description =
-    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. Refused by the service (exit 6) unless manual payouts are enabled for the merchant and enough balance is available. Never retried.'
+    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. Refused by the service (exit 6) unless manual payouts are enabled for the merchant and enough balance is available. At most once: journaled, and a re-run after a lost answer (exit 7) looks among the payouts before requesting again.'
 
   static override examples = [
     '<%= config.bin %> payouts request --amount 250 --currency AUD',
@@ -27,7 +28,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   async run() {
     const body = this.flags.data ? await readDataObject(this.flags.data) : payoutBody(this.flags)
     warnPreviousGeneration(body)
-    const client = await this.client()
-    return this.show(payoutView, await client.transactions.payouts.request(body))
+    const payout = await payoutOperation(await this.safety(), await this.client(), body)
+    return this.show(payoutView, payout)
   }
 }

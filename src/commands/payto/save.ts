@@ -36,7 +36,7 @@ export default class PayToSave extends ApiCommand<typeof PayToSave> {
     const f = this.flags
     const agreement = f.agreement ? undefined : agreementBodyFromFlags({ ...f, open: true })
     const request = { agreement, agreementToken: f.agreement?.trim(), customerId: f.customer as string, usageScope: f['usage-scope'], approve: f.approve, ...waitTimes(f) }
-    const context = { client: await this.client(), environment: (await this.settings()).environment, bin: this.config.bin, flags: f }
+    const context = { client: await this.client(), environment: (await this.settings()).environment, bin: this.config.bin, flags: f, safety: await this.safety() }
     return this.show(paymentSourceView, await runPayToSave(request, context))
   }
 }

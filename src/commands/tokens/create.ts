@@ -5,6 +5,7 @@ import { dataFlag, idFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { tokenEnvelope } from '../../cli/requests/tokens.js'
+import { tokenOperation } from '../../cli/safety/creation-ops.js'
 import { tokenResultView } from '../../output/views/tokens.js'
 
 export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
@@ -30,7 +31,7 @@ export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
     const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
     const { envelope, shown } = tokenEnvelope(data, this.flags)
     if (!shown) warnPreviousGeneration(envelope)
-    const client = await this.client()
-    return this.show(tokenResultView, await client.tokens.create(envelope))
+    const token = await tokenOperation(await this.safety(), await this.client(), envelope)
+    return this.show(tokenResultView, token)
   }
 }
