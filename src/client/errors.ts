@@ -153,7 +153,10 @@ export class OutcomeUnknownError extends PayfacError {
 }
 
 function describeLoss(init: { lost: LostAnswer; cause: unknown; status?: number | undefined; signal?: string | undefined }): string {
-  if (init.lost === 'status') return `the service answered ${init.status ?? 'an error'} after the request reached it`
+  if (init.lost === 'status') {
+    const said = init.cause instanceof ApiError ? ` (${init.cause.describe()})` : ''
+    return `the service answered ${init.status ?? 'an error'}${said} after the request reached it`
+  }
   if (init.lost === 'interrupted') return `interrupted${init.signal ? ` by ${init.signal}` : ''} while the request was in flight`
   if (init.lost === 'timeout') return 'no answer within the time allowed'
   const reason = init.cause instanceof Error ? init.cause.message.replace(/^\S+ \S+ failed: /, '') : 'the connection was lost'

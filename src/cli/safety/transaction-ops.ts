@@ -100,7 +100,7 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
   if (!read && !r.currency) throw new UsageError('A dry run that cannot read the transaction needs --currency', 'Add --currency, such as --currency AUD')
   const currency = read ? currencyOf(read, r.currency) : (r.currency as string)
   const units = minorUnitsFrom(r.amount, currency)
-  const expected = r.expectRefunded === undefined ? undefined : minorUnitsFrom(r.expectRefunded, currency, '--expect-refunded')
+  const expected = r.expectRefunded === undefined ? undefined : /^[0.]+$/.test(r.expectRefunded) ? 0 : minorUnitsFrom(r.expectRefunded, currency, '--expect-refunded')
   return transactionAction(session, client, {
     kind: 'refund',
     transactionId: id,

@@ -29,7 +29,7 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
       description: "The amount's currency; by default the transaction's own (a different one is refused).",
       parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
     }),
-    'expect-refunded': Flags.string({ description: 'Refuse (exit 6) unless the transaction has exactly this much refunded already, such as 0.', parse: async (input) => (input.trim() === '0' ? '0' : checkDecimal(input, '--expect-refunded')) }),
+    'expect-refunded': Flags.string({ description: 'Refuse (exit 6) unless the transaction has exactly this much refunded already, such as 0.', parse: async (input) => (/^\s*[0.]+\s*$/.test(input) ? '0' : checkDecimal(input, '--expect-refunded')) }),
     again: againFlag,
   }
 
