@@ -36,7 +36,7 @@ export async function confirmOnProduction(c: Confirmation): Promise<void> {
 }
 
 export function noTerminal(what: string): ConfigError {
-  return new ConfigError(`${capitalise(what)} on production needs confirmation, and there is no terminal to ask: nothing was sent.`, {
+  return new ConfigError(`${what} on production needs confirmation, and there is no terminal to ask: nothing was sent.`, {
     reason: 'production-guard',
     hint: 'Add --yes to confirm it in a script, or --dry-run to see the request without sending it.',
   })
@@ -47,10 +47,6 @@ export function productionBanner(profileName: string | undefined, environment: s
   const who = profileName ? `profile "${profileName}"` : 'PAYFAC_API_KEY (no profile)'
   const why = environment === 'production' ? 'environment production' : `a live_ credential (environment ${environment})`
   return `PRODUCTION: ${who}, ${why}, ${baseUrl}${liveKey && environment === 'production' ? ' (live key)' : ''}`
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /**
