@@ -19,7 +19,7 @@ export async function confirmOnProduction(c: Confirmation): Promise<void> {
   if (!c.interactive) throw noTerminal(c.what)
   const width = Math.max(...c.details.map(([label]) => label.length))
   const lines = c.details.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
-  process.stderr.write(`About to ${c.what} on PRODUCTION:\n${lines.join('\n')}\n`)
+  process.stderr.write(`About to send on PRODUCTION: ${c.what}\n${lines.join('\n')}\n`)
   const { confirm } = await import('@inquirer/prompts')
   let agreed = false
   try {
@@ -62,6 +62,6 @@ export async function confirmProfileRemoval(
   if (!profile || profile.environment !== 'production') return true
   const details: Array<[string, string]> = [['environment', 'production'], ['target', profile.baseUrl]]
   if (profile.merchantId) details.push(['merchant', profile.merchantId])
-  await confirmOnProduction({ what: `remove profile "${profile.name}" and its credential`, details, yes: flags.yes, interactive })
+  await confirmOnProduction({ what: `removal of profile "${profile.name}" and its credential`, details, yes: flags.yes, interactive })
   return true
 }
