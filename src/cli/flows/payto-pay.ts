@@ -16,7 +16,7 @@
 // the order's transactions. Agreements cannot be looked up (the contract has no list), so an
 // agreement request of unknown outcome stops the run until `--restart`.
 import type { PayfacClient } from '../../client/client.js'
-import { ApiError, ConnectionError, OutcomeUnknownError, TimeoutError } from '../../client/errors.js'
+import { ApiError, OutcomeUnknownError } from '../../client/errors.js'
 import { formatMoney } from '../../client/money.js'
 import type { Order } from '../../client/schemas/orders.js'
 import type { SendAgreement } from '../../client/schemas/payto.js'
@@ -30,10 +30,10 @@ import {
   readPayToPayRun,
   writePayToPayRun,
 } from '../../config/journal.js'
-import type { ServiceContext } from '../../config/operations.js'
 import type { Environment } from '../../config/profiles.js'
 import { InterruptedError, RefusedError, UsageError } from '../errors.js'
 import type { ProgressStream } from '../wait.js'
+import { paymentOf } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
 
 export interface PayToPayRequest {
@@ -63,9 +63,6 @@ export interface PayToPayContext {
   /** A dry run: the journal is read but never written (the first changing request stops the run). */
   dryRun?: boolean | undefined
 }
-
-/** Statuses of a transaction that took no money: the order may be paid again. */
-const NOT_PAID = new Set(['failed', 'cancelled'])
 
 /** What a run is asked to do, as the journal keeps it. */
 export function payToPayInputs(request: PayToPayRequest): PayToPayInputs {
@@ -325,15 +322,9 @@ class PayToPayFlow {
 
   /** The order's transaction that took money, if there is one. */
   private async findPayment(orderId: string): Promise<{ transactionId: string; status: string } | undefined> {
-    const page = await this.client.transactions.list({ orderId, limit: 100 })
-    for (const transaction of page.items) {
-      const details = transaction.purchaseDetails
-      const id = details?.transactionId
-      const status = details?.status ?? transaction.paymentMethod?.paymentStatus ?? undefined
-      if (!id || details?.orderId !== orderId || !status || NOT_PAID.has(status.toLowerCase())) continue
-      return { transactionId: id, status }
-    }
-    return undefined
+    const paid = await paymentOf(this.client, orderId)
+    const id = paid?.purchaseDetails?.transactionId
+    return paid && id ? { transactionId: id, status: paid.purchaseDetails?.status ?? paid.paymentMethod?.paymentStatus ?? 'paid' } : undefined
   }
 
   /** The order a run created: same reference, and the run's id in its metadata; not cancelled. */
@@ -409,8 +400,8 @@ class PayToPayFlow {
       const result = await send()
       return result
     } catch (error) {
-      const mayHaveApplied = error instanceof OutcomeUnknownError || ((error instanceof ConnectionError || error instanceof TimeoutError) && error.mayHaveReachedService)
-      if (mayHaveApplied) unknown()
+      // The transport decides: an answer lost after the request may have reached the service.
+      if (error instanceof OutcomeUnknownError) unknown()
       else refused()
       this.save()
       throw error
@@ -437,40 +428,5 @@ class PayToPayFlow {
 
   private stamp(): string {
     return this.now().toISOString()
-  }
-}
-
-/** What the command hands over: the client, the resolved settings and its own command line. */
-export interface PayToPayCommand {
-  client: PayfacClient
-  settings: { environment: Environment; profileName: string | undefined; baseUrl: string; credential: string; context: ServiceContext }
-  bin: string
-  /** The command's arguments (after `payto pay`), to print the command that resumes the run. */
-  argv: string[]
-  dryRun?: boolean | undefined
-}
-
-/**
- * Runs the flow for a command: the journal in the config folder, the resume command (the same
- * arguments, without --restart), and Ctrl-C watched for the whole run.
- */
-export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
-  const { journalPath } = await import('../../config/journal.js')
-  const { serviceIdentity } = await import('../../config/operations.js')
-  const { resolveConfigDir } = await import('../../config/store.js')
-  const { commandLine, watchInterrupts } = await import('./interrupt.js')
-  const interrupts = watchInterrupts()
-  try {
-    return await runPayToPay(request, {
-      client: command.client,
-      environment: command.settings.environment,
-      journalFile: journalPath(resolveConfigDir(), `svc-${serviceIdentity(command.settings.baseUrl, command.settings.context, command.settings.credential).id}`, request.reference),
-      resume: commandLine(command.bin, ['payto', 'pay', ...command.argv.filter((arg) => arg !== '--restart')]),
-      stderr: process.stderr,
-      signal: interrupts.signal,
-      dryRun: command.dryRun,
-    })
-  } finally {
-    interrupts.dispose()
   }
 }
