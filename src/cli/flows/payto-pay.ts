@@ -33,6 +33,7 @@ import {
 import type { Environment } from '../../config/profiles.js'
 import { InterruptedError, RefusedError, UsageError } from '../errors.js'
 import type { ProgressStream } from '../wait.js'
+import { readForDryRun } from '../safety/dry-run.js'
 import { paymentOf } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
 
@@ -113,7 +114,7 @@ class PayToPayFlow {
     else this.run_ = newPayToPayRun(this.request.reference, this.inputs, this.now())
     this.log(`payto pay ${this.request.reference}: journal ${this.context.journalFile}`)
     if (!found) {
-      const paidElsewhere = await this.lookOnService()
+      const paidElsewhere = await readForDryRun(this.context.dryRun ?? false, `orders with reference ${this.request.reference}`, () => this.lookOnService())
       if (paidElsewhere) return paidElsewhere
     }
 
