@@ -124,7 +124,7 @@ function describeOutcomeUnknown(error: OutcomeUnknownError, code: ExitCode): Err
   const check = error.check ?? 'a get or list command of what was being changed'
   const message =
     `Outcome unknown: ${action}. ${capitalise(why)}, so it may or may not have happened; payfac did not send it again. ` +
-    `Check whether it happened with: ${check}`
+    `Check whether it happened with: ${check}${error.look ? ` (${error.look})` : ''}`
   const hint = error.check
     ? 'Running the same command again is safe: it looks on the service first and only sends when the operation did not happen.'
     : 'Check before running the command again: sending it again could do it twice.'

@@ -139,6 +139,8 @@ export class OutcomeUnknownError extends PayfacError {
   action: string | undefined
   /** How to find out whether it happened (set by the caller that knows: a command line). */
   check: string | undefined
+  /** What to look at in what `check` shows ("its refunded amount and refund ids"). */
+  look: string | undefined
 
   constructor(init: { method: string; path: string; lost: LostAnswer; cause: unknown; status?: number | undefined; signal?: string | undefined }) {
     super(`${init.method} ${init.path}: ${describeLoss(init)}`, { cause: init.cause })
@@ -149,6 +151,7 @@ export class OutcomeUnknownError extends PayfacError {
     this.signal = init.signal
     this.action = undefined
     this.check = undefined
+    this.look = undefined
   }
 }
 

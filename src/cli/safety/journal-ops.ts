@@ -24,6 +24,8 @@ export interface OperationSpec<T, B = unknown> {
   action: string
   /** The command line that shows whether it happened. */
   check: string
+  /** What to look at in what it shows. */
+  look?: string | undefined
   /** The service's state before sending, kept in the journal to compare with after. */
   before?: (() => Promise<B>) | undefined
   /** Looks on the service for what an earlier run of this operation did. */
@@ -90,6 +92,7 @@ export async function runOperation<T, B = unknown>(session: SafetySession, spec:
     if (error instanceof OutcomeUnknownError) {
       error.action = spec.action
       error.check = spec.check
+      error.look = spec.look
     } else if (interrupts.signal.aborted && !unknown) {
       throw new InterruptedError(`Interrupted before the ${spec.action} was sent: nothing was sent`)
     }

@@ -52,6 +52,7 @@ export async function payOperation(session: SafetySession, client: PayfacClient,
     key: { kind: 'pay', target: orderId },
     action: `payment of order ${orderId}`,
     check: `${session.bin} transactions list --order-id ${orderId}`,
+    look: 'a transaction that is not failed or cancelled means it is paid',
     reconcile: async () => {
       const paid = await paymentOf(client, orderId)
       return paid ? { found: asPayResult(paid), note: `order ${orderId} is paid by transaction ${paid.purchaseDetails?.transactionId} (${paid.purchaseDetails?.status})` } : 'absent'

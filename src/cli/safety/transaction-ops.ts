@@ -41,8 +41,11 @@ export function entriesSince(t: Transaction, before: TransactionSnapshot | undef
 
 const money = (units: number, currency: string) => `${formatMinorUnits(units, currency)} ${currency.toUpperCase()}`
 
-/** Did an earlier operation happen? true, false, or undefined when the transaction cannot tell. */
-type Happened = (t: Transaction, before: TransactionSnapshot | undefined) => boolean | undefined
+/**
+ * Did an earlier operation happen? true (or the id of what it made, such as the refund), false,
+ * or undefined when the transaction cannot tell.
+ */
+type Happened = (t: Transaction, before: TransactionSnapshot | undefined) => boolean | string | undefined
 
 export interface TransactionOperation {
   /** refund, capture, cancel-authorisation, transfer, reverse-transfer */
@@ -54,6 +57,8 @@ export interface TransactionOperation {
   reference?: string | undefined
   /** "refund of 10.00 AUD" */
   words: string
+  /** What to look at in `transactions get` to see whether it happened. */
+  look?: string | undefined
   happened: Happened
   guard?: (() => Promise<void>) | undefined
   repeatNeedsAgain?: boolean | undefined
@@ -69,12 +74,15 @@ export async function transactionAction(session: SafetySession, client: PayfacCl
     key: { kind: op.kind, target: id, amount: op.amount, reference },
     action: `${op.words} on transaction ${id}`,
     check: `${session.bin} transactions get ${id}`,
+    look: op.look,
     before: async () => snapshotOf(op.read ?? (await client.transactions.get(id))),
     reconcile: async (before): Promise<Reconciled<TransactionDetails>> => {
       const now = await client.transactions.get(id)
       const happened = op.happened(now, before)
       if (happened === undefined) return 'cannot-tell'
-      return happened ? { found: now as TransactionDetails, note: `the ${op.words} is on transaction ${id} (status ${now.purchaseDetails?.status ?? 'unknown'})` } : 'absent'
+      if (happened === false) return 'absent'
+      const made = typeof happened === 'string' ? ` as ${happened}` : ''
+      return { found: now as TransactionDetails, note: `the ${op.words} is on transaction ${id}${made} (status ${now.purchaseDetails?.status ?? 'unknown'})` }
     },
     guard: op.guard,
     send: () => client.transactions.update(id, op.envelope as never),
@@ -107,6 +115,7 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
     envelope: { CreateRefund: { refundAmount: units } },
     amount: { minorCurrencyUnits: units, currency },
     words: `refund of ${money(units, currency)}`,
+    look: 'its refunded amount and refund ids',
     read,
     repeatNeedsAgain: true,
     guard: async () => {
@@ -114,7 +123,10 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
     },
     happened: (t, before) => {
       const entries = entriesSince(t, before, 'PaymentRefunded')
-      if (entries) return entries.some((e) => e.amount === units)
+      if (entries) {
+        const entry = entries.find((e) => e.amount === units)
+        return entry ? (entry.identifier ?? true) : false
+      }
       if (!before) return undefined
       return (t.purchaseDetails?.refundedAmount ?? 0) - before.refundedAmount >= units
     },
@@ -191,6 +203,7 @@ export async function transactionActionOnce(
     envelope,
     reference: bodyHash(envelope),
     words: words[kind],
+    look: kind === 'capture' || kind === 'cancel-authorisation' ? 'its status' : 'its transfers and timeline',
     happened: HAPPENED[kind](units, transferId),
   })
 }
