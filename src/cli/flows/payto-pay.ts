@@ -34,8 +34,9 @@ import type { Environment } from '../../config/profiles.js'
 import { InterruptedError, RefusedError, UsageError } from '../errors.js'
 import type { ProgressStream } from '../wait.js'
 import { readForDryRun } from '../safety/dry-run.js'
-import { paymentOf } from '../safety/order-ops.js'
+import { ordersWithReference } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
+import { type PaymentFound, orderOfRun, paymentSummary, restartRun } from './payto-pay-restart.js'
 
 export interface PayToPayRequest {
   /** Names the run; sent as the order's referenceOrderId. */
@@ -209,6 +210,8 @@ class PayToPayFlow {
   }
 
   private async ensureOrder(): Promise<string> {
+    const existing = (await ordersWithReference(this.client, this.request.reference))[0]
+    if (existing) return this.adoptExisting(existing)
     this.run_.order = { state: 'requested', orderId: null, at: this.stamp() }
     this.save()
     const body: Record<string, unknown> = {
@@ -239,8 +242,7 @@ class PayToPayFlow {
    * the run; one that is not is adopted (same amount) instead of creating another.
    */
   private async lookOnService(): Promise<Transaction | undefined> {
-    const page = await this.client.orders.list({ referenceOrderId: this.request.reference, limit: 100 })
-    const orders = page.items.filter((o) => o.referenceOrderId === this.request.reference && o.status !== 'cancelled')
+    const orders = await ordersWithReference(this.client, this.request.reference)
     for (const order of orders) {
       const paid = await this.findPayment(order.orderId)
       if (!paid) continue
@@ -248,19 +250,23 @@ class PayToPayFlow {
       this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
       return this.finish(paid)
     }
-    const open = orders[0]
-    if (!open) return undefined
-    const amount = open.amount
+    if (orders[0]) this.adoptExisting(orders[0])
+    return undefined
+  }
+
+  /** An unpaid order of the service that has this run's reference becomes the run's order (same amount only). */
+  private adoptExisting(order: Order): string {
+    const amount = order.amount
     if (amount && (amount.minorCurrencyUnits !== this.inputs.amount.minorCurrencyUnits || amount.currency.toUpperCase() !== this.inputs.amount.currency.toUpperCase())) {
       throw new UsageError(
-        `Order ${open.orderId} already has reference ${this.request.reference}, for ${formatMoney(amount)} instead of ${formatMoney(this.inputs.amount)}`,
+        `Order ${order.orderId} already has reference ${this.request.reference}, for ${formatMoney(amount)} instead of ${formatMoney(this.inputs.amount)}`,
         'Choose a new --reference',
       )
     }
-    this.run_.order = { state: 'created', orderId: open.orderId, at: this.stamp() }
+    this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
     this.save()
-    this.log(`[4/5] Order ${open.orderId} has reference ${this.request.reference} already (found on the service): it will be paid, not created again.`)
-    return undefined
+    this.log(`[4/5] Order ${order.orderId} has reference ${this.request.reference} already (found on the service): it will be paid, not created again.`)
+    return order.orderId
   }
 
   /** An order whose creation was not recorded: found by its reference and this run's id, or none. */
@@ -322,18 +328,13 @@ class PayToPayFlow {
   // Look before acting
 
   /** The order's transaction that took money, if there is one. */
-  private async findPayment(orderId: string): Promise<{ transactionId: string; status: string } | undefined> {
-    const paid = await paymentOf(this.client, orderId)
-    const id = paid?.purchaseDetails?.transactionId
-    return paid && id ? { transactionId: id, status: paid.purchaseDetails?.status ?? paid.paymentMethod?.paymentStatus ?? 'paid' } : undefined
+  private findPayment(orderId: string): Promise<PaymentFound | undefined> {
+    return paymentSummary(this.client, orderId)
   }
 
   /** The order a run created: same reference, and the run's id in its metadata; not cancelled. */
-  private async findOrder(runId: string): Promise<Order | undefined> {
-    const page = await this.client.orders.list({ referenceOrderId: this.request.reference, limit: 100 })
-    return page.items.find(
-      (order) => order.referenceOrderId === this.request.reference && order.metadata?.payfacRun === runId && order.status !== 'cancelled',
-    )
+  private findOrder(runId: string): Promise<Order | undefined> {
+    return orderOfRun(this.client, this.request.reference, runId)
   }
 
   private async finish(paid: { transactionId: string; status: string }): Promise<Transaction> {
@@ -357,35 +358,16 @@ class PayToPayFlow {
     return run
   }
 
-  /** Starts over: refused when the earlier run paid; its unpaid order is cancelled so it can never be paid. */
-  private async restart(old: PayToPayRun): Promise<PayToPayRun> {
-    const refuse = (orderId: string, transactionId: string) =>
-      new UsageError(
-        `Run "${old.reference}" already paid order ${orderId} (transaction ${transactionId}); --restart would take a second payment`,
-        'Use a new --reference for a new payment',
-      )
-    const orderId = old.order?.orderId ?? (old.order ? (await this.findOrder(old.runId))?.orderId : undefined)
-    if (orderId) {
-      const paid = await this.findPayment(orderId)
-      if (paid) throw refuse(orderId, paid.transactionId)
-      try {
-        await this.client.orders.cancel(orderId)
-      } catch (error) {
-        const found = error instanceof ApiError && error.status === 409 ? await this.findPayment(orderId) : undefined
-        if (found) throw refuse(orderId, found.transactionId)
-        throw error
-      }
-      this.log(`Restart: cancelled order ${orderId} of the earlier run, so that it can never be paid.`)
-    } else if (old.payment?.state === 'paid' && old.payment.transactionId) {
-      throw refuse('(unrecorded)', old.payment.transactionId)
-    }
-    const fresh = newPayToPayRun(this.request.reference, this.inputs, this.now())
-    fresh.previousRuns = [
-      ...old.previousRuns,
-      { runId: old.runId, agreementToken: old.agreement?.token ?? null, orderId: orderId ?? null, restartedAt: this.stamp() },
-    ]
-    this.log(`Restart: starting run "${old.reference}" over${old.agreement?.token ? ` (agreement ${old.agreement.token} is left unused)` : ''}.`)
-    return writePayToPayRun(this.context.journalFile, fresh, this.now())
+  /** Starts over (payto-pay-restart.ts). */
+  private restart(old: PayToPayRun): Promise<PayToPayRun> {
+    return restartRun(old, {
+      client: this.client,
+      inputs: this.inputs,
+      journalFile: this.context.journalFile,
+      dryRun: this.context.dryRun ?? false,
+      log: (line) => this.log(line),
+      now: () => this.now(),
+    })
   }
 
   // ---------------------------------------------------------------------------------------------
