@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { useEmulator } from '../helpers/command-harness.js'
 import { paidByPayTo, newCustomer } from '../helpers/flows.js'
 
-const { ctx, payfac, json } = useEmulator()
+const { ctx, payfac, json, marketplace } = useEmulator()
 
 /** A standing fault for the next matching request only (cleared by the caller). */
 async function withFault<T>(fault: string, method: string, path: string, run: () => Promise<T>): Promise<T> {
@@ -149,6 +149,44 @@ describe('orders', () => {
 })
 
 describe('other money commands', () => {
+  it('payout request whose answer is lost (drop-after-commit): the re-run reports the payout; one payout', async () => {
+    await json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }))
+    const before = (await json('payouts', 'list', '--limit', '500')).length
+    const lost = await withFault('drop-after-commit', 'POST', '/transactions/payouts', () => payfac('payouts', 'request', '--amount', '123.45', '--currency', 'AUD'))
+    expect(lost.code, lost.stderr).toBe(7)
+    expect(lost.stderr).toContain('Outcome unknown: payout request of 123.45 AUD')
+    const again = await payfac('payouts', 'request', '--amount', '123.45', '--currency', 'AUD', '--json')
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain('It happened: payout')
+    expect((await json('payouts', 'list', '--limit', '500')).length).toBe(before + 1)
+  })
+
+  it('transfer and reversal whose answers are lost (commit-then-status=502): the re-runs report them; one transfer, reversed once', async () => {
+    const { transactionId } = await paidByPayTo(json, '10.00', 'lost-transfer')
+    const transfer = ['transactions', 'transfer', transactionId, '--to', ctx.emulator.ids.subMerchantId, '--amount', '2.50']
+    const lost = await withFault('commit-then-status=502', 'PATCH', '/transactions/*', () => marketplace.payfac(...transfer))
+    expect(lost.code, lost.stderr).toBe(7)
+    const again = await marketplace.payfac(...transfer, '--json')
+    expect(again.code, again.stderr).toBe(0)
+    const [made, ...others] = JSON.parse(again.stdout).transfers
+    expect(others).toEqual([])
+
+    const reverse = ['transactions', 'reverse-transfer', transactionId, '--transfer', made.transferId, '--amount', '1.00']
+    expect((await withFault('commit-then-status=502', 'PATCH', '/transactions/*', () => marketplace.payfac(...reverse))).code).toBe(7)
+    const reversed = await marketplace.payfac(...reverse, '--json')
+    expect(reversed.code, reversed.stderr).toBe(0)
+    expect(JSON.parse(reversed.stdout).transfers[0]).toMatchObject({ reversedAmount: 100 })
+  })
+
+  it('cancel-authorisation whose answer is lost (drop-after-commit): the re-run reports the cancelled payment', async () => {
+    const transactionId = await authorisedCardPayment()
+    const lost = await withFault('drop-after-commit', 'PATCH', '/transactions/*', () => payfac('transactions', 'cancel-authorisation', transactionId))
+    expect(lost.code).toBe(7)
+    const again = await payfac('transactions', 'cancel-authorisation', transactionId, '--json')
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout).purchaseDetails.status).toBe('cancelled')
+  })
+
   it('capture whose answer is lost (commit-then-status=504): the re-run reports the captured payment', async () => {
     const transactionId = await authorisedCardPayment()
     const lost = await withFault('commit-then-status=504', 'PATCH', '/transactions/*', () => payfac('transactions', 'capture', transactionId))
