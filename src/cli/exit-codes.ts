@@ -10,7 +10,7 @@ import {
   TimeoutError,
 } from '../client/errors.js'
 import { ConfigError } from '../config/errors.js'
-import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from './errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './errors.js'
 
 export const EXIT = {
   ok: 0,
@@ -43,6 +43,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     if (error.signal === 'SIGTERM') return EXIT.terminated
     return error.signal === 'SIGINT' ? EXIT.interrupted : EXIT.unavailable
   }
+  if (error instanceof UnresolvedOutcomeError) return EXIT.unavailable
   if (error instanceof ApiError) return exitCodeForStatus(error.status)
   if (error instanceof ConnectionError || error instanceof TimeoutError) return EXIT.unavailable
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
@@ -89,6 +90,10 @@ export function describeError(error: unknown): ErrorReport {
     return { code, message: error.message, hint: error.hint, json: { ...base, message: error.message, hint: error.hint } }
   }
   if (error instanceof OutcomeUnknownError) return describeOutcomeUnknown(error, code)
+  if (error instanceof UnresolvedOutcomeError) {
+    const hint = 'When you are sure it did not happen, run the command again with --again to send it.'
+    return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: true, check: error.check } }
+  }
   if (error instanceof ConnectionError || error instanceof TimeoutError) {
     // A changing request that may have reached the service is an OutcomeUnknownError (the
     // transport decides); what is left here never reached it, or only read.

@@ -130,6 +130,19 @@ describe('orders', () => {
     expect(JSON.parse(again.stdout).orderId).toBe(orders[0].orderId)
   })
 
+  it('create without a reference whose answer is lost cannot be looked up: the re-run exits 7 and sends nothing; --again sends', async () => {
+    const body = JSON.stringify({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 777, currency: 'AUD' }, description: 'no reference' } })
+    const lost = await withFault('drop-after-commit', 'POST', '/orders', () => payfac('orders', 'create', '--data', body))
+    expect(lost.code).toBe(7)
+    const before = (await json('orders', 'list', '--limit', '500')).length
+    const again = await payfac('orders', 'create', '--data', body, '--json')
+    expect(again.code).toBe(7)
+    expect(JSON.parse(again.stdout).error).toMatchObject({ outcomeUnknown: true, check: 'payfac orders list' })
+    expect((await json('orders', 'list', '--limit', '500')).length).toBe(before)
+    expect((await payfac('orders', 'create', '--data', body, '--again')).code).toBe(0)
+    expect((await json('orders', 'list', '--limit', '500')).length).toBe(before + 1)
+  })
+
   it.each([['drop-after-commit'], ['commit-then-status=503']])('pay whose answer is lost (%s): the re-run reports the payment; one transaction', async (fault) => {
     const { transactionId, orderId } = await paidOrderSetUp(fault)
     const again = await payfac('orders', 'pay', orderId, '--token', 'ptkn_unusedOnRerun0001', '--json')

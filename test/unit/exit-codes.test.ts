@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
-import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
 import { describeError, exitCodeFor } from '../../src/cli/exit-codes.js'
 import { ConfigError } from '../../src/config/errors.js'
 
@@ -40,6 +40,10 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     ['503', api(503), 7],
     ['a connection error', new ConnectionError({ method: 'GET', path: '/x', code: 'ECONNREFUSED', mayHaveReachedService: false, reason: 'refused' }), 7],
     ['a timeout', new TimeoutError({ method: 'GET', path: '/x', timeoutMs: 10 }), 7],
+    ['an unknown outcome', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'status', status: 503, cause: api(503) }), 7],
+    ['an unknown outcome interrupted by SIGINT', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGINT', cause: 'SIGINT' }), 130],
+    ['an unknown outcome interrupted by SIGTERM', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGTERM', cause: 'SIGTERM' }), 143],
+    ['an earlier outcome the service cannot tell', new UnresolvedOutcomeError('cannot tell', 'payfac orders list'), 7],
     ['a wait that ran out', new WaitTimeoutError('still pending'), 8],
     ['an interruption', new InterruptedError(), 130],
     ['a malformed success answer', new ResponseFormatError({ method: 'GET', path: '/x', status: 200, body: 'x', reason: 'not JSON' }), 1],

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags.js'
 import { SHIPPING_FLAGS, shippingFlags } from '../../cli/flags-orders.js'
 import { readDataObject } from '../../cli/input.js'
@@ -39,6 +40,7 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     'pay-by-link': Flags.boolean({ description: 'Create a pay-by-link order (CreatePayByLinkOrder).' }),
     data: dataFlag('The whole order body as JSON: text, @file, or - for stdin.', FIELD_FLAGS),
     'if-exists': Flags.string({ description: 'When an order with this reference exists: fail (exit 6), reuse (print it) or create (another).', options: ['fail', 'reuse', 'create'], default: 'fail' }),
+    again: againFlag,
   }
 
   async run() {

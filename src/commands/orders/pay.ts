@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { idArg, idFlag } from '../../cli/flags.js'
 import { payEnvelope } from '../../cli/requests/orders.js'
 import { payOperation } from '../../cli/safety/order-ops.js'
@@ -29,6 +30,7 @@ export default class OrdersPay extends ApiCommand<typeof OrdersPay> {
       default: 'payto',
     }),
     'request-3ds': Flags.boolean({ description: 'Ask for a 3DS challenge (card payments only).' }),
+    again: againFlag,
   }
 
   async run() {

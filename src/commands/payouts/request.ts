@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -23,6 +24,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     ...moneyFlags(),
     description: Flags.string({ description: 'What the payout is for.' }),
     data: dataFlag('The whole body as JSON: text, @file, or - for stdin.', ['amount', 'currency', 'description']),
+    again: againFlag,
   }
 
   async run() {

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { agreementAccountFlags, approveFlag } from '../../cli/flags-payto.js'
 import { idFlag, waitFlags } from '../../cli/flags.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
@@ -30,6 +31,7 @@ export default class PayToSave extends ApiCommand<typeof PayToSave> {
     'usage-scope': Flags.string({ description: 'Who may use the source (usageScope).', options: ['ScopeOrganisation'] }),
     approve: approveFlag,
     ...waitFlags(),
+    again: againFlag,
   }
 
   async run() {

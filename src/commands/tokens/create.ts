@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, idFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -25,6 +26,7 @@ export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
     'saved-source': idFlag('psrc', 'Make the token from this saved payment source (psrc_…).'),
     ...moneyFlags(),
     data: dataFlag('A whole token envelope as JSON, {"<Variant>": {...}}: text, @file, or - for stdin.', ['payto', 'agreement', 'saved-source', 'amount', 'currency']),
+    again: againFlag,
   }
 
   async run() {

@@ -1,4 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, idArg } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -22,6 +23,7 @@ export default class TransactionsCancelAuthorisation extends ApiCommand<typeof T
 
   static override flags = {
     data: dataFlag('The CancelAuthorisation body (or its whole envelope) as JSON: text, @file, or - for stdin.'),
+    again: againFlag,
   }
 
   async run() {

@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core'
 import type { PayfacClient } from '../../client/index.js'
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { asUsage, dataFlag, idArg, minorUnitsFrom } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -30,6 +31,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
     amount: Flags.string({ description: 'How much to reverse, in major units (default: all that is left).', parse: async (input) => checkDecimal(input, '--amount') }),
     currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", dependsOn: ['amount'], parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     data: dataFlag('The ReverseFundsTransfer body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['transfer', 'amount', 'currency']),
+    again: againFlag,
   }
 
   async run() {

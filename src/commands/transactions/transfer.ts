@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core'
 import type { PayfacClient } from '../../client/index.js'
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { asUsage, dataFlag, idArg, idFlag, minorUnitsFrom } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -30,6 +31,7 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
     currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     description: Flags.string({ description: 'What the transfer is for.' }),
     data: dataFlag('The TransferFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['to', 'amount', 'currency', 'description']),
+    again: againFlag,
   }
 
   async run() {
