@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { useEmulator } from '../helpers/command-harness.js'
 import { runCommand } from '../helpers/run-command.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
+import { newCustomer } from '../helpers/flows.js'
 
 const { ctx, payfac, json } = useEmulator()
 
@@ -79,5 +80,19 @@ describe('payto pay, resumed', () => {
     expect(run.stderr).toContain('found on the service')
     expect(await json('orders', 'list', '--reference', 'folder-2')).toHaveLength(1)
     expect(await paymentsOf('folder-2')).toBe(1)
+  })
+
+  it('payto save whose save answer is lost: the re-run with the agreement finds the source; one source', async () => {
+    const customerId = await newCustomer(json)
+    await json('emulator', 'faults', '--add', 'drop-after-commit', '--method', 'POST', '--path', '/sources')
+    const first = await payfac('payto', 'save', '--name', 'Jo Citizen', '--bban', '062-000 12345678', '--customer', customerId, '--approve', '--interval', '100ms')
+    await json('emulator', 'faults', '--clear')
+    expect(first.code, first.stderr).toBe(7)
+    const token = /Open agreement (ptagr_\S+)/.exec(first.stderr)?.[1] as string
+    expect(first.stderr).toContain(`saving of agreement ${token} as a payment source of customer ${customerId}`)
+    const again = await payfac('payto', 'save', '--agreement', token, '--customer', customerId, '--interval', '100ms', '--json')
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stderr).toContain('It happened')
+    expect(await json('sources', 'list', '--customer', customerId)).toHaveLength(1)
   })
 })

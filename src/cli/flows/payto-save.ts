@@ -78,6 +78,7 @@ async function saveOnce(safety: SafetySession, client: PayfacClient, token: stri
     key: { kind: 'payto-save', target: token, reference: customerId },
     action: `saving of agreement ${token} as a payment source of customer ${customerId}`,
     check: `${safety.bin} sources list --customer ${customerId}`,
+    look: `a source holding the agreement; to finish, run ${safety.bin} payto save --agreement ${token} --customer ${customerId}, which looks before saving`,
     reconcile: async () => {
       const uid = (await client.payto.agreement(token)).agreementUid
       if (typeof uid !== 'string') return 'cannot-tell'
