@@ -421,6 +421,8 @@ const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 50
 export function outcomeOf(method: string, path: string, error: unknown, interruption?: unknown): unknown {
   const interrupted = interruption !== undefined && !(error instanceof TimeoutError)
   if (!CHANGING_METHODS.has(method)) return interrupted ? interruption : error
+  // An answer that says what happened (a 4xx) is known, even when an interruption came with it.
+  if (error instanceof ApiError && !UNKNOWN_OUTCOME_STATUSES.has(error.status)) return error
   if (interrupted) {
     const signal = typeof interruption === 'string' ? interruption : undefined
     return new OutcomeUnknownError({ method, path, lost: 'interrupted', cause: interruption, signal })

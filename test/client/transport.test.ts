@@ -270,6 +270,59 @@ describe('error mapping', () => {
   })
 })
 
+describe('unknown outcomes and the intercept hook', () => {
+  it('an abort of a POST in flight is an unknown outcome naming the signal', async () => {
+    svc.on('POST', '/orders/ordr_1/pay', { body: { PayOrderComplete: { transactionId: 'tran_1', transactionStatus: 'paid' } } }, { delayMs: 500 })
+    const controller = new AbortController()
+    const pending = svc.client({ signal: controller.signal }).orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } })
+    setTimeout(() => controller.abort('SIGINT'), 20)
+    const error = (await pending.catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ lost: 'interrupted', signal: 'SIGINT', method: 'POST', path: '/orders/ordr_1/pay' })
+  })
+
+  it('a DELETE answered 503 is retried, then an unknown outcome', async () => {
+    svc.on('DELETE', '/orders/ordr_1', { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'busy' } }, { times: 4 })
+    const error = (await svc.client().orders.cancel('ordr_1').catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ lost: 'status', status: 503 })
+    expect(svc.requests).toHaveLength(4)
+  })
+
+  it('a POST answered 429 or 409 is a plain ApiError: the answer says nothing was done', async () => {
+    svc.on('POST', '/orders/ordr_1/pay', { status: 429, body: { statusCode: 429, errorCode: 'rate_limited', message: 'slow down' } })
+    svc.on('POST', '/orders/ordr_2/pay', { status: 409, body: { statusCode: 409, errorCode: 'order_already_paid', message: 'paid' } })
+    const client = svc.client()
+    expect(await client.orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)).toBeInstanceOf(ApiError)
+    const conflict = await client.orders.pay('ordr_2', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)
+    expect(conflict).toBeInstanceOf(ApiError)
+    expect(conflict).not.toBeInstanceOf(OutcomeUnknownError)
+  })
+
+  it('the intercept hook sees the request with the credential redacted, and can stop it before it is sent', async () => {
+    const seen: unknown[] = []
+    const client = svc.client({
+      context: { merchantId: 'mcht_1' },
+      intercept: (request) => {
+        seen.push(request)
+        if (request.method !== 'GET') throw new Error('stopped')
+      },
+    })
+    await expect(client.transactions.refund('tran_1', 500)).rejects.toThrow('stopped')
+    expect(svc.requests).toHaveLength(0)
+    expect(seen).toEqual([
+      {
+        method: 'PATCH',
+        url: `${ORIGIN}/transactions/tran_1`,
+        path: '/transactions/tran_1',
+        headers: expect.objectContaining({ Authorization: 'Bearer [REDACTED]', 'Merchant-Id': 'mcht_1' }),
+        body: { CreateRefund: { refundAmount: 500 } },
+      },
+    ])
+    expect(JSON.stringify(seen)).not.toContain(CREDENTIAL)
+  })
+})
+
 describe('retries', () => {
   it('retries a GET on 503 and then succeeds, waiting with the injected sleep', async () => {
     svc.on('GET', '/transactions/tran_1', { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'busy' } }, { times: 2 })
