@@ -17,6 +17,7 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00',
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 12.50 --currency AUD --json',
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00 --expect-refunded 0 --again',
+    '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00 --currency AUD --dry-run',
   ]
 
   static override args = {
