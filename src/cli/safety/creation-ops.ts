@@ -5,6 +5,7 @@ import type { PayfacClient } from '../../client/client.js'
 import { formatMoney } from '../../client/money.js'
 import type { TokenResult } from '../../client/resources/tokens.js'
 import type { Payout } from '../../client/schemas/transactions.js'
+import { readForDryRun } from './dry-run.js'
 import { runOperation } from './journal-ops.js'
 import type { SafetySession } from './session.js'
 import { bodyHash } from './transaction-ops.js'
@@ -17,7 +18,12 @@ async function recentPayouts(client: PayfacClient): Promise<string[]> {
   return page.items.map(payoutIdOf).filter((id): id is string => id !== undefined)
 }
 
-export async function payoutOperation(session: SafetySession, client: PayfacClient, body: Record<string, unknown>): Promise<Payout> {
+/**
+ * A payout request at most once. `check` is the command's pre-check from the service's state
+ * (manual payouts enabled, enough balance): run after an earlier lost request is looked up, so
+ * that the payout it made does not read as a missing balance.
+ */
+export async function payoutOperation(session: SafetySession, client: PayfacClient, body: Record<string, unknown>, check?: () => Promise<void>): Promise<Payout> {
   const amount = body.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
   const money = typeof amount?.minorCurrencyUnits === 'number' && typeof amount.currency === 'string' ? { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency } : undefined
   return runOperation<Payout, string[]>(session, {
@@ -34,6 +40,7 @@ export async function payoutOperation(session: SafetySession, client: PayfacClie
       })
       return made ? { found: made, note: `payout ${payoutIdOf(made)} was made` } : 'absent'
     },
+    guard: check ? () => readForDryRun(session.dryRun, 'the merchant and its balances', check).then(() => undefined) : undefined,
     send: () => client.transactions.payouts.request(body),
     resultId: payoutIdOf,
   })
