@@ -1,9 +1,12 @@
 // The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
-// package.json and oclif.manifest.json without loading oclif at all; everything else goes to
-// oclif, which reads the manifest instead of loading every command file.
+// package.json and oclif.manifest.json without loading oclif at all; a known command is found in
+// the small command index and run without oclif's configuration (./dispatch.ts); everything else
+// (unknown commands, plugins' commands) goes to oclif, which reads the manifest instead of
+// loading every command file.
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
+import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 
 interface PackageJson {
@@ -14,15 +17,23 @@ interface PackageJson {
 }
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
-  const help = quickHelp(argv, binUrl)
+  const pkg = readPackage(binUrl)
+  const index = readIndex(binUrl, pkg.version)
+  const help = quickHelp(argv, binUrl, pkg, index)
   if (help !== undefined) {
     process.stdout.write(help)
     return
   }
-  const oclif = await loadOclif()
+  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
   try {
-    await runCommandLine(argv, binUrl)
+    if (found) {
+      await runRoute(found, index as CommandIndex, pkg, binUrl)
+      await flushStdout()
+    } else await runCommandLine(argv, binUrl)
   } catch (error) {
+    // Commands report their own failures (the base command's catch); what reaches here is
+    // oclif's own, such as an unknown command, and oclif's handler reports it.
+    const oclif = await loadOclif()
     await oclif.handle(error as Error)
   }
 }
@@ -62,16 +73,17 @@ function readPackage(binUrl: string): PackageJson {
  * Help from the manifest when the arguments ask for it, or when they name a topic alone
  * (`payfac orders`), as oclif does; undefined otherwise, and for anything it cannot answer.
  */
-function quickHelp(argv: string[], binUrl: string): string | undefined {
+function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): string | undefined {
   const asked = wantsHelp(argv)
   if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
+  // Words that name a command run it: no need to read the manifest to know that.
+  if (!asked && index && route(index, argv)) return undefined
   let manifest: { version: string; commands: Record<string, ManifestCommand> }
   try {
     manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
   } catch {
     return undefined
   }
-  const pkg = readPackage(binUrl)
   if (manifest.version !== pkg.version) return undefined
   if (!asked) {
     const id = argv.join(':')
