@@ -39,6 +39,7 @@ step('tsc', bin('tsc'), ['-p', 'tsconfig.json'])
 step('oclif manifest', bin('oclif'), ['manifest'])
 
 const { build } = await import('esbuild')
+const { oclifLite } = await import('./bundle/oclif-plugin.mjs')
 const bundled = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'src/cli/main.ts'), ...sources(join(root, 'src/commands'))],
@@ -62,6 +63,8 @@ const bundled = await build({
         on.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, 'scripts/bundle/undici-lite.cjs') }))
       },
     },
+    // oclif's Command, Flags and Args without the rest of oclif (see scripts/bundle/oclif-lite.cjs).
+    oclifLite(root),
     {
       // Only zod's English messages (see scripts/bundle/zod-locales.mjs).
       name: 'zod-locales',
