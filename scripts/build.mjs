@@ -51,7 +51,7 @@ const bundled = await build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  keepNames: true,
+  keepNames: false,
   chunkNames: 'chunks/[name]-[hash]',
   // oclif can load TypeScript commands in development; the bundle never does.
   external: ['typescript', 'ts-node', 'tsx'],

@@ -24,12 +24,8 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     process.stdout.write(help)
     return
   }
-  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
   try {
-    if (found) {
-      await runRoute(found, index as CommandIndex, pkg, binUrl)
-      await flushStdout()
-    } else await runCommandLine(argv, binUrl)
+    await dispatch(argv, binUrl, pkg, index)
   } catch (error) {
     // Commands report their own failures (the base command's catch); what reaches here is
     // oclif's own, such as an unknown command, and oclif's handler reports it.
@@ -39,13 +35,19 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
 }
 
 /**
- * Runs a command through oclif, leaving any error it throws to the caller (main() hands it to
- * oclif's handler; the in-process tests read it). Commands report their own failures through the
- * base command and set process.exitCode; what reaches here is oclif's own (an unknown command).
+ * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
+ * handler; the in-process tests read it). A command of the index starts without oclif's
+ * configuration; anything else, or everything with `{ index: false }`, goes through oclif.
  */
-export async function runCommandLine(argv: string[], binUrl: string): Promise<void> {
-  const oclif = await loadOclif()
-  await oclif.run(argv, binUrl)
+export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
+  const pkg = readPackage(binUrl)
+  await dispatch(argv, binUrl, pkg, options.index === false ? undefined : readIndex(binUrl, pkg.version))
+}
+
+async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): Promise<void> {
+  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
+  if (found && index) await runRoute(found, index, pkg, binUrl)
+  else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
 }
 
