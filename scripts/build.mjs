@@ -40,6 +40,7 @@ step('oclif manifest', bin('oclif'), ['manifest'])
 
 const { build } = await import('esbuild')
 const { oclifLite } = await import('./bundle/oclif-plugin.mjs')
+const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
 const bundled = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'src/cli/main.ts'), ...sources(join(root, 'src/commands'))],
@@ -65,6 +66,8 @@ const bundled = await build({
     },
     // oclif's Command, Flags and Args without the rest of oclif (see scripts/bundle/oclif-lite.cjs).
     oclifLite(root),
+    // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).
+    lazySchemas(root),
     {
       // Only zod's English messages (see scripts/bundle/zod-locales.mjs).
       name: 'zod-locales',
