@@ -41,6 +41,7 @@ step('oclif manifest', bin('oclif'), ['manifest'])
 const { build } = await import('esbuild')
 const { oclifLite } = await import('./bundle/oclif-plugin.mjs')
 const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
+const { undiciLite } = await import('./bundle/undici-plugin.mjs')
 const bundled = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'src/cli/main.ts'), ...sources(join(root, 'src/commands'))],
@@ -58,12 +59,7 @@ const bundled = await build({
   external: ['typescript', 'ts-node', 'tsx'],
   // Only the parts of undici the client uses (see scripts/bundle/undici-lite.cjs).
   plugins: [
-    {
-      name: 'undici-lite',
-      setup(on) {
-        on.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, 'scripts/bundle/undici-lite.cjs') }))
-      },
-    },
+    undiciLite(root),
     // oclif's Command, Flags and Args without the rest of oclif (see scripts/bundle/oclif-lite.cjs).
     oclifLite(root),
     // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).

@@ -2,7 +2,9 @@
 // What the client takes from undici (`request`, `FormData`), for the CLI bundle only: undici's
 // index also loads fetch, WebSocket, EventSource, caches and mock agents, which no command uses,
 // and evaluating them costs a command about 30 ms of start-up. The importable library keeps
-// `import … from 'undici'`; scripts/build.mjs points the bundle's `undici` here instead.
+// `import … from 'undici'`; scripts/build.mjs points the bundle's `undici` here instead, and
+// defers undici's HTTP/2 client (and Node's http2 module), which only a server that offers h2
+// over TLS would need (see scripts/bundle/undici-plugin.mjs).
 const apiRequest = require('undici/lib/api/api-request.js')
 const { getGlobalDispatcher } = require('undici/lib/global.js')
 const { InvalidArgumentError } = require('undici/lib/core/errors.js')

@@ -90,7 +90,13 @@ export async function runRoute(found: Route, index: CommandIndex, pkg: PackageJs
   const { default: CommandClass } = (await import(url.href)) as { default: (new (argv: string[], config: Config) => Command) & { id?: string } }
   // oclif gives each command class its id when it loads it.
   CommandClass.id = found.id
-  const command = new CommandClass(found.argv, lightConfig(index, pkg, found.id, binUrl)) as unknown as { _run(): Promise<unknown> }
+  const command = new CommandClass(found.argv, lightConfig(index, pkg, found.id, binUrl)) as unknown as {
+    debug: (...args: unknown[]) => void
+    _run(): Promise<unknown>
+  }
+  // oclif's debug log prints only when DEBUG names it; without DEBUG there is no need to load
+  // the logging package just to say nothing.
+  if (!process.env.DEBUG) command.debug = () => {}
   await command._run()
 }
 
