@@ -79,8 +79,9 @@ const bundled = await build({
   banner: { js: "import{createRequire as __payfacRequire}from'node:module';const require=__payfacRequire(import.meta.url);" },
   logLevel: 'warning',
 })
-// Which files each bundled file holds and imports: the import guard test reads it.
-writeFileSync(join(root, 'dist/bundle/meta.json'), JSON.stringify(bundled.metafile))
+// Which files each bundled file holds and imports (read by the start-up import guard test; kept
+// out of dist/bundle/, which is published).
+writeFileSync(join(root, 'dist/bundle-meta.json'), JSON.stringify(bundled.metafile))
 
 const manifestPath = join(root, 'oclif.manifest.json')
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))

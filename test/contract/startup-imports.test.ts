@@ -3,7 +3,7 @@
 // client, tables, CSV, prompts, the client's index) are imported inside the method that needs
 // them, so that `--help` and a command that does not use them never pay for them. Checked twice:
 // on the sources (the chain of static imports, which names the file to fix), and on what the
-// bundle really loads (dist/bundle/meta.json, written by `npm run build`).
+// bundle really loads (dist/bundle-meta.json, written by `npm run build`).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -80,7 +80,7 @@ describe('the start-up path imports nothing heavy at the top level', () => {
 })
 
 describe('the bundle of each command loads nothing heavy before it runs', () => {
-  const metaPath = join(ROOT, 'dist/bundle/meta.json')
+  const metaPath = join(ROOT, 'dist/bundle-meta.json')
 
   it('has the bundle description (run `npm run build`)', () => {
     expect(existsSync(metaPath)).toBe(true)
