@@ -10,7 +10,7 @@ import { describeIssues, storeSchema, type Profile, type StoreData } from './pro
 import type { ProfileSource } from './resolve.js'
 
 /** The stored profiles as they are now, read-only. Throws ConfigError for a damaged or unreadable store. */
-export function readProfiles(options: ProfileStoreOptions = {}): ProfileSource & { path: string } {
+export function readProfiles(options: ProfileStoreOptions = {}): Required<ProfileSource> & { path: string } {
   const file = path.join(resolveConfigDir(options), 'profiles.json')
   const data = readStore(file)
   return {
