@@ -5,6 +5,7 @@
 // build whose index is missing or stale) is left to oclif: route() returns undefined.
 // Only node:* and JSON here: this module is on the start-up path.
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 import type { Command, Config } from '@oclif/core'
 
@@ -90,7 +91,7 @@ export async function runRoute(found: Route, index: CommandIndex, pkg: PackageJs
   const { default: CommandClass } = (await import(url.href)) as { default: (new (argv: string[], config: Config) => Command) & { id?: string } }
   // oclif gives each command class its id when it loads it.
   CommandClass.id = found.id
-  const command = new CommandClass(found.argv, lightConfig(index, pkg, found.id, binUrl)) as unknown as {
+  const command = new CommandClass(found.argv, lightConfig(index, pkg, binUrl)) as unknown as {
     debug: (...args: unknown[]) => void
     _run(): Promise<unknown>
   }
@@ -105,7 +106,7 @@ export async function runRoute(found: Route, index: CommandIndex, pkg: PackageJs
  * version, the environment variable scope, the command ids (to recognise the command again) and
  * hooks, of which there are none when the index answers (see scripts/command-index.mjs).
  */
-export function lightConfig(index: CommandIndex, pkg: PackageJson, id: string, binUrl: string): Config {
+export function lightConfig(index: CommandIndex, pkg: PackageJson, binUrl: string): Config {
   const bin = pkg.oclif.bin
   const scoped = (key: string) => [bin, key].map((part) => part.replaceAll('@', '').replaceAll(/[-/]/g, '_').toUpperCase()).join('_')
   const config = {
@@ -114,21 +115,21 @@ export function lightConfig(index: CommandIndex, pkg: PackageJson, id: string, b
     bin,
     dirname: pkg.oclif.dirname ?? bin,
     pjson: pkg,
-    root: new URL('..', binUrl).pathname.replace(/\/$/, ''),
+    root: fileURLToPath(new URL('..', binUrl)).replace(/[\\/]$/, ''),
     platform: process.platform,
     arch: process.arch,
     windows: process.platform === 'win32',
     topicSeparator: ' ',
     userAgent: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`,
     commandIDs: Object.keys(index.commands),
-    findCommand: (name: string) => (Object.hasOwn(index.commands, name) ? { id: name, args: index.commands[name]?.args ? { _: {} } : {}, strict: true } : undefined),
+    // oclif looks a command up again only to know whether it takes arguments (normalizeArgv).
+    findCommand: (name: string) => (Object.hasOwn(index.commands, name) ? { id: name, args: index.commands[name]?.args ? { argument: {} } : {}, strict: true } : undefined),
     scopedEnvVarKey: scoped,
     scopedEnvVarKeys: (key: string) => [scoped(key)],
     scopedEnvVar: (key: string) => process.env[scoped(key)],
     scopedEnvVarTrue: (key: string) => ['true', '1'].includes(process.env[scoped(key)] ?? ''),
     runHook: async () => ({ successes: [], failures: [] }),
     theme: undefined,
-    commandId: id,
   }
   return config as unknown as Config
 }
