@@ -12,9 +12,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   // Staying on the baseline compiler costs nothing measurable when walking long lists (parsing
   // HTTP is a small part of that work), so the tier-up is switched off before undici is loaded.
   // A function the baseline compiler cannot handle is still compiled by the optimising one.
-  const { setFlagsFromString } = await import('node:v8')
-  setFlagsFromString('--no-wasm-dynamic-tiering')
-  setFlagsFromString('--no-wasm-tier-up')
+  // V8 prints an error for a flag it does not know, so only the versions whose V8 has these
+  // flags (Node 20 to 24) get them; a later one just keeps its default.
+  if (Number(process.versions.node.split('.')[0]) <= 24) {
+    const { setFlagsFromString } = await import('node:v8')
+    setFlagsFromString('--no-wasm-dynamic-tiering')
+    setFlagsFromString('--no-wasm-tier-up')
+  }
   // Node 22.1 and later keep compiled code between runs; Node 20 has no such cache.
   const { default: module } = await import('node:module')
   module.enableCompileCache?.()
