@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
   name: string
@@ -46,6 +47,7 @@ export async function runCommandLine(argv: string[], binUrl: string, options: { 
 
 async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): Promise<void> {
   const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
+  stayOnBaselineWasm()
   if (found && index) await runRoute(found, index, pkg, binUrl)
   else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
