@@ -22,7 +22,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Static imports that stay at run time: not `import type`, not all-`type` specifiers, not `import()`. */
-export function runtimeImports(text: string): string[] {
+function runtimeImports(text: string): string[] {
   const found: string[] = []
   const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/g
   for (const m of text.matchAll(pattern)) {
