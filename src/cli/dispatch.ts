@@ -33,7 +33,7 @@ export interface Route {
 interface PackageJson {
   name: string
   version: string
-  oclif: { bin: string; dirname?: string }
+  oclif: { bin: string; dirname?: string; topics?: Record<string, { description?: string; hidden?: boolean }> }
 }
 
 /** The index next to the bundle, or undefined when it is missing, unreadable or from another version. */
@@ -103,8 +103,10 @@ export async function runRoute(found: Route, index: CommandIndex, pkg: PackageJs
 
 /**
  * The parts of oclif's Config that a command and oclif's Command base use while running: names,
- * version, the environment variable scope, the command ids (to recognise the command again) and
- * hooks, of which there are none when the index answers (see scripts/command-index.mjs).
+ * version, the environment variable scope, the command ids (to recognise the command again),
+ * hooks, of which there are none when the index answers (see scripts/command-index.mjs), and,
+ * read from the manifest only when a command asks (`payfac completion`), the commands and topics
+ * as oclif lists them. A command that needs more of oclif's configuration adds it here.
  */
 export function lightConfig(index: CommandIndex, pkg: PackageJson, binUrl: string): Config {
   const bin = pkg.oclif.bin
@@ -130,6 +132,45 @@ export function lightConfig(index: CommandIndex, pkg: PackageJson, binUrl: strin
     scopedEnvVarTrue: (key: string) => ['true', '1'].includes(process.env[scoped(key)] ?? ''),
     runHook: async () => ({ successes: [], failures: [] }),
     theme: undefined,
+    get commands() {
+      return manifestCommands(binUrl)
+    },
+    get topics() {
+      return manifestTopics(binUrl, pkg)
+    },
   }
   return config as unknown as Config
+}
+
+interface ManifestEntry {
+  id: string
+  summary?: string
+  description?: string
+  hidden?: boolean
+  aliases?: string[]
+  hiddenAliases?: string[]
+}
+
+/** Every command of the manifest and every alias of one, as oclif's `config.commands` lists them. */
+function manifestCommands(binUrl: string): ManifestEntry[] {
+  const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8')) as { commands: Record<string, ManifestEntry> }
+  return Object.values(manifest.commands).flatMap((command) => [
+    command,
+    ...(command.aliases ?? []).map((alias) => ({ ...command, id: alias })),
+    ...(command.hiddenAliases ?? []).map((alias) => ({ ...command, hidden: true, id: alias })),
+  ])
+}
+
+/** The topics of package.json, and every prefix of a visible command's id, as oclif lists them. */
+function manifestTopics(binUrl: string, pkg: PackageJson): Array<{ name: string; description?: string; hidden?: boolean }> {
+  const topics = new Map(Object.entries(pkg.oclif.topics ?? {}).map(([name, topic]) => [name, { name, ...topic }]))
+  for (const command of manifestCommands(binUrl)) {
+    if (command.hidden) continue
+    const parts = command.id.split(':')
+    for (let n = parts.length; n > 0; n--) {
+      const name = parts.slice(0, n).join(':')
+      if (!topics.has(name)) topics.set(name, { name, description: command.summary || command.description })
+    }
+  }
+  return [...topics.values()]
 }

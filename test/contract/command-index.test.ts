@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-import { type CommandIndex, readIndex, route } from '../../src/cli/dispatch.js'
+import { type CommandIndex, lightConfig, readIndex, route } from '../../src/cli/dispatch.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
 const ROOT = resolve(__dirname, '../..')
@@ -15,12 +15,14 @@ const BIN_URL = pathToFileURL(resolve(ROOT, 'bin/run.js')).href
 
 interface ManifestCommand {
   id: string
+  aliases?: string[]
+  hiddenAliases?: string[]
   relativePath: string[]
   args: Record<string, unknown>
   strict?: boolean
 }
 const manifest = JSON.parse(readFileSync(resolve(ROOT, 'oclif.manifest.json'), 'utf8')) as { version: string; commands: Record<string, ManifestCommand> }
-const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { version: string }
+const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { version: string; name: string; oclif: { bin: string } }
 const index = readIndex(BIN_URL, pkg.version) as CommandIndex
 
 type CommandIndexScript = {
@@ -35,11 +37,21 @@ describe('the command index', () => {
     expect(index.fast).toBe(true)
   })
 
-  it('holds exactly the commands of the manifest, each with its bundled file', () => {
-    expect(Object.keys(index.commands).sort()).toEqual(Object.keys(manifest.commands).sort())
+  it('holds exactly the commands of the manifest and their aliases, each with its bundled file', () => {
+    const ids = Object.values(manifest.commands).flatMap((c) => [c.id, ...(c.aliases ?? []), ...(c.hiddenAliases ?? [])])
+    expect(Object.keys(index.commands).sort()).toEqual(ids.sort())
     for (const command of Object.values(manifest.commands)) {
-      expect(`dist/bundle/${index.commands[command.id]?.file}`).toBe(command.relativePath.join('/'))
+      for (const id of [command.id, ...(command.aliases ?? []), ...(command.hiddenAliases ?? [])]) {
+        expect(`dist/bundle/${index.commands[id]?.file}`).toBe(command.relativePath.join('/'))
+      }
     }
+  })
+
+  it('gives a command the commands and topics of oclif’s configuration when it asks for them', () => {
+    const config = lightConfig(index, pkg as never, BIN_URL) as unknown as { commands: Array<{ id: string }>; topics: Array<{ name: string }>; bin: string }
+    expect(config.bin).toBe('payfac')
+    expect(config.commands.map((c) => c.id)).toEqual(expect.arrayContaining(Object.keys(manifest.commands)))
+    expect(config.topics.map((t) => t.name)).toEqual(expect.arrayContaining(['orders', 'merchants:owners']))
   })
 
   for (const command of Object.values(manifest.commands)) {
