@@ -143,7 +143,8 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   /** The profile, base URL, credential and context in force, after flags, environment and profiles. */
   protected async settings(): Promise<ResolvedSettings> {
     if (this.resolved) return this.resolved
-    const { ProfileStore, resolveSettings } = await import('../config/index.js')
+    // Read-only: no conf (nor the ajv it loads) to run a command; see config/read-only.ts.
+    const [{ readProfiles }, { resolveSettings }] = await Promise.all([import('../config/read-only.js'), import('../config/resolve.js')])
     const f = this.flags as Globals
     this.resolved = resolveSettings({
       flags: {
@@ -154,7 +155,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
         customerId: f['customer-id'],
       },
       env: process.env,
-      store: new ProfileStore(),
+      store: readProfiles(),
     })
     for (const notice of this.resolved.notices) process.stderr.write(`${notice}\n`)
     return this.resolved
