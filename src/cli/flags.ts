@@ -39,6 +39,8 @@ export const apiFlags = {
   }),
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
   timeout: timeoutFlag,
+  'dry-run': Flags.boolean({ description: 'Print the first request that would change something, as JSON, and send nothing (exit 0).', helpGroup: GLOBAL }),
+  yes: Flags.boolean({ char: 'y', description: 'Confirm a money-moving or destructive command on production without a prompt.', helpGroup: GLOBAL }),
 }
 
 /** Checks that an identifier has its resource's prefix (`ordr_…`). */

@@ -2,7 +2,7 @@
 export { createClient } from './client.js'
 export type { ClientOptions, PayfacClient } from './client.js'
 export type { AnyEnvelope, CallOptions, EnvelopeFor, EnvelopeInput, IterateCallOptions, ListQuery, PageQuery, QueryInput } from './core.js'
-export type { Context, Query, RawRequest, RawResponse, ResponseType } from './transport.js'
+export type { Context, OutgoingRequest, Query, RawRequest, RawResponse, ResponseType } from './transport.js'
 export { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './transport.js'
 export type { RetryEvent } from './transport.js'
 
@@ -11,12 +11,13 @@ export {
   ConnectionError,
   InvalidInputError,
   ListIntegrityError,
+  OutcomeUnknownError,
   PageLimitError,
   PayfacError,
   ResponseFormatError,
   TimeoutError,
 } from './errors.js'
-export type { ApiErrorBody } from './errors.js'
+export type { ApiErrorBody, LostAnswer } from './errors.js'
 
 export { currencyExponent, formatMinorUnits, formatMoney, isKnownCurrency, parseCurrency, parseMoney, toMinorUnits } from './money.js'
 

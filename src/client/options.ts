@@ -31,6 +31,25 @@ export interface ClientOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined
   /** Jitter source in [0, 1) (injected in tests). */
   random?: (() => number) | undefined
+  /**
+   * Called with each request before it is first sent (not again for a retry); it may throw to
+   * stop it, so that nothing is sent (a dry run, a declined confirmation).
+   */
+  intercept?: ((request: OutgoingRequest) => void | Promise<void>) | undefined
+  /** Aborts every call of the client (a per-call signal is honoured too). */
+  signal?: AbortSignal | undefined
+}
+
+/** A request as the intercept hook sees it: the credential is never in it. */
+export interface OutgoingRequest {
+  method: string
+  url: string
+  /** The path without its query string. */
+  path: string
+  /** As they would be sent, with the Authorization value redacted. */
+  headers: Record<string, string>
+  /** The JSON body (sensitive fields redacted), or a description of a form or bytes. */
+  body: unknown
 }
 
 /** What `onRetry` is told before a retry. */

@@ -3,14 +3,14 @@
 // RawRequest/RawResponse; everything below it is undici.
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
-import { ApiError, ConnectionError, InvalidInputError, PayfacError, TimeoutError } from './errors.js'
-import { redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
+import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, TimeoutError } from './errors.js'
+import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
-import type { RetryEvent, TransportOptions } from './options.js'
+import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 import { type Context, type Query, type RawRequest, type RawResponse, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson } from './wire.js'
 
 export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
-export type { ClientOptions, RetryEvent, TransportOptions } from './options.js'
+export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 export { encodeQuery, mergeContext } from './wire.js'
 
 export const DEFAULT_TIMEOUT_MS = 30_000
@@ -56,6 +56,8 @@ export class Transport {
   private readonly sleep: (ms: number) => Promise<void>
   private readonly random: () => number
   private readonly now: () => number
+  private readonly intercept: TransportOptions['intercept']
+  private readonly signal: AbortSignal | undefined
 
   constructor(options: TransportOptions) {
     if (!options.baseUrl) throw new PayfacError('createClient needs a baseUrl')
@@ -85,19 +87,25 @@ export class Transport {
     this.sleep = options.sleep ?? realSleep
     this.random = options.random ?? Math.random
     this.now = options.now ?? Date.now
+    this.intercept = options.intercept
+    this.signal = options.signal
   }
 
   /** Sends `raw`, retrying as retry.ts allows, and returns the successful answer or throws a PayfacError. */
   async send<B = unknown>(raw: RawRequest): Promise<RawResponse<B>> {
     const method = raw.method.toUpperCase()
+    const signal = raw.signal && this.signal ? AbortSignal.any([raw.signal, this.signal]) : (raw.signal ?? this.signal)
+    if (this.intercept) await this.intercept(this.outgoing({ ...raw, method }))
+    const path = this.describePath(raw.path)
     const started = this.now()
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | undefined
+      if (signal?.aborted) throw signal.reason
       const left = this.budgetMs - (this.now() - started)
       try {
-        return (await this.once({ ...raw, method }, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
+        return (await this.once({ ...raw, method, signal }, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
       } catch (error) {
-        if (raw.signal?.aborted) throw raw.signal.reason ?? error
+        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
         let decision: boolean
         if (error instanceof ApiError) {
           retryAfter = (error as ApiErrorWithRetry)[RETRY_AFTER]
@@ -107,12 +115,11 @@ export class Transport {
         } else {
           throw error
         }
-        if (!decision) throw tried(error, attempt, this.now() - started)
+        if (!decision) throw outcomeOf(method, path, tried(error, attempt, this.now() - started))
         const wait = backoffMs({ attempt, retryAfter, random: this.random, now: this.now() })
         const elapsedMs = this.now() - started
         // A retry that could not even start within the budget is not made.
-        if (elapsedMs + wait >= this.budgetMs) throw tried(error, attempt, elapsedMs)
-        const path = this.describePath(raw.path)
+        if (elapsedMs + wait >= this.budgetMs) throw outcomeOf(method, path, tried(error, attempt, elapsedMs))
         this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${path} in ${wait} ms`)
         if (this.onRetry) {
           const message = redactSecrets((error as Error).message, [this.credential])
@@ -124,7 +131,7 @@ export class Transport {
           }
         }
         await this.sleep(wait)
-        if (raw.signal?.aborted) throw raw.signal.reason ?? error
+        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
       }
     }
   }
@@ -223,6 +230,16 @@ export class Transport {
     // records die young instead of ageing in memory while earlier pages are printed.
     if (responseType === 'json-later') return { status, headers: responseHeaders, body: read, requestId }
     return { status, headers: responseHeaders, body: read(), requestId }
+  }
+
+  /** The request as the intercept hook sees it: URL, headers with the credential redacted, body. */
+  private outgoing(raw: RawRequest): OutgoingRequest {
+    const { headers, shownBody } = this.prepare(raw)
+    const shown: Record<string, string> = {}
+    for (const [name, value] of Object.entries(headers)) shown[name] = name.toLowerCase() === 'authorization' ? `Bearer ${REDACTED}` : value
+    let body: unknown = shownBody
+    if (raw.body !== undefined && !(raw.body instanceof FormData) && !(raw.body instanceof Uint8Array)) body = redactJson(raw.body)
+    return { method: raw.method, url: redactUrl(this.buildUrl(raw.path, raw.query)), path: this.describePath(raw.path), headers: shown, body }
   }
 
   /** Headers and the encoded body of a request, plus what the debug line shows of the body. */
@@ -330,6 +347,35 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback
   if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
   return value
+}
+
+/** Methods that may change something on the service: their lost answers are unknown outcomes. */
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE'])
+/** Answers after which a changing request may have been applied all the same. */
+const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504])
+
+/**
+ * The one decision of what a failure means for a request that may change something: a POST,
+ * PATCH or DELETE that may have reached the service and lost its answer (a connection dropped
+ * after it was written, the deadline, 500/502/503/504, an interruption in flight) is an
+ * OutcomeUnknownError; anything else is thrown as it is. `interruption` is the abort reason of
+ * the caller's signal, when it fired.
+ */
+export function outcomeOf(method: string, path: string, error: unknown, interruption?: unknown): unknown {
+  const interrupted = interruption !== undefined && !(error instanceof TimeoutError)
+  if (!CHANGING_METHODS.has(method)) return interrupted ? interruption : error
+  // An answer that says what happened (a 4xx) is known, even when an interruption came with it.
+  if (error instanceof ApiError && !UNKNOWN_OUTCOME_STATUSES.has(error.status)) return error
+  if (interrupted) {
+    const signal = typeof interruption === 'string' ? interruption : undefined
+    return new OutcomeUnknownError({ method, path, lost: 'interrupted', cause: interruption, signal })
+  }
+  if (error instanceof ConnectionError && error.mayHaveReachedService) return new OutcomeUnknownError({ method, path, lost: 'connection', cause: error })
+  if (error instanceof TimeoutError) return new OutcomeUnknownError({ method, path, lost: 'timeout', cause: error })
+  if (error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status)) {
+    return new OutcomeUnknownError({ method, path, lost: 'status', cause: error, status: error.status })
+  }
+  return error
 }
 
 const RETRY_AFTER = Symbol('retryAfter')
