@@ -10,6 +10,7 @@ import {
 } from '../client/errors.js'
 import { ConfigError } from '../config/errors.js'
 import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from './errors.js'
+import { rewordParseError } from './usage-wording.js'
 
 export const EXIT = {
   ok: 0,
@@ -36,7 +37,7 @@ export function exitCodeForStatus(status: number): ExitCode {
 
 export function exitCodeFor(error: unknown): ExitCode {
   // The reader closed stdout (`payfac orders list --all | head`): its choice, not a failure.
-  if (isNamed(error, 'OutputClosedError')) return EXIT.ok
+  if (isNamed(error, 'OutputClosedError') || (error as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok
   if (error instanceof ApiError) return exitCodeForStatus(error.status)
   if (error instanceof ConnectionError || error instanceof TimeoutError) return EXIT.unavailable
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
@@ -98,7 +99,7 @@ export function describeError(error: unknown): ErrorReport {
     return { code, message, hint: 'Choose another --port, or --port 0 for a free one', json: { ...base, message } }
   }
   if (isOclifParseError(error)) {
-    const message = firstLine((error as Error).message)
+    const message = rewordParseError((error as Error).message) ?? firstLine((error as Error).message)
     return { code, message, hint: 'See --help for the flags and examples', json: { ...base, message } }
   }
   if (error instanceof Error) {

@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { quietOnClosedStdout } from './pipes.js'
 
 interface PackageJson {
   name: string
@@ -14,6 +15,7 @@ interface PackageJson {
 }
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
+  quietOnClosedStdout()
   const help = quickHelp(argv, binUrl)
   if (help !== undefined) {
     process.stdout.write(help)

@@ -4,17 +4,16 @@
 // there are (tables are drawn in batches of at most 200 rows), and the writer waits for
 // 'drain' whenever the stream asks it to. When the source has nothing ready (the next page is
 // on its way), whatever is buffered is written out first, so rows appear as pages arrive.
-import Table from 'cli-table3'
 import { stringify } from 'csv-stringify/sync'
-import { csvText, displayWidth, sanitize, tableText, truncate } from './cells.js'
+import { csvText, sanitize } from './cells.js'
 import { allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
+import { queryText } from './query.js'
+import { StreamTable, idColumn, recordTable } from './table.js'
 import { readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
 export const TABLE_BATCH_ROWS = 200
-/** Widest cell of a bordered list table, in terminal cells; longer text ends with `…`. */
-export const TTY_CELL_MAX = 60
 
 const BUFFER_BYTES = 16 * 1024
 
@@ -26,8 +25,23 @@ export class OutputClosedError extends Error {
   }
 }
 
+/** The list stopped because it was asked to (Ctrl-C): what was written is complete and valid. */
+export class OutputInterruptedError extends Error {
+  override name = 'OutputInterruptedError'
+  constructor() {
+    super('Interrupted')
+  }
+}
+
+/** A reader that went away: EPIPE on a pipe, or a stream already destroyed. */
+function isClosedError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END'
+}
+
 /** Writes, and waits for 'drain' when the stream's buffer is full. */
 async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<void> {
+  if ((out as { destroyed?: boolean }).destroyed) throw new OutputClosedError()
   if (out.write(text)) return
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {
@@ -38,7 +52,7 @@ async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<voi
       else resolve()
     }
     const onDrain = () => settle()
-    const onError = (error: Error) => settle(error)
+    const onError = (error: Error) => settle(isClosedError(error) ? new OutputClosedError() : error)
     const onClose = () => settle(new OutputClosedError())
     out.on('drain', onDrain)
     out.on('error', onError)
@@ -50,12 +64,20 @@ async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<voi
 class Sink {
   readonly #out: NodeJS.WritableStream
   #buffer = ''
+  #closed = false
 
   constructor(out: NodeJS.WritableStream) {
     this.#out = out
+    // A write to a closed pipe fails later, as an 'error' event: note it, and stop at the next push.
+    const closed = (error?: unknown) => {
+      if (error === undefined || isClosedError(error)) this.#closed = true
+    }
+    out.once?.('error', closed)
+    out.once?.('close', () => closed())
   }
 
   async push(text: string): Promise<void> {
+    if (this.#closed) throw new OutputClosedError()
     this.#buffer += text
     if (this.#buffer.length >= BUFFER_BYTES) await this.flush()
   }
@@ -64,6 +86,7 @@ class Sink {
     if (this.#buffer === '') return
     const text = this.#buffer
     this.#buffer = ''
+    if (this.#closed) throw new OutputClosedError()
     await writeChunk(this.#out, text)
   }
 }
@@ -82,10 +105,15 @@ async function forEach<T>(
   records: Iterable<T> | AsyncIterable<T>,
   onRecord: (record: T) => Promise<void>,
   onIdle: () => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<number> {
   let count = 0
+  const stopIfAsked = () => {
+    if (signal?.aborted) throw new OutputInterruptedError()
+  }
   if (!isAsyncIterable(records)) {
     for (const record of records) {
+      stopIfAsked()
       count += 1
       await onRecord(record)
     }
@@ -103,14 +131,22 @@ async function forEach<T>(
       }),
     ))
   let finished = false
+  // Ctrl-C while the next page is on its way stops the wait at once.
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new OutputInterruptedError())
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+  aborted.catch(() => undefined)
   try {
     for (;;) {
+      stopIfAsked()
       const pending = iterator.next()
       pending.catch(() => undefined)
-      let step = await Promise.race([pending, idle()])
+      let step = await Promise.race([pending, idle(), aborted])
       if (step === WAITING) {
         await onIdle()
-        step = await pending
+        step = await Promise.race([pending, aborted])
       }
       if (step.done) {
         finished = true
@@ -120,7 +156,9 @@ async function forEach<T>(
       await onRecord(step.value)
     }
   } finally {
-    if (!finished) await iterator.return?.()
+    if (onAbort) signal?.removeEventListener('abort', onAbort)
+    // A source stuck on a request is not waited for: it is abandoned, not returned.
+    if (!finished && !signal?.aborted) await iterator.return?.()
   }
   return count
 }
@@ -133,101 +171,9 @@ async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>):
   try {
     return await loop()
   } catch (error) {
-    await flush().catch(() => undefined)
+    if (!(error instanceof OutputClosedError)) await flush().catch(() => undefined)
     throw error
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tables
-
-// Colour is decided here, from the options, and written as plain ANSI: cli-table3's own colour
-// library would second-guess it from the environment (it turns colour off under CI=true).
-const BOLD = (text: string) => `\u001b[1m${text}\u001b[22m`
-const GREY = (text: string) => `\u001b[90m${text}\u001b[39m`
-
-function coloured(options: OutputOptions): boolean {
-  return options.color && options.isTTY
-}
-
-function tableStyle() {
-  return { head: [] as string[], border: [] as string[] }
-}
-
-/** Table borders in grey when colour is on. */
-function paintBorders(text: string, options: OutputOptions): string {
-  return coloured(options) ? text.replace(/[┌┬┐├┼┤└┴┘─│]+/g, GREY) : text
-}
-
-function padTo(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - displayWidth(text)))
-}
-
-/** A list table drawn in batches; column widths only ever grow, so batches line up. */
-class ListTable<T> {
-  readonly #columns: Column<T>[]
-  readonly #options: OutputOptions
-  readonly #sink: Sink
-  readonly #headers: string[]
-  #widths: number[]
-  #rows: string[][] = []
-  #headerWritten = false
-
-  constructor(columns: Column<T>[], options: OutputOptions, sink: Sink) {
-    this.#columns = columns
-    this.#options = options
-    this.#sink = sink
-    this.#headers = columns.map((c) => sanitize(c.header))
-    this.#widths = this.#headers.map(displayWidth)
-  }
-
-  async add(record: T): Promise<void> {
-    const cells = this.#columns.map((column) => {
-      const text = tableText(column, record)
-      return this.#options.isTTY ? truncate(text, TTY_CELL_MAX) : text
-    })
-    this.#rows.push(cells)
-    if (this.#rows.length >= TABLE_BATCH_ROWS) await this.flush()
-  }
-
-  async flush(): Promise<void> {
-    if (this.#rows.length === 0) return
-    for (const row of this.#rows) row.forEach((cell, i) => (this.#widths[i] = Math.max(this.#widths[i] ?? 0, displayWidth(cell))))
-    const text = this.#options.isTTY ? this.#boxed() : this.#plain()
-    this.#rows = []
-    await this.#sink.push(text)
-    await this.#sink.flush()
-  }
-
-  #boxed(): string {
-    const table = new Table({
-      head: coloured(this.#options) ? this.#headers.map(BOLD) : this.#headers,
-      colWidths: this.#widths.map((w) => w + 2),
-      style: { ...tableStyle(), compact: true },
-    })
-    table.push(...this.#rows)
-    return `${paintBorders(table.toString(), this.#options)}\n`
-  }
-
-  #plain(): string {
-    const last = this.#headers.length - 1
-    const line = (cells: string[]) => cells.map((cell, i) => (i === last ? cell : padTo(cell, this.#widths[i] ?? 0))).join('  ')
-    const lines = this.#rows.map(line)
-    if (!this.#headerWritten) lines.unshift(line(this.#headers))
-    this.#headerWritten = true
-    return `${lines.join('\n')}\n`
-  }
-}
-
-function recordTable<T>(columns: Column<T>[], record: T, options: OutputOptions): string {
-  const pairs = columns.map((column) => [sanitize(column.header), tableText(column, record)] as const)
-  if (options.isTTY) {
-    const table = new Table({ style: { ...tableStyle(), compact: true } })
-    for (const [header, value] of pairs) table.push({ [coloured(options) ? BOLD(header) : header]: value })
-    return `${paintBorders(table.toString(), options)}\n`
-  }
-  const width = Math.max(0, ...pairs.map(([header]) => displayWidth(header)))
-  return `${pairs.map(([header, value]) => `${padTo(header, width)}  ${value}`).join('\n')}\n`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,6 +205,16 @@ function indent(text: string): string {
  */
 export async function renderRecord<T>(view: View<T>, record: T, options: OutputOptions): Promise<void> {
   const sink = new Sink(options.out)
+  if (options.ids && !Array.isArray(record)) {
+    const id = idColumn(viewColumns(view, { record }).columns)
+    const value = id ? readColumn(id, record) : undefined
+    await sink.push(value === undefined || value === null ? '' : `${sanitize(String(value))}\n`)
+    return sink.flush()
+  }
+  if (options.format === 'json' && options.query) {
+    await sink.push(queryText(options.query, view.json ? view.json(record) : record))
+    return sink.flush()
+  }
   if (options.format === 'json') {
     await sink.push(`${jsonOf(view, record)}\n`)
     return sink.flush()
@@ -296,7 +252,8 @@ export async function renderList<T>(
   options: OutputOptions,
 ): Promise<number> {
   const sink = new Sink(options.out)
-  if (options.format === 'json') return jsonList(view, records, sink)
+  if (options.ids) return idList(view, records, options, sink)
+  if (options.format === 'json') return jsonList(view, records, options, sink)
   if (options.format === 'csv') return csvList(view, records, options, sink)
   return tableList(view, records, options, sink)
 }
@@ -313,15 +270,50 @@ function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column
   return (record) => upfront ?? choose(viewColumns(view, { record }))
 }
 
-async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, sink: Sink): Promise<number> {
+async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  if (options.query) return queriedList(view, records, options, sink)
   const flush = () => sink.flush()
   let first = true
   const write = async (record: T) => {
     await sink.push(`${first ? '[\n' : ',\n'}${indent(jsonOf(view, record))}`)
     first = false
   }
-  const count = await streaming(() => forEach(records, write, flush), flush)
-  await sink.push(count === 0 ? '[]\n' : '\n]\n')
+  const close = async () => {
+    await sink.push(first ? '[]\n' : '\n]\n')
+    await sink.flush()
+  }
+  let count: number
+  try {
+    count = await forEach(records, write, flush, options.signal)
+  } catch (error) {
+    // Interrupted or failed mid-walk: the records so far stay a valid JSON array; the caller
+    // reports the error on stderr.
+    if (!(error instanceof OutputClosedError)) await close().catch(() => undefined)
+    throw error
+  }
+  await close()
+  return count
+}
+
+/** `--query` over a list: applied to the whole array, so the records are gathered first. */
+async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  const all: unknown[] = []
+  const count = await forEach(records, async (record) => void all.push(view.json ? view.json(record) : record), async () => undefined, options.signal)
+  await sink.push(queryText(options.query as string, all))
+  await sink.flush()
+  return count
+}
+
+/** `--ids`: the id of each record, one a line. */
+async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  let id: Column<T> | undefined
+  const write = async (record: T) => {
+    id ??= idColumn(viewColumns(view, { record }).columns)
+    const value = id ? readColumn(id, record) : undefined
+    if (value !== undefined && value !== null && value !== '') await sink.push(`${sanitize(String(value))}\n`)
+  }
+  const flush = () => sink.flush()
+  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
   await sink.flush()
   return count
 }
@@ -337,7 +329,7 @@ async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>
     }
     await sink.push(csvRow(columns, record))
   }
-  const count = await streaming(() => forEach(records, write, flush), flush)
+  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
   if (count === 0 && !view.fromSample) {
     const header = csvColumns(selectColumns(allColumns(viewColumns(view)), allColumns(viewColumns(view)), options.columns))
     if (header.length > 0) await sink.push(csvLine(header.map((c) => c.key)))
@@ -348,16 +340,23 @@ async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>
 
 async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   const pick = columnsFor(view, (known) => selectColumns(allColumns(known), known.columns, options.columns))
-  let table: ListTable<T> | undefined
+  let table: StreamTable<T> | undefined
+  let written = 0
   const flush = async () => {
-    await table?.flush()
+    await sink.push(table?.flush() ?? '')
     await sink.flush()
   }
   const write = async (record: T) => {
-    table ??= new ListTable(pick(record), options, sink)
-    await table.add(record)
+    table ??= new StreamTable(pick(record), options)
+    await sink.push(table.add(record))
+    // The first batch fixes the widths; a source with no pause still gets them fixed.
+    if ((written += 1) % TABLE_BATCH_ROWS === 0) await flush()
   }
-  const count = await streaming(() => forEach(records, write, flush), flush)
-  await flush()
+  const end = async () => {
+    await sink.push(table?.end() ?? '')
+    await sink.flush()
+  }
+  const count = await streaming(() => forEach(records, write, flush, options.signal), end)
+  await end()
   return count
 }
