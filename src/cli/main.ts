@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { knownPhrases, notFoundMessage } from './not-found.js'
 import { quietOnClosedStdout } from './pipes.js'
 
 interface PackageJson {
@@ -25,8 +26,25 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
   try {
     await runCommandLine(argv, binUrl)
   } catch (error) {
+    if (reportNotFound(error, argv, binUrl)) return
     await oclif.handle(error as Error)
   }
+}
+
+/** oclif's "command x:y not found", said in payfac's words with the nearest command (exit 2). */
+function reportNotFound(error: unknown, argv: string[], binUrl: string): boolean {
+  if (!(error instanceof Error) || !/^command \S+ not found/.test(error.message)) return false
+  let commands: string[] = []
+  try {
+    commands = Object.keys(JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8')).commands ?? {})
+  } catch {
+    // Without a manifest there is nothing to compare with; the message still says what failed.
+  }
+  const pkg = readPackage(binUrl)
+  const { message, hint } = notFoundMessage(argv, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
+  process.stderr.write(`Error: ${message}\nHint: ${hint}\n`)
+  process.exitCode = 2
+  return true
 }
 
 /**
