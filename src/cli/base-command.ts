@@ -16,7 +16,7 @@ export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']
 /** What a list command can walk: one page, or every record lazily. */
 export interface Listable<T, Q> {
   list(query: Q): Promise<Page<T>>
-  iterate(query: Q, options?: { max?: number }): AsyncIterable<T>
+  iterate(query: Q, options?: { max?: number; onPage?: (page: Page<unknown>) => void }): AsyncIterable<T>
 }
 
 type Globals = FlagsOf<typeof ApiCommand>
@@ -85,7 +85,13 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number }
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
     if (f.all || f.max !== undefined) {
-      return this.showAll(view, source.iterate({ ...paging, limit: f.limit ?? 100, page: undefined }, { max: f.max }))
+      const { listProgress, wantsProgress } = await import('./progress.js')
+      const progress = wantsProgress((await this.outputOptions()).format) ? listProgress() : undefined
+      try {
+        return await this.showAll(view, source.iterate({ ...paging, limit: f.limit ?? 100, page: undefined }, { max: f.max, onPage: progress?.onPage }))
+      } finally {
+        progress?.end()
+      }
     }
     const page = await source.list(paging)
     const count = await this.showAll(view, page.items)

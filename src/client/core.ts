@@ -43,6 +43,8 @@ export interface IterateCallOptions {
   /** Hard cap on pages fetched (default 100 000). */
   maxPages?: number | undefined
   call?: CallOptions | undefined
+  /** Told of each page as it arrives (its number, Page-Count and Total-Record-Count): for progress. */
+  onPage?: ((page: Page<unknown>) => void) | undefined
 }
 
 /** The envelope body accepted by an action route: one key naming the action, its fields inside. */
@@ -119,7 +121,11 @@ export class Core {
     const base: QueryInput = { ...query, limit: typeof query.limit === 'number' ? query.limit : ITERATE_PAGE_SIZE }
     checkPaging({ ...base, page: first })
     const iterateOptions: IterateOptions = { max: options.max, maxPages: options.maxPages }
-    const fetchPage = (page: number) => this.list(path, schema, { ...base, page }, options.call)
+    const fetchPage = async (page: number) => {
+      const fetched = await this.list(path, schema, { ...base, page }, options.call)
+      options.onPage?.(fetched)
+      return fetched
+    }
     return { [Symbol.asyncIterator]: () => iteratePages(fetchPage, first, iterateOptions) }
   }
 }

@@ -23,6 +23,11 @@ export function isIdColumn<T>(column: Column<T>): boolean {
   return /(^|\.)id$|Id$|Ids$/.test(column.key)
 }
 
+/** Only free text is cut: ids, money and dates are shown whole or not at all. */
+function isCuttable<T>(column: Column<T>): boolean {
+  return !isIdColumn(column) && column.kind !== 'money' && column.kind !== 'minor' && column.kind !== 'date'
+}
+
 export type TableStyle = 'boxed' | 'aligned' | 'tsv'
 
 /** Borders only with colour on a terminal; aligned text on a terminal without; tab-separated off one. */
@@ -43,12 +48,15 @@ function rowWidth(widths: number[], style: TableStyle): number {
 }
 
 /**
- * Widths that fit `budget`: the widest cuttable column loses a cell at a time down to its
- * minimum; then the last columns (the least important: views list columns by importance) go.
- * Returns how many columns are kept and their widths.
+ * Widths that fit `budget`: first the last columns (the least important: views list columns
+ * by importance) go until the rest fits with free text at its minimum; then the widest
+ * cuttable column loses a cell at a time. Returns the widths of the columns kept.
  */
 export function fitWidths(natural: number[], minimum: number[], cuttable: boolean[], budget: number, style: TableStyle): number[] {
-  const widths = [...natural]
+  const least = natural.map((width, i) => (cuttable[i] ? (minimum[i] as number) : width))
+  let kept = natural.length
+  while (kept > 1 && rowWidth(least.slice(0, kept), style) > budget) kept -= 1
+  const widths = natural.slice(0, kept)
   while (rowWidth(widths, style) > budget) {
     let widest = -1
     for (let i = 0; i < widths.length; i += 1) {
@@ -58,7 +66,6 @@ export function fitWidths(natural: number[], minimum: number[], cuttable: boolea
     if (widest === -1) break
     widths[widest] = (widths[widest] as number) - 1
   }
-  while (widths.length > 1 && rowWidth(widths, style) > budget) widths.pop()
   return widths
 }
 
@@ -116,7 +123,7 @@ export class StreamTable<T> {
     const natural = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))))
     if (this.#options.wide) return natural
     const minimum = headers.map((h, i) => Math.min(natural[i] as number, Math.max(MIN_CUT_WIDTH, displayWidth(h))))
-    const cuttable = this.#columns.map((c) => !isIdColumn(c))
+    const cuttable = this.#columns.map((c) => isCuttable(c))
     return fitWidths(natural, minimum, cuttable, this.#options.width ?? 80, this.#style)
   }
 
@@ -124,7 +131,7 @@ export class StreamTable<T> {
     const widths = this.#widths as number[]
     return widths.map((width, i) => {
       const cell = cells[i] ?? ''
-      const cut = this.#options.wide || !this.#columns[i] || isIdColumn(this.#columns[i] as Column<T>) ? cell : truncate(cell, width)
+      const cut = this.#options.wide || !this.#columns[i] || !isCuttable(this.#columns[i] as Column<T>) ? cell : truncate(cell, width)
       return padTo(cut, width)
     })
   }

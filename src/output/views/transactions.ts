@@ -71,7 +71,7 @@ const tx = {
 
 export const transactionView = defineView<Transaction>({
   name: 'transaction',
-  columns: [tx.transactionId, tx.orderId, tx.status, tx.amount, tx.refundedAmount, tx.paymentStatus, tx.paidOn, tx.refundIds],
+  columns: [tx.transactionId, tx.status, tx.amount, tx.refundedAmount, tx.orderId, tx.paidOn, tx.paymentStatus, tx.refundIds],
   detail: [
     tx.transactionId,
     tx.orderId,
