@@ -134,7 +134,7 @@ describe('tables', () => {
     expect(lines[2]).toMatch(/^jpy\s+1250 JPY\s+30 JPY\s+note 0$/)
   })
 
-  it('off a TTY: plain aligned text, header once, no borders, no colour even if asked', async () => {
+  it('off a TTY: tab-separated text, header once, no borders, no colour even if asked', async () => {
     const o = options('table', { isTTY: false, color: true })
     await renderList(rowView, generate(3, (i) => row(i)), o)
     const text = o.text()
@@ -142,25 +142,26 @@ describe('tables', () => {
     expect(text).not.toMatch(BOX)
     expect(text).toBe(
       [
-        'Id     Total      Fee       Note',
-        'row_0  12.50 AUD  0.30 AUD  note 0',
-        'row_1  12.51 AUD  0.30 AUD  note 1',
-        'row_2  12.52 AUD  0.30 AUD  note 2',
+        'Id\tTotal\tFee\tNote',
+        'row_0\t12.50 AUD\t0.30 AUD\tnote 0',
+        'row_1\t12.51 AUD\t0.30 AUD\tnote 1',
+        'row_2\t12.52 AUD\t0.30 AUD\tnote 2',
         '',
       ].join('\n'),
     )
   })
 
-  it('on a TTY: a bordered table, coloured only when colour is on', async () => {
+  it('on a TTY: a bordered table with colour; aligned text with no box characters when colour is off (NO_COLOR)', async () => {
     const plain = options('table', { isTTY: true, color: false })
     await renderList(rowView, [row(1)], plain)
-    expect(plain.text()).toMatch(BOX)
+    expect(plain.text()).not.toMatch(BOX)
     expect(plain.text()).not.toMatch(ANSI)
-    expect(plain.text()).toContain('12.51 AUD')
+    expect(plain.text()).toBe('Id     Total      Fee       Note\nrow_1  12.51 AUD  0.30 AUD  note 1\n')
 
     const coloured = options('table', { isTTY: true, color: true })
     await renderList(rowView, [row(1)], coloured)
     expect(coloured.text()).toMatch(ANSI)
+    expect(coloured.text()).toMatch(BOX)
   })
 
   it('writes nothing for an empty list and returns 0', async () => {
@@ -171,24 +172,48 @@ describe('tables', () => {
     }
   })
 
-  it(`draws a TTY table in batches of at most ${TABLE_BATCH_ROWS} rows`, async () => {
-    const o = options('table', { isTTY: true, columns: ['id'] })
-    await renderList(rowView, generate(TABLE_BATCH_ROWS * 2 + 1, (i) => row(i), 1000), o)
-    const tops = o.text().split('\n').filter((line) => line.startsWith('┌'))
-    expect(tops).toHaveLength(3)
-    expect(o.text().split('\n').filter((line) => line.startsWith('│ row_'))).toHaveLength(TABLE_BATCH_ROWS * 2 + 1)
+  it('draws one TTY table however many pages arrive, widths fixed from the first page', async () => {
+    const o = options('table', { isTTY: true, color: true, columns: ['id', 'note'] })
+    const count = TABLE_BATCH_ROWS * 2 + 1
+    const id = (i: number) => `row_${String(i).padStart(3, '0')}`
+    await renderList(rowView, generate(count, (i) => row(i, { id: id(i), note: i < 50 ? 'short' : `a much longer note on row ${i}` }), 50), o)
+    const lines = o.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n')
+    expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1)
+    expect(lines.filter((line) => line.startsWith('└'))).toHaveLength(1)
+    expect(lines.filter((line) => line.startsWith('│ row_'))).toHaveLength(count)
+    // Every line is as wide as the first: later, longer notes are cut to the first page's width.
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1)
+    expect(lines.at(-2)).toBe(`│ ${id(count - 1)} │ a mu… │`)
   })
 
-  it('keeps plain columns aligned across batches, widening only', async () => {
+  it('never shifts piped columns: a later, longer cell stays in its tab-separated field', async () => {
     const o = options('table', { columns: ['id', 'note'] })
     const count = TABLE_BATCH_ROWS + 5
     await renderList(rowView, generate(count, (i) => row(i, { id: i === count - 1 ? 'a-much-longer-id' : `r${i}` }), 1000), o)
     const lines = o.text().trimEnd().split('\n')
     expect(lines).toHaveLength(count + 1)
     expect(lines.filter((l) => l.startsWith('Id'))).toHaveLength(1)
-    const noteAt = (line: string) => line.indexOf('note')
-    expect(new Set(lines.slice(1, TABLE_BATCH_ROWS + 1).map(noteAt)).size).toBe(1)
-    expect(noteAt(lines[lines.length - 1] as string)).toBeGreaterThan(noteAt(lines[1] as string))
+    for (const line of lines) expect(line.split('\t')).toHaveLength(2)
+    expect(lines.at(-1)).toBe(`a-much-longer-id\tnote ${count - 1}`)
+  })
+
+  it('fits a TTY table to the terminal: free text cut with …, ids and money whole, the last columns left out', async () => {
+    const long = row(1, { id: 'row_0123456789abcdef0123', note: 'a note far too long to fit in a narrow terminal at all' })
+    for (const color of [true, false]) {
+      const o = options('table', { isTTY: true, color, width: 64 })
+      await renderList(rowView, [long], o)
+      const lines = o.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n')
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(64)
+      expect(o.text()).toContain('row_0123456789abcdef0123')
+      expect(o.text()).toContain('12.51 AUD')
+      expect(o.text()).toContain('…')
+    }
+    const narrow = options('table', { isTTY: true, color: false, width: 40 })
+    await renderList(rowView, [long], narrow)
+    expect(narrow.text()).toBe(`${'Id'.padEnd(24)}  Total\nrow_0123456789abcdef0123  12.51 AUD\n`)
+    const wide = options('table', { isTTY: true, color: false, width: 40, wide: true })
+    await renderList(rowView, [long], wide)
+    expect(wide.text()).toContain('a note far too long to fit in a narrow terminal at all')
   })
 
   it('shows one record as a key/value table of its detail columns', async () => {
@@ -210,7 +235,7 @@ describe('tables', () => {
   it('shows a missing value as -', async () => {
     const o = options('table', { columns: ['id', 'note'] })
     await renderList(rowView, [row(1, { note: null }), row(2, { note: undefined })], o)
-    expect(o.text()).toBe('Id     Note\nrow_1  -\nrow_2  -\n')
+    expect(o.text()).toBe('Id\tNote\nrow_1\t-\nrow_2\t-\n')
   })
 
   it('neutralises control characters and terminal escapes in the data', async () => {
@@ -228,7 +253,7 @@ describe('--columns', () => {
   it('selects and orders table columns by dot path, detail columns included', async () => {
     const o = options('table', { columns: ['createdAt', 'id', 'total.minorCurrencyUnits'] })
     await renderList(rowView, [row(1)], o)
-    expect(o.text()).toBe('Created               Id     Total (minor units)\n2024-05-01 10:00:00Z  row_1  1251\n')
+    expect(o.text()).toBe('Created\tId\tTotal (minor units)\n2024-05-01 10:00:00Z\trow_1\t1251\n')
   })
 
   it('throws UnknownColumnError listing the valid columns, before reading the source or writing', async () => {
