@@ -6,7 +6,7 @@
 // on its way), whatever is buffered is written out first, so rows appear as pages arrive.
 import { stringify } from 'csv-stringify/sync'
 import { csvText, sanitize } from './cells.js'
-import { allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
+import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
 import { queryText } from './query.js'
 import { StreamTable, idColumn, recordTable } from './table.js'
@@ -187,6 +187,10 @@ function csvRow<T>(columns: Column<T>[], record: T): string {
   return csvLine(columns.map((column) => csvText(readColumn(column, record))))
 }
 
+function jsonForm<T>(view: View<T>): (record: T) => unknown {
+  return (record) => (view.json ? view.json(record) : record)
+}
+
 function jsonOf<T>(view: View<T>, record: T): string {
   return JSON.stringify(view.json ? view.json(record) : record, null, 2) ?? 'null'
 }
@@ -225,11 +229,11 @@ export async function renderRecord<T>(view: View<T>, record: T, options: OutputO
   }
   const known = viewColumns(view, { record })
   if (options.format === 'csv') {
-    const columns = csvColumns(selectColumns(allColumns(known), allColumns(known), options.columns), { record })
+    const columns = csvColumns(selectColumns(allColumns(known), allColumns(known), options.columns, { json: jsonForm(view), record }), { record })
     await sink.push(csvLine(columns.map((c) => c.key)) + csvRow(columns, record))
     return sink.flush()
   }
-  const columns = selectColumns(allColumns(known), known.detail ?? known.columns, options.columns)
+  const columns = selectColumns(allColumns(known), known.detail ?? known.columns, options.columns, { json: jsonForm(view), record })
   await sink.push(recordTable(columns, record, options))
   await sink.flush()
 }
@@ -259,15 +263,24 @@ export async function renderList<T>(
 }
 
 /** Columns chosen by --columns, or `defaults` picked from the view's columns. */
-type Chooser<T> = (known: ViewColumns<T>) => Column<T>[]
+type Chooser<T> = (known: ViewColumns<T>, sample?: { json: (record: T) => unknown; record: T }) => Column<T>[]
 
 /**
  * For a static view, choose now (so a bad --columns fails before the source is touched);
  * for a data-driven one, when the first record arrives.
  */
 function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column<T>[] {
-  const upfront = view.fromSample ? undefined : choose(viewColumns(view))
-  return (record) => upfront ?? choose(viewColumns(view, { record }))
+  let upfront: Column<T>[] | undefined
+  if (!view.fromSample) {
+    try {
+      upfront = choose(viewColumns(view))
+    } catch (error) {
+      // Not a column of the view: maybe a dot path of the JSON record, checked on the first one.
+      if (!(error instanceof UnknownColumnError)) throw error
+    }
+  }
+  const json = (record: T) => (view.json ? view.json(record) : record)
+  return (record) => upfront ?? choose(viewColumns(view, { record }), { json, record })
 }
 
 async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
@@ -320,7 +333,7 @@ async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>,
 
 async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   const flush = () => sink.flush()
-  const pick = columnsFor(view, (known) => selectColumns(allColumns(known), allColumns(known), options.columns))
+  const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), allColumns(known), options.columns, sample))
   let columns: Column<T>[] | undefined
   const write = async (record: T) => {
     if (!columns) {
@@ -331,15 +344,26 @@ async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>
   }
   const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
   if (count === 0 && !view.fromSample) {
-    const header = csvColumns(selectColumns(allColumns(viewColumns(view)), allColumns(viewColumns(view)), options.columns))
-    if (header.length > 0) await sink.push(csvLine(header.map((c) => c.key)))
+    const header = emptyHeader(view, options.columns)
+    if (header.length > 0) await sink.push(csvLine(header))
   }
   await sink.flush()
   return count
 }
 
+/** The CSV header of an empty list: the view's columns, or the --columns paths as given. */
+function emptyHeader<T>(view: View<T>, selected: string[] | undefined): string[] {
+  const known = allColumns(viewColumns(view))
+  try {
+    return csvColumns(selectColumns(known, known, selected)).map((c) => c.key)
+  } catch (error) {
+    if (error instanceof UnknownColumnError && selected) return selected
+    throw error
+  }
+}
+
 async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
-  const pick = columnsFor(view, (known) => selectColumns(allColumns(known), known.columns, options.columns))
+  const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), known.columns, options.columns, sample))
   let table: StreamTable<T> | undefined
   let written = 0
   const flush = async () => {

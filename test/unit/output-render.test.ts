@@ -256,23 +256,37 @@ describe('--columns', () => {
     expect(o.text()).toBe('Created\tId\tTotal (minor units)\n2024-05-01 10:00:00Z\trow_1\t1251\n')
   })
 
-  it('throws UnknownColumnError listing the valid columns, before reading the source or writing', async () => {
+  it('takes any dot path of the JSON record, not only the view\'s columns', async () => {
+    const table = options('table', { columns: ['id', 'customer.address.city'] })
+    await renderList(rowView, [row(1)], table)
+    expect(table.text()).toBe('Id\tcustomer.address.city\nrow_1\tSydney\n')
+    const csv = options('csv', { columns: ['id', 'metadata.nested.x'] })
+    await renderList(rowView, generate(2, (i) => row(i)), csv)
+    expect(csv.text()).toBe('id,metadata.nested.x\nrow_0,1\nrow_1,1\n')
+    const one = options('table', { columns: ['customer.name'] })
+    await renderRecord(rowView, row(1), one)
+    expect(one.text()).toBe('customer.name  Ann\n')
+  })
+
+  it('throws UnknownColumnError listing the valid columns and paths at the first record, before writing', async () => {
     for (const format of ['table', 'csv'] as const) {
       const o = options(format, { columns: ['id', 'bogus'] })
-      let pulled = false
+      let pulled = 0
       async function* source() {
-        pulled = true
+        pulled += 1
         yield row(1)
+        pulled += 1
+        yield row(2)
       }
       const error = await renderList(rowView, source(), o).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(UnknownColumnError)
       const unknown = error as UnknownColumnError
       expect(unknown.column).toBe('bogus')
       expect(unknown.valid).toEqual(
-        expect.arrayContaining(['id', 'total', 'total.minorCurrencyUnits', 'total.currency', 'fee', 'note', 'createdAt', 'metadata']),
+        expect.arrayContaining(['id', 'total', 'total.minorCurrencyUnits', 'total.currency', 'fee', 'note', 'createdAt', 'metadata', 'customer.address.city']),
       )
       expect(unknown.message).toContain('Valid columns: id, total')
-      expect(pulled).toBe(false)
+      expect(pulled).toBe(1)
       expect(o.text()).toBe('')
     }
   })

@@ -4,12 +4,13 @@ import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
 import { asUsage, idArg, minorUnitsFrom } from '../../cli/flags.js'
 import { checkDecimal, refundMinorUnits } from '../../cli/requests/transactions.js'
-import { transactionDetailView } from '../../output/views/transactions.js'
+import { refundOutcome } from '../../cli/refund-outcome.js'
+import { refundOutcomeView } from '../../output/views/transactions.js'
 
 export default class TransactionsRefund extends ApiCommand<typeof TransactionsRefund> {
   static override summary = 'Refund all or part of a transaction (CreateRefund).'
   static override description =
-    "Reads the transaction first to learn its currency and what remains to refund, and refuses (exit 2) before sending when the amount is more than that. Sends CreateRefund with refundAmount in minor units; less than what remains makes the transaction partially_refunded, all of it refunded. Never retried: if the outcome is unknown, check `payfac transactions get` before refunding again. Prints the updated transaction."
+    "Reads the transaction first to learn its currency and what remains to refund, and refuses (exit 2) before sending when the amount is more than that. Sends CreateRefund with refundAmount in minor units; less than what remains makes the transaction partially_refunded, all of it refunded. Never retried: if the outcome is unknown, check `payfac transactions get` before refunding again. Prints the new refund id and what remains refundable, then the updated transaction (`--json` prints the updated transaction; `-q` the refund id alone)."
 
   static override examples = [
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00',
@@ -34,6 +35,7 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
     const client = await this.client()
     const transaction = await client.transactions.get(this.args.transactionId)
     const refundAmount = refundMinorUnits(transaction, amount, currency)
-    return this.show(transactionDetailView, await client.transactions.refund(this.args.transactionId, refundAmount))
+    const after = await client.transactions.refund(this.args.transactionId, refundAmount)
+    return this.show(refundOutcomeView, refundOutcome(transaction, after, refundAmount))
   }
 }

@@ -171,3 +171,32 @@ export const transactionDetailView = defineView<Transaction>({
     { key: 'transfers', header: 'Transfers', get: transfersOf, display: (_value, t) => transfersText(t) },
   ],
 })
+
+/** The answer of `transactions refund`: the new refund and what is left to refund, with the updated transaction. */
+export interface RefundOutcome {
+  /** The refund this call made (the id among the transaction's refundIds that was not there before). */
+  refundId: string | undefined
+  refunded: { minorCurrencyUnits: number; currency: string } | undefined
+  remaining: { minorCurrencyUnits: number; currency: string } | undefined
+  transaction: Transaction
+}
+
+const inTransaction = (r: RefundOutcome) => r.transaction
+
+/** Table: the refund id, its amount and what remains, then the transaction's fields. JSON: the updated transaction, as before. */
+export const refundOutcomeView = defineView<RefundOutcome>({
+  name: 'refund',
+  columns: [
+    { key: 'refundId', header: 'Refund' },
+    { key: 'refunded', header: 'Refunded now', kind: 'money' },
+    { key: 'remaining', header: 'Remaining refundable', kind: 'money' },
+    ...liftColumns(transactionView.columns, inTransaction),
+  ],
+  detail: [
+    { key: 'refundId', header: 'Refund' },
+    { key: 'refunded', header: 'Refunded now', kind: 'money' },
+    { key: 'remaining', header: 'Remaining refundable', kind: 'money' },
+    ...liftColumns(transactionView.detail ?? [], inTransaction),
+  ],
+  json: (r) => r.transaction,
+})
