@@ -8,88 +8,12 @@ import { stringify } from 'csv-stringify/sync'
 import { csvText, sanitize } from './cells.js'
 import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
-import { queryText } from './query.js'
+import { OutputClosedError, OutputInterruptedError, Sink } from './sink.js'
 import { StreamTable, idColumn, recordTable } from './table.js'
 import { readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
 export const TABLE_BATCH_ROWS = 200
-
-const BUFFER_BYTES = 16 * 1024
-
-/** The output stream closed (e.g. `| head`) before everything was written. */
-export class OutputClosedError extends Error {
-  override name = 'OutputClosedError'
-  constructor() {
-    super('The output stream closed before everything was written')
-  }
-}
-
-/** The list stopped because it was asked to (Ctrl-C): what was written is complete and valid. */
-export class OutputInterruptedError extends Error {
-  override name = 'OutputInterruptedError'
-  constructor() {
-    super('Interrupted')
-  }
-}
-
-/** A reader that went away: EPIPE on a pipe, or a stream already destroyed. */
-function isClosedError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END'
-}
-
-/** Writes, and waits for 'drain' when the stream's buffer is full. */
-async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<void> {
-  if ((out as { destroyed?: boolean }).destroyed) throw new OutputClosedError()
-  if (out.write(text)) return
-  await new Promise<void>((resolve, reject) => {
-    const settle = (error?: Error) => {
-      out.off('drain', onDrain)
-      out.off('error', onError)
-      out.off('close', onClose)
-      if (error) reject(error)
-      else resolve()
-    }
-    const onDrain = () => settle()
-    const onError = (error: Error) => settle(isClosedError(error) ? new OutputClosedError() : error)
-    const onClose = () => settle(new OutputClosedError())
-    out.on('drain', onDrain)
-    out.on('error', onError)
-    out.on('close', onClose)
-  })
-}
-
-/** Collects small pieces of text and writes them in chunks of about 16 KB. */
-class Sink {
-  readonly #out: NodeJS.WritableStream
-  #buffer = ''
-  #closed = false
-
-  constructor(out: NodeJS.WritableStream) {
-    this.#out = out
-    // A write to a closed pipe fails later, as an 'error' event: note it, and stop at the next push.
-    const closed = (error?: unknown) => {
-      if (error === undefined || isClosedError(error)) this.#closed = true
-    }
-    out.once?.('error', closed)
-    out.once?.('close', () => closed())
-  }
-
-  async push(text: string): Promise<void> {
-    if (this.#closed) throw new OutputClosedError()
-    this.#buffer += text
-    if (this.#buffer.length >= BUFFER_BYTES) await this.flush()
-  }
-
-  async flush(): Promise<void> {
-    if (this.#buffer === '') return
-    const text = this.#buffer
-    this.#buffer = ''
-    if (this.#closed) throw new OutputClosedError()
-    await writeChunk(this.#out, text)
-  }
-}
 
 const WAITING = Symbol('waiting')
 
@@ -176,6 +100,8 @@ async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>):
   }
 }
 
+export { OutputClosedError, OutputInterruptedError } from './sink.js'
+
 // ---------------------------------------------------------------------------------------------
 // CSV and JSON
 
@@ -209,6 +135,14 @@ function indent(text: string): string {
  */
 export async function renderRecord<T>(view: View<T>, record: T, options: OutputOptions): Promise<void> {
   const sink = new Sink(options.out)
+  try {
+    await recordTo(sink, view, record, options)
+  } finally {
+    sink.dispose()
+  }
+}
+
+async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: OutputOptions): Promise<void> {
   if (options.ids && !Array.isArray(record)) {
     const id = idColumn(viewColumns(view, { record }).columns)
     const value = id ? readColumn(id, record) : undefined
@@ -216,6 +150,7 @@ export async function renderRecord<T>(view: View<T>, record: T, options: OutputO
     return sink.flush()
   }
   if (options.format === 'json' && options.query) {
+    const { queryText } = await import('./query.js')
     await sink.push(queryText(options.query, view.json ? view.json(record) : record))
     return sink.flush()
   }
@@ -256,10 +191,14 @@ export async function renderList<T>(
   options: OutputOptions,
 ): Promise<number> {
   const sink = new Sink(options.out)
-  if (options.ids) return idList(view, records, options, sink)
-  if (options.format === 'json') return jsonList(view, records, options, sink)
-  if (options.format === 'csv') return csvList(view, records, options, sink)
-  return tableList(view, records, options, sink)
+  try {
+    if (options.ids) return await idList(view, records, options, sink)
+    if (options.format === 'json') return await jsonList(view, records, options, sink)
+    if (options.format === 'csv') return await csvList(view, records, options, sink)
+    return await tableList(view, records, options, sink)
+  } finally {
+    sink.dispose()
+  }
 }
 
 /** Columns chosen by --columns, or `defaults` picked from the view's columns. */
@@ -312,6 +251,7 @@ async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T
 async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   const all: unknown[] = []
   const count = await forEach(records, async (record) => void all.push(view.json ? view.json(record) : record), async () => undefined, options.signal)
+  const { queryText } = await import('./query.js')
   await sink.push(queryText(options.query as string, all))
   await sink.flush()
   return count
