@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { UnknownColumnError } from '../../src/output/columns.js'
-import { OutputClosedError, TABLE_BATCH_ROWS, renderList, renderRecord } from '../../src/output/render.js'
+import { csvText, defuseFormula } from '../../src/output/cells.js'
+import { checkQuery } from '../../src/output/query.js'
+import { OutputClosedError, OutputInterruptedError, TABLE_BATCH_ROWS, renderList, renderRecord } from '../../src/output/render.js'
 import { defineView, type View } from '../../src/output/view.js'
 import { ANSI, BOX, generate, options, slowWritable } from './output-collect.js'
 import { PassThrough } from 'node:stream'
@@ -350,5 +352,74 @@ describe('streaming', () => {
     }
     await expect(renderList(rowView, failing(), o)).rejects.toThrow('page 2 failed')
     expect(o.text()).toContain('row_1')
+  })
+})
+
+describe('a list that stops part way', () => {
+  it('JSON: a failing source still leaves one valid, closed array of what came before', async () => {
+    const o = options('json')
+    async function* failing() {
+      yield row(1)
+      yield row(2)
+      throw new Error('page 2 failed')
+    }
+    await expect(renderList(rowView, failing(), o)).rejects.toThrow('page 2 failed')
+    expect(JSON.parse(o.text())).toEqual([row(1), row(2)])
+  })
+
+  it('JSON: an abort (Ctrl-C) while the next page is awaited stops at once and closes the array', async () => {
+    const o = options('json')
+    const controller = new AbortController()
+    async function* slow() {
+      yield row(1)
+      await new Promise(() => undefined)
+    }
+    const done = renderList(rowView, slow(), { ...o, signal: controller.signal })
+    setTimeout(() => controller.abort(), 20)
+    await expect(done).rejects.toBeInstanceOf(OutputInterruptedError)
+    expect(JSON.parse(o.text())).toEqual([row(1)])
+  })
+})
+
+describe('CSV formula injection (OWASP)', () => {
+  it.each(['=HYPERLINK("http://x")', '+1+2', '-1+2', '@SUM(A1)', '\tlead', '\rlead'])('defuses a cell starting %j with a quote', async (note) => {
+    const o = options('csv', { columns: ['id', 'note'] })
+    await renderList(rowView, [row(1, { note })], o)
+    const [, line] = o.text().split('\n')
+    expect(line?.startsWith(`row_1,`)).toBe(true)
+    expect(o.text()).toContain(`'${note.charAt(0)}`)
+    expect(defuseFormula(note)).toBe(`'${note}`)
+  })
+
+  it('leaves plain numbers, including negative ones, and ordinary text alone', () => {
+    for (const text of ['-12.50', '+3', '42', 'note - with dash', 'a=b']) expect(defuseFormula(text)).toBe(text)
+    expect(csvText(-5)).toBe('-5')
+  })
+})
+
+describe('--query and --ids', () => {
+  it('applies a JMESPath expression to the streamed array, or to the bare record', async () => {
+    const list = options('json', { query: '[].id' })
+    await renderList(rowView, generate(3, (i) => row(i)), list)
+    expect(JSON.parse(list.text())).toEqual(['row_0', 'row_1', 'row_2'])
+    const one = options('json', { query: 'customer.address.city' })
+    await renderRecord(rowView, row(1), one)
+    expect(one.text()).toBe('Sydney\n')
+    const filtered = options('json', { query: "[?total.minorCurrencyUnits > `1251`].id | [0]" })
+    await renderList(rowView, generate(4, (i) => row(i)), filtered)
+    expect(filtered.text()).toBe('row_2\n')
+  })
+
+  it('rejects an expression that is not JMESPath before anything runs', () => {
+    expect(() => checkQuery('[.')).toThrow(/not a valid JMESPath expression/)
+  })
+
+  it('prints only the ids, one a line, for a list and for one record', async () => {
+    const list = options('table', { ids: true })
+    await renderList(rowView, generate(3, (i) => row(i)), list)
+    expect(list.text()).toBe('row_0\nrow_1\nrow_2\n')
+    const one = options('json', { ids: true })
+    await renderRecord(rowView, row(7), one)
+    expect(one.text()).toBe('row_7\n')
   })
 })
