@@ -43,7 +43,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
   if (error instanceof ConfigError) return EXIT.config
   if (error instanceof WaitTimeoutError) return EXIT.pending
-  if (error instanceof InterruptedError) return EXIT.interrupted
+  if (error instanceof InterruptedError || isNamed(error, 'ExitPromptError')) return EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof PageLimitError) return EXIT.usage
   if (error instanceof ResponseFormatError) return EXIT.unexpected
@@ -93,6 +93,10 @@ export function describeError(error: unknown): ErrorReport {
   if (error instanceof WaitTimeoutError || error instanceof InterruptedError) {
     const hint = error.resume ? `Resume with: ${error.resume}` : undefined
     return { code, message: error.message, hint, json: { ...base, message: error.message, resume: error.resume } }
+  }
+  if (isNamed(error, 'ExitPromptError')) {
+    // Ctrl-C at a prompt (@inquirer/prompts): one short line, nothing sent or saved.
+    return { code, message: 'Interrupted at the prompt; nothing was sent or saved', hint: undefined, json: { ...base, message: 'Interrupted at the prompt' } }
   }
   if (isNamed(error, 'ListenError')) {
     const message = (error as Error).message

@@ -22,6 +22,7 @@ export const outputFlags = {
     parse: async (input) => checkQueryFlag(input),
   }),
   ids: Flags.boolean({ char: 'q', description: 'Print only the ids, one a line.', helpGroup: GLOBAL, exclusive: ['json', 'csv', 'query'] }),
+  'no-input': Flags.boolean({ description: 'Never ask on the terminal: missing input is an error (also when CI is set).', helpGroup: GLOBAL }),
 }
 
 /** A JMESPath syntax error is a usage error naming --query (the library loads only when the flag is used). */

@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../cli/base-command.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags.js'
 import { readDataObject } from '../../cli/input.js'
+import { askOrder } from '../../cli/prompts.js'
 import { orderEnvelope } from '../../cli/requests/orders.js'
 import { orderView } from '../../output/views/orders.js'
 
@@ -36,8 +37,9 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
   }
 
   async run() {
-    const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
-    const envelope = orderEnvelope(this.flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, this.flags)
+    const flags = await askOrder(this.flags)
+    const data = flags.data ? await readDataObject(flags.data) : undefined
+    const envelope = orderEnvelope(flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, flags)
     const client = await this.client()
     return this.show(orderView, await client.orders.create(envelope))
   }
