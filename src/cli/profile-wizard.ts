@@ -2,7 +2,7 @@
 // checks the base URL before the secret is asked for, so a production profile on plain http is
 // refused before anyone types a live key.
 import { UsageError } from './errors.js'
-import { canPrompt } from './prompts.js'
+import { canPrompt, promptMessage } from './prompts.js'
 
 const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
 
@@ -38,7 +38,7 @@ export async function profileTarget(flags: TargetFlags): Promise<{ environment: 
             await checkTarget(chosen, value.trim())
             return true
           } catch (error) {
-            return (error as { reason?: string; message: string }).reason ?? (error as Error).message
+            return promptMessage(error)
           }
         },
       },

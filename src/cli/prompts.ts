@@ -3,7 +3,13 @@
 // to stdout. Each answer is checked by the same check as its flag, so a prompt cannot let
 // through what the flag would refuse. Without a person, the command's own usage error (exit 2,
 // naming the flags) stands. Ctrl-C at a prompt is exit 130 (exit-codes.ts: ExitPromptError).
+import { UsageError } from './errors.js'
 import { checkBban } from './validate-au.js'
+
+/** What a refused answer shows under the prompt: a usage error's reason, or the message. */
+export function promptMessage(error: unknown): string {
+  return error instanceof UsageError ? error.reason : error instanceof Error ? error.message : String(error)
+}
 
 /** True when a person can be asked. */
 export function canPrompt(noInput: boolean | undefined, env: Record<string, string | undefined> = process.env): boolean {
@@ -28,7 +34,7 @@ async function askOne(ask: Ask): Promise<string> {
           ask.check?.(value.trim())
           return true
         } catch (error) {
-          return (error as { reason?: string; message: string }).reason ?? (error as Error).message
+          return promptMessage(error)
         }
       },
     },

@@ -44,7 +44,7 @@ function terminal(width: number, extraEnv: Record<string, string> = {}): { name:
   if (!TMUX) expect.fail('tmux is not installed: these tests drive a real terminal (install it, e.g. apt-get install tmux)')
   const name = `ux${(session += 1)}`
   tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '50', 'bash --norc --noprofile -i')
-  const env = Object.entries({ ...ctx.env, NO_COLOR: undefined, ...extraEnv })
+  const env = Object.entries({ ...ctx.env, NO_COLOR: undefined as string | undefined, ...extraEnv })
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `export ${key}=${quote(value as string)}`)
   tmux('send-keys', '-t', name, '-l', `unset NO_COLOR CI PAYFAC_PROFILE; ${env.join('; ')}; payfac() { ${quote(process.execPath)} ${quote(BIN)} "$@"; }; clear`)
