@@ -37,3 +37,32 @@ export function listProgress(out: NodeJS.WritableStream = process.stderr): ListP
     },
   }
 }
+
+/** Bytes of a download, redrawn at most ten times a second: `Downloaded 1.2 MB`. Nothing off a terminal. */
+export function byteProgress(out: NodeJS.WriteStream = process.stderr): { add(bytes: number): void; end(): void } {
+  if (!out.isTTY) return { add: () => undefined, end: () => undefined }
+  let total = 0
+  let drawnAt = 0
+  let shown = false
+  return {
+    add(bytes) {
+      total += bytes
+      const now = Date.now()
+      if (now - drawnAt < 100) return
+      drawnAt = now
+      out.write(`\r\u001b[2KDownloaded ${formatBytes(total)}`)
+      shown = true
+    },
+    end() {
+      if (shown) out.write('\r\u001b[2K')
+      shown = false
+    },
+  }
+}
+
+/** 980 B, 12.3 KB, 4.5 MB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} KB`
+  return `${(bytes / 1_000_000).toFixed(1)} MB`
+}
