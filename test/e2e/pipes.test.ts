@@ -57,3 +57,28 @@ describe('a reader that closes the pipe after one line', () => {
     expect(result.code).toBe(0)
   }, 40_000)
 })
+
+describe('an --all --json walk stopped part way', () => {
+  it('Ctrl-C (SIGINT): stdout is still one valid, closed JSON array, the reason is on stderr, exit 130', async () => {
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries({ ...process.env, ...ctx.env })) if (value !== undefined) env[key] = value
+    const child = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '--json', '--limit', '5'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let sent = false
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8')
+      if (!sent && stdout.includes('"orderId"')) {
+        sent = true
+        child.kill('SIGINT')
+      }
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(code).toBe(130)
+    const records = JSON.parse(stdout) as Array<{ orderId: string }>
+    expect(records.length).toBeGreaterThan(0)
+    expect(records.length).toBeLessThan(ORDERS)
+    expect(stderr).toMatch(/^Error: Interrupted/m)
+  }, 40_000)
+})
