@@ -33,7 +33,7 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
 
 /** oclif's "command x:y not found", said in payfac's words with the nearest command (exit 2). */
 function reportNotFound(error: unknown, argv: string[], binUrl: string): boolean {
-  if (!(error instanceof Error) || !/^command \S+ not found/.test(error.message)) return false
+  if (!(error instanceof Error) || !/^command \S+ not found/i.test(error.message)) return false
   let commands: string[] = []
   try {
     commands = Object.keys(JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8')).commands ?? {})
@@ -41,7 +41,8 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string): boolean
     // Without a manifest there is nothing to compare with; the message still says what failed.
   }
   const pkg = readPackage(binUrl)
-  const { message, hint } = notFoundMessage(argv, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
+  const words = argv[0] === 'help' ? argv.slice(1) : argv
+  const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
   process.stderr.write(`Error: ${message}\nHint: ${hint}\n`)
   process.exitCode = 2
   return true
