@@ -27,3 +27,20 @@ export function queryText(expression: string, data: unknown): string {
   if (typeof result === 'string') return `${result}\n`
   return `${JSON.stringify(result, null, 2)}\n`
 }
+
+/** The expression on its own data. */
+export function search(expression: string, data: unknown): unknown {
+  return jmespath.search(data as never, expression)
+}
+
+/**
+ * For a plain projection over the list (`[].expr` or `[*].expr`, where `expr` has no pipe and no
+ * projection of its own), the expression to apply to each record; undefined for anything else.
+ * Records whose result is null are left out, as JMESPath's projections do.
+ */
+export function projectionOf(expression: string): string | undefined {
+  const match = /^\s*\[\*?\]\s*\.\s*(.+?)\s*$/.exec(expression)
+  const each = match?.[1]
+  if (!each || /[|`'"]|\[\s*\*?\s*\]|\[\s*\?/.test(each)) return undefined
+  return each
+}

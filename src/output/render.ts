@@ -247,11 +247,24 @@ async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T
   return count
 }
 
-/** `--query` over a list: applied to the whole array, so the records are gathered first. */
+/**
+ * `--query` over a list. A plain projection (`[].orderId`, `[*].{id: orderId}`) is applied to
+ * each record as it arrives and streamed as an array, so memory stays flat; any other
+ * expression sees the whole array, so the records are gathered first.
+ */
 async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  const { projectionOf, queryText, search } = await import('./query.js')
+  const json = jsonForm(view)
+  const each = projectionOf(options.query as string)
+  if (each !== undefined) {
+    const projected: View<T> = { ...view, json: (record) => search(each, json(record)) }
+    const skipNull = (async function* () {
+      for await (const record of records) if (projected.json?.(record) !== null) yield record
+    })()
+    return jsonList(projected, skipNull, { ...options, query: undefined }, sink)
+  }
   const all: unknown[] = []
-  const count = await forEach(records, async (record) => void all.push(view.json ? view.json(record) : record), async () => undefined, options.signal)
-  const { queryText } = await import('./query.js')
+  const count = await forEach(records, async (record) => void all.push(json(record)), async () => undefined, options.signal)
   await sink.push(queryText(options.query as string, all))
   await sink.flush()
   return count

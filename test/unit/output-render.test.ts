@@ -1,3 +1,4 @@
+import jmespath from 'jmespath'
 import { describe, expect, it } from 'vitest'
 import { UnknownColumnError } from '../../src/output/columns.js'
 import { csvText, defuseFormula } from '../../src/output/cells.js'
@@ -421,5 +422,35 @@ describe('--query and --ids', () => {
     const one = options('json', { ids: true })
     await renderRecord(rowView, row(7), one)
     expect(one.text()).toBe('row_7\n')
+  })
+})
+
+describe('--query over a list, streamed when it is a plain projection', () => {
+  it.each(['[].id', '[*].note', '[].{id: id, city: customer.address.city}', '[].customer.name', '[].missing', '[0].id', 'length(@)', "[?id=='row_1'].id"])(
+    '%s prints what JMESPath gives for the whole array',
+    async (expression) => {
+      const records = Array.from({ length: 5 }, (_, i) => row(i, i === 2 ? { note: null } : {}))
+      const o = options('json', { query: expression })
+      await renderList(rowView, generate(5, (i) => records[i] as Row), o)
+      const whole = jmespath.search(records as never, expression) as unknown
+      expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? '' : `${JSON.stringify(whole, null, 2)}\n`)
+    },
+  )
+
+  it('writes projected records while the source waits for its next page', async () => {
+    const o = options('json', { query: '[].id' })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    async function* pages() {
+      yield row(1)
+      await gate
+      yield row(2)
+    }
+    const done = renderList(rowView, pages(), o)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(o.text()).toContain('"row_1"')
+    release()
+    await done
+    expect(JSON.parse(o.text())).toEqual(['row_1', 'row_2'])
   })
 })
