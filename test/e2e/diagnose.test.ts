@@ -83,3 +83,24 @@ describe('mistyped commands and completion', () => {
     expect(result.stdout).toContain('complete -o default -F _payfac_complete payfac')
   })
 })
+
+describe('errors people can read', () => {
+  it('with --json, the error object goes to stdout and the one-line message to stderr', async () => {
+    const result = await spawnCli(['orders', 'get', 'ordr_AAAAAAAAAAAAAAAA', '--json'], { env: ctx.env })
+    expect(result.code).toBe(5)
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 5, status: 404 } })
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(/^Error: /)
+  })
+
+  it('names flags as typed, in payfac words', async () => {
+    const both = await spawnCli(['orders', 'list', '--json', '--csv'], { env: ctx.env })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('use either --json or --csv, not both')
+    expect(both.stderr).not.toMatch(/following errors|=true/)
+    const date = await spawnCli(['orders', 'list', '--created-after', 'yesterday'], { env: ctx.env })
+    expect(date.stderr).toMatch(/^Error: --created-after must be a date/)
+    const token = await spawnCli(['orders', 'pay', 'ordr_AAAAAAAAAAAAAAAA', '--token', 'abc'], { env: ctx.env })
+    expect(token.stderr).toMatch(/^Error: --token must start with "ptkn_"/)
+  })
+})
