@@ -14,6 +14,7 @@ const RULES: Array<[RegExp, (...groups: string[]) => string]> = [
   [/Unexpected arguments?: (.+?)(?:\n|$)/, (args) => `unexpected argument ${args.trim()}`],
   [/Missing (\d+ )?required args?:?\s*\n?\s*([\w-]+)/, (_n, name) => `the argument ${name} is missing`],
   [/Expected --([\w-]+)=(\S+) to be one of: (.+?)(?:\n|$)/, (name, value, options) => `--${name} must be one of ${options.trim()} (got "${value}")`],
+  [/Expected (?!--)(\S+) to be one of: (.+?)(?:\n|$)/, (value, options) => `"${value}" must be one of ${options.trim()}`],
   [/Parsing --([\w-]+)\s+Expected an integer but received: (\S+)/, (name, value) => `--${name} must be a whole number (got "${value}")`],
 ]
 

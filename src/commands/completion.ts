@@ -5,6 +5,7 @@ import { SHELLS, completionScript, type Shell } from '../cli/completion.js'
 
 export default class Completion extends PayfacCommand<typeof Completion> {
   static override summary = 'Print the shell completion script for bash, zsh or fish.'
+  static override aliases = ['autocomplete']
   static override description =
     'Completes topics, commands and flags. Load it in your shell start-up file: bash `source <(payfac completion bash)` in ~/.bashrc; zsh `source <(payfac completion zsh)` in ~/.zshrc; fish `payfac completion fish > ~/.config/fish/completions/payfac.fish`.'
 
