@@ -7,6 +7,7 @@ import { Command, Interfaces } from '@oclif/core'
 import type { CallOptions, Page, PayfacClient } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
+import type { MerchantRun } from './fan-out-run.js'
 import { describeError } from './exit-codes.js'
 import { apiFlags, outputFlags } from './flags.js'
 
@@ -23,7 +24,7 @@ export interface Listable<T, Q> {
 }
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
-export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>
+export type { MerchantRun } from './fan-out-run.js'
 
 type Globals = FlagsOf<typeof ApiCommand>
 
