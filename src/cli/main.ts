@@ -1,12 +1,16 @@
 // The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
-// package.json and oclif.manifest.json without loading oclif at all; everything else goes to
-// oclif, which reads the manifest instead of loading every command file.
+// package.json and oclif.manifest.json without loading oclif at all; a known command is found in
+// the small command index and run without oclif's configuration (./dispatch.ts); everything else
+// (unknown commands, plugins' commands) goes to oclif, which reads the manifest instead of
+// loading every command file.
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
+import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from './not-found.js'
 import { quietOnClosedStdout } from './pipes.js'
+import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
   name: string
@@ -17,22 +21,26 @@ interface PackageJson {
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
   quietOnClosedStdout()
-  const help = quickHelp(argv, binUrl)
+  const pkg = readPackage(binUrl)
+  const index = readIndex(binUrl, pkg.version)
+  const help = quickHelp(argv, binUrl, pkg, index)
   if (help !== undefined) {
     process.stdout.write(help)
     return
   }
-  const oclif = await loadOclif()
   try {
-    await runCommandLine(argv, binUrl)
+    await dispatch(argv, binUrl, pkg, index)
   } catch (error) {
-    if (reportNotFound(error, argv, binUrl)) return
+    // Commands report their own failures (the base command's catch); what reaches here is
+    // oclif's own: an unknown command gets the nearest one, anything else oclif's handler.
+    if (reportNotFound(error, argv, binUrl, pkg)) return
+    const oclif = await loadOclif()
     await oclif.handle(error as Error)
   }
 }
 
 /** oclif's "command x:y not found", said in payfac's words with the nearest command (exit 2). */
-function reportNotFound(error: unknown, argv: string[], binUrl: string): boolean {
+function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: PackageJson): boolean {
   if (!(error instanceof Error) || !/^command \S+ not found/i.test(error.message)) return false
   let commands: string[] = []
   try {
@@ -40,7 +48,6 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string): boolean
   } catch {
     // Without a manifest there is nothing to compare with; the message still says what failed.
   }
-  const pkg = readPackage(binUrl)
   const words = argv[0] === 'help' ? argv.slice(1) : argv
   const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
   process.stderr.write(`Error: ${message}\nHint: ${hint}\n`)
@@ -49,13 +56,20 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string): boolean
 }
 
 /**
- * Runs a command through oclif, leaving any error it throws to the caller (main() hands it to
- * oclif's handler; the in-process tests read it). Commands report their own failures through the
- * base command and set process.exitCode; what reaches here is oclif's own (an unknown command).
+ * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
+ * handler; the in-process tests read it). A command of the index starts without oclif's
+ * configuration; anything else, or everything with `{ index: false }`, goes through oclif.
  */
-export async function runCommandLine(argv: string[], binUrl: string): Promise<void> {
-  const oclif = await loadOclif()
-  await oclif.run(argv, binUrl)
+export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
+  const pkg = readPackage(binUrl)
+  await dispatch(argv, binUrl, pkg, options.index === false ? undefined : readIndex(binUrl, pkg.version))
+}
+
+async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): Promise<void> {
+  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
+  stayOnBaselineWasm()
+  if (found && index) await runRoute(found, index, pkg, binUrl)
+  else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
 }
 
@@ -83,16 +97,17 @@ function readPackage(binUrl: string): PackageJson {
  * Help from the manifest when the arguments ask for it, or when they name a topic alone
  * (`payfac orders`), as oclif does; undefined otherwise, and for anything it cannot answer.
  */
-function quickHelp(argv: string[], binUrl: string): string | undefined {
+function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): string | undefined {
   const asked = wantsHelp(argv)
   if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
+  // Words that name a command run it: no need to read the manifest to know that.
+  if (!asked && index && route(index, argv)) return undefined
   let manifest: { version: string; commands: Record<string, ManifestCommand> }
   try {
     manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
   } catch {
     return undefined
   }
-  const pkg = readPackage(binUrl)
   if (manifest.version !== pkg.version) return undefined
   if (!asked) {
     const id = argv.join(':')

@@ -1,17 +1,17 @@
-// What a refund did, read from the transaction before and after it.
+// What a refund did, read from the transaction the service answered with: the refund it made
+// (the service appends its id to refundIds) and what remains refundable.
+import { toMinorUnits } from '../client/money.js'
 import type { Transaction } from '../client/index.js'
 import type { RefundOutcome } from '../output/views/transactions.js'
 
-export function refundOutcome(before: Transaction, after: Transaction, refundAmount: number): RefundOutcome {
-  const known = new Set(before.purchaseDetails?.refundIds ?? [])
-  const added = (after.purchaseDetails?.refundIds ?? []).filter((id) => !known.has(id))
-  const amount = after.purchaseDetails?.amount
-  const currency = amount?.currency
-  const refundedSoFar = after.purchaseDetails?.refundedAmount
+export function refundOutcome(after: Transaction, amount: string): RefundOutcome {
+  const details = after.purchaseDetails
+  const total = details?.amount
+  const refundedSoFar = details?.refundedAmount
   return {
-    refundId: added.at(-1),
-    refunded: currency ? { minorCurrencyUnits: refundAmount, currency } : undefined,
-    remaining: amount && typeof refundedSoFar === 'number' ? { minorCurrencyUnits: amount.minorCurrencyUnits - refundedSoFar, currency: amount.currency } : undefined,
+    refundId: details?.refundIds?.at(-1),
+    refunded: total ? { minorCurrencyUnits: toMinorUnits(amount, total.currency), currency: total.currency } : undefined,
+    remaining: total && typeof refundedSoFar === 'number' ? { minorCurrencyUnits: total.minorCurrencyUnits - refundedSoFar, currency: total.currency } : undefined,
     transaction: after,
   }
 }

@@ -72,7 +72,7 @@ export interface ResolvedSettings {
   /** One line per conflict between sources, for stderr. Never holds a raw credential. */
   notices: string[]
   /** Where each setting that has a value came from: "--base-url", "PAYFAC_API_KEY", "profile dev". */
-  origins: Partial<Record<'baseUrl' | 'credential' | keyof SettingsContext, string>>
+  origins?: Partial<Record<'baseUrl' | 'credential' | keyof SettingsContext, string>>
 }
 
 export interface ResolveInput {

@@ -11,7 +11,7 @@ const PROFILE_SOURCE: Record<ResolvedSettings['source'], string> = {
 
 /** Rows for the table; `mask` hides the credential (config's maskCredential). */
 export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => string): SettingRow[] {
-  const origin = settings.origins
+  const origin = settings.origins ?? {}
   const rows: SettingRow[] = [
     {
       setting: 'profile',

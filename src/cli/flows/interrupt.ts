@@ -1,6 +1,7 @@
 // Ctrl-C (SIGINT) and SIGTERM during a long command: the first one aborts a signal, so that the
 // command stops at a safe point (a wait stops at once; a request in flight is let finish and its
-// result recorded) and says how to resume; a second one ends the process at once (exit 130).
+// result recorded) and says how to resume; a second one ends the process at once (exit 130, or
+// 143 when it is a SIGTERM).
 //
 // conf's atomic writer hooks every signal (when-exit): it runs its clean-ups, then sends the same
 // signal to this process again, expecting it to die. That echo comes within milliseconds of the
@@ -23,7 +24,7 @@ export function watchInterrupts(target: NodeJS.Process = process, now: () => num
   let firstAt = 0
   const onSignal = (name: NodeJS.Signals) => {
     if (controller.signal.aborted) {
-      if (now() - firstAt > ECHO_MS) target.exit(130)
+      if (now() - firstAt > ECHO_MS) target.exit(name === 'SIGTERM' ? 143 : 130)
       return
     }
     firstAt = now()
