@@ -30,6 +30,8 @@ export interface WalkOptions {
   allowPartial?: boolean | undefined
   onWarning?: ((message: string) => void) | undefined
   call?: CallOptions | undefined
+  /** Told of each page as it arrives: for progress. */
+  onPage?: ((page: Page<unknown>) => void) | undefined
 }
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
@@ -43,6 +45,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
 
   protected flags!: FlagsOf<T>
   protected args!: ArgsOf<T>
+  /** A JSON array is already on stdout (closed): an error goes to stderr only, keeping stdout valid JSON. */
+  private errorOnStderrOnly = false
 
   override async init(): Promise<void> {
     await super.init()
@@ -62,11 +66,15 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const f = this.flags as Globals
     const isTTY = Boolean(process.stdout.isTTY)
     return {
-      format: f.json ? ('json' as const) : f.csv ? ('csv' as const) : fallback,
+      format: f.json || f.query ? ('json' as const) : f.csv ? ('csv' as const) : fallback,
       columns: f.columns ? f.columns.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
       out: process.stdout,
       isTTY,
       color: isTTY && !process.env.NO_COLOR,
+      width: process.stdout.columns,
+      wide: f.wide,
+      query: f.query,
+      ids: f.ids,
     }
   }
 
@@ -80,9 +88,10 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
   protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table'): Promise<number> {
     const { renderList } = await import('../output/index.js')
+    const { showingList } = await import('./list-output.js')
     const options = await this.outputOptions(fallback)
-    const count = await renderList(view, records, options)
-    if (count === 0 && options.format === 'table') process.stderr.write('No records.\n')
+    const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => (this.errorOnStderrOnly = true))
+    if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write('No records.\n')
     return count
   }
 
@@ -102,7 +111,15 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     // walk keeps the default look-ahead.
     const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, limit, page: undefined }, { ...walk, concurrency: undefined, call }))
     if (fanned !== undefined) return fanned
-    if (f.all || f.max !== undefined) return this.showAll(view, source.iterate({ ...paging, limit, page: undefined }, walk))
+    if (f.all || f.max !== undefined) {
+      const { listProgress, wantsProgress } = await import('./progress.js')
+      const progress = wantsProgress((await this.outputOptions()).format) ? listProgress() : undefined
+      try {
+        return await this.showAll(view, source.iterate({ ...paging, limit, page: undefined }, { ...walk, onPage: progress?.onPage }))
+      } finally {
+        progress?.end()
+      }
+    }
     const page = await source.list(paging)
     const count = await this.showAll(view, page.items)
     if (page.pageCount > page.page) {
@@ -130,9 +147,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     }
     const report = describeError(error)
     if (report.code === 0) return
-    const wantsJson = (this.flags as { json?: boolean } | undefined)?.json ?? this.argv.includes('--json')
+    const flags = this.flags as { json?: boolean; query?: string } | undefined
+    const wantsJson = flags ? Boolean(flags.json || flags.query) : this.argv.includes('--json') || this.argv.includes('--query')
+    // With --json the error object goes to stdout for the script, and the message to stderr for its log.
+    if (wantsJson && !this.errorOnStderrOnly) process.stdout.write(`${JSON.stringify({ error: report.json })}\n`)
     if (wantsJson) {
-      process.stdout.write(`${JSON.stringify({ error: report.json })}\n`)
+      process.stderr.write(`Error: ${report.message}\n`)
     } else {
       // A usage error is one line: what is wrong and how to fix it. Others add a hint line.
       if (report.code === 2) process.stderr.write(`Error: ${report.message}${report.hint ? ` (${lowerFirst(report.hint)})` : ''}\n`)

@@ -4,17 +4,18 @@ import type { Profile } from '../config/index.js'
 import type { ProfileRow } from '../output/views/profiles.js'
 import { UsageError } from './errors.js'
 import { readStdin } from './input.js'
+import { canPrompt } from './prompts.js'
 
 /** Reads the credential from stdin (`--credential-stdin`) or a hidden prompt on a terminal. */
-export async function readCredential(fromStdin: boolean): Promise<string> {
+export async function readCredential(fromStdin: boolean, noInput?: boolean): Promise<string> {
   let credential: string
   if (fromStdin) {
     credential = (await readStdin()).trim()
-  } else if (process.stdin.isTTY && process.stderr.isTTY) {
+  } else if (canPrompt(noInput)) {
     const { password } = await import('@inquirer/prompts')
     credential = (await password({ message: 'Credential (input hidden):', mask: false }, { output: process.stderr })).trim()
   } else {
-    throw new UsageError('No credential given and no terminal to ask on', 'Pipe it in with --credential-stdin, for example: printenv KEY | payfac profiles add …')
+    throw new UsageError('No credential given and no terminal to ask on (or CI / --no-input)', 'Pipe it in with --credential-stdin, for example: printenv KEY | payfac profiles add …')
   }
   if (!credential) throw new UsageError('The credential is empty')
   if (/\s/.test(credential)) throw new UsageError('The credential contains white space', 'Check what was piped in: it should be the key alone')

@@ -8,16 +8,23 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
 import { UsageError } from './errors.js'
+import { byteProgress } from './progress.js'
 
 /** Writes a stream to `path` atomically; returns the number of bytes written. */
 export async function saveStream(source: Readable, path: string): Promise<number> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`)
   let bytes = 0
-  source.on('data', (chunk: Buffer) => (bytes += chunk.length))
+  const progress = byteProgress()
+  source.on('data', (chunk: Buffer) => {
+    bytes += chunk.length
+    progress.add(chunk.length)
+  })
   try {
     await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }))
+    progress.end()
     await rename(temporary, path)
   } catch (error) {
+    progress.end()
     await rm(temporary, { force: true })
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {

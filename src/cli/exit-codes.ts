@@ -13,6 +13,7 @@ import {
 } from '../client/errors.js'
 import { ConfigError } from '../config/errors.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './errors.js'
+import { rewordParseError } from './usage-wording.js'
 
 export const EXIT = {
   ok: 0,
@@ -40,7 +41,7 @@ export function exitCodeForStatus(status: number): ExitCode {
 
 export function exitCodeFor(error: unknown): ExitCode {
   // The reader closed stdout (`payfac orders list --all | head`): its choice, not a failure.
-  if (isNamed(error, 'OutputClosedError')) return EXIT.ok
+  if (isNamed(error, 'OutputClosedError') || (error as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok
   if (error instanceof OutcomeUnknownError) {
     if (error.signal === 'SIGTERM') return EXIT.terminated
     return error.signal === 'SIGINT' ? EXIT.interrupted : EXIT.unavailable
@@ -51,7 +52,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
   if (error instanceof ConfigError) return EXIT.config
   if (error instanceof WaitTimeoutError) return EXIT.pending
-  if (error instanceof InterruptedError) return EXIT.interrupted
+  if (error instanceof InterruptedError || isNamed(error, 'ExitPromptError')) return EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof PageLimitError) return EXIT.usage
   // A list the service gave short, changed mid-walk or malformed: the service's failure, not ours.
@@ -126,12 +127,16 @@ function describeOnce(error: unknown): ErrorReport {
         : `Nothing from page ${error.page} on was printed; run the command again, or pass --allow-partial to accept what the service gives with a warning.`
     return { code, message: error.message, hint, json: { ...base, message: error.message, page: error.page, reason: error.reason } }
   }
+  if (isNamed(error, 'ExitPromptError')) {
+    // Ctrl-C at a prompt (@inquirer/prompts): one short line, nothing sent or saved.
+    return { code, message: 'Interrupted at the prompt; nothing was sent or saved', hint: undefined, json: { ...base, message: 'Interrupted at the prompt' } }
+  }
   if (isNamed(error, 'ListenError')) {
     const message = (error as Error).message
     return { code, message, hint: 'Choose another --port, or --port 0 for a free one', json: { ...base, message } }
   }
   if (isOclifParseError(error)) {
-    const message = firstLine((error as Error).message)
+    const message = rewordParseError((error as Error).message) ?? firstLine((error as Error).message)
     return { code, message, hint: 'See --help for the flags and examples', json: { ...base, message } }
   }
   if (error instanceof Error) {

@@ -14,7 +14,26 @@ const GLOBAL = 'GLOBAL'
 export const outputFlags = {
   json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
   csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
-  columns: Flags.string({ description: 'Comma-separated columns to show, as dot paths (table and CSV).', helpGroup: GLOBAL }),
+  columns: Flags.string({ description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV).', helpGroup: GLOBAL }),
+  wide: Flags.boolean({ description: 'Show every column and whole cells, however wide the terminal.', helpGroup: GLOBAL }),
+  query: Flags.string({
+    description: 'A JMESPath expression applied to the JSON output (implies --json); a string result prints as plain text.',
+    helpGroup: GLOBAL,
+    exclusive: ['csv'],
+    parse: async (input) => checkQueryFlag(input),
+  }),
+  ids: Flags.boolean({ char: 'q', description: 'Print only the ids, one a line.', helpGroup: GLOBAL, exclusive: ['json', 'csv', 'query'] }),
+  'no-input': Flags.boolean({ description: 'Never ask on the terminal: missing input is an error (also when CI is set).', helpGroup: GLOBAL }),
+}
+
+/** A JMESPath syntax error is a usage error naming --query (the library loads only when the flag is used). */
+async function checkQueryFlag(input: string): Promise<string> {
+  const { checkQuery } = await import('../output/query.js')
+  try {
+    return checkQuery(input)
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'For example --query orderId, or --query "[].orderId" for a list')
+  }
 }
 
 /** Flags every command that calls the service has. */
@@ -60,12 +79,12 @@ export function idArg(prefix: string, description: string) {
 
 /** A flag holding an identifier with a prefix check. */
 export function idFlag<R extends boolean = false>(prefix: string, description: string, options: { required?: R } = {}) {
-  return Flags.string({ description, required: options.required, parse: async (input: string) => checkPrefix(input, prefix, description) })
+  return Flags.string({ description, required: options.required, parse: async (input: string, _ctx, flag) => checkPrefix(input, prefix, `--${flag.name}`) })
 }
 
 /** A repeatable flag of identifiers with a prefix check. */
 export function idsFlag(prefix: string, description: string) {
-  return Flags.string({ description, multiple: true, parse: async (input: string) => checkPrefix(input, prefix, description) })
+  return Flags.string({ description, multiple: true, parse: async (input: string, _ctx, flag) => checkPrefix(input, prefix, `--${flag.name}`) })
 }
 
 /** `--amount 12.50 --currency AUD`; combine them with `moneyFrom()`. */
@@ -173,7 +192,7 @@ export function durationMs(input: string, flag: string): number {
 export function dateFlag(description: string) {
   return Flags.string({
     description: `${description} (YYYY-MM-DD or an ISO 8601 timestamp).`,
-    parse: async (input) => checkDate(input, description),
+    parse: async (input, _ctx, flag) => checkDate(input, `--${flag.name}`),
   })
 }
 

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs'
 
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { knownPhrases, notFoundMessage } from './not-found.js'
+import { quietOnClosedStdout } from './pipes.js'
 import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
@@ -18,6 +20,7 @@ interface PackageJson {
 }
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
+  quietOnClosedStdout()
   const pkg = readPackage(binUrl)
   const index = readIndex(binUrl, pkg.version)
   const help = quickHelp(argv, binUrl, pkg, index)
@@ -29,10 +32,27 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     await dispatch(argv, binUrl, pkg, index)
   } catch (error) {
     // Commands report their own failures (the base command's catch); what reaches here is
-    // oclif's own, such as an unknown command, and oclif's handler reports it.
+    // oclif's own: an unknown command gets the nearest one, anything else oclif's handler.
+    if (reportNotFound(error, argv, binUrl, pkg)) return
     const oclif = await loadOclif()
     await oclif.handle(error as Error)
   }
+}
+
+/** oclif's "command x:y not found", said in payfac's words with the nearest command (exit 2). */
+function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: PackageJson): boolean {
+  if (!(error instanceof Error) || !/^command \S+ not found/i.test(error.message)) return false
+  let commands: string[] = []
+  try {
+    commands = Object.keys(JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8')).commands ?? {})
+  } catch {
+    // Without a manifest there is nothing to compare with; the message still says what failed.
+  }
+  const words = argv[0] === 'help' ? argv.slice(1) : argv
+  const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
+  process.stderr.write(`Error: ${message}\nHint: ${hint}\n`)
+  process.exitCode = 2
+  return true
 }
 
 /**

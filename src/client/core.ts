@@ -50,6 +50,8 @@ export interface IterateCallOptions {
   allowPartial?: boolean | undefined
   onWarning?: ((message: string) => void) | undefined
   call?: CallOptions | undefined
+  /** Told of each page as it arrives (its number, Page-Count and Total-Record-Count): for progress. */
+  onPage?: ((page: Page<unknown>) => void) | undefined
 }
 
 /** The envelope body accepted by an action route: one key naming the action, its fields inside. */
@@ -162,11 +164,17 @@ export class Core {
       // A bound the caller gave in the past already holds the list still.
       bounded: keys.createdBefore && !(givenMs <= Date.now()),
     }
-    const fetchPage = (page: number, request: { bound?: number | undefined; signal: AbortSignal }) => {
+    const fetchPage = async (page: number, request: { bound?: number | undefined; signal: AbortSignal }) => {
       const pageQuery: QueryInput = { ...base, page }
       if (request.bound !== undefined && !(givenMs < request.bound)) pageQuery.createdBefore = new Date(request.bound).toISOString()
       const signal = options.call?.signal ? AbortSignal.any([options.call.signal, request.signal]) : request.signal
-      return this.listLater(path, schema, pageQuery, { ...options.call, signal })
+      const parse = await this.listLater(path, schema, pageQuery, { ...options.call, signal })
+      if (!options.onPage) return parse
+      return () => {
+        const parsed = parse()
+        options.onPage?.(parsed)
+        return parsed
+      }
     }
     return { [Symbol.asyncIterator]: () => iteratePages(fetchPage, first, iterateOptions) }
   }

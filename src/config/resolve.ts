@@ -71,6 +71,8 @@ export interface ResolvedSettings {
   context: SettingsContext
   /** One line per conflict between sources, for stderr. Never holds a raw credential. */
   notices: string[]
+  /** Where each setting that has a value came from: "--base-url", "PAYFAC_API_KEY", "profile dev". */
+  origins?: Partial<Record<'baseUrl' | 'credential' | keyof SettingsContext, string>>
 }
 
 export interface ResolveInput {
@@ -235,6 +237,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     })
   }
 
+  const origins: ResolvedSettings['origins'] = { baseUrl: url.origin, credential: credential.origin }
+
   // Context ids.
   const context: SettingsContext = {}
   for (const { field, flag, env: envName, words } of CONTEXT_FIELDS) {
@@ -257,6 +261,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       })
     }
     context[field] = winner.value
+    origins[field] = winner.origin
   }
 
   return {
@@ -268,6 +273,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     credentialKind,
     context,
     notices,
+    origins,
   }
 }
 

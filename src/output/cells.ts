@@ -70,10 +70,23 @@ export function tableText<T>(column: Column<T>, record: T): string {
   return sanitize(text)
 }
 
-/** A CSV cell: strings as they are, numbers and booleans as JSON writes them, objects and arrays as JSON text, nothing for null. */
+// A cell a spreadsheet would run as a formula (OWASP's CSV injection rule): it begins with
+// = + - @, a tab or a carriage return. A plain number such as -12.50 is data, not a formula.
+const FORMULA_START = /^[=+\-@\t\r]/
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/
+
+/** Text that a spreadsheet will show as written: a leading `'` when it would otherwise be run. */
+export function defuseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text
+}
+
+/**
+ * A CSV cell: strings as they are (defused when they look like a formula), numbers and booleans
+ * as JSON writes them, objects and arrays as JSON text, nothing for null.
+ */
 export function csvText(value: unknown): string {
   if (value === undefined || value === null) return ''
-  if (typeof value === 'string') return value
+  if (typeof value === 'string') return defuseFormula(value)
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value)
   return JSON.stringify(value)
 }

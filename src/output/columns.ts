@@ -72,7 +72,12 @@ export function allColumns<T>({ columns, detail }: ViewColumns<T>): Column<T>[] 
  * column's parts (`amount.minorCurrencyUnits`, `amount.currency`) can be selected too. Throws
  * UnknownColumnError listing the valid keys.
  */
-export function selectColumns<T>(known: Column<T>[], defaults: Column<T>[], selected: readonly string[] | undefined): Column<T>[] {
+export function selectColumns<T>(
+  known: Column<T>[],
+  defaults: Column<T>[],
+  selected: readonly string[] | undefined,
+  sample?: { json: (record: T) => unknown; record: T },
+): Column<T>[] {
   if (!selected || selected.length === 0) return defaults
   const byKey = new Map<string, Column<T>>()
   for (const column of known) {
@@ -81,11 +86,23 @@ export function selectColumns<T>(known: Column<T>[], defaults: Column<T>[], sele
   }
   const chosen: Column<T>[] = []
   for (const key of selected) {
-    const column = byKey.get(key.trim())
-    if (!column) throw new UnknownColumnError(key, [...byKey.keys()])
+    const column = byKey.get(key.trim()) ?? (sample ? recordPath(key.trim(), sample) : undefined)
+    if (!column) {
+      const paths = sample ? flatten(sample.json(sample.record)).map(([path]) => path) : []
+      throw new UnknownColumnError(key, [...new Set([...byKey.keys(), ...paths])])
+    }
     if (!chosen.includes(column)) chosen.push(column)
   }
   return chosen
+}
+
+/**
+ * A column for any dot path of the JSON record (`purchaseDetails.status`), when the sample
+ * record has something there; undefined otherwise (a typo).
+ */
+function recordPath<T>(key: string, sample: { json: (record: T) => unknown; record: T }): Column<T> | undefined {
+  if (getPath(sample.json(sample.record), key) === undefined) return undefined
+  return { key, header: key, get: (record) => getPath(sample.json(record), key) }
 }
 
 /**

@@ -16,8 +16,18 @@ export interface OutputOptions {
   out: NodeJS.WritableStream
   /** A terminal: bordered tables. Otherwise plain aligned text with no borders. */
   isTTY: boolean
-  /** Colour in bordered tables. Ignored when not a TTY. */
+  /** Colour and borders in tables. Ignored when not a TTY. */
   color: boolean
+  /** Terminal width in cells: tables on a TTY fit it (default 80). */
+  width?: number | undefined
+  /** Show every column and whole cells, whatever the width (`--wide`). */
+  wide?: boolean | undefined
+  /** A JMESPath expression applied to the JSON output (`--query`). */
+  query?: string | undefined
+  /** Only the id of each record, one a line (`--ids`). */
+  ids?: boolean | undefined
+  /** Aborted (Ctrl-C): a list stops at the next record; JSON still ends as a valid array. */
+  signal?: AbortSignal | undefined
 }
 
 /** `"a, b,,c"` → `['a', 'b', 'c']`: the text of a `--columns` flag, trimmed, empty entries dropped. */

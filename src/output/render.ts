@@ -4,68 +4,15 @@
 // there are (tables are drawn in batches of at most 200 rows), and the writer waits for
 // 'drain' whenever the stream asks it to. When the source has nothing ready (the next page is
 // on its way), whatever is buffered is written out first, so rows appear as pages arrive.
-import Table from 'cli-table3'
-import { csvText, displayWidth, sanitize, tableText, truncate } from './cells.js'
-import { allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
+import { csvText, sanitize } from './cells.js'
+import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
+import { OutputClosedError, OutputInterruptedError, Sink } from './sink.js'
+import { StreamTable, idColumn, recordTable } from './table.js'
 import { readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
 export const TABLE_BATCH_ROWS = 200
-/** Widest cell of a bordered list table, in terminal cells; longer text ends with `…`. */
-export const TTY_CELL_MAX = 60
-
-const BUFFER_BYTES = 16 * 1024
-
-/** The output stream closed (e.g. `| head`) before everything was written. */
-export class OutputClosedError extends Error {
-  override name = 'OutputClosedError'
-  constructor() {
-    super('The output stream closed before everything was written')
-  }
-}
-
-/** Writes, and waits for 'drain' when the stream's buffer is full. */
-async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<void> {
-  if (out.write(text)) return
-  await new Promise<void>((resolve, reject) => {
-    const settle = (error?: Error) => {
-      out.off('drain', onDrain)
-      out.off('error', onError)
-      out.off('close', onClose)
-      if (error) reject(error)
-      else resolve()
-    }
-    const onDrain = () => settle()
-    const onError = (error: Error) => settle(error)
-    const onClose = () => settle(new OutputClosedError())
-    out.on('drain', onDrain)
-    out.on('error', onError)
-    out.on('close', onClose)
-  })
-}
-
-/** Collects small pieces of text and writes them in chunks of about 16 KB. */
-class Sink {
-  readonly #out: NodeJS.WritableStream
-  #buffer = ''
-
-  constructor(out: NodeJS.WritableStream) {
-    this.#out = out
-  }
-
-  async push(text: string): Promise<void> {
-    this.#buffer += text
-    if (this.#buffer.length >= BUFFER_BYTES) await this.flush()
-  }
-
-  async flush(): Promise<void> {
-    if (this.#buffer === '') return
-    const text = this.#buffer
-    this.#buffer = ''
-    await writeChunk(this.#out, text)
-  }
-}
 
 const WAITING = Symbol('waiting')
 
@@ -81,10 +28,15 @@ async function forEach<T>(
   records: Iterable<T> | AsyncIterable<T>,
   onRecord: (record: T) => Promise<void>,
   onIdle: () => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<number> {
   let count = 0
+  const stopIfAsked = () => {
+    if (signal?.aborted) throw new OutputInterruptedError()
+  }
   if (!isAsyncIterable(records)) {
     for (const record of records) {
+      stopIfAsked()
       count += 1
       await onRecord(record)
     }
@@ -102,14 +54,22 @@ async function forEach<T>(
       }),
     ))
   let finished = false
+  // Ctrl-C while the next page is on its way stops the wait at once.
+  let onAbort: (() => void) | undefined
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new OutputInterruptedError())
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+  aborted.catch(() => undefined)
   try {
     for (;;) {
+      stopIfAsked()
       const pending = iterator.next()
       pending.catch(() => undefined)
-      let step = await Promise.race([pending, idle()])
+      let step = await Promise.race([pending, idle(), aborted])
       if (step === WAITING) {
         await onIdle()
-        step = await pending
+        step = await Promise.race([pending, aborted])
       }
       if (step.done) {
         finished = true
@@ -119,7 +79,9 @@ async function forEach<T>(
       await onRecord(step.value)
     }
   } finally {
-    if (!finished) await iterator.return?.()
+    if (onAbort) signal?.removeEventListener('abort', onAbort)
+    // A source stuck on a request is not waited for: it is abandoned, not returned.
+    if (!finished && !signal?.aborted) await iterator.return?.()
   }
   return count
 }
@@ -132,102 +94,12 @@ async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>):
   try {
     return await loop()
   } catch (error) {
-    await flush().catch(() => undefined)
+    if (!(error instanceof OutputClosedError)) await flush().catch(() => undefined)
     throw error
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Tables
-
-// Colour is decided here, from the options, and written as plain ANSI: cli-table3's own colour
-// library would second-guess it from the environment (it turns colour off under CI=true).
-const BOLD = (text: string) => `\u001b[1m${text}\u001b[22m`
-const GREY = (text: string) => `\u001b[90m${text}\u001b[39m`
-
-function coloured(options: OutputOptions): boolean {
-  return options.color && options.isTTY
-}
-
-function tableStyle() {
-  return { head: [] as string[], border: [] as string[] }
-}
-
-/** Table borders in grey when colour is on. */
-function paintBorders(text: string, options: OutputOptions): string {
-  return coloured(options) ? text.replace(/[┌┬┐├┼┤└┴┘─│]+/g, GREY) : text
-}
-
-function padTo(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - displayWidth(text)))
-}
-
-/** A list table drawn in batches; column widths only ever grow, so batches line up. */
-class ListTable<T> {
-  readonly #columns: Column<T>[]
-  readonly #options: OutputOptions
-  readonly #sink: Sink
-  readonly #headers: string[]
-  #widths: number[]
-  #rows: string[][] = []
-  #headerWritten = false
-
-  constructor(columns: Column<T>[], options: OutputOptions, sink: Sink) {
-    this.#columns = columns
-    this.#options = options
-    this.#sink = sink
-    this.#headers = columns.map((c) => sanitize(c.header))
-    this.#widths = this.#headers.map(displayWidth)
-  }
-
-  async add(record: T): Promise<void> {
-    const cells = this.#columns.map((column) => {
-      const text = tableText(column, record)
-      return this.#options.isTTY ? truncate(text, TTY_CELL_MAX) : text
-    })
-    this.#rows.push(cells)
-    if (this.#rows.length >= TABLE_BATCH_ROWS) await this.flush()
-  }
-
-  async flush(): Promise<void> {
-    if (this.#rows.length === 0) return
-    for (const row of this.#rows) row.forEach((cell, i) => (this.#widths[i] = Math.max(this.#widths[i] ?? 0, displayWidth(cell))))
-    const text = this.#options.isTTY ? this.#boxed() : this.#plain()
-    this.#rows = []
-    await this.#sink.push(text)
-    await this.#sink.flush()
-  }
-
-  #boxed(): string {
-    const table = new Table({
-      head: coloured(this.#options) ? this.#headers.map(BOLD) : this.#headers,
-      colWidths: this.#widths.map((w) => w + 2),
-      style: { ...tableStyle(), compact: true },
-    })
-    table.push(...this.#rows)
-    return `${paintBorders(table.toString(), this.#options)}\n`
-  }
-
-  #plain(): string {
-    const last = this.#headers.length - 1
-    const line = (cells: string[]) => cells.map((cell, i) => (i === last ? cell : padTo(cell, this.#widths[i] ?? 0))).join('  ')
-    const lines = this.#rows.map(line)
-    if (!this.#headerWritten) lines.unshift(line(this.#headers))
-    this.#headerWritten = true
-    return `${lines.join('\n')}\n`
-  }
-}
-
-function recordTable<T>(columns: Column<T>[], record: T, options: OutputOptions): string {
-  const pairs = columns.map((column) => [sanitize(column.header), tableText(column, record)] as const)
-  if (options.isTTY) {
-    const table = new Table({ style: { ...tableStyle(), compact: true } })
-    for (const [header, value] of pairs) table.push({ [coloured(options) ? BOLD(header) : header]: value })
-    return `${paintBorders(table.toString(), options)}\n`
-  }
-  const width = Math.max(0, ...pairs.map(([header]) => displayWidth(header)))
-  return `${pairs.map(([header, value]) => `${padTo(header, width)}  ${value}`).join('\n')}\n`
-}
+export { OutputClosedError, OutputInterruptedError } from './sink.js'
 
 // ---------------------------------------------------------------------------------------------
 // CSV and JSON
@@ -253,6 +125,10 @@ function csvRow<T>(columns: Column<T>[], record: T): string {
   return csvLine(columns.map((column) => csvText(readColumn(column, record))))
 }
 
+function jsonForm<T>(view: View<T>): (record: T) => unknown {
+  return (record) => (view.json ? view.json(record) : record)
+}
+
 function jsonOf<T>(view: View<T>, record: T): string {
   return JSON.stringify(view.json ? view.json(record) : record, null, 2) ?? 'null'
 }
@@ -271,6 +147,25 @@ function indent(text: string): string {
  */
 export async function renderRecord<T>(view: View<T>, record: T, options: OutputOptions): Promise<void> {
   const sink = new Sink(options.out)
+  try {
+    await recordTo(sink, view, record, options)
+  } finally {
+    sink.dispose()
+  }
+}
+
+async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: OutputOptions): Promise<void> {
+  if (options.ids && !Array.isArray(record)) {
+    const id = idColumn(viewColumns(view, { record }).columns)
+    const value = id ? readColumn(id, record) : undefined
+    await sink.push(value === undefined || value === null ? '' : `${sanitize(String(value))}\n`)
+    return sink.flush()
+  }
+  if (options.format === 'json' && options.query) {
+    const { queryText } = await import('./query.js')
+    await sink.push(queryText(options.query, view.json ? view.json(record) : record))
+    return sink.flush()
+  }
   if (options.format === 'json') {
     await sink.push(`${jsonOf(view, record)}\n`)
     return sink.flush()
@@ -281,11 +176,11 @@ export async function renderRecord<T>(view: View<T>, record: T, options: OutputO
   }
   const known = viewColumns(view, { record })
   if (options.format === 'csv') {
-    const columns = csvColumns(selectColumns(allColumns(known), allColumns(known), options.columns), { record })
+    const columns = csvColumns(selectColumns(allColumns(known), allColumns(known), options.columns, { json: jsonForm(view), record }), { record })
     await sink.push(csvLine(columns.map((c) => c.key)) + csvRow(columns, record))
     return sink.flush()
   }
-  const columns = selectColumns(allColumns(known), known.detail ?? known.columns, options.columns)
+  const columns = selectColumns(allColumns(known), known.detail ?? known.columns, options.columns, { json: jsonForm(view), record })
   await sink.push(recordTable(columns, record, options))
   await sink.flush()
 }
@@ -308,39 +203,102 @@ export async function renderList<T>(
   options: OutputOptions,
 ): Promise<number> {
   const sink = new Sink(options.out)
-  if (options.format === 'json') return jsonList(view, records, sink)
-  if (options.format === 'csv') return csvList(view, records, options, sink)
-  return tableList(view, records, options, sink)
+  try {
+    if (options.ids) return await idList(view, records, options, sink)
+    if (options.format === 'json') return await jsonList(view, records, options, sink)
+    if (options.format === 'csv') return await csvList(view, records, options, sink)
+    return await tableList(view, records, options, sink)
+  } finally {
+    sink.dispose()
+  }
 }
 
 /** Columns chosen by --columns, or `defaults` picked from the view's columns. */
-type Chooser<T> = (known: ViewColumns<T>) => Column<T>[]
+type Chooser<T> = (known: ViewColumns<T>, sample?: { json: (record: T) => unknown; record: T }) => Column<T>[]
 
 /**
  * For a static view, choose now (so a bad --columns fails before the source is touched);
  * for a data-driven one, when the first record arrives.
  */
 function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column<T>[] {
-  const upfront = view.fromSample ? undefined : choose(viewColumns(view))
-  return (record) => upfront ?? choose(viewColumns(view, { record }))
+  let upfront: Column<T>[] | undefined
+  if (!view.fromSample) {
+    try {
+      upfront = choose(viewColumns(view))
+    } catch (error) {
+      // Not a column of the view: maybe a dot path of the JSON record, checked on the first one.
+      if (!(error instanceof UnknownColumnError)) throw error
+    }
+  }
+  const json = (record: T) => (view.json ? view.json(record) : record)
+  return (record) => upfront ?? choose(viewColumns(view, { record }), { json, record })
 }
 
-async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, sink: Sink): Promise<number> {
+async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  if (options.query) return queriedList(view, records, options, sink)
   const flush = () => sink.flush()
   let first = true
   const write = async (record: T) => {
     await sink.push(`${first ? '[\n' : ',\n'}${indent(jsonOf(view, record))}`)
     first = false
   }
-  const count = await streaming(() => forEach(records, write, flush), flush)
-  await sink.push(count === 0 ? '[]\n' : '\n]\n')
+  const close = async () => {
+    await sink.push(first ? '[]\n' : '\n]\n')
+    await sink.flush()
+  }
+  let count: number
+  try {
+    count = await forEach(records, write, flush, options.signal)
+  } catch (error) {
+    // Interrupted or failed mid-walk: the records so far stay a valid JSON array; the caller
+    // reports the error on stderr.
+    if (!(error instanceof OutputClosedError)) await close().catch(() => undefined)
+    throw error
+  }
+  await close()
+  return count
+}
+
+/**
+ * `--query` over a list. A plain projection (`[].orderId`, `[*].{id: orderId}`) is applied to
+ * each record as it arrives and streamed as an array, so memory stays flat; any other
+ * expression sees the whole array, so the records are gathered first.
+ */
+async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  const { projectionOf, queryText, search } = await import('./query.js')
+  const json = jsonForm(view)
+  const each = projectionOf(options.query as string)
+  if (each !== undefined) {
+    const projected: View<T> = { ...view, json: (record) => search(each, json(record)) }
+    const skipNull = (async function* () {
+      for await (const record of records) if (projected.json?.(record) !== null) yield record
+    })()
+    return jsonList(projected, skipNull, { ...options, query: undefined }, sink)
+  }
+  const all: unknown[] = []
+  const count = await forEach(records, async (record) => void all.push(json(record)), async () => undefined, options.signal)
+  await sink.push(queryText(options.query as string, all))
+  await sink.flush()
+  return count
+}
+
+/** `--ids`: the id of each record, one a line. */
+async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  let id: Column<T> | undefined
+  const write = async (record: T) => {
+    id ??= idColumn(viewColumns(view, { record }).columns)
+    const value = id ? readColumn(id, record) : undefined
+    if (value !== undefined && value !== null && value !== '') await sink.push(`${sanitize(String(value))}\n`)
+  }
+  const flush = () => sink.flush()
+  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
   await sink.flush()
   return count
 }
 
 async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   const flush = () => sink.flush()
-  const pick = columnsFor(view, (known) => selectColumns(allColumns(known), allColumns(known), options.columns))
+  const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), allColumns(known), options.columns, sample))
   let columns: Column<T>[] | undefined
   const write = async (record: T) => {
     if (!columns) {
@@ -349,27 +307,45 @@ async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>
     }
     await sink.push(csvRow(columns, record))
   }
-  const count = await streaming(() => forEach(records, write, flush), flush)
+  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
   if (count === 0 && !view.fromSample) {
-    const header = csvColumns(selectColumns(allColumns(viewColumns(view)), allColumns(viewColumns(view)), options.columns))
-    if (header.length > 0) await sink.push(csvLine(header.map((c) => c.key)))
+    const header = emptyHeader(view, options.columns)
+    if (header.length > 0) await sink.push(csvLine(header))
   }
   await sink.flush()
   return count
 }
 
+/** The CSV header of an empty list: the view's columns, or the --columns paths as given. */
+function emptyHeader<T>(view: View<T>, selected: string[] | undefined): string[] {
+  const known = allColumns(viewColumns(view))
+  try {
+    return csvColumns(selectColumns(known, known, selected)).map((c) => c.key)
+  } catch (error) {
+    if (error instanceof UnknownColumnError && selected) return selected
+    throw error
+  }
+}
+
 async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
-  const pick = columnsFor(view, (known) => selectColumns(allColumns(known), known.columns, options.columns))
-  let table: ListTable<T> | undefined
+  const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), known.columns, options.columns, sample))
+  let table: StreamTable<T> | undefined
+  let written = 0
   const flush = async () => {
-    await table?.flush()
+    await sink.push(table?.flush() ?? '')
     await sink.flush()
   }
   const write = async (record: T) => {
-    table ??= new ListTable(pick(record), options, sink)
-    await table.add(record)
+    table ??= new StreamTable(pick(record), options)
+    await sink.push(table.add(record))
+    // The first batch fixes the widths; a source with no pause still gets them fixed.
+    if ((written += 1) % TABLE_BATCH_ROWS === 0) await flush()
   }
-  const count = await streaming(() => forEach(records, write, flush), flush)
-  await flush()
+  const end = async () => {
+    await sink.push(table?.end() ?? '')
+    await sink.flush()
+  }
+  const count = await streaming(() => forEach(records, write, flush, options.signal), end)
+  await end()
   return count
 }

@@ -117,9 +117,9 @@ describe('what payto commands send', () => {
   const agree = ['payto', 'agree', '--name', 'Jo']
   const cases: Array<[string, string[], RegExp]> = [
     ['no account identifier', [...agree, '--open'], /one of --bban/],
-    ['two account identifiers', [...agree, '--bban', '062-000 12345678', '--phone', '+61412345678', '--open'], /cannot also be provided|exactly one/],
+    ['two account identifiers', [...agree, '--bban', '062-000 12345678', '--phone', '+61412345678', '--open'], /use either --\S+ or --\S+, not both|exactly one/],
     ['no terms', [...agree, '--bban', '062-000 12345678'], /--open/],
-    ['both one-off and open terms', [...agree, '--bban', '062-000 12345678', '--amount', '1', '--currency', 'AUD', '--open'], /cannot also be provided|exactly one/],
+    ['both one-off and open terms', [...agree, '--bban', '062-000 12345678', '--amount', '1', '--currency', 'AUD', '--open'], /use either --\S+ or --\S+, not both|exactly one/],
     ['an amount without a currency', [...agree, '--bban', '062-000 12345678', '--amount', '1'], /currency/],
     ['a currency without an amount', [...agree, '--bban', '062-000 12345678', '--currency', 'AUD'], /--amount/],
     ['too many decimal places', [...agree, '--bban', '062-000 12345678', '--amount', '1.005', '--currency', 'AUD'], /decimal/],

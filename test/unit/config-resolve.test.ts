@@ -99,6 +99,7 @@ describe('resolveSettings: values and their precedence', () => {
       credentialKind: 'merchant-secret-key',
       context: { marketplaceId: BUILTIN_LOCAL_PROFILE.marketplaceId, merchantId: BUILTIN_LOCAL_PROFILE.merchantId },
       notices: [],
+      origins: { baseUrl: 'profile local', credential: 'profile local', marketplaceId: 'profile local', merchantId: 'profile local' },
     })
   })
 

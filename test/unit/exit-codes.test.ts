@@ -114,7 +114,18 @@ describe('describeError', () => {
     expect(describeError(error).message).toBe('--amount: AUD has 2 decimal places; "12.505" has 3')
   })
 
-  it('makes one line of an oclif parse error', () => {
-    expect(describeError(oclifParseError).message).toBe('Nonexistent flag: --nope')
+  it('makes one line of an oclif parse error, in our words', () => {
+    expect(describeError(oclifParseError).message).toBe('unknown flag --nope')
+  })
+
+  it.each([
+    ['The following errors occurred:\n  --csv=true cannot also be provided when using --json\n  --json=true cannot also be provided when using --csv', 'use either --json or --csv, not both'],
+    ['Missing required flag amount', '--amount is required'],
+    ['All of the following must be provided when using --amount: --currency', '--amount needs --currency too'],
+    ['Parsing --limit \n\tExpected an integer but received: x', '--limit must be a whole number (got "x")'],
+    ['Expected --status=bogus to be one of: paid, failed\nSee more help with --help', '--status must be one of paid, failed (got "bogus")'],
+  ])('rewords oclif\'s "%s"', (text, said) => {
+    const error = Object.assign(new Error(text), { oclif: { exit: 2 } })
+    expect(describeError(error).message).toBe(said)
   })
 })

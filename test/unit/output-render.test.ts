@@ -1,6 +1,9 @@
+import jmespath from 'jmespath'
 import { describe, expect, it } from 'vitest'
 import { UnknownColumnError } from '../../src/output/columns.js'
-import { OutputClosedError, TABLE_BATCH_ROWS, renderList, renderRecord } from '../../src/output/render.js'
+import { csvText, defuseFormula } from '../../src/output/cells.js'
+import { checkQuery } from '../../src/output/query.js'
+import { OutputClosedError, OutputInterruptedError, TABLE_BATCH_ROWS, renderList, renderRecord } from '../../src/output/render.js'
 import { defineView, type View } from '../../src/output/view.js'
 import { ANSI, BOX, generate, options, slowWritable } from './output-collect.js'
 import { PassThrough } from 'node:stream'
@@ -134,7 +137,7 @@ describe('tables', () => {
     expect(lines[2]).toMatch(/^jpy\s+1250 JPY\s+30 JPY\s+note 0$/)
   })
 
-  it('off a TTY: plain aligned text, header once, no borders, no colour even if asked', async () => {
+  it('off a TTY: tab-separated text, header once, no borders, no colour even if asked', async () => {
     const o = options('table', { isTTY: false, color: true })
     await renderList(rowView, generate(3, (i) => row(i)), o)
     const text = o.text()
@@ -142,25 +145,26 @@ describe('tables', () => {
     expect(text).not.toMatch(BOX)
     expect(text).toBe(
       [
-        'Id     Total      Fee       Note',
-        'row_0  12.50 AUD  0.30 AUD  note 0',
-        'row_1  12.51 AUD  0.30 AUD  note 1',
-        'row_2  12.52 AUD  0.30 AUD  note 2',
+        'Id\tTotal\tFee\tNote',
+        'row_0\t12.50 AUD\t0.30 AUD\tnote 0',
+        'row_1\t12.51 AUD\t0.30 AUD\tnote 1',
+        'row_2\t12.52 AUD\t0.30 AUD\tnote 2',
         '',
       ].join('\n'),
     )
   })
 
-  it('on a TTY: a bordered table, coloured only when colour is on', async () => {
+  it('on a TTY: a bordered table with colour; aligned text with no box characters when colour is off (NO_COLOR)', async () => {
     const plain = options('table', { isTTY: true, color: false })
     await renderList(rowView, [row(1)], plain)
-    expect(plain.text()).toMatch(BOX)
+    expect(plain.text()).not.toMatch(BOX)
     expect(plain.text()).not.toMatch(ANSI)
-    expect(plain.text()).toContain('12.51 AUD')
+    expect(plain.text()).toBe('Id     Total      Fee       Note\nrow_1  12.51 AUD  0.30 AUD  note 1\n')
 
     const coloured = options('table', { isTTY: true, color: true })
     await renderList(rowView, [row(1)], coloured)
     expect(coloured.text()).toMatch(ANSI)
+    expect(coloured.text()).toMatch(BOX)
   })
 
   it('writes nothing for an empty list and returns 0', async () => {
@@ -171,24 +175,48 @@ describe('tables', () => {
     }
   })
 
-  it(`draws a TTY table in batches of at most ${TABLE_BATCH_ROWS} rows`, async () => {
-    const o = options('table', { isTTY: true, columns: ['id'] })
-    await renderList(rowView, generate(TABLE_BATCH_ROWS * 2 + 1, (i) => row(i), 1000), o)
-    const tops = o.text().split('\n').filter((line) => line.startsWith('┌'))
-    expect(tops).toHaveLength(3)
-    expect(o.text().split('\n').filter((line) => line.startsWith('│ row_'))).toHaveLength(TABLE_BATCH_ROWS * 2 + 1)
+  it('draws one TTY table however many pages arrive, widths fixed from the first page', async () => {
+    const o = options('table', { isTTY: true, color: true, columns: ['id', 'note'] })
+    const count = TABLE_BATCH_ROWS * 2 + 1
+    const id = (i: number) => `row_${String(i).padStart(3, '0')}`
+    await renderList(rowView, generate(count, (i) => row(i, { id: id(i), note: i < 50 ? 'short' : `a much longer note on row ${i}` }), 50), o)
+    const lines = o.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n')
+    expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1)
+    expect(lines.filter((line) => line.startsWith('└'))).toHaveLength(1)
+    expect(lines.filter((line) => line.startsWith('│ row_'))).toHaveLength(count)
+    // Every line is as wide as the first: later, longer notes are cut to the first page's width.
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1)
+    expect(lines.at(-2)).toBe(`│ ${id(count - 1)} │ a mu… │`)
   })
 
-  it('keeps plain columns aligned across batches, widening only', async () => {
+  it('never shifts piped columns: a later, longer cell stays in its tab-separated field', async () => {
     const o = options('table', { columns: ['id', 'note'] })
     const count = TABLE_BATCH_ROWS + 5
     await renderList(rowView, generate(count, (i) => row(i, { id: i === count - 1 ? 'a-much-longer-id' : `r${i}` }), 1000), o)
     const lines = o.text().trimEnd().split('\n')
     expect(lines).toHaveLength(count + 1)
     expect(lines.filter((l) => l.startsWith('Id'))).toHaveLength(1)
-    const noteAt = (line: string) => line.indexOf('note')
-    expect(new Set(lines.slice(1, TABLE_BATCH_ROWS + 1).map(noteAt)).size).toBe(1)
-    expect(noteAt(lines[lines.length - 1] as string)).toBeGreaterThan(noteAt(lines[1] as string))
+    for (const line of lines) expect(line.split('\t')).toHaveLength(2)
+    expect(lines.at(-1)).toBe(`a-much-longer-id\tnote ${count - 1}`)
+  })
+
+  it('fits a TTY table to the terminal: free text cut with …, ids and money whole, the last columns left out', async () => {
+    const long = row(1, { id: 'row_0123456789abcdef0123', note: 'a note far too long to fit in a narrow terminal at all' })
+    for (const color of [true, false]) {
+      const o = options('table', { isTTY: true, color, width: 64 })
+      await renderList(rowView, [long], o)
+      const lines = o.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n')
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(64)
+      expect(o.text()).toContain('row_0123456789abcdef0123')
+      expect(o.text()).toContain('12.51 AUD')
+      expect(o.text()).toContain('…')
+    }
+    const narrow = options('table', { isTTY: true, color: false, width: 40 })
+    await renderList(rowView, [long], narrow)
+    expect(narrow.text()).toBe(`${'Id'.padEnd(24)}  Total\nrow_0123456789abcdef0123  12.51 AUD\n`)
+    const wide = options('table', { isTTY: true, color: false, width: 40, wide: true })
+    await renderList(rowView, [long], wide)
+    expect(wide.text()).toContain('a note far too long to fit in a narrow terminal at all')
   })
 
   it('shows one record as a key/value table of its detail columns', async () => {
@@ -210,7 +238,7 @@ describe('tables', () => {
   it('shows a missing value as -', async () => {
     const o = options('table', { columns: ['id', 'note'] })
     await renderList(rowView, [row(1, { note: null }), row(2, { note: undefined })], o)
-    expect(o.text()).toBe('Id     Note\nrow_1  -\nrow_2  -\n')
+    expect(o.text()).toBe('Id\tNote\nrow_1\t-\nrow_2\t-\n')
   })
 
   it('neutralises control characters and terminal escapes in the data', async () => {
@@ -228,26 +256,40 @@ describe('--columns', () => {
   it('selects and orders table columns by dot path, detail columns included', async () => {
     const o = options('table', { columns: ['createdAt', 'id', 'total.minorCurrencyUnits'] })
     await renderList(rowView, [row(1)], o)
-    expect(o.text()).toBe('Created               Id     Total (minor units)\n2024-05-01 10:00:00Z  row_1  1251\n')
+    expect(o.text()).toBe('Created\tId\tTotal (minor units)\n2024-05-01 10:00:00Z\trow_1\t1251\n')
   })
 
-  it('throws UnknownColumnError listing the valid columns, before reading the source or writing', async () => {
+  it('takes any dot path of the JSON record, not only the view\'s columns', async () => {
+    const table = options('table', { columns: ['id', 'customer.address.city'] })
+    await renderList(rowView, [row(1)], table)
+    expect(table.text()).toBe('Id\tcustomer.address.city\nrow_1\tSydney\n')
+    const csv = options('csv', { columns: ['id', 'metadata.nested.x'] })
+    await renderList(rowView, generate(2, (i) => row(i)), csv)
+    expect(csv.text()).toBe('id,metadata.nested.x\nrow_0,1\nrow_1,1\n')
+    const one = options('table', { columns: ['customer.name'] })
+    await renderRecord(rowView, row(1), one)
+    expect(one.text()).toBe('customer.name  Ann\n')
+  })
+
+  it('throws UnknownColumnError listing the valid columns and paths at the first record, before writing', async () => {
     for (const format of ['table', 'csv'] as const) {
       const o = options(format, { columns: ['id', 'bogus'] })
-      let pulled = false
+      let pulled = 0
       async function* source() {
-        pulled = true
+        pulled += 1
         yield row(1)
+        pulled += 1
+        yield row(2)
       }
       const error = await renderList(rowView, source(), o).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(UnknownColumnError)
       const unknown = error as UnknownColumnError
       expect(unknown.column).toBe('bogus')
       expect(unknown.valid).toEqual(
-        expect.arrayContaining(['id', 'total', 'total.minorCurrencyUnits', 'total.currency', 'fee', 'note', 'createdAt', 'metadata']),
+        expect.arrayContaining(['id', 'total', 'total.minorCurrencyUnits', 'total.currency', 'fee', 'note', 'createdAt', 'metadata', 'customer.address.city']),
       )
       expect(unknown.message).toContain('Valid columns: id, total')
-      expect(pulled).toBe(false)
+      expect(pulled).toBe(1)
       expect(o.text()).toBe('')
     }
   })
@@ -311,5 +353,104 @@ describe('streaming', () => {
     }
     await expect(renderList(rowView, failing(), o)).rejects.toThrow('page 2 failed')
     expect(o.text()).toContain('row_1')
+  })
+})
+
+describe('a list that stops part way', () => {
+  it('JSON: a failing source still leaves one valid, closed array of what came before', async () => {
+    const o = options('json')
+    async function* failing() {
+      yield row(1)
+      yield row(2)
+      throw new Error('page 2 failed')
+    }
+    await expect(renderList(rowView, failing(), o)).rejects.toThrow('page 2 failed')
+    expect(JSON.parse(o.text())).toEqual([row(1), row(2)])
+  })
+
+  it('JSON: an abort (Ctrl-C) while the next page is awaited stops at once and closes the array', async () => {
+    const o = options('json')
+    const controller = new AbortController()
+    async function* slow() {
+      yield row(1)
+      await new Promise(() => undefined)
+    }
+    const done = renderList(rowView, slow(), { ...o, signal: controller.signal })
+    setTimeout(() => controller.abort(), 20)
+    await expect(done).rejects.toBeInstanceOf(OutputInterruptedError)
+    expect(JSON.parse(o.text())).toEqual([row(1)])
+  })
+})
+
+describe('CSV formula injection (OWASP)', () => {
+  it.each(['=HYPERLINK("http://x")', '+1+2', '-1+2', '@SUM(A1)', '\tlead', '\rlead'])('defuses a cell starting %j with a quote', async (note) => {
+    const o = options('csv', { columns: ['id', 'note'] })
+    await renderList(rowView, [row(1, { note })], o)
+    const [, line] = o.text().split('\n')
+    expect(line?.startsWith(`row_1,`)).toBe(true)
+    expect(o.text()).toContain(`'${note.charAt(0)}`)
+    expect(defuseFormula(note)).toBe(`'${note}`)
+  })
+
+  it('leaves plain numbers, including negative ones, and ordinary text alone', () => {
+    for (const text of ['-12.50', '+3', '42', 'note - with dash', 'a=b']) expect(defuseFormula(text)).toBe(text)
+    expect(csvText(-5)).toBe('-5')
+  })
+})
+
+describe('--query and --ids', () => {
+  it('applies a JMESPath expression to the streamed array, or to the bare record', async () => {
+    const list = options('json', { query: '[].id' })
+    await renderList(rowView, generate(3, (i) => row(i)), list)
+    expect(JSON.parse(list.text())).toEqual(['row_0', 'row_1', 'row_2'])
+    const one = options('json', { query: 'customer.address.city' })
+    await renderRecord(rowView, row(1), one)
+    expect(one.text()).toBe('Sydney\n')
+    const filtered = options('json', { query: "[?total.minorCurrencyUnits > `1251`].id | [0]" })
+    await renderList(rowView, generate(4, (i) => row(i)), filtered)
+    expect(filtered.text()).toBe('row_2\n')
+  })
+
+  it('rejects an expression that is not JMESPath before anything runs', () => {
+    expect(() => checkQuery('[.')).toThrow(/not a valid JMESPath expression/)
+  })
+
+  it('prints only the ids, one a line, for a list and for one record', async () => {
+    const list = options('table', { ids: true })
+    await renderList(rowView, generate(3, (i) => row(i)), list)
+    expect(list.text()).toBe('row_0\nrow_1\nrow_2\n')
+    const one = options('json', { ids: true })
+    await renderRecord(rowView, row(7), one)
+    expect(one.text()).toBe('row_7\n')
+  })
+})
+
+describe('--query over a list, streamed when it is a plain projection', () => {
+  it.each(['[].id', '[*].note', '[].{id: id, city: customer.address.city}', '[].customer.name', '[].missing', '[0].id', 'length(@)', "[?id=='row_1'].id"])(
+    '%s prints what JMESPath gives for the whole array',
+    async (expression) => {
+      const records = Array.from({ length: 5 }, (_, i) => row(i, i === 2 ? { note: null } : {}))
+      const o = options('json', { query: expression })
+      await renderList(rowView, generate(5, (i) => records[i] as Row), o)
+      const whole = jmespath.search(records as never, expression) as unknown
+      expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? '' : `${JSON.stringify(whole, null, 2)}\n`)
+    },
+  )
+
+  it('writes projected records while the source waits for its next page', async () => {
+    const o = options('json', { query: '[].id' })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    async function* pages() {
+      yield row(1)
+      await gate
+      yield row(2)
+    }
+    const done = renderList(rowView, pages(), o)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(o.text()).toContain('"row_1"')
+    release()
+    await done
+    expect(JSON.parse(o.text())).toEqual(['row_1', 'row_2'])
   })
 })

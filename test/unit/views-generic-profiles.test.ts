@@ -44,7 +44,7 @@ describe('rawView (generic)', () => {
   it('shows an array answer as a list, and a scalar as one value', async () => {
     const list = options('table')
     await renderRecord(rawView, [{ id: 'x', n: 1 }, { id: 'y', n: 2 }], list)
-    expect(list.text()).toBe('id  n\nx   1\ny   2\n')
+    expect(list.text()).toBe('id\tn\nx\t1\ny\t2\n')
     const scalar = options('table')
     await renderRecord(rawView, 'ok', scalar)
     expect(scalar.text()).toBe('value  ok\n')
@@ -75,7 +75,7 @@ describe('profileView', () => {
     const lines = o.text().trimEnd().split('\n')
     expect(lines[0]).toMatch(/^Active\s+Name\s+Environment\s+Base URL\s+Credential kind\s+Credential$/)
     expect(lines[1]).toMatch(/^\*\s+sandbox\s+sandbox\s+https:\/\/sandbox\.example\.com\s+merchant-secret-key\s+sandbox_sk_…a1b2$/)
-    expect(lines[2]?.startsWith('        other')).toBe(true)
+    expect(lines[2]?.startsWith('\tother\t')).toBe(true)
   })
 
   it('refuses to show a credential that was not masked, in tables and CSV', async () => {

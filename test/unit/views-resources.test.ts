@@ -83,10 +83,11 @@ function keys<T>(columns: Column<T>[]): string[] {
 
 describe('orderView', () => {
   it('lists the fields a person needs first, money as 12.50 AUD', async () => {
-    expect(keys(orderView.columns)).toEqual(['orderId', 'referenceOrderId', 'amount', 'description', 'customerEmailAddress', 'createdAt'])
-    const [header, line] = await listTable(orderView, [order])
-    expect(header).toMatch(/^Order\s+Reference\s+Amount\s+Description\s+Customer email\s+Created$/)
-    expect(line).toMatch(/^ordr_ZqCNoNcm_22WeZ-j\s+INV-1001\s+12\.50 AUD\s+Two teas\s+ann@example\.com\s+2024-05-01 10:00:00Z$/)
+    expect(keys(orderView.columns)).toEqual(['orderId', 'status', 'amount', 'transactionId', 'referenceOrderId', 'createdAt', 'description', 'customerEmailAddress'])
+    const paid = { ...order, status: 'paid', transactionId: 'tran_ZqCNoNcm_22WeZ-j' } as Order
+    const [header, line] = await listTable(orderView, [paid])
+    expect(header).toMatch(/^Order\s+Status\s+Amount\s+Transaction\s+Reference\s+Created\s+Description\s+Customer email$/)
+    expect(line).toMatch(/^ordr_ZqCNoNcm_22WeZ-j\s+paid\s+12\.50 AUD\s+tran_ZqCNoNcm_22WeZ-j\s+INV-1001\s+2024-05-01 10:00:00Z\s+Two teas\s+ann@example\.com$/)
   })
 
   it('shows JPY without decimals', async () => {
@@ -140,20 +141,20 @@ describe('payOrderCompleteView', () => {
 })
 
 describe('transactionView', () => {
-  it('lists id, order, status, money, refunded amount, payment status, paid on and refund ids', async () => {
+  it('lists id, status, money, refunded amount, order, paid on, payment status and refund ids', async () => {
     expect(keys(transactionView.columns)).toEqual([
       'transactionId',
-      'orderId',
       'status',
       'amount',
       'refundedAmount',
-      'paymentStatus',
+      'orderId',
       'paidOn',
+      'paymentStatus',
       'refundIds',
     ])
     const [, line] = await listTable(transactionView, [details])
     expect(line).toMatch(
-      /^tran_ZqCNoNcm_22WeZ-j\s+ordr_ZqCNoNcm_22WeZ-j\s+partially_refunded\s+12\.50 AUD\s+5\.00 AUD\s+Settled\s+2024-05-01\s+rfnd_A1, rfnd_B2$/,
+      /^tran_ZqCNoNcm_22WeZ-j\s+partially_refunded\s+12\.50 AUD\s+5\.00 AUD\s+ordr_ZqCNoNcm_22WeZ-j\s+2024-05-01\s+Settled\s+rfnd_A1, rfnd_B2$/,
     )
   })
 

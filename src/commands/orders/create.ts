@@ -5,6 +5,7 @@ import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags.js'
 import { SHIPPING_FLAGS, shippingFlags } from '../../cli/flags-orders.js'
 import { readDataObject } from '../../cli/input.js'
+import { askOrder } from '../../cli/prompts.js'
 import { orderEnvelope } from '../../cli/requests/orders.js'
 import { createOrderOperation, type IfExists } from '../../cli/safety/order-ops.js'
 import { orderView } from '../../output/views/orders.js'
@@ -44,9 +45,10 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
   }
 
   async run() {
-    const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
-    const envelope = orderEnvelope(this.flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, this.flags)
-    const order = await createOrderOperation(await this.safety(), await this.client(), envelope, this.flags['if-exists'] as IfExists)
+    const flags = await askOrder(this.flags)
+    const data = flags.data ? await readDataObject(flags.data) : undefined
+    const envelope = orderEnvelope(flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, flags)
+    const order = await createOrderOperation(await this.safety(), await this.client(), envelope, flags['if-exists'] as IfExists)
     return this.show(orderView, order)
   }
 }

@@ -4,8 +4,11 @@ import { ApiCommand } from '../../cli/base-command.js'
 import { agreementAccountFlags } from '../../cli/flags-payto.js'
 import { moneyFlags, waitFlags } from '../../cli/flags.js'
 import { statusResume, waitTimes, waitUntilActive } from '../../cli/flows/agreement.js'
-import { agreementBodyFromFlags } from '../../cli/requests/payto.js'
+import { askAgreementAccount } from '../../cli/prompts.js'
+import { IDENTIFIER_FLAGS, agreementBodyFromFlags } from '../../cli/requests/payto.js'
 import { agreementSentView, agreementView } from '../../output/views/payto.js'
+
+const ACCOUNT_FLAGS = ['bban', ...Object.keys(IDENTIFIER_FLAGS)]
 
 export default class PayToAgree extends ApiCommand<typeof PayToAgree> {
   static override summary = "Send a PayTo agreement request to a customer's bank account; prints its token."
@@ -34,7 +37,7 @@ export default class PayToAgree extends ApiCommand<typeof PayToAgree> {
   }
 
   async run() {
-    const body = agreementBodyFromFlags(this.flags)
+    const body = agreementBodyFromFlags(await askAgreementAccount(this.flags, ACCOUNT_FLAGS))
     const client = await this.client()
     const sent = await client.payto.sendAgreement(body)
     if (!this.flags.poll) return this.show(agreementSentView, sent)

@@ -3,6 +3,7 @@ import { Args, Flags } from '@oclif/core'
 import { PayfacCommand } from '../../cli/base-command.js'
 import { askCredentialKind, profileRow, readCredential } from '../../cli/credentials.js'
 import { checkPrefix } from '../../cli/flags.js'
+import { profileTarget } from '../../cli/profile-wizard.js'
 import { profileView } from '../../output/views/profiles.js'
 
 export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
@@ -13,12 +14,13 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
   static override examples = [
     'printenv PAYFAC_SANDBOX_KEY | <%= config.bin %> profiles add sandbox --environment sandbox --base-url https://sandbox.example.com --credential-stdin --use',
     '<%= config.bin %> profiles add market --environment sandbox --base-url https://sandbox.example.com --marketplace-id mktp_ZqCNoNcm_22WeZ-j',
+    '<%= config.bin %> profiles add sandbox    # on a terminal: asks for the environment, the base URL, then the credential',
   ]
 
   static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _).', required: true }) }
   static override flags = {
-    environment: Flags.string({ description: 'Which environment the profile is for.', options: ['sandbox', 'production', 'local'], required: true }),
-    'base-url': Flags.string({ description: 'Base URL of that environment.', required: true }),
+    environment: Flags.string({ description: 'Which environment the profile is for (asked for on a terminal when missing).', options: ['sandbox', 'production', 'local'] }),
+    'base-url': Flags.string({ description: 'Base URL of that environment (asked for on a terminal when missing).' }),
     'credential-kind': Flags.string({ description: 'Kind of credential; inferred from the key prefix when not given.' }),
     'credential-stdin': Flags.boolean({ description: 'Read the credential from stdin.' }),
     'merchant-id': Flags.string({ description: 'Default Merchant-Id.', parse: async (v) => checkPrefix(v, 'mcht', '--merchant-id') }),
@@ -31,10 +33,11 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
   async run() {
     const { CREDENTIAL_KINDS, ProfileStore, inferCredentialKind, maskCredential, parseProfile } = await import('../../config/index.js')
     const f = this.flags
-    const credential = await readCredential(f['credential-stdin'])
+    const { environment, baseUrl } = await profileTarget(f)
+    const credential = await readCredential(f['credential-stdin'], f['no-input'])
     const credentialKind = f['credential-kind'] ?? inferCredentialKind(credential) ?? (await askCredentialKind(CREDENTIAL_KINDS))
     const profile = parseProfile({
-      name: this.args.name, environment: f.environment, baseUrl: f['base-url'], credentialKind, credential,
+      name: this.args.name, environment, baseUrl, credentialKind, credential,
       merchantId: f['merchant-id'], marketplaceId: f['marketplace-id'], customerId: f['customer-id'],
     })
     const store = new ProfileStore()

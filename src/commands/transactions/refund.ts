@@ -4,14 +4,15 @@ import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
 import { asUsage, idArg, minorUnitsFrom } from '../../cli/flags.js'
 import { againFlag } from '../../cli/flags-safety.js'
+import { refundOutcome } from '../../cli/refund-outcome.js'
 import { checkDecimal } from '../../cli/requests/transactions.js'
 import { refundOperation } from '../../cli/safety/transaction-ops.js'
-import { transactionDetailView } from '../../output/views/transactions.js'
+import { refundOutcomeView } from '../../output/views/transactions.js'
 
 export default class TransactionsRefund extends ApiCommand<typeof TransactionsRefund> {
   static override summary = 'Refund all or part of a transaction (CreateRefund).'
   static override description =
-    "Reads the transaction first to learn its currency and what remains to refund, and refuses (exit 6) before sending when the amount is more than that, or when --expect-refunded is not what the service shows. Sends CreateRefund with refundAmount in minor units; less than what remains makes the transaction partially_refunded, all of it refunded. At most once: the refund is journaled, a lost answer exits 7 (outcome unknown), and running the same command again looks at the transaction before sending; a second identical refund on purpose needs --again. Prints the updated transaction."
+    "Reads the transaction first to learn its currency and what remains to refund, and refuses (exit 6) before sending when the amount is more than that, or when --expect-refunded is not what the service shows. Sends CreateRefund with refundAmount in minor units; less than what remains makes the transaction partially_refunded, all of it refunded. At most once: the refund is journaled, a lost answer exits 7 (outcome unknown), and running the same command again looks at the transaction before sending; a second identical refund on purpose needs --again. Prints the new refund id and what remains refundable, then the updated transaction (`--json` prints the updated transaction; `-q` the refund id alone)."
 
   static override examples = [
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00',
@@ -39,6 +40,6 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
     if (currency) minorUnitsFrom(amount, currency)
     const request = { transactionId: this.args.transactionId, amount, currency, expectRefunded: this.flags['expect-refunded'] }
     const refunded = await refundOperation(await this.safety(), await this.client(), request)
-    return this.show(transactionDetailView, refunded)
+    return this.show(refundOutcomeView, refundOutcome(refunded, amount))
   }
 }

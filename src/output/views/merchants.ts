@@ -48,7 +48,7 @@ const m = {
 
 export const merchantView = defineView<Merchant>({
   name: 'merchant',
-  columns: [m.merchantId, m.name, m.industry, m.status, m.currency, m.primaryBankAccount, m.createdAt],
+  columns: [m.merchantId, m.name, m.status, m.currency, m.industry, m.createdAt, m.primaryBankAccount],
   detail: [
     m.merchantId,
     { key: 'marketplaceId', header: 'Marketplace' },

@@ -17,6 +17,9 @@ const amount: Column<Order> = { key: 'amount', header: 'Amount', kind: 'money' }
 const description: Column<Order> = { key: 'description', header: 'Description' }
 const customerEmailAddress: Column<Order> = { key: 'customerEmailAddress', header: 'Customer email' }
 const createdAt: Column<Order> = { key: 'createdAt', header: 'Created', kind: 'date' }
+// Read from the record as the service sends it; the client's schema keeps unknown fields.
+const status: Column<Order> = { key: 'status', header: 'Status' }
+const transactionId: Column<Order> = { key: 'transactionId', header: 'Transaction' }
 
 /** An order amount given as integer minor units (what real clients send) or as Money. */
 function minorOf(value: Order['discountAmount']): number | undefined {
@@ -24,11 +27,15 @@ function minorOf(value: Order['discountAmount']): number | undefined {
 }
 const orderCurrency = (o: Order) => o.amount.currency
 
+// List columns in order of importance: on a narrow terminal the last ones are left out.
 export const orderView = defineView<Order>({
   name: 'order',
-  columns: [orderId, referenceOrderId, amount, description, customerEmailAddress, createdAt],
+  columns: [orderId, status, amount, transactionId, referenceOrderId, createdAt, description, customerEmailAddress],
   detail: [
     orderId,
+    status,
+    transactionId,
+    { key: 'payByLinkUrl', header: 'Pay-by-link URL' },
     { key: 'merchantId', header: 'Merchant' },
     referenceOrderId,
     amount,

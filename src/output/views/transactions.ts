@@ -71,7 +71,7 @@ const tx = {
 
 export const transactionView = defineView<Transaction>({
   name: 'transaction',
-  columns: [tx.transactionId, tx.orderId, tx.status, tx.amount, tx.refundedAmount, tx.paymentStatus, tx.paidOn, tx.refundIds],
+  columns: [tx.transactionId, tx.status, tx.amount, tx.refundedAmount, tx.orderId, tx.paidOn, tx.paymentStatus, tx.refundIds],
   detail: [
     tx.transactionId,
     tx.orderId,
@@ -170,4 +170,33 @@ export const transactionDetailView = defineView<Transaction>({
     { key: 'timelines', header: 'Timeline', get: (t) => t.timelines, display: (_value, t) => timelineText(t) ?? '-' },
     { key: 'transfers', header: 'Transfers', get: transfersOf, display: (_value, t) => transfersText(t) },
   ],
+})
+
+/** The answer of `transactions refund`: the new refund and what is left to refund, with the updated transaction. */
+export interface RefundOutcome {
+  /** The refund this call made (the id among the transaction's refundIds that was not there before). */
+  refundId: string | undefined
+  refunded: { minorCurrencyUnits: number; currency: string } | undefined
+  remaining: { minorCurrencyUnits: number; currency: string } | undefined
+  transaction: Transaction
+}
+
+const inTransaction = (r: RefundOutcome) => r.transaction
+
+/** Table: the refund id, its amount and what remains, then the transaction's fields. JSON: the updated transaction, as before. */
+export const refundOutcomeView = defineView<RefundOutcome>({
+  name: 'refund',
+  columns: [
+    { key: 'refundId', header: 'Refund' },
+    { key: 'refunded', header: 'Refunded now', kind: 'money' },
+    { key: 'remaining', header: 'Remaining refundable', kind: 'money' },
+    ...liftColumns(transactionView.columns, inTransaction),
+  ],
+  detail: [
+    { key: 'refundId', header: 'Refund' },
+    { key: 'refunded', header: 'Refunded now', kind: 'money' },
+    { key: 'remaining', header: 'Remaining refundable', kind: 'money' },
+    ...liftColumns(transactionView.detail ?? [], inTransaction),
+  ],
+  json: (r) => r.transaction,
 })

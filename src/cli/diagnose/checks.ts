@@ -1,0 +1,131 @@
+// `payfac doctor`: each check passes, or says what is wrong and exactly how to fix it.
+// The checks never throw: a failure to resolve settings is itself a failed check.
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+
+import type { PayfacClient } from '../../client/index.js'
+import type { ResolvedSettings } from '../../config/index.js'
+import type { CheckRow } from '../../output/views/diagnostics.js'
+import { EXIT, type ExitCode } from '../exit-codes.js'
+
+/** The oldest Node this package supports (package.json "engines"). */
+const NODE_MIN = [20, 18, 1] as const
+/** Farther apart than this, signed timestamps and date filters go wrong. */
+const CLOCK_SKEW_MS = 60_000
+
+const pass = (check: string, detail: string): CheckRow => ({ check, ok: true, detail })
+const fail = (check: string, detail: string, fix: string): CheckRow => ({ check, ok: false, detail, fix })
+
+/** Ends a doctor run: on failure, one line on stderr and the exit code of `doctorExitCode`. */
+export function concludeChecks(rows: CheckRow[]): void {
+  const failed = rows.filter((row) => !row.ok)
+  if (failed.length === 0) return
+  process.stderr.write(`${failed.length} of ${rows.length} checks failed: ${failed.map((row) => row.check).join(', ')}\n`)
+  process.exitCode = doctorExitCode(rows)
+}
+
+/** The exit code of a doctor run: 0 when all passed, else that of the first failure's kind. */
+export function doctorExitCode(rows: CheckRow[]): ExitCode {
+  const failed = rows.find((row) => !row.ok)
+  if (!failed) return EXIT.ok
+  if (failed.check === 'service reachable') return EXIT.unavailable
+  if (failed.check === 'credential accepted') return EXIT.auth
+  return EXIT.config
+}
+
+/** The store folder 0700 and profiles.json 0600: nobody else may read live keys. */
+export function checkStorePermissions(dir: string): CheckRow {
+  const name = 'config store permissions'
+  const file = join(dir, 'profiles.json')
+  const mode = (path: string) => {
+    try {
+      return statSync(path).mode & 0o777
+    } catch {
+      return undefined
+    }
+  }
+  const dirMode = mode(dir)
+  const fileMode = mode(file)
+  if (dirMode !== undefined && (dirMode & 0o077) !== 0) {
+    return fail(name, `${dir} is readable by others (mode ${octal(dirMode)})`, `chmod 700 '${dir}'${fileMode !== undefined && fileMode & 0o077 ? ` && chmod 600 '${file}'` : ''}`)
+  }
+  if (fileMode !== undefined && (fileMode & 0o077) !== 0) {
+    return fail(name, `${file} is readable by others (mode ${octal(fileMode)})`, `chmod 600 '${file}'`)
+  }
+  if (fileMode === undefined) return pass(name, `${dir}: no profiles stored yet (the built-in local profile is used)`)
+  return pass(name, `${file} is ${octal(fileMode)}, its folder ${octal(dirMode ?? 0)}`)
+}
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`
+}
+
+/** The settings resolve (profile, base URL, credential). */
+export async function checkSettings(resolve: () => Promise<ResolvedSettings>): Promise<{ row: CheckRow; settings?: ResolvedSettings }> {
+  try {
+    const settings = await resolve()
+    const profile = settings.profileName ? `profile ${settings.profileName}` : 'no profile (PAYFAC_API_KEY)'
+    return { row: pass('settings', `${profile}, ${settings.environment}, ${settings.baseUrl}`), settings }
+  } catch (error) {
+    const { message, hint } = error as { message: string; hint?: string }
+    return { row: fail('settings', message, hint ?? 'See `payfac whoami` and `payfac profiles list`.') }
+  }
+}
+
+/** A live key goes with production, a sandbox key with sandbox or local. */
+export function checkKeyPrefix(settings: ResolvedSettings): CheckRow {
+  const name = 'key against environment'
+  const match = /^(live|sandbox)_/.exec(settings.credential)
+  if (!match) return pass(name, `a ${settings.credentialKind} names no environment`)
+  const keyEnv = match[1]
+  const fits = keyEnv === 'live' ? settings.environment === 'production' : settings.environment !== 'production'
+  if (fits) return pass(name, `a ${keyEnv} key on a ${settings.environment} profile`)
+  return fail(name, `a ${keyEnv} key on a ${settings.environment} profile`, `Use a ${keyEnv === 'live' ? 'sandbox' : 'live'}_… key, or a profile of the ${keyEnv === 'live' ? 'production' : 'sandbox'} environment`)
+}
+
+/**
+ * One cheap read (`GET /merchants/industries`): is the service there, does it accept the
+ * credential, and is our clock near its `Date` header?
+ */
+export async function checkService(client: PayfacClient, baseUrl: string, now: () => number = Date.now): Promise<CheckRow[]> {
+  const sentAt = now()
+  try {
+    const answer = await client.request({ method: 'GET', path: '/merchants/industries' })
+    return [pass('service reachable', `${baseUrl} answered ${answer.status}`), pass('credential accepted', 'a read with it succeeded'), clockRow(answer.headers.date, sentAt, now())]
+  } catch (error) {
+    const status = (error as { status?: number }).status
+    if (typeof status === 'number') {
+      const reachable = pass('service reachable', `${baseUrl} answered ${status}`)
+      const headers = (error as { headers?: Record<string, string> }).headers
+      if (status === 401 || status === 403) {
+        return [reachable, fail('credential accepted', `the service refused it (${status})`, 'Check the key in your dashboard, then `payfac profiles add NAME --replace` (or set PAYFAC_API_KEY)'), clockRow(headers?.date, sentAt, now())]
+      }
+      return [reachable, fail('credential accepted', `the read failed with ${status}`, 'Try again later; run with --debug to see the answer'), clockRow(headers?.date, sentAt, now())]
+    }
+    const why = error instanceof Error ? error.message : String(error)
+    return [fail('service reachable', why, `Check --base-url / PAYFAC_BASE_URL (${baseUrl}); for the emulator run \`payfac emulator start\``)]
+  }
+}
+
+function clockRow(date: string | undefined, sentAt: number, receivedAt: number): CheckRow {
+  const name = 'clock'
+  const theirs = date ? Date.parse(date) : Number.NaN
+  if (Number.isNaN(theirs)) return pass(name, 'the service sent no Date header to compare with')
+  // The Date header has whole seconds: compare with the middle of the round trip, allowing a second.
+  const skew = theirs - (sentAt + receivedAt) / 2
+  const seconds = Math.round(skew / 1000)
+  if (Math.abs(skew) <= CLOCK_SKEW_MS) return pass(name, `within ${Math.max(1, Math.abs(seconds))}s of the service`)
+  return fail(name, `this machine is ${Math.abs(seconds)}s ${skew > 0 ? 'behind' : 'ahead of'} the service`, 'Turn on time synchronisation (for example: timedatectl set-ntp true)')
+}
+
+/** Node 20.18.1 or newer. */
+export function checkNode(version: string = process.versions.node): CheckRow {
+  const parts = version.split('.').map(Number)
+  for (let i = 0; i < 3; i += 1) {
+    const have = parts[i] ?? 0
+    const need = NODE_MIN[i] as number
+    if (have > need) break
+    if (have < need) return fail('node', `Node ${version} is older than ${NODE_MIN.join('.')}`, 'Install Node 20.18.1 or newer (20, 22 and 24 are supported)')
+  }
+  return pass('node', `Node ${version}`)
+}

@@ -1,0 +1,31 @@
+// `payfac whoami`: the settings in force and which source won each of them.
+import type { ResolvedSettings } from '../../config/index.js'
+import type { SettingRow } from '../../output/views/diagnostics.js'
+
+const PROFILE_SOURCE: Record<ResolvedSettings['source'], string> = {
+  flag: '--profile',
+  env: 'PAYFAC_PROFILE',
+  active: 'the active profile (profiles use)',
+  builtin: 'built-in (no profile chosen)',
+}
+
+/** Rows for the table; `mask` hides the credential (config's maskCredential). */
+export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => string): SettingRow[] {
+  const origin = settings.origins ?? {}
+  const rows: SettingRow[] = [
+    {
+      setting: 'profile',
+      value: settings.profileName ?? '(none)',
+      source: settings.profileName === undefined ? 'PAYFAC_API_KEY without a profile' : PROFILE_SOURCE[settings.source],
+    },
+    { setting: 'environment', value: settings.environment, source: settings.profileName ? `profile ${settings.profileName}` : 'inferred from the key and base URL' },
+    { setting: 'baseUrl', value: settings.baseUrl, source: origin.baseUrl ?? '-' },
+    { setting: 'credentialKind', value: settings.credentialKind, source: origin.credential ?? '-' },
+    { setting: 'credential', value: mask(settings.credential), source: origin.credential ?? '-' },
+  ]
+  for (const field of ['marketplaceId', 'merchantId', 'customerId'] as const) {
+    const value = settings.context[field]
+    if (value) rows.push({ setting: field, value, source: origin[field] ?? '-' })
+  }
+  return rows
+}

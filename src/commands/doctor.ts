@@ -1,0 +1,22 @@
+import { ApiCommand } from '../cli/base-command.js'
+import { checkKeyPrefix, checkNode, checkService, checkSettings, checkStorePermissions, concludeChecks } from '../cli/diagnose/checks.js'
+import { checkView, type CheckRow } from '../output/views/diagnostics.js'
+
+export default class Doctor extends ApiCommand<typeof Doctor> {
+  static override summary = 'Check the set-up: config store permissions, key against environment, service, credential, clock and Node.'
+  static override description =
+    'Each check passes or says how to fix it. Exit 0 only when every check passes; otherwise the exit code of the first failure (3 configuration, 4 credential refused, 7 service unreachable).'
+
+  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --profile production', '<%= config.bin %> doctor --json']
+
+  async run() {
+    const { resolveConfigDir } = await import('../config/index.js')
+    const rows: CheckRow[] = [checkStorePermissions(resolveConfigDir()), checkNode()]
+    const { row, settings } = await checkSettings(() => this.settings())
+    rows.push(row)
+    if (settings) rows.push(checkKeyPrefix(settings), ...(await checkService(await this.client(), settings.baseUrl)))
+    await this.showAll(checkView, rows)
+    concludeChecks(rows)
+    return rows
+  }
+}
