@@ -3,7 +3,9 @@
 // RawRequest/RawResponse; everything below it is undici.
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
+
 import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
+import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
 
@@ -178,7 +180,13 @@ export class Transport {
     const url = this.buildUrl(raw.path, raw.query)
     const path = this.describePath(raw.path)
     const responseType = raw.responseType ?? 'json'
-    const { headers, body, shownBody } = this.prepare(raw)
+    const { headers, body: prepared, shownBody } = this.prepare(raw)
+    let body = prepared
+    if (prepared instanceof FormData) {
+      const form = await encodeForm(prepared)
+      body = form.bytes
+      headers['Content-Type'] = form.contentType
+    }
     const secrets = this.secrets(headers)
 
     this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody}`}`, secrets)
