@@ -1,30 +1,36 @@
 // Downloads (invoice PDFs, statement zips, settlement CSV): streamed to a temporary file beside
 // the target and renamed into place only when complete, so an interrupted download never leaves a
-// truncated file under the requested name. Without --out, binary data is refused on a terminal.
-import { createWriteStream } from 'node:fs'
+// truncated file under the requested name. The temporary file is removed on every way out: an
+// error, a signal (through the process-wide clean-ups of signals.ts) or an early exit. Without
+// --out, binary data is refused on a terminal.
+import { createWriteStream, rmSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
 import { UsageError } from './errors.js'
+import { addCleanup } from './signals.js'
 
 /** Writes a stream to `path` atomically; returns the number of bytes written. */
 export async function saveStream(source: Readable, path: string): Promise<number> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`)
   let bytes = 0
   source.on('data', (chunk: Buffer) => (bytes += chunk.length))
+  const forget = addCleanup(() => rmSync(temporary, { force: true }))
   try {
     await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }))
     await rename(temporary, path)
   } catch (error) {
     await rm(temporary, { force: true })
+    forget()
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
       throw new UsageError(`--out: cannot write ${path} (${code})`, 'Check that the folder exists and is writable')
     }
     throw error
   }
+  forget()
   return bytes
 }
 

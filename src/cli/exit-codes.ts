@@ -10,6 +10,7 @@ import {
 } from '../client/errors.js'
 import { ConfigError } from '../config/errors.js'
 import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from './errors.js'
+import { receivedSignal } from './signals.js'
 
 export const EXIT = {
   ok: 0,
@@ -22,6 +23,7 @@ export const EXIT = {
   unavailable: 7,
   pending: 8,
   interrupted: 130,
+  terminated: 143,
 } as const
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
@@ -42,7 +44,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
   if (error instanceof ConfigError) return EXIT.config
   if (error instanceof WaitTimeoutError) return EXIT.pending
-  if (error instanceof InterruptedError) return EXIT.interrupted
+  if (error instanceof InterruptedError) return receivedSignal() === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof PageLimitError) return EXIT.usage
   if (error instanceof ResponseFormatError) return EXIT.unexpected

@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { installSignalHandling } from './signals.js'
 
 interface PackageJson {
   name: string
@@ -19,6 +20,8 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     process.stdout.write(help)
     return
   }
+  // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
+  installSignalHandling()
   const oclif = await loadOclif()
   try {
     await runCommandLine(argv, binUrl)

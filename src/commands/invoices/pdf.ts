@@ -1,7 +1,8 @@
-import { Args, Flags } from '@oclif/core'
+import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../cli/download.js'
+import { outFlag } from '../../cli/flags-out.js'
 import { checkNonEmpty } from '../../cli/validate.js'
 
 export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
@@ -19,7 +20,7 @@ export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
   }
 
   static override flags = {
-    out: Flags.string({ char: 'o', description: 'Write the PDF to this file (atomically).' }),
+    out: outFlag('Write the PDF to this file (atomically).'),
   }
 
   async run() {

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream'
-import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../cli/download.js'
+import { outFlag } from '../../cli/flags-out.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
 import { reportParts, settlementQuery } from '../../cli/requests/money.js'
 import { rawView } from '../../output/views/generic.js'
@@ -21,7 +21,7 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
 
   static override flags = {
     ...settlementFlags(),
-    out: Flags.string({ char: 'o', description: 'Save the report (CSV with --csv, otherwise JSON) to this file, atomically.' }),
+    out: outFlag('Save the report (CSV with --csv, otherwise JSON) to this file, atomically.'),
   }
 
   async run() {
