@@ -7,6 +7,7 @@ import { Command, Interfaces } from '@oclif/core'
 import type { Page, PayfacClient } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
+import { redactText } from '../client/redact.js'
 import { describeError } from './exit-codes.js'
 import { apiFlags, outputFlags } from './flags.js'
 
@@ -94,7 +95,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   override async catch(error: Interfaces.CommandError): Promise<void> {
     // A flag that failed to parse is already reported here; oclif need not add its own warning.
     this.parsed = true
-    const report = describeError(error)
+    const report = redactReport(describeError(error))
     if (report.code === 0) return
     const wantsJson = (this.flags as { json?: boolean } | undefined)?.json ?? this.argv.includes('--json')
     if (wantsJson) {
@@ -109,6 +110,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     }
     process.exitCode = report.code
   }
+}
+
+/** An error report with card numbers and URL passwords masked, whatever produced its text. */
+function redactReport<R extends { message: string; hint: string | undefined; json: Record<string, unknown> }>(report: R): R {
+  const json = JSON.parse(redactText(JSON.stringify(report.json))) as Record<string, unknown>
+  return { ...report, message: redactText(report.message), hint: report.hint && redactText(report.hint), json }
 }
 
 function lowerFirst(text: string): string {
@@ -137,7 +144,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       env: process.env,
       store: new ProfileStore(),
     })
-    for (const notice of this.resolved.notices) process.stderr.write(`${notice}\n`)
+    for (const notice of this.resolved.notices) process.stderr.write(`${redactText(notice)}\n`)
     return this.resolved
   }
 

@@ -5,6 +5,7 @@ import { Args, Flags } from '@oclif/core'
 
 import { InvalidInputError } from '../client/errors.js'
 import { parseCurrency, toMinorUnits } from '../client/money.js'
+import { redactUrlPasswords } from '../client/redact.js'
 import { UsageError } from './errors.js'
 
 const GLOBAL = 'GLOBAL'
@@ -20,7 +21,11 @@ export const outputFlags = {
 export const apiFlags = {
   ...outputFlags,
   profile: Flags.string({ description: 'Profile to use (see `payfac profiles list`).', helpGroup: GLOBAL }),
-  'base-url': Flags.string({ description: 'Base URL of the service, overriding the profile.', helpGroup: GLOBAL }),
+  'base-url': Flags.string({
+    description: 'Base URL of the service, overriding the profile.',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkBaseUrl(input, '--base-url'),
+  }),
   'merchant-id': Flags.string({
     description: 'Act for this merchant (Merchant-Id header).',
     helpGroup: GLOBAL,
@@ -37,6 +42,19 @@ export const apiFlags = {
     parse: async (input) => checkPrefix(input, 'cust', '--customer-id'),
   }),
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
+}
+
+/** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */
+export function checkBaseUrl(input: string, flag: string): string {
+  const value = input.trim()
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${redactUrlPasswords(input)}")`, 'For example https://sandbox.example.com')
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`${flag} must not hold a user name or password`, 'Give the credential with a profile or PAYFAC_API_KEY, never in the URL')
+  }
+  return value
 }
 
 /** Checks that an identifier has its resource's prefix (`ordr_…`). */

@@ -6,7 +6,7 @@ import { FormData, request, type Dispatcher } from 'undici'
 
 import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
-import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
+import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
 
 /** The entity a call acts for; each field becomes a context header when set. */
@@ -118,7 +118,10 @@ export class Transport {
     try {
       base = new URL(options.baseUrl)
     } catch {
-      throw new PayfacError(`The base URL "${options.baseUrl}" is not a URL`)
+      throw new PayfacError(`The base URL "${redactUrlPasswords(options.baseUrl)}" is not a URL`)
+    }
+    if (base.username || base.password) {
+      throw new PayfacError('The base URL must not hold a user name or password: give the credential as `credential`')
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new PayfacError(`The base URL must start with http:// or https:// (got ${base.protocol})`)

@@ -115,6 +115,13 @@ export function isHttpUrl(text: string): boolean {
   return protocol === 'http:' || protocol === 'https:'
 }
 
+/** True when the URL holds a user name or password (`https://user:pw@host`). */
+export function hasUrlCredentials(text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const url = new URL(text)
+  return url.username !== '' || url.password !== ''
+}
+
 /** True when the URL's host is this machine: localhost, *.localhost, 127.0.0.0/8 or ::1. */
 export function isLoopbackUrl(text: string): boolean {
   if (!URL.canParse(text)) return false
@@ -151,7 +158,10 @@ export const profileSchema = z
       .string()
       .regex(PROFILE_NAME_PATTERN, 'must be 1 to 64 letters, digits, "_" or "-", starting with a letter or digit'),
     environment: z.enum(ENVIRONMENTS),
-    baseUrl: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL'),
+    baseUrl: z
+      .string()
+      .refine(isHttpUrl, 'must be an http:// or https:// URL')
+      .refine((url) => !hasUrlCredentials(url), 'must not hold a user name or password'),
     credentialKind: z.enum(CREDENTIAL_KINDS),
     credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces'),
     marketplaceId: ID_SCHEMAS.marketplaceId.optional(),
