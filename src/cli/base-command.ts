@@ -10,6 +10,7 @@ import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
 import { describeError } from './exit-codes.js'
 import { apiFlags, outputFlags } from './flags.js'
+import { checkQueryRanges } from './validate-dates.js'
 
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<typeof apiFlags & T['flags']>
 export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -77,6 +78,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
    */
   protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number }
+    checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
     if (f.all || f.max !== undefined) {
       return this.showAll(view, source.iterate({ ...paging, limit: f.limit ?? 100, page: undefined }, { max: f.max }))

@@ -2,6 +2,7 @@
 import { UsageError } from '../errors.js'
 import { moneyFrom } from '../flags.js'
 import { checkNonEmpty } from '../validate.js'
+import { checkDateRange } from '../validate-dates.js'
 import { amountFilter } from './transactions.js'
 
 /** A manual payout (body not shown by the contract): the amount, and a description when given. */
@@ -33,6 +34,7 @@ export function settlementQuery(f: SettlementFlagValues) {
       )
     }
   }
+  checkDateRange(f.from, f.to, ['--from', '--to'])
   return {
     payoutId: f.payout === undefined ? undefined : checkNonEmpty(f.payout, '--payout').trim(),
     currency: f.currency,

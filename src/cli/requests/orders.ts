@@ -29,12 +29,24 @@ export function orderBodyFromFlags(f: OrderFlagValues): Record<string, unknown> 
   if (f.description) body.description = f.description
   if (f.email) body.customerEmailAddress = checkEmail(f.email, '--email')
   if (f.phone) body.customerPhoneNumber = checkPhone(f.phone, '--phone')
-  if (f.item?.length) body.items = f.item.map((text) => parseItem(text, f.currency as string))
+  if (f.item?.length) body.items = checkItemsTotal(f.item.map((text) => parseItem(text, f.currency as string)), body.amount as { minorCurrencyUnits: number })
   const billing = billingFromFlags(f)
   if (billing) body.billing = billing
   const metadata = metadataFrom(f.metadata)
   if (metadata) body.metadata = metadata
   return body
+}
+
+/** Refuses items whose total (quantity × unit amount, in minor units) is more than the order's amount. */
+export function checkItemsTotal<I extends { quantity: number; amount: { minorCurrencyUnits: number } }>(items: I[], order: { minorCurrencyUnits: number }): I[] {
+  const total = items.reduce((sum, item) => sum + item.quantity * item.amount.minorCurrencyUnits, 0)
+  if (total > order.minorCurrencyUnits) {
+    throw new UsageError(
+      `The --item lines add up to ${total} minor units, more than the order's --amount (${order.minorCurrencyUnits})`,
+      'Each --item amount is a unit price: quantity × amount, summed, may not exceed --amount',
+    )
+  }
+  return items
 }
 
 /** `"<description>:<quantity>:<amount>"`; the description may itself contain colons. */

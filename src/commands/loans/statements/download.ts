@@ -4,7 +4,7 @@ import { ApiCommand } from '../../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../../cli/download.js'
 import { outFlag } from '../../../cli/flags-out.js'
 import { UsageError } from '../../../cli/errors.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 
 export default class LoansStatementsDownload extends ApiCommand<typeof LoansStatementsDownload> {
   static override summary = 'Download a loan statement report (a password-protected zip).'
@@ -18,7 +18,7 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
   ]
 
   static override args = {
-    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkNonEmpty(input, 'The loan statement id').trim() }),
+    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkIdText(input, 'The loan statement id') }),
   }
 
   static override flags = {
