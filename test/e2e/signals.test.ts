@@ -16,8 +16,13 @@ let url: string
 let folder: string
 
 beforeAll(async () => {
-  // Answers with the first rows of a CSV, then never finishes the body.
-  server = createServer((_req, res) => {
+  // An agreement that stays Pending; for anything else the first rows of a CSV, then never the end of the body.
+  server = createServer((req, res) => {
+    if (req.url?.startsWith('/payto/agreement')) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ token: 'ptagr_SignalsTest00001', status: 'Pending', agreementUid: null }))
+      return
+    }
     res.writeHead(200, { 'content-type': 'text/csv' })
     res.write('entryId,amount\nse_1,100\n')
   })
@@ -74,5 +79,26 @@ describe('an interrupted download', () => {
     expect(readdirSync(folder)).toContain('existing.csv')
     const { readFileSync } = await import('node:fs')
     expect(readFileSync(target, 'utf8')).toBe('the previous report\n')
+  })
+})
+
+describe('an interrupted wait', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('stops at a safe point on %s, exits %i and names the command that resumes', async (signal, exitCode) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PAYFAC_CONFIG_DIR: join(folder, 'config'), PAYFAC_BASE_URL: url, PAYFAC_API_KEY: 'sandbox_sk_signals0000000000000001', NO_COLOR: '1' }
+    delete env.PAYFAC_PROFILE
+    const child = spawn(process.execPath, [BIN, 'payto', 'status', 'ptagr_SignalsTest00001', '--poll', '--interval', '100ms'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>
+    const deadline = Date.now() + 10_000
+    while (!stderr.includes('Pending') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    child.kill(signal)
+    const [code] = await exited
+    expect(code, stderr).toBe(exitCode)
+    expect(stderr).toMatch(/Interrupted while waiting for agreement ptagr_SignalsTest00001/)
+    expect(stderr).toContain('Resume with: payfac payto status ptagr_SignalsTest00001 --poll')
   })
 })
