@@ -1,7 +1,7 @@
 // Profiles: named sets of (environment, base URL, credential, context ids). This file is pure:
 // the shape of a profile and of the store file, credential kinds, key inference, the
-// environment check and masking. The file itself is handled by store.ts (conf), so importing
-// these helpers never loads conf.
+// environment check and masking. The file itself is handled by store.ts, so importing these
+// helpers never touches the file system.
 import { z } from 'zod'
 import { LOCAL_BASE_URL, WELL_KNOWN } from '../well-known.js'
 import { ConfigError } from './errors.js'
