@@ -2,6 +2,7 @@
 // (usually through the helpers below); the pipeline turns it into the ApiError body with
 // `errorBody()`. Every error is `application/json` with `statusCode` equal to the HTTP status and
 // `tracer` equal to the request id sent in the `Request-Id` header.
+import { nextStepFor } from './error-details.js'
 
 export interface ApiErrorBody {
   statusCode: number
@@ -62,7 +63,8 @@ export function errorBody(error: unknown, requestId: string): { status: number; 
           detail: error instanceof Error ? error.message : String(error),
         })
   const body: ApiErrorBody = { statusCode: e.status, errorCode: e.errorCode, message: e.message, tracer: requestId }
-  if (e.detail !== undefined) body.detail = e.detail
+  const detail = e.detail ?? (e.status === 409 || e.status === 422 ? nextStepFor(e.errorCode) : undefined)
+  if (detail !== undefined) body.detail = detail
   const description = TYPE_DESCRIPTIONS[e.status]
   if (description) body.errorTypeDescription = description
   if (e.metadata !== undefined) body.metadata = e.metadata

@@ -18,6 +18,7 @@
 import { z } from 'zod'
 import { describeIssues } from '../client/schemas/common.js'
 import { EmulatorError, badRequest, notFound } from './api-error.js'
+import { JSON_LIMITS, checkJsonLimits } from './body-limits.js'
 import { timestamp } from './clock.js'
 import { parseFault } from './faults.js'
 import type { IdGenerator } from './ids.js'
@@ -90,11 +91,12 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
     GET: (ctx) => ({
       namespace: ctx.ns.name,
       namespaces: ctx.namespaces.list().map((n) => n.name),
-      limits: { requestLog: ctx.ns.requests.capacity, deliveryLog: ctx.ns.deliveries.log.capacity, namespaces: MAX_NAMESPACES },
+      limits: { requestLog: ctx.ns.requests.capacity, deliveryLog: ctx.ns.deliveries.log.capacity, namespaces: MAX_NAMESPACES, body: JSON_LIMITS },
       options: {
         faultSeed: String(ctx.options.faultSeed ?? 'payfac'),
         rateLimit: ctx.options.rateLimit ?? null,
         strictHttps: ctx.options.strictHttps ?? false,
+        strict: ctx.options.strict ?? false,
         fixtures: ctx.options.fixtures !== undefined,
       },
       endpoints: [
@@ -241,6 +243,7 @@ export function handleControl(ctx: ControlContext, raw: RawRequest, url: URL): R
     const text = raw.body === undefined ? '' : typeof raw.body === 'string' ? raw.body : raw.body.toString('utf8')
     let body: unknown
     if (text.trim() !== '') {
+      checkJsonLimits(text)
       try {
         body = JSON.parse(text)
       } catch (error) {

@@ -13,6 +13,7 @@ import { timestamp } from './clock.js'
 import { CONTROL_PREFIX, handleControl, longPollWait } from './control-plane.js'
 import { FAULT_HEADER, parseFault, type Fault } from './faults.js'
 import type { IdGenerator } from './ids.js'
+import { WARNING_HEADER } from './lenient.js'
 import { NAMESPACE_HEADER, Namespace, Namespaces, type IntegratorOptions, type NamespaceBase } from './namespaces.js'
 import { handleRequest, type RawRequest, type RawResponse } from './pipeline.js'
 import type { Router } from './router.js'
@@ -116,6 +117,7 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
       requestHeaders: redactHeaders(raw.headers),
       requestBody: snippet(raw.body),
       responseBody: answer.transport?.destroy === 'before' ? null : snippet(answer.body),
+      warning: answer.headers[WARNING_HEADER] ?? null,
     })
     return answer
   }
@@ -196,14 +198,24 @@ export function redactText(text: string): string {
   return maskCredential(text).replace(SECRET_FIELD, (_m, open: string, value: string, close: string) => `${open}…${value.slice(-4)}${close}`)
 }
 
+/**
+ * Some hosts send their header lines again under stray names (`0: Authorization: Bearer …`, field
+ * notes); such a line holds the credential as much as the real header does.
+ */
+const STRAY_AUTHORIZATION = /^\s*authorization\s*:\s*/i
+
+function maskBearer(value: string): string {
+  const credential = /^\s*Bearer\s+(\S+)/i.exec(value)?.[1]
+  return credential === undefined ? '…' : IS_SECRET_VALUE.test(credential) ? `Bearer ${maskCredential(credential)}` : `Bearer …${credential.slice(-4)}`
+}
+
 function redactHeaders(headers: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue
-    if (name === 'authorization') {
-      const credential = /^\s*Bearer\s+(\S+)/i.exec(value)?.[1]
-      out[name] = credential === undefined ? '…' : IS_SECRET_VALUE.test(credential) ? `Bearer ${maskCredential(credential)}` : `Bearer …${credential.slice(-4)}`
-    } else out[name] = redactText(value)
+    if (name === 'authorization') out[name] = maskBearer(value)
+    else if (STRAY_AUTHORIZATION.test(value)) out[name] = `Authorization: ${maskBearer(value.replace(STRAY_AUTHORIZATION, ''))}`
+    else out[name] = redactText(value)
   }
   return out
 }
@@ -218,5 +230,11 @@ function snippet(body: string | Buffer | undefined): string | null {
     return redactText(body.length > LOGGED_SNIPPET_CHARS ? `${text}…` : text)
   }
   if (body === '') return null
-  return redactText(body.length > LOGGED_SNIPPET_CHARS ? `${body.slice(0, LOGGED_SNIPPET_CHARS)}…` : body)
+  // A copy, never a slice: a slice of a large body would keep the whole body alive in the log.
+  return redactText(body.length > LOGGED_SNIPPET_CHARS ? `${copyOf(body.slice(0, LOGGED_SNIPPET_CHARS))}…` : body)
+}
+
+/** A string that shares no storage with its source (V8 keeps the parent of a sliced string alive). */
+function copyOf(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8')
 }

@@ -1,7 +1,8 @@
 // Reading a multipart/form-data body (RFC 7578) from its bytes: the parts, each with its form
 // field name, file name, declared content type and content. Enough for file uploads; no nested
 // multipart, no transfer encodings other than binary (which is what browsers and undici send).
-import { badRequest } from './api-error.js'
+import { EmulatorError, badRequest } from './api-error.js'
+import { MAX_FORM_FIELD_BYTES, MAX_FORM_PARTS } from './body-limits.js'
 
 export interface FormPart {
   name: string
@@ -43,6 +44,7 @@ export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
     if (lineEnd < 0) throw invalid('a boundary line does not end')
     const headersEnd = body.indexOf('\r\n\r\n', lineEnd)
     if (headersEnd < 0) throw invalid('a part has no end of headers')
+    if (headersEnd - lineEnd > 8192) throw new EmulatorError(413, 'field_too_large', 'The headers of a multipart part are larger than 8192 bytes')
     const headers = new Map<string, string>()
     const headerText = body.subarray(lineEnd + 2, headersEnd).toString('utf8')
     for (const line of headerText.split('\r\n')) {
@@ -56,12 +58,18 @@ export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
     const disposition = headers.get('content-disposition') ?? ''
     const name = headerParam(disposition, 'name')
     if (!/^form-data\b/i.test(disposition) || name === null) throw invalid('a part has no Content-Disposition: form-data with a name')
-    parts.push({
-      name,
-      fileName: headerParam(disposition, 'filename'),
-      contentType: headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? null,
-      content: body.subarray(headersEnd + 4, next),
-    })
+    const fileName = headerParam(disposition, 'filename')
+    const content = body.subarray(headersEnd + 4, next)
+    // Limits per part (body-limits.ts): a form field is text and small; a file has its own cap where it is read.
+    if (parts.length >= MAX_FORM_PARTS) {
+      throw new EmulatorError(413, 'too_many_parts', `A multipart body may have at most ${MAX_FORM_PARTS} parts`)
+    }
+    if (fileName === null && content.length > MAX_FORM_FIELD_BYTES) {
+      throw new EmulatorError(413, 'field_too_large', `The form field "${name.slice(0, 64)}" is larger than ${MAX_FORM_FIELD_BYTES} bytes`, {
+        detail: `${content.length} bytes; send a file as a part with a filename`,
+      })
+    }
+    parts.push({ name, fileName, contentType: headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? null, content })
     at = next + 2
   }
 }

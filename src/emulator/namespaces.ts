@@ -40,6 +40,8 @@ export interface RequestLogEntry {
   requestHeaders: Record<string, string>
   requestBody: string | null
   responseBody: string | null
+  /** The `Emulator-Warning` of the answer (unknown fields accepted), if any. */
+  warning?: string | null
 }
 
 export interface IntegratorOptions {
@@ -49,6 +51,8 @@ export interface IntegratorOptions {
   rateLimit?: number
   /** `--strict-https`: refuse webhook urls that are not https, loopback included. */
   strictHttps?: boolean
+  /** `--strict`: refuse request fields the schemas do not know (400) instead of accepting and reporting them. */
+  strict?: boolean
   /**
    * `--allow-remote-webhooks`: deliver to hosts other than this machine. Off by default, so an
    * emulator never reaches out to the network unless asked to.
@@ -119,7 +123,7 @@ export class Namespace {
     })
     this.agreements = new AgreementWatcher(store, clock, base.ids)
     this.drained = store.events.length
-    this.deps = { store, clock, ids: base.ids, router: base.router, ...(afterChange ? { afterChange } : {}), ...(base.log ? { log: base.log } : {}) }
+    this.deps = { store, clock, ids: base.ids, router: base.router, ...(afterChange ? { afterChange } : {}), ...(base.log ? { log: base.log } : {}), strict: o.strict === true }
   }
 
   /**

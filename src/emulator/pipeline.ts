@@ -3,18 +3,21 @@
 //   2. bearer credential → principal (401)
 //   3. context headers → scope (403)
 //   4. route: method + path (404, 405 with Allow); credential kind allowed (403); Accept (406)
-//   5. body: JSON (400 when malformed), envelope (400 unless exactly one known action key),
-//      validation with the shared strict request schemas, then the emulator's own (400)
+//   5. body: size, depth and string limits (413/400, before parsing), JSON whatever the declared
+//      content type (400 when it is not JSON), envelope (400 unless exactly one known action key),
+//      validation with the shared request schemas, then the emulator's own (400); unknown fields
+//      accepted and reported (`Emulator-Warning`) unless strict (lenient.ts)
 //   6. handler (synchronous: nothing else runs until it returns)
 //   7. answer; every error of every step goes through the one builder in api-error.ts
 // The whole function is synchronous: the server reads the body first and hands over the bytes.
 import type { z } from 'zod'
 import { ACTIONS, BODIES } from '../client/schemas/actions.js'
-import { describeIssues } from '../client/schemas/common.js'
 import { EmulatorError, badRequest, errorBody, forbidden } from './api-error.js'
 import { authenticate, contextHeaders, resolveScope } from './auth.js'
+import { checkJsonLimits } from './body-limits.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
+import { validateBody, WARNING_HEADER, warningText } from './lenient.js'
 import type { Router } from './router.js'
 import { Reply, routeKey, type HandlerContext, type HandlerRequest, type Route } from './route.js'
 import type { Store } from './store.js'
@@ -45,6 +48,8 @@ export interface PipelineDeps {
   afterChange?: () => void
   /** Receives one line per request and any warnings. */
   log?: (line: string) => void
+  /** `--strict`: refuse fields the request schemas do not know (400) instead of accepting and reporting them. */
+  strict?: boolean
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -56,6 +61,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
   const requestId = deps.ids.next('req')
   let response: RawResponse
   let mayHaveChanged = false
+  let unknown: string[] = []
   try {
     const url = new URL(raw.url, 'http://emulator.invalid')
     const principal = authenticate(deps.store, deps.clock, raw.headers.authorization)
@@ -65,7 +71,9 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
       throw forbidden('credential_not_allowed', `${describeKind(principal.kind)} may not call ${route.method} ${route.path}`)
     }
     const accept = negotiate(raw.headers.accept, route.produces)
-    const { body, action } = readBody(route, raw)
+    const read = readBody(route, raw, deps.strict === true)
+    const { body, action } = read
+    unknown = read.unknown
     const ctx: HandlerContext = {
       store: deps.store,
       clock: deps.clock,
@@ -100,8 +108,11 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
       deps.log?.(`emulator: warning: the state could not be saved: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
+  // Accepted unknown fields are reported on the answer, an error of the operation's own rules included.
+  if (unknown.length > 0) response.headers[WARNING_HEADER] = warningText(unknown)
   response.headers['Request-Id'] = requestId
-  deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}`)
+  const warning = response.headers[WARNING_HEADER]
+  deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}${warning ? ` (${warning})` : ''}`)
   return response
 }
 
@@ -156,31 +167,50 @@ export function negotiate(acceptHeader: string | undefined, produces: readonly s
   throw new EmulatorError(406, 'not_acceptable', `This operation answers ${produces.join(' or ')}; the Accept header allows none of them`)
 }
 
-function readBody(route: Route, raw: RawRequest): { body: unknown; action: string | null } {
-  if (route.actions === undefined && route.body === undefined && SHARED_BODIES[routeKey(route)] === undefined) {
-    return { body: undefined, action: null }
-  }
+interface ReadBody {
+  body: unknown
+  action: string | null
+  /** Unknown fields accepted (lenient mode), as paths. */
+  unknown: string[]
+}
+
+const NO_BODY: ReadBody = { body: undefined, action: null, unknown: [] }
+
+function readBody(route: Route, raw: RawRequest, strict: boolean): ReadBody {
+  if (route.actions === undefined && route.body === undefined && SHARED_BODIES[routeKey(route)] === undefined) return NO_BODY
   const text = raw.body === undefined ? '' : typeof raw.body === 'string' ? raw.body : raw.body.toString('utf8')
   if (text.trim() === '') {
     if (route.actions !== undefined || route.bodyRequired || SHARED_BODIES[routeKey(route)] !== undefined) {
       throw badRequest('missing_body', `${route.method} ${route.path} needs a JSON body`)
     }
-    return { body: undefined, action: null }
+    return NO_BODY
   }
-  const contentType = raw.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
-  if (contentType && contentType !== 'application/json' && !contentType.endsWith('+json')) {
-    throw badRequest('unsupported_content_type', `Request bodies are application/json, not ${contentType}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw badRequest('malformed_json', 'The request body is not valid JSON', error instanceof Error ? error.message : undefined)
-  }
-  return route.actions !== undefined ? readEnvelope(route, route.actions, json) : { body: readPlain(route, json), action: null }
+  const json = parseJsonBody(text, raw.headers['content-type'])
+  return route.actions !== undefined ? readEnvelope(route, route.actions, json, strict) : readPlain(route, json, strict)
 }
 
-function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json: unknown): { body: unknown; action: string } {
+/**
+ * The body as JSON, whatever the declared content type: real clients send JSON labelled
+ * `application/x-www-form-urlencoded` and the service reads it (field notes). Only a body that is
+ * not JSON is refused, and `multipart/form-data` keeps its meaning (file uploads, not JSON).
+ */
+function parseJsonBody(text: string, contentTypeHeader: string | undefined): unknown {
+  const contentType = contentTypeHeader?.split(';')[0]?.trim().toLowerCase()
+  const declaredJson = !contentType || contentType === 'application/json' || contentType.endsWith('+json')
+  if (contentType === 'multipart/form-data') {
+    throw badRequest('unsupported_content_type', 'This operation takes a JSON body; multipart/form-data is for file uploads (POST /merchants/{merchantId}/files)')
+  }
+  checkJsonLimits(text)
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : undefined
+    if (declaredJson) throw badRequest('malformed_json', 'The request body is not valid JSON', reason)
+    throw badRequest('unsupported_content_type', `Request bodies are JSON; this ${contentType} body is not JSON`, reason)
+  }
+}
+
+function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json: unknown, strict: boolean): ReadBody {
   const names = Object.keys(actions)
   const expected = `one of ${names.join(', ')}`
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
@@ -194,24 +224,26 @@ function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json
   const spec = Object.prototype.hasOwnProperty.call(actions, name) ? actions[name] : undefined
   if (!spec) throw badRequest('unknown_action', `"${name}" is not an action of ${route.method} ${route.path}; expected ${expected}`)
   let value = (json as Record<string, unknown>)[name]
+  const unknown: string[] = []
   const table = SHARED_ACTIONS[routeKey(route)]
   const shared = table !== undefined && table !== '*' ? table[name] : undefined
-  if (shared) value = validate(shared, value, name)
-  if (spec.schema) value = validate(spec.schema, value, name)
-  return { body: value, action: name }
+  if (shared) value = check(shared, value, strict, unknown, name)
+  if (spec.schema) value = check(spec.schema, value, strict, unknown, name)
+  return { body: value, action: name, unknown }
 }
 
-function readPlain(route: Route, json: unknown): unknown {
+function readPlain(route: Route, json: unknown, strict: boolean): ReadBody {
   let value = json
+  const unknown: string[] = []
   const shared = SHARED_BODIES[routeKey(route)]
-  if (shared) value = validate(shared, value)
-  if (route.body) value = validate(route.body, value)
-  return value
+  if (shared) value = check(shared, value, strict, unknown)
+  if (route.body) value = check(route.body, value, strict, unknown)
+  return { body: value, action: null, unknown }
 }
 
-function validate(schema: z.ZodType, value: unknown, root?: string): unknown {
-  const parsed = schema.safeParse(value)
-  if (!parsed.success) throw badRequest('invalid_request', `Invalid request: ${describeIssues(parsed.error, root)}`)
-  return parsed.data
+/** One schema's check; the unknown fields it accepted are added to `unknown` (once each). */
+function check(schema: z.ZodType, value: unknown, strict: boolean, unknown: string[], root?: string): unknown {
+  const checked = validateBody(schema, value, { strict, root })
+  for (const field of checked.unknown) if (!unknown.includes(field)) unknown.push(field)
+  return checked.value
 }
-

@@ -5,10 +5,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import { EmulatorError } from './api-error.js'
 import type { EmulatorApp } from './app.js'
+import { MAX_JSON_BODY_BYTES } from './body-limits.js'
 import { rejectRequest } from './pipeline.js'
 
-/** Largest request body accepted: above the 10 MB of a merchant file upload, with room for JSON encoding. */
+/** Largest request body accepted: a multipart upload, above the 10 MB of a merchant file. */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024
+
+/** The cap of one request: a multipart upload may be large; any other body is JSON (body-limits.ts). */
+export function bodyLimit(contentType: string | undefined): number {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'multipart/form-data' ? MAX_BODY_BYTES : MAX_JSON_BODY_BYTES
+}
 
 export interface RunningServer {
   server: Server
@@ -36,10 +42,11 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET'
     const url = req.url ?? '/'
+    const limit = bodyLimit(req.headers['content-type'])
     const declared = Number(req.headers['content-length'] ?? '0')
-    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+    if (Number.isFinite(declared) && declared > limit) {
       // Answer at once and drain the rest, so the client can read the answer before it finishes sending.
-      send(res, rejectRequest(deps, tooLarge(), { method, url }))
+      send(res, rejectRequest(deps, tooLarge(limit), { method, url }))
       req.resume()
       return
     }
@@ -49,10 +56,10 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
     req.on('data', (chunk: Buffer) => {
       if (refused) return
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         refused = true
         chunks.length = 0
-        send(res, rejectRequest(deps, tooLarge(), { method, url }))
+        send(res, rejectRequest(deps, tooLarge(limit), { method, url }))
         return
       }
       chunks.push(chunk)
@@ -122,6 +129,9 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
   })
 }
 
-function tooLarge(): EmulatorError {
-  return new EmulatorError(413, 'payload_too_large', `The request body is larger than ${MAX_BODY_BYTES / (1024 * 1024)} MB`)
+function tooLarge(limit: number): EmulatorError {
+  const what = limit === MAX_BODY_BYTES ? 'A multipart upload' : 'A JSON body'
+  return new EmulatorError(413, 'payload_too_large', `The request body is larger than ${limit / (1024 * 1024)} MB`, {
+    detail: `${what} may be at most ${limit} bytes; only multipart/form-data file uploads may exceed ${MAX_JSON_BODY_BYTES} bytes`,
+  })
 }

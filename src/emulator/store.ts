@@ -220,8 +220,10 @@ export interface OrderRecord {
   items: OrderItem[]
   billing: { address?: Address; name?: string; phoneNumber?: string } | null
   metadata: Record<string, unknown> | null
-  discountAmount?: Money
-  shipping?: { amount?: Money; address?: Address; name?: string }
+  /** Integer minor units, as real clients send it (field notes); null when not given (optional: records made before it existed). */
+  discountAmount?: number | null
+  /** As sent (field notes): `amount` in minor units; empty strings for an order with nothing to ship. */
+  shipping?: { amount?: number; address?: Partial<Address> & { line2?: string }; name?: string } | null
   transactionId: string | null
   payByLinkUrl: string | null
   cancelledAt: string | null

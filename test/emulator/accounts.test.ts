@@ -39,7 +39,9 @@ describe('customers', () => {
     const id = organisation(app, 'ORG-7')
     expect(organisation(app, 'ORG-7')).toBe(id)
     expect(organisation(app, 'ORG-8')).not.toBe(id)
-    expect(app.request('POST', '/customers', { body: { UpsertOrganisationCustomer: { referenceCustomerId: 'X', size: 'big' } } }).status).toBe(400)
+    const unknown = app.request('POST', '/customers', { body: { UpsertOrganisationCustomer: { referenceCustomerId: 'X', size: 'big' } } })
+    expect(unknown.headers['Emulator-Warning']).toContain('"UpsertOrganisationCustomer.size"')
+    expect(ok(app.request('GET', `/customers/${ok(unknown).customerId}`)).size).toBe('big')
   })
 
   it('lists with the filters of real integrations', () => {

@@ -154,12 +154,14 @@ describe('pipeline', () => {
     }
   })
 
-  it('validates action values with the shared strict schemas (unknown fields refused)', () => {
-    const app = testApp()
-    const response = app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), colour: 'red' } } })
-    expect(response.status).toBe(400)
-    expect(response.body.errorCode).toBe('invalid_request')
-    expect(response.body.message).toContain('colour')
+  it('validates action values with the shared schemas (unknown fields accepted and reported; refused when strict)', () => {
+    const lenient = testApp().request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), colour: 'red' } } })
+    expect(lenient.status).toBe(200)
+    expect(lenient.headers['Emulator-Warning']).toContain('"CreateOnlineOrder.colour"')
+    const strict = createEmulatorApp({ integrators: { strict: true } }).request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), colour: 'red' } } })
+    expect(strict.status).toBe(400)
+    expect(strict.body.errorCode).toBe('invalid_request')
+    expect(strict.body.message).toContain('colour')
   })
 
   it('validates with the emulator’s own schemas where the contract shows no fields', () => {

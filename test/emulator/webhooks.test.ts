@@ -58,7 +58,6 @@ describe('creating subscriptions', () => {
     }
     expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { ...fields, events: [] } } }), 400, 'invalid_request')
     expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { ...fields, events: ['merchant created'] } } }), 400, 'invalid_request')
-    expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { ...fields, secret: 'mine' } } }), 400, 'invalid_request')
     expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookSubscription: fields } }), 400, 'unknown_action')
   })
 })

@@ -5,7 +5,7 @@ import { metadataFrom } from '../flags.js'
 import { checkEmail, checkNonEmpty, checkPhone, refusePreviousGenerationFields } from '../validate.js'
 import { previousGenerationWarnings, unwrapData } from './auth.js'
 
-export const CUSTOMER_KINDS = ['UpsertConsumerCustomer', 'UpsertOrganisationCustomer'] as const
+export const CUSTOMER_KINDS = ['UpsertConsumerCustomer', 'UpsertOrganisationCustomer', 'RegisterPluginConsumerCustomer'] as const
 export type CustomerKind = (typeof CUSTOMER_KINDS)[number]
 
 /** The consumer fields of the field notes, as flags. */
@@ -22,10 +22,19 @@ export interface ConsumerFlagValues {
 
 export interface CustomerFlagValues extends ConsumerFlagValues {
   organisation?: boolean | undefined
+  plugin?: boolean | undefined
   name?: string | undefined
 }
 
 const CONSUMER_ONLY = ['given-name', 'middle-name', 'family-name', 'verified'] as const
+/** What the shop plug-in's registration carries besides the e-mail address (field notes). */
+const NOT_IN_PLUGIN = ['middle-name', 'phone', 'verified', 'metadata', 'name'] as const
+
+/** The kind the flags ask for, when `--data` does not name one. */
+function kindFromFlags(f: CustomerFlagValues): CustomerKind {
+  if (f.organisation && f.plugin) throw new UsageError('--plugin registers a consumer; it cannot go with --organisation')
+  return f.organisation ? 'UpsertOrganisationCustomer' : f.plugin ? 'RegisterPluginConsumerCustomer' : 'UpsertConsumerCustomer'
+}
 
 /** Consumer fields from flags (only those given), checked: e-mail, E.164 phone, key=value metadata. */
 export function consumerFields(f: ConsumerFlagValues): Record<string, unknown> {
@@ -48,13 +57,18 @@ export function consumerFields(f: ConsumerFlagValues): Record<string, unknown> {
  * flags given beside it override its fields. Previous-generation names in `--data` are refused.
  */
 export function customerEnvelope(f: CustomerFlagValues, data: Record<string, unknown> | undefined): Record<string, Record<string, unknown>> {
-  const opened = data ? unwrapData(data, CUSTOMER_KINDS, f.organisation ? 'UpsertOrganisationCustomer' : 'UpsertConsumerCustomer') : undefined
-  if (opened && f.organisation && opened.kind !== 'UpsertOrganisationCustomer') {
-    throw new UsageError('--organisation conflicts with the UpsertConsumerCustomer envelope in --data')
+  const wanted = kindFromFlags(f)
+  const opened = data ? unwrapData(data, CUSTOMER_KINDS, wanted) : undefined
+  if (opened && (f.organisation || f.plugin) && opened.kind !== wanted) {
+    throw new UsageError(`--${f.organisation ? 'organisation' : 'plugin'} conflicts with the ${opened.kind} envelope in --data`)
   }
   if (opened) refusePreviousGenerationFields(opened.body)
-  const kind: CustomerKind = opened?.kind ?? (f.organisation ? 'UpsertOrganisationCustomer' : 'UpsertConsumerCustomer')
+  const kind: CustomerKind = opened?.kind ?? wanted
   const body: Record<string, unknown> = { ...opened?.body }
+  if (kind === 'RegisterPluginConsumerCustomer') {
+    const misplaced = NOT_IN_PLUGIN.find((name) => f[name] !== undefined)
+    if (misplaced) throw new UsageError(`--${misplaced} is not part of the plug-in's registration (e-mail, reference, given and family name)`, 'Drop --plugin to send UpsertConsumerCustomer')
+  }
 
   if (kind === 'UpsertOrganisationCustomer') {
     const misplaced = CONSUMER_ONLY.find((name) => f[name] !== undefined)
@@ -69,6 +83,7 @@ export function customerEnvelope(f: CustomerFlagValues, data: Record<string, unk
       throw new UsageError('An organisation customer needs --reference, its business key (referenceCustomerId)', 'For example --organisation --reference acme-01 --name "Acme Pty Ltd"')
     }
   } else {
+    // A consumer, as UpsertConsumerCustomer or as the plug-in registers one: keyed by the e-mail address.
     if (f.name !== undefined) throw new UsageError('--name applies to organisation customers (--organisation)', 'For a consumer use --given-name and --family-name')
     Object.assign(body, consumerFields(f))
     if (typeof body.emailAddress !== 'string' || !body.emailAddress.trim()) {

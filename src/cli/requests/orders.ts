@@ -1,6 +1,7 @@
 // Builds order request bodies from parsed flags. Pure: no I/O, no client.
+import { toMinorUnits } from '../../client/money.js'
 import { UsageError } from '../errors.js'
-import { metadataFrom, minorUnitsFrom, moneyFrom } from '../flags.js'
+import { asUsage, metadataFrom, minorUnitsFrom, moneyFrom } from '../flags.js'
 import { checkCountry, checkEmail, checkNonEmpty, checkPhone, refusePreviousGenerationFields } from '../validate.js'
 
 export interface OrderFlagValues {
@@ -15,6 +16,10 @@ export interface OrderFlagValues {
   'billing-phone'?: string | undefined
   'billing-address'?: string | undefined
   metadata?: string[] | undefined
+  discount?: string | undefined
+  'shipping-amount'?: string | undefined
+  'shipping-name'?: string | undefined
+  'shipping-address'?: string | undefined
 }
 
 /** The CreateOnlineOrder (or CreatePayByLinkOrder) body from flags. */
@@ -29,31 +34,65 @@ export function orderBodyFromFlags(f: OrderFlagValues): Record<string, unknown> 
   if (f.description) body.description = f.description
   if (f.email) body.customerEmailAddress = checkEmail(f.email, '--email')
   if (f.phone) body.customerPhoneNumber = checkPhone(f.phone, '--phone')
-  if (f.item?.length) body.items = checkItemsTotal(f.item.map((text) => parseItem(text, f.currency as string)), body.amount as { minorCurrencyUnits: number })
+  if (f.item?.length) body.items = f.item.map((text) => parseItem(text, f.currency as string))
   const billing = billingFromFlags(f)
   if (billing) body.billing = billing
   const metadata = metadataFrom(f.metadata)
   if (metadata) body.metadata = metadata
+  if (f.discount !== undefined) body.discountAmount = amountOrZero(f.discount, f.currency, '--discount')
+  if (Array.isArray(body.items)) checkItemsTotal(body.items, body.amount as { minorCurrencyUnits: number }, (body.discountAmount as number | undefined) ?? 0)
+  const shipping = shippingFromFlags(f, f.currency)
+  if (shipping) body.shipping = shipping
   return body
 }
 
-/** Refuses items whose total (quantity × unit amount, in minor units) is more than the order's amount. */
-export function checkItemsTotal<I extends { quantity: number; amount: { minorCurrencyUnits: number } }>(items: I[], order: { minorCurrencyUnits: number }): I[] {
+/**
+ * Refuses items whose total (quantity × unit amount, in minor units) is more than the order's
+ * amount plus its discount (a discount lowers the amount below the items' total).
+ */
+export function checkItemsTotal<I extends { quantity: number; amount: { minorCurrencyUnits: number } }>(items: I[], order: { minorCurrencyUnits: number }, discount = 0): I[] {
   const total = items.reduce((sum, item) => sum + item.quantity * item.amount.minorCurrencyUnits, 0)
-  if (total > order.minorCurrencyUnits) {
+  if (total > order.minorCurrencyUnits + discount) {
+    const bound = discount ? `the order's --amount and --discount (${order.minorCurrencyUnits} + ${discount})` : `the order's --amount (${order.minorCurrencyUnits})`
     throw new UsageError(
-      `The --item lines add up to ${total} minor units, more than the order's --amount (${order.minorCurrencyUnits})`,
-      'Each --item amount is a unit price: quantity × amount, summed, may not exceed --amount',
+      `The --item lines add up to ${total} minor units, more than ${bound}`,
+      'Each --item amount is a unit price: quantity × amount, summed, may not exceed --amount plus --discount',
     )
   }
   return items
 }
 
-/** `"<description>:<quantity>:<amount>"`; the description may itself contain colons. */
+/**
+ * An amount that may be 0 (a discount, a shipping cost), in minor units of the order's currency,
+ * as the service's shop plug-in sends them: a bare integer, not Money (field notes).
+ */
+function amountOrZero(text: string, currency: string, flag: string): number {
+  return asUsage(() => toMinorUnits(text, currency, { allowZero: true }), flag)
+}
+
+/** `--shipping-amount`, `--shipping-name`, `--shipping-address`: the shipping block, when any is given. */
+function shippingFromFlags(f: OrderFlagValues, currency: string) {
+  const amount = f['shipping-amount']
+  const name = f['shipping-name']
+  const address = f['shipping-address']
+  if (amount === undefined && name === undefined && address === undefined) return undefined
+  const shipping: Record<string, unknown> = {}
+  if (amount !== undefined) shipping.amount = amountOrZero(amount, currency, '--shipping-amount')
+  if (address !== undefined) shipping.address = parseAddress(address, '--shipping-address')
+  if (name !== undefined) shipping.name = checkNonEmpty(name, '--shipping-name')
+  return shipping
+}
+
+/**
+ * `"<description>:<quantity>:<amount>"`, optionally followed by `:sku=<sku>`; the description may
+ * itself contain colons.
+ */
 export function parseItem(text: string, currency: string) {
   const parts = text.split(':')
+  const sku = parts.length > 3 && /^sku=/i.test(parts.at(-1) as string) ? (parts.pop() as string).slice(4).trim() : undefined
+  if (sku === '') throw new UsageError(`--item "${text}": sku= needs a value`, 'For example --item "Mug:2:15.00:sku=MUG-01"')
   if (parts.length < 3) {
-    throw new UsageError(`--item takes "<description>:<quantity>:<amount>" (got "${text}")`, 'For example --item "Coffee beans 1kg:2:25.00"')
+    throw new UsageError(`--item takes "<description>:<quantity>:<amount>[:sku=<sku>]" (got "${text}")`, 'For example --item "Coffee beans 1kg:2:25.00"')
   }
   const amountText = parts.pop() as string
   const quantityText = parts.pop() as string
@@ -66,20 +105,22 @@ export function parseItem(text: string, currency: string) {
     description,
     quantity: Number(quantityText.trim()),
     amount: { minorCurrencyUnits: minorUnitsFrom(amountText, currency, '--item amount'), currency: currency.toUpperCase() },
+    ...(sku === undefined ? {} : { sku }),
   }
 }
 
-/** `"<line1>|<city>|<state>|<postalCode>|<country>"`. */
-export function parseAddress(text: string) {
+/** `"<line1>|<city>|<state>|<postalCode>|<country>"`, or with `<line2>` after `<line1>` (six parts). */
+export function parseAddress(text: string, flag = '--billing-address') {
   const parts = text.split('|').map((p) => p.trim())
-  if (parts.length !== 5 || parts.some((p) => !p)) {
+  if ((parts.length !== 5 && parts.length !== 6) || parts.some((p) => !p)) {
     throw new UsageError(
-      `--billing-address takes "<line1>|<city>|<state>|<postalCode>|<country>" (got "${text}")`,
-      'For example --billing-address "1 Market St|Sydney|NSW|2000|AU"',
+      `${flag} takes "<line1>|<city>|<state>|<postalCode>|<country>", or "<line1>|<line2>|<city>|<state>|<postalCode>|<country>" (got "${text}")`,
+      `For example ${flag} "1 Market St|Level 2|Sydney|NSW|2000|AU"`,
     )
   }
+  const line2 = parts.length === 6 ? parts.splice(1, 1)[0] : undefined
   const [line1, city, state, postalCode, country] = parts as [string, string, string, string, string]
-  return { line1, city, state, postalCode, country: checkCountry(country, '--billing-address') }
+  return { line1, ...(line2 === undefined ? {} : { line2 }), city, state, postalCode, country: checkCountry(country, flag) }
 }
 
 function billingFromFlags(f: OrderFlagValues) {

@@ -29,6 +29,8 @@ export const ACTIONS = {
   'POST /customers': {
     UpsertConsumerCustomer: customers.UpsertConsumerCustomer,
     UpsertOrganisationCustomer: customers.UpsertOrganisationCustomer,
+    /** What the service's shop plug-in sends to register a shopper (field notes). */
+    RegisterPluginConsumerCustomer: customers.RegisterPluginConsumerCustomer,
   },
   'PATCH /customers/delegates/{customerDelegateId}': { LinkDelegateToCustomer: customers.LinkDelegateToCustomer },
   'PATCH /merchants/{merchantId}': {

@@ -94,9 +94,10 @@ export const MoneyRecord = z.looseObject({
 })
 export type MoneyRecord = z.infer<typeof MoneyRecord>
 
-/** Address in a request. `state` is optional because not every country has one. */
+/** Address in a request. `state` is optional because not every country has one; `line2` comes from real clients. */
 export const Address = z.strictObject({
   line1: z.string().min(1),
+  line2: z.string().optional(),
   city: z.string().min(1),
   state: z.string().optional(),
   postalCode: z.string().min(1),
@@ -106,6 +107,7 @@ export type Address = z.infer<typeof Address>
 
 export const AddressRecord = z.looseObject({
   line1: z.string().nullish(),
+  line2: z.string().nullish(),
   city: z.string().nullish(),
   state: z.string().nullish(),
   postalCode: z.string().nullish(),

@@ -18,6 +18,18 @@ export const UpsertConsumerCustomer = z.strictObject({
 })
 export type UpsertConsumerCustomer = z.infer<typeof UpsertConsumerCustomer>
 
+/**
+ * The registration the service's shop plug-in sends for every signed-in shopper (field notes):
+ * a consumer upsert keyed by `emailAddress`, answered with the `customerId`.
+ */
+export const RegisterPluginConsumerCustomer = z.strictObject({
+  emailAddress: EmailAddress,
+  referenceCustomerId: z.string().optional(),
+  givenName: z.string().optional(),
+  familyName: z.string().optional(),
+})
+export type RegisterPluginConsumerCustomer = z.infer<typeof RegisterPluginConsumerCustomer>
+
 /** Organisation customer, identified per merchant by `referenceCustomerId`; other fields not shown. */
 export const UpsertOrganisationCustomer = z.looseObject({
   referenceCustomerId: z.string().min(1),

@@ -1,6 +1,6 @@
 // Orders: the record, its parts, and the request bodies of create, update and pay.
 import { z } from 'zod'
-import { Address, AddressRecord, Metadata, Money, MoneyRecord, Timestamp, idOf } from './common.js'
+import { Address, AddressRecord, Metadata, MinorUnits, Money, MoneyRecord, Timestamp, idOf } from './common.js'
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -22,17 +22,32 @@ export const BillingInput = z.strictObject({
 })
 export type BillingInput = z.infer<typeof BillingInput>
 
+/**
+ * Where the goods go, as the service's shop plug-in sends it (field notes): every part may be an
+ * empty string, because an order with nothing to ship carries the block with empty strings.
+ */
+export const ShippingAddress = z.strictObject({
+  line1: z.string().optional(),
+  line2: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  postalCode: z.string().optional(),
+  country: z.string().regex(/^([A-Za-z]{2})?$/, { error: 'expected a two-letter country code such as AU, or an empty string' }).optional(),
+})
+export type ShippingAddress = z.infer<typeof ShippingAddress>
+
+/** Shipping: `amount` is an integer in minor units of the order's currency (field notes). */
 export const ShippingInput = z.strictObject({
-  amount: Money.optional(),
-  address: Address.optional(),
+  amount: MinorUnits.nonnegative().optional(),
+  address: ShippingAddress.optional(),
   name: z.string().optional(),
 })
 export type ShippingInput = z.infer<typeof ShippingInput>
 
 /**
  * Fields of `CreateOnlineOrder` (contract) and `CreatePayByLinkOrder` (same fields). Only `amount`
- * is required: the contract does not say which others are. `discountAmount` and `shipping` are
- * seen on real orders.
+ * is required: the contract does not say which others are. `discountAmount` (an integer in minor
+ * units, 0 when there is none) and `shipping` are what the service's shop plug-in sends.
  */
 const orderFields = {
   referenceOrderId: z.string().min(1).optional(),
@@ -43,7 +58,7 @@ const orderFields = {
   items: z.array(OrderItemInput).optional(),
   billing: BillingInput.optional(),
   metadata: Metadata.optional(),
-  discountAmount: Money.optional(),
+  discountAmount: MinorUnits.nonnegative().optional(),
   shipping: ShippingInput.optional(),
 }
 
@@ -96,6 +111,16 @@ export const Billing = z.looseObject({
 })
 export type Billing = z.infer<typeof Billing>
 
+/** An amount on an order that real answers give as integer minor units; a Money object is read too. */
+const OrderAmount = z.union([MinorUnits, MoneyRecord])
+
+export const Shipping = z.looseObject({
+  amount: OrderAmount.nullish(),
+  address: AddressRecord.nullish(),
+  name: z.string().nullish(),
+})
+export type Shipping = z.infer<typeof Shipping>
+
 /** The order record. `orderId` and `amount` are required; the rest may be absent or null. */
 export const Order = z.looseObject({
   orderId: z.string(),
@@ -109,6 +134,8 @@ export const Order = z.looseObject({
   items: z.array(OrderItem).nullish(),
   billing: Billing.nullish(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
+  discountAmount: OrderAmount.nullish(),
+  shipping: Shipping.nullish(),
   orderType: z.string().nullish(),
   createdAt: Timestamp.nullish(),
   updatedAt: Timestamp.nullish(),

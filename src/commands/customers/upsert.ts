@@ -9,17 +9,19 @@ import { customerUpsertedView } from '../../output/views/customers.js'
 export default class CustomersUpsert extends ApiCommand<typeof CustomersUpsert> {
   static override summary = 'Add or update a consumer or organisation customer.'
   static override description =
-    'Sends UpsertConsumerCustomer, keyed by --email (an existing customer with that address is updated), or with --organisation UpsertOrganisationCustomer, keyed by --reference (referenceCustomerId). --data gives the whole body or envelope; field flags beside it override its fields. Previous-generation names in --data (firstName, email, …) are refused.'
+    'Sends UpsertConsumerCustomer, keyed by --email (an existing customer with that address is updated), or with --organisation UpsertOrganisationCustomer, keyed by --reference (referenceCustomerId). With --plugin it registers the consumer as the service\'s shop plug-in does (RegisterPluginConsumerCustomer: e-mail, reference, given and family name). --data gives the whole body or envelope; field flags beside it override its fields. Previous-generation names in --data (firstName, email, …) are refused.'
 
   static override examples = [
     '<%= config.bin %> customers upsert --email jo@example.com --given-name Jo --family-name Citizen --phone +61401234567',
     '<%= config.bin %> customers upsert --email jo@example.com --reference crm-42 --verified --metadata tier=gold',
     '<%= config.bin %> customers upsert --organisation --reference acme-01 --name "Acme Pty Ltd"',
+    '<%= config.bin %> customers upsert --plugin --email jo@example.com --reference 17 --given-name Jo --family-name Citizen',
     '<%= config.bin %> customers upsert --data @customer.json --json',
   ]
 
   static override flags = {
     organisation: Flags.boolean({ description: 'Upsert an organisation customer (UpsertOrganisationCustomer), keyed by --reference.' }),
+    plugin: Flags.boolean({ description: "Register a consumer as the service's shop plug-in does (RegisterPluginConsumerCustomer), keyed by --email." }),
     email: Flags.string({ description: "E-mail address: a consumer's business key (emailAddress)." }),
     'given-name': Flags.string({ description: 'Given name (consumers).' }),
     'middle-name': Flags.string({ description: 'Middle name (consumers).' }),

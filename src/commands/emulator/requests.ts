@@ -8,7 +8,7 @@ export default class EmulatorRequests extends ApiCommand<typeof EmulatorRequests
   static override summary = 'List the last requests a running emulator answered.'
   static override description =
     'The emulator keeps the last 1000 requests of each namespace (a ring buffer): method, path, status, time taken, ' +
-    'the fault applied, and with --json the headers and the start of both bodies, credentials and secrets masked. ' +
+    'the fault applied, the unknown fields a lenient emulator accepted (Warning), and with --json the headers and the start of both bodies, credentials and secrets masked. ' +
     'Control-plane calls (/__emulator) are not logged.'
 
   static override examples = [

@@ -11,14 +11,14 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'Ctrl-C (SIGINT) or SIGTERM. It starts with the same marketplace, merchant, sub-merchant and keys every time, ' +
     'which the built-in `local` profile uses. With --state the state is kept in a JSON file across restarts. ' +
     'With --json the first line on stdout is one JSON object with the base URL, the seeded ids and the credentials. ' +
-    'With --fixtures the given records are added to the seed (and again on every reset). ' +
+    'With --fixtures the given records are added to the seed (and again on every reset). With --strict, request fields it does not know are refused (400) instead of accepted and reported. ' +
     'The control plane is at /__emulator (see `payfac emulator state`, `requests`, `deliveries`). ' +
     'See docs/emulator.md for the test values, the simulation actions, faults, namespaces and webhooks.'
 
   static override examples = [
     '<%= config.bin %> emulator start',
     '<%= config.bin %> emulator start --port 0 --json',
-    '<%= config.bin %> emulator start --state ./emulator-state.json --log',
+    '<%= config.bin %> emulator start --state ./emulator-state.json --log --strict',
     '<%= config.bin %> emulator start --fixtures ./fixtures.json --seed 42 --rate-limit 50',
   ]
 
@@ -31,6 +31,7 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
     seed: Flags.string({ description: 'Seed of the random draws of standing fault rules, so that a run can be repeated.' }),
     'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
+    strict: Flags.boolean({ description: 'Refuse request fields the emulator does not know (400), instead of accepting and reporting them.', default: false }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
     'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
   }
@@ -42,7 +43,7 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
       ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}),
       ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
       ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
-      strictHttps: flags['strict-https'],
+      strict: flags.strict, strictHttps: flags['strict-https'],
       allowRemoteWebhooks: flags['allow-remote-webhooks'],
     }
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined

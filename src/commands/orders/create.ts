@@ -2,11 +2,12 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags.js'
+import { SHIPPING_FLAGS, shippingFlags } from '../../cli/flags-orders.js'
 import { readDataObject } from '../../cli/input.js'
 import { orderEnvelope } from '../../cli/requests/orders.js'
 import { orderView } from '../../output/views/orders.js'
 
-const FIELD_FLAGS = ['amount', 'currency', 'reference', 'description', 'email', 'phone', 'item', 'billing-name', 'billing-phone', 'billing-address', 'metadata']
+const FIELD_FLAGS = ['amount', 'currency', 'reference', 'description', 'email', 'phone', 'item', 'billing-name', 'billing-phone', 'billing-address', 'metadata', ...SHIPPING_FLAGS]
 
 export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
   static override summary = 'Create an order for a customer to pay.'
@@ -17,6 +18,7 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     '<%= config.bin %> orders create --amount 12.50 --currency AUD --reference inv-1001',
     '<%= config.bin %> orders create --amount 40 --currency AUD --reference inv-1002 --item "Coffee beans 1kg:2:20.00" --email jo@example.com --metadata channel=web',
     '<%= config.bin %> orders create --reference inv-1003 --amount 99.95 --currency AUD --billing-name "Jo Citizen" --billing-address "1 Market St|Sydney|NSW|2000|AU"',
+    '<%= config.bin %> orders create --reference wc-1004 --amount 48.00 --currency AUD --item "Mug:3:15.00:sku=MUG-01" --discount 5 --shipping-amount 8 --shipping-name "Jo Citizen" --shipping-address "1 Market St|Level 2|Sydney|NSW|2000|AU"',
     '<%= config.bin %> orders create --data @order.json --json',
   ]
 
@@ -26,10 +28,11 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     description: Flags.string({ description: 'What the order is for.' }),
     email: Flags.string({ description: "Customer's e-mail address." }),
     phone: Flags.string({ description: "Customer's phone number, E.164 (+61401234567)." }),
-    item: Flags.string({ description: 'A line item "<description>:<quantity>:<amount>" (repeatable).', multiple: true }),
+    item: Flags.string({ description: 'A line item "<description>:<quantity>:<amount>", optionally ":sku=<sku>" after it (repeatable).', multiple: true }),
     'billing-name': Flags.string({ description: 'Billing name.' }),
     'billing-phone': Flags.string({ description: 'Billing phone number, E.164.' }),
-    'billing-address': Flags.string({ description: 'Billing address "<line1>|<city>|<state>|<postalCode>|<country>".' }),
+    'billing-address': Flags.string({ description: 'Billing address "<line1>|<city>|<state>|<postalCode>|<country>" (a <line2> after <line1> makes six parts).' }),
+    ...shippingFlags(),
     metadata: metadataFlag('Order metadata as key=value (repeatable); returned as orderMetadata on the transaction.'),
     'pay-by-link': Flags.boolean({ description: 'Create a pay-by-link order (CreatePayByLinkOrder).' }),
     data: dataFlag('The whole order body as JSON: text, @file, or - for stdin.', FIELD_FLAGS),

@@ -4,7 +4,7 @@
 // `referenceCustomerId`; the fields sent overwrite, the fields not sent are kept.
 import { z } from 'zod'
 import { Address, EmailAddress, Metadata, PhoneNumberE164 } from '../../client/schemas/common.js'
-import type { UpsertConsumerCustomer } from '../../client/schemas/customers.js'
+import type { RegisterPluginConsumerCustomer, UpsertConsumerCustomer } from '../../client/schemas/customers.js'
 import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
@@ -60,9 +60,15 @@ function newCustomer(ctx: HandlerContext, merchantId: string, customerType: Cust
   }
 }
 
+/**
+ * Fields the emulator sets itself. A body never overwrites them, not even with a field the schemas
+ * do not know (a lenient emulator keeps unknown fields on the record, beside its own).
+ */
+const OWN_FIELDS: ReadonlySet<string> = new Set(['customerId', 'customerDelegateId', 'merchantId', 'customerType', 'kycStatus', 'kycDetails', 'createdAt', 'updatedAt'])
+
 /** Copies the fields that were sent onto the record. */
 function merge<T extends object>(record: T, fields: Partial<T>): void {
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) (record as Record<string, unknown>)[key] = value
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined && !OWN_FIELDS.has(key)) (record as Record<string, unknown>)[key] = value
 }
 
 function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, created: () => CustomerRecord, fields: Partial<CustomerRecord>) {
@@ -76,7 +82,7 @@ function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, c
   return { customerId: record.customerId, merchantId: record.merchantId }
 }
 
-function upsertConsumer(ctx: HandlerContext, body: UpsertConsumerCustomer) {
+function upsertConsumer(ctx: HandlerContext, body: UpsertConsumerCustomer | RegisterPluginConsumerCustomer) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   const email = body.emailAddress.toLowerCase()
   const existing = Object.values(ctx.store.customers).find(
@@ -225,6 +231,8 @@ export const routes = [
     actions: {
       UpsertConsumerCustomer: action<UpsertConsumerCustomer>((ctx, body) => upsertConsumer(ctx, body)),
       UpsertOrganisationCustomer: action(UpsertOrganisationCustomerBody, (ctx, body) => upsertOrganisation(ctx, body)),
+      // The service's shop plug-in registers every signed-in shopper this way (field notes): a consumer upsert by e-mail.
+      RegisterPluginConsumerCustomer: action<RegisterPluginConsumerCustomer>((ctx, body) => upsertConsumer(ctx, body)),
     },
   }),
   route({

@@ -38,7 +38,9 @@ function payableOrder(ctx: HandlerContext, req: HandlerRequest): OrderRecord {
     (ctx.principal.kind !== 'customer' || order.customerId === null || order.customerId === ctx.principal.customerId)
   if (!visible || !order) throw notFound('Order', id)
   if (order.status === 'paid') throw conflict('order_already_paid', 'The order has already been paid')
-  if (order.status === 'cancelled') throw conflict('order_cancelled', 'The order was cancelled and can no longer be paid')
+  if (order.status === 'cancelled') {
+    throw conflict('order_cancelled', 'The order was cancelled and can no longer be paid', `Order ${order.orderId} was cancelled at ${order.cancelledAt ?? 'an unknown time'}; create a new order for the customer to pay.`)
+  }
   return order
 }
 

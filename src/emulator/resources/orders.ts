@@ -1,12 +1,13 @@
 // Orders: what a customer buys from a merchant. An order is `pending` (payable) until it is paid
 // or cancelled; paying (POST /orders/{orderId}/pay) is in orders-pay.ts. Order `status` values are the emulator's own:
 // pending, paid, cancelled.
-import type { CreateOnlineOrder, UpdateReferenceOrderId } from '../../client/schemas/orders.js'
+import { CreateOnlineOrder, type UpdateReferenceOrderId } from '../../client/schemas/orders.js'
 import { isKnownCurrency } from '../../client/money.js'
 import { conflict, unprocessable } from '../api-error.js'
 import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
+import { extraFields } from '../lenient.js'
 import { filters, inRange, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type OrderRecord } from '../store.js'
@@ -38,6 +39,8 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
   const now = timestamp(ctx.clock.now())
   const orderId = ctx.ids.next('ordr')
   const order: OrderRecord = {
+    // Fields the emulator does not know (lenient mode) are kept; its own fields always win.
+    ...extraFields(body, CreateOnlineOrder),
     orderId,
     merchantId: merchant.merchantId,
     customerId: customer?.customerId ?? null,
@@ -52,8 +55,8 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
     items: (body.items ?? []).map((item) => ({ ...item })),
     billing: body.billing ? { ...body.billing } : null,
     metadata: body.metadata ?? null,
-    ...(body.discountAmount ? { discountAmount: body.discountAmount } : {}),
-    ...(body.shipping ? { shipping: body.shipping } : {}),
+    discountAmount: body.discountAmount ?? null,
+    shipping: body.shipping ? { ...body.shipping, ...(body.shipping.address ? { address: { ...body.shipping.address } } : {}) } : null,
     transactionId: null,
     payByLinkUrl: orderType === 'paybylink' ? `${PAY_BY_LINK_BASE}${orderId}` : null,
     cancelledAt: null,

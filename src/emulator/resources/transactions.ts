@@ -164,6 +164,7 @@ function refund(ctx: HandlerContext, txn: TransactionRecord, body: CreateRefund)
     throw unprocessable(
       'refund_exceeds_remaining',
       `The refund of ${body.refundAmount} is more than what remains to refund (${remaining} of ${p.amount.minorCurrencyUnits})`,
+      `Paid ${p.amount.minorCurrencyUnits} ${p.amount.currency}, refunded ${p.refundedAmount} so far: refund at most ${remaining} (minor units).`,
     )
   }
   const now = timestamp(ctx.clock.now())

@@ -11,6 +11,8 @@ export interface RequestLogRow {
   status: number
   durationMs: number
   fault: string | null
+  /** Unknown fields a lenient emulator accepted (its Emulator-Warning header). */
+  warning?: string | null
 }
 
 export interface DeliveryAttemptRow {
@@ -38,6 +40,7 @@ export const requestLogView = defineView<RequestLogRow>({
     { key: 'durationMs', header: 'ms' },
     { key: 'fault', header: 'Fault' },
     { key: 'requestId', header: 'Request' },
+    { key: 'warning', header: 'Warning' },
   ],
 })
 

@@ -7,7 +7,7 @@ import { defineView, type Column } from '../view.js'
 export function formatAddress(address: AddressRecord | null | undefined): string | undefined {
   if (!address) return undefined
   const cityLine = [address.city, address.state, address.postalCode].filter(Boolean).join(' ')
-  const text = [address.line1, cityLine, address.country].filter(Boolean).join(', ')
+  const text = [address.line1, address.line2, cityLine, address.country].filter(Boolean).join(', ')
   return text || undefined
 }
 
@@ -17,6 +17,12 @@ const amount: Column<Order> = { key: 'amount', header: 'Amount', kind: 'money' }
 const description: Column<Order> = { key: 'description', header: 'Description' }
 const customerEmailAddress: Column<Order> = { key: 'customerEmailAddress', header: 'Customer email' }
 const createdAt: Column<Order> = { key: 'createdAt', header: 'Created', kind: 'date' }
+
+/** An order amount given as integer minor units (what real clients send) or as Money. */
+function minorOf(value: Order['discountAmount']): number | undefined {
+  return value === null || value === undefined ? undefined : typeof value === 'number' ? value : value.minorCurrencyUnits
+}
+const orderCurrency = (o: Order) => o.amount.currency
 
 export const orderView = defineView<Order>({
   name: 'order',
@@ -37,6 +43,10 @@ export const orderView = defineView<Order>({
       header: 'Billing address',
       display: (_value, o) => formatAddress(o.billing?.address) ?? '-',
     },
+    { key: 'discountAmount', header: 'Discount', kind: 'minor', currency: orderCurrency, get: (o) => minorOf(o.discountAmount) },
+    { key: 'shipping.amount', header: 'Shipping', kind: 'minor', currency: orderCurrency, get: (o) => minorOf(o.shipping?.amount) },
+    { key: 'shipping.name', header: 'Shipping name' },
+    { key: 'shipping.address', header: 'Ship-to address', display: (_value, o) => formatAddress(o.shipping?.address) ?? '-' },
     { key: 'metadata', header: 'Metadata', kind: 'json' },
     createdAt,
     { key: 'updatedAt', header: 'Updated', kind: 'date' },
