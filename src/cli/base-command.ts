@@ -4,7 +4,7 @@
 // needs them, so that `--help` and `--version` never pay for them.
 import { Command, Interfaces } from '@oclif/core'
 
-import type { Page, PayfacClient } from '../client/index.js'
+import type { CallOptions, Page, PayfacClient } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
@@ -18,8 +18,11 @@ export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']
 /** What a list command can walk: one page, or every record lazily. */
 export interface Listable<T, Q> {
   list(query: Q): Promise<Page<T>>
-  iterate(query: Q, options?: { max?: number }): AsyncIterable<T>
+  iterate(query: Q, options?: { max?: number | undefined; call?: CallOptions | undefined }): AsyncIterable<T>
 }
+
+/** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
+export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>
 
 type Globals = FlagsOf<typeof ApiCommand>
 
@@ -80,6 +83,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number }
     checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
+    const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, page: undefined }, { max: f.max, call }))
+    if (fanned !== undefined) return fanned
     if (f.all || f.max !== undefined) {
       return this.showAll(view, source.iterate({ ...paging, limit: f.limit ?? 100, page: undefined }, { max: f.max }))
     }
@@ -91,6 +96,11 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       )
     }
     return count
+  }
+
+  /** Marketplace fan-out; only commands that call the service have it (ApiCommand). */
+  protected async fanOut<R>(_view: View<R>, _run: MerchantRun<R>): Promise<number | undefined> {
+    return undefined
   }
 
   /** Every failure ends here: one exit code, one line (plus a hint) on stderr, or JSON on stdout. */
@@ -148,6 +158,19 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
     })
     for (const notice of this.resolved.notices) process.stderr.write(`${redactText(notice)}\n`)
     return this.resolved
+  }
+
+  /**
+   * With `--each-merchant` or `--merchants` (`fanOutFlags()`): runs `run` once per merchant of the
+   * marketplace with its Merchant-Id, prints the rows with a merchantId column in merchant order,
+   * lists failed merchants on stderr (exit 6) and returns the count; undefined without the flags.
+   */
+  protected override async fanOut<R>(view: View<R>, run: MerchantRun<R>): Promise<number | undefined> {
+    const f = this.flags as { 'each-merchant'?: boolean; merchants?: string; concurrency?: number }
+    if (!f['each-merchant'] && f.merchants === undefined) return undefined
+    const { runFanOut } = await import('./fan-out-run.js')
+    const settings = await this.settings()
+    return runFanOut({ ...f, credentialKind: settings.credentialKind, client: await this.client() }, view, run, (v, rows) => this.showAll(v, rows))
   }
 
   /** A client for the resolved settings; `--debug` sends its redacted log lines to stderr. */

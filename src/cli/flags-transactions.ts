@@ -6,7 +6,8 @@ import { Flags } from '@oclif/core'
 import { parseCurrency } from '../client/money.js'
 import type { ResolvedSettings } from '../config/index.js'
 import { UsageError } from './errors.js'
-import { asUsage, checkPrefix, dateFlag } from './flags.js'
+import { asUsage, checkPrefix } from './flags.js'
+import { rangeFlags } from './flags-range.js'
 import { findPreviousGenerationFields } from './validate.js'
 
 /** `--amount` and `--currency` as a list filter: each needs the other. */
@@ -35,8 +36,7 @@ export function settlementFlags() {
       description: 'Entries in this currency (ISO 4217, such as AUD); with --from and --to.',
       parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
     }),
-    from: dateFlag('Entries created at or after (createdAfter)'),
-    to: dateFlag('Entries created before (createdBefore)'),
+    ...rangeFlags('Entries'),
     type: Flags.string({ description: 'Only entries of this type, such as Payment, Refund or ServiceFee (repeatable; a filter the emulator defines).', multiple: true }),
     'transaction-id': Flags.string({
       description: 'Only entries of these transactions (repeatable; a filter the emulator defines).',

@@ -9,6 +9,11 @@ export interface Clock {
   advance(seconds: number): void
   /** How far emulator time is ahead of the clock's base, in milliseconds (persisted with --state). */
   offsetMs(): number
+  /**
+   * Moves emulator time back by `seconds`: only for the control plane's month fixture, which
+   * first empties the store, so that the month it builds ends now.
+   */
+  rewind?(seconds: number): void
 }
 
 /** Wall-clock time plus an offset that only grows. */
@@ -18,6 +23,9 @@ export function realClock(initialOffsetMs = 0): Clock {
     now: () => new Date(Date.now() + offset),
     advance(seconds) {
       offset += toMs(seconds)
+    },
+    rewind(seconds) {
+      offset -= toMs(seconds)
     },
     offsetMs: () => offset,
   }
@@ -32,6 +40,9 @@ export function fakeClock(start: Date | string = '2025-01-01T00:00:00.000Z'): Cl
     now: () => new Date(base + offset),
     advance(seconds) {
       offset += toMs(seconds)
+    },
+    rewind(seconds) {
+      offset -= toMs(seconds)
     },
     offsetMs: () => offset,
   }

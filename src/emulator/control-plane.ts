@@ -20,6 +20,7 @@ import { describeIssues } from '../client/schemas/common.js'
 import { EmulatorError, badRequest, notFound } from './api-error.js'
 import { JSON_LIMITS, checkJsonLimits } from './body-limits.js'
 import { timestamp } from './clock.js'
+import { monthFixture, removeEntry } from './control-month.js'
 import { parseFault } from './faults.js'
 import type { IdGenerator } from './ids.js'
 import { MAX_NAMESPACES, NAMESPACE_HEADER, type IntegratorOptions, type Namespace, type Namespaces } from './namespaces.js'
@@ -109,6 +110,8 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
         'POST /__emulator/trigger',
         'GET|POST|DELETE /__emulator/faults',
         'GET /__emulator/namespaces',
+        'POST /__emulator/fixtures/month',
+        'DELETE /__emulator/settlement/{settlementEntryId}',
       ],
     }),
   },
@@ -203,6 +206,12 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
       return { namespace: ctx.ns.name, cleared }
     },
   },
+  'fixtures/month': {
+    POST: (ctx, req) => monthFixture(ctx.ns, ctx.ids, req.body),
+  },
+  'settlement/*': {
+    DELETE: (ctx, req) => removeEntry(ctx.ns, req.params[0] as string),
+  },
   namespaces: {
     GET: (ctx) =>
       ctx.namespaces.list().map((n) => ({
@@ -224,6 +233,7 @@ function matchRoute(pathname: string): { key: string; params: string[] } | undef
   if (parts.length === 3 && parts[0] === 'deliveries' && parts[2] === 'replay' && parts[1]) {
     return { key: 'deliveries/*/replay', params: [decodeURIComponent(parts[1])] }
   }
+  if (parts.length === 2 && parts[0] === 'settlement' && parts[1]) return { key: 'settlement/*', params: [decodeURIComponent(parts[1])] }
   return undefined
 }
 

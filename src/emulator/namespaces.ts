@@ -85,6 +85,9 @@ export function childClock(root: Clock): Clock {
       if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`Cannot advance the clock by ${seconds} seconds`)
       offset += Math.round(seconds * 1000)
     },
+    rewind(seconds) {
+      offset -= Math.round(seconds * 1000)
+    },
     offsetMs: () => offset,
   }
 }

@@ -100,14 +100,17 @@ describe('settlement', () => {
 })
 
 describe('payouts', () => {
-  it('refuses a payout without balance, and one for a merchant without manual payouts (exit 6)', async () => {
+  it('checks first and does not send a payout without balance, or one for a merchant without manual payouts (exit 6)', async () => {
+    const sent = () => ctx.emulator.app.namespaces.root.requests.last(1000).filter((r) => r.method === 'POST' && r.url.startsWith('/transactions/payouts')).length
+    const before = sent()
     const tooMuch = await payfac('payouts', 'request', '--amount', '100000', '--currency', 'AUD')
     expect(tooMuch.code).toBe(6)
-    expect(tooMuch.stderr).toMatch(/insufficient_balance/)
+    expect(tooMuch.stderr).toMatch(/Payout not sent: the available balance is -?[\d.]+ AUD, less than the 100000.00 AUD asked for/)
 
     const disabled = await asMarketplace('payouts', 'request', '--merchant-id', ctx.emulator.ids.subMerchantId, '--amount', '1', '--currency', 'AUD')
     expect(disabled.code).toBe(6)
-    expect(disabled.stderr).toMatch(/manual_payouts_disabled/)
+    expect(disabled.stderr).toMatch(/Payout not sent: manual payouts are not enabled for mcht_LocalSubMerch001/)
+    expect(sent()).toBe(before)
   })
 
   it('pays out available funds and shows the payout, its list and its settlement entries', async () => {

@@ -1,6 +1,8 @@
 // Builds payout, settlement and refund-list requests from parsed flags. Pure: no I/O, no client.
 import { UsageError } from '../errors.js'
 import { moneyFrom } from '../flags.js'
+import { splitMs } from '../flags-range.js'
+import { type DateRange, resolveRange, splitRange } from '../range/range.js'
 import { checkNonEmpty } from '../validate.js'
 import { checkDateRange } from '../validate-dates.js'
 import { amountFilter } from './transactions.js'
@@ -16,6 +18,8 @@ export interface SettlementFlagValues {
   currency?: string | undefined
   from?: string | undefined
   to?: string | undefined
+  last?: string | undefined
+  split?: string | undefined
   type?: string[] | undefined
   'transaction-id'?: string[] | undefined
 }
@@ -24,9 +28,26 @@ export interface SettlementFlagValues {
  * The settlement query: `--payout`, or all of `--currency`, `--from` and `--to` (the contract's
  * rule, refused here before anything is sent).
  */
-export function settlementQuery(f: SettlementFlagValues) {
+export function settlementQuery(f: SettlementFlagValues, now = new Date()) {
+  return settlementSelection(f, now).query
+}
+
+/**
+ * The settlement query and the parts of its range: one part, unless --split cuts it (--payout
+ * has no range). `--last` gives the range up to `now`; a reversed range is refused.
+ */
+export function settlementSelection(f: SettlementFlagValues, now: Date): { query: ReturnType<typeof settlementBase>; parts: DateRange[] } {
+  const query = settlementBase(f)
+  const range = resolveRange(f, now)
+  if (!range) return { query, parts: [] }
+  if (f.payout) throw new UsageError('--payout selects the entries of one payout; leave out --from, --to and --last')
+  const ranged = { ...query, createdAfter: range.fromText, createdBefore: range.toText }
+  return { query: ranged, parts: splitRange(range, splitMs(f.split)) }
+}
+
+function settlementBase(f: SettlementFlagValues) {
   if (!f.payout) {
-    const missing = [!f.currency && '--currency', !f.from && '--from', !f.to && '--to'].filter(Boolean)
+    const missing = [!f.currency && '--currency', !f.from && !f.last && '--from', !f.to && !f.last && '--to'].filter(Boolean)
     if (missing.length > 0) {
       throw new UsageError(
         `Settlement entries are chosen by --payout, or by all of --currency, --from and --to (missing ${missing.join(', ')})`,

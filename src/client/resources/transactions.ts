@@ -72,6 +72,8 @@ export interface TransactionsResource {
     /** The whole report: JSON (entries and a summary, shape not shown) or a CSV stream. */
     report(query: SettlementQuery, format: 'csv', call?: CallOptions): Promise<Readable>
     report(query: SettlementQuery, format?: 'json', call?: CallOptions): Promise<unknown>
+    /** The JSON report as a byte stream, unparsed, however large (the CLI cuts out its entries). */
+    report(query: SettlementQuery, format: 'json-stream', call?: CallOptions): Promise<Readable>
   }
   disputes: {
     list(query?: ListQuery, call?: CallOptions): Promise<Page<Dispute>>
@@ -102,14 +104,14 @@ export function transactionsResource(core: Core): TransactionsResource {
   }
 
   async function report(query: SettlementQuery, format?: 'json', call?: CallOptions): Promise<unknown>
-  async function report(query: SettlementQuery, format: 'csv', call?: CallOptions): Promise<Readable>
-  async function report(query: SettlementQuery, format: 'json' | 'csv' = 'json', call?: CallOptions): Promise<unknown> {
+  async function report(query: SettlementQuery, format: 'csv' | 'json-stream', call?: CallOptions): Promise<Readable>
+  async function report(query: SettlementQuery, format: 'json' | 'csv' | 'json-stream' = 'json', call?: CallOptions): Promise<unknown> {
     checkSettlementQuery(query)
-    if (format === 'csv') {
+    if (format === 'csv' || format === 'json-stream') {
       const response = await core.send<Readable>('GET', '/transactions/settlement/report', {
         query,
         call,
-        accept: 'text/csv',
+        accept: format === 'csv' ? 'text/csv' : 'application/json',
         responseType: 'stream',
       })
       return response.body

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
 import { disputeView } from '../../output/views/money.js'
 
@@ -16,6 +17,7 @@ export default class DisputesList extends ApiCommand<typeof DisputesList> {
 
   static override flags = {
     ...paginationFlags(),
+    ...fanOutFlags(),
     'transaction-id': idsFlag('tran', 'Only disputes of these transactions (repeatable).'),
     'order-id': idsFlag('ordr', 'Only disputes of these orders (repeatable).'),
     status: Flags.string({ description: 'Only disputes in this status, such as Open, Won or Lost (repeatable).', multiple: true }),

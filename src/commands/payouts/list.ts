@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { asUsage, dateFlag, paginationFlags } from '../../cli/flags.js'
 import { payoutView } from '../../output/views/money.js'
 
@@ -17,6 +18,7 @@ export default class PayoutsList extends ApiCommand<typeof PayoutsList> {
 
   static override flags = {
     ...paginationFlags(),
+    ...fanOutFlags(),
     status: Flags.string({ description: 'Only payouts in this status, such as Pending or Paid (repeatable).', multiple: true }),
     type: Flags.string({ description: 'Only payouts of this type, such as Manual or Scheduled (repeatable).', multiple: true }),
     currency: Flags.string({ description: 'Only payouts in this currency.', parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),

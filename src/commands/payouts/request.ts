@@ -4,13 +4,14 @@ import { ApiCommand } from '../../cli/base-command.js'
 import { dataFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
+import { checkPayoutPossible } from '../../cli/payout-checks.js'
 import { payoutBody } from '../../cli/requests/money.js'
 import { payoutView } from '../../output/views/money.js'
 
 export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   static override summary = 'Request a manual payout of available funds to the primary bank account.'
   static override description =
-    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. Refused by the service (exit 6) unless manual payouts are enabled for the merchant and enough balance is available. Never retried.'
+    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. Never retried.'
 
   static override examples = [
     '<%= config.bin %> payouts request --amount 250 --currency AUD',
@@ -28,6 +29,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     const body = this.flags.data ? await readDataObject(this.flags.data) : payoutBody(this.flags)
     warnPreviousGeneration(body)
     const client = await this.client()
+    await checkPayoutPossible(client, (await this.settings()).context.merchantId, body)
     return this.show(payoutView, await client.transactions.payouts.request(body))
   }
 }

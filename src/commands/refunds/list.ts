@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
 import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
 import { amountFilterFlags } from '../../cli/flags-transactions.js'
@@ -20,6 +21,7 @@ export default class RefundsList extends ApiCommand<typeof RefundsList> {
 
   static override flags = {
     ...paginationFlags(),
+    ...fanOutFlags(),
     'created-after': dateFlag('Only refunds created at or after'),
     'created-before': dateFlag('Only refunds created before'),
     ...amountFilterFlags('refunds'),

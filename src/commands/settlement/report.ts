@@ -1,40 +1,45 @@
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../cli/download.js'
 import { outFlag } from '../../cli/flags-out.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
-import { reportParts, settlementQuery } from '../../cli/requests/money.js'
-import { rawView } from '../../output/views/generic.js'
+import { reportDocument, reportStream } from '../../cli/range/settlement.js'
+import { reportParts, settlementSelection } from '../../cli/requests/money.js'
 import { settlementEntryView, settlementSummaryView } from '../../output/views/money.js'
 
 export default class SettlementReport extends ApiCommand<typeof SettlementReport> {
   static override summary = 'The settlement report: every entry of a payout, or of a currency and date range, with a summary.'
   static override description =
-    'Give --payout, or all of --currency, --from and --to (otherwise nothing is sent, exit 2). The report is not paginated. A table prints the entries, then the summary (left out when --columns picks entry columns); --json prints the report as the service sent it (entries and summary); --csv asks the service for text/csv and streams it as it comes. --out FILE saves the CSV (with --csv) or the JSON atomically and says "Saved N bytes to FILE" on stderr.'
+    'Give --payout, or --currency with --from and --to (dates or timestamps) or with --last (24h, 7d, 1m); otherwise nothing is sent (exit 2), as for an impossible date or a reversed range. The report is not paginated and streams whatever its size: --csv asks for text/csv, --json for the JSON report (entries and summary), both passed on as they come; --out FILE saves either atomically and says "Saved N bytes to FILE" on stderr. --split 7d asks for the range in parts (a range the service refuses as too large is halved by itself): entries come in order, each once, and the JSON summary is added up over the parts. A table prints the entries, then the summary (left out when --columns picks entry columns). With --each-merchant, each merchant\'s entries are rows with a merchantId.'
 
   static override examples = [
     '<%= config.bin %> settlement report --currency AUD --from 2026-11-01 --to 2026-12-01',
     '<%= config.bin %> settlement report --payout payout_ZqCNoNcm_22WeZ-j --json',
-    '<%= config.bin %> settlement report --currency AUD --from 2026-11-01 --to 2026-12-01 --csv --out settlement.csv',
+    '<%= config.bin %> settlement report --currency AUD --last 1m --csv --out settlement.csv',
+    '<%= config.bin %> settlement report --currency AUD --from 2026-01-01 --to 2027-01-01 --split 31d --json --out year.json',
   ]
 
   static override flags = {
     ...settlementFlags(),
+    ...fanOutFlags(),
     out: outFlag('Save the report (CSV with --csv, otherwise JSON) to this file, atomically.'),
   }
 
   async run() {
-    const query = settlementQuery(this.flags)
+    const { query, parts } = settlementSelection(this.flags, new Date())
     const client = await this.client()
-    if (this.flags.csv) return this.deliver(await client.transactions.settlement.report(query, 'csv'))
-    const report = await client.transactions.settlement.report(query)
-    if (this.flags.out) return this.deliver(Readable.from([`${JSON.stringify(report, null, 2)}\n`]))
-    if (this.flags.json) return this.show(rawView, report, 'json')
-    return this.table(report)
+    const fanned = await this.fanOut(settlementEntryView, async function* (_id, call) {
+      yield* (await reportDocument(await client.transactions.settlement.report(query, 'json-stream', call))).entries
+    })
+    if (fanned !== undefined) return fanned
+    const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json')
+    if (this.flags.csv || this.flags.json || this.flags.out) return this.deliver(stream)
+    return this.table(await reportDocument(stream))
   }
 
-  /** The CSV (or JSON text) to --out, or the CSV to stdout. */
+  /** The report to --out, or to stdout as it comes. */
   private async deliver(stream: Readable): Promise<void> {
     const out = this.flags.out
     if (!out) return streamToStdout(stream, { binary: false, what: 'The settlement report' })
@@ -42,14 +47,14 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
     process.stderr.write(`Saved ${bytes} bytes to ${out}\n`)
   }
 
-  private async table(report: unknown): Promise<unknown> {
-    const { entries, summary } = reportParts(report)
-    await this.showAll(settlementEntryView, entries as Array<Record<string, unknown>>)
+  private async table(document: { entries: Array<Record<string, unknown>>; rest: unknown }): Promise<unknown> {
+    const { summary } = reportParts(document.rest)
+    await this.showAll(settlementEntryView, document.entries)
     // --columns names columns of the entries; the summary is then left out.
     if (summary && !this.flags.columns) {
       process.stdout.write('\n')
       await this.show(settlementSummaryView, summary)
     }
-    return report
+    return document
   }
 }

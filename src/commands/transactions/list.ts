@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
 import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
 import { amountFilterFlags } from '../../cli/flags-transactions.js'
@@ -21,6 +22,7 @@ export default class TransactionsList extends ApiCommand<typeof TransactionsList
 
   static override flags = {
     ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'amount', 'status', 'paidOn'] }),
+    ...fanOutFlags(),
     'order-id': idsFlag('ordr', 'Only transactions of these orders (repeatable).'),
     status: Flags.string({ description: 'Only transactions in this status (repeatable).', multiple: true, options: [...TRANSACTION_STATUSES] }),
     customer: idsFlag('cust', 'Only transactions of these customers (repeatable).'),

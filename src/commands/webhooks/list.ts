@@ -1,6 +1,7 @@
 import { Flags, type Interfaces } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fanOutFlags } from '../../cli/flags-range.js'
 import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
 import { paginationFlags } from '../../cli/flags.js'
 import { listWithoutSecrets } from '../../cli/requests/webhooks.js'
@@ -22,6 +23,7 @@ export default class WebhooksList extends ApiCommand<typeof WebhooksList> {
 
   static override flags = {
     ...paginationFlags(),
+    ...fanOutFlags(),
     'merchant-id': merchantFilterFlag('Only merchant-level subscriptions of these merchants (repeatable); a filter here, not the Merchant-Id header.'),
     'marketplace-id': marketplaceFilterFlag('Only marketplace-level subscriptions of these marketplaces (repeatable); a filter here, not the Marketplace-Id header.'),
     status: Flags.string({ description: 'Only subscriptions in this state.', options: ['Active', 'Suspended'] }),

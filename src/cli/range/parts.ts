@@ -1,0 +1,42 @@
+// Walking a range part by part: each part is asked for in order; a part the service refuses as
+// too large (a 400, 413 or 422 whose errorCode speaks of the range) is halved and asked again,
+// down to a minute. Records are kept only in the part their timestamp falls in, so none is twice.
+import { ApiError } from '../../client/errors.js'
+import { type DateRange, halve, inPart } from './range.js'
+
+/** Whether the service refused a range as too large or too long for one call. */
+export function refusesRange(error: unknown): boolean {
+  if (!(error instanceof ApiError) || ![400, 413, 422].includes(error.status)) return false
+  return error.status === 413 || /range|too_large|too_long|too_many|period|window|span/i.test(`${error.errorCode ?? ''} ${error.message}`)
+}
+
+/** Opens each part in order (`open` sends the request), halving the parts the service refuses. */
+export async function* openParts<B>(parts: DateRange[], open: (part: DateRange) => Promise<B>): AsyncGenerator<{ part: DateRange; body: B }> {
+  const queue = [...parts]
+  while (queue.length > 0) {
+    const part = queue.shift() as DateRange
+    let body: B
+    try {
+      body = await open(part)
+    } catch (error) {
+      const halves = refusesRange(error) ? halve(part) : undefined
+      if (!halves) throw error
+      queue.unshift(...halves)
+      continue
+    }
+    yield { part, body }
+  }
+}
+
+/** The records of every part, in order, each from the part its `createdAt` falls in. */
+export async function* recordsInParts<T>(parts: DateRange[], walk: (part: DateRange) => AsyncIterable<T>, createdAt: (record: T) => unknown): AsyncGenerator<T> {
+  for await (const { part, body } of openParts(parts, async (p) => {
+    const iterator = walk(p)[Symbol.asyncIterator]()
+    const first = await iterator.next()
+    return { first, iterator }
+  })) {
+    for (let next = body.first; !next.done; next = await body.iterator.next()) {
+      if (inPart(createdAt(next.value), part)) yield next.value
+    }
+  }
+}

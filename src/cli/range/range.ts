@@ -1,0 +1,111 @@
+// Date ranges of the month-end commands: `--from/--to` (dates or timestamps) or `--last 7d`, turned
+// into a half-open interval [from, to), and split into parts when one call cannot take it all.
+// Pure: `now` is passed in, nothing is sent.
+import { UsageError } from '../errors.js'
+import { checkDate } from '../flags.js'
+
+export interface RangeFlagValues {
+  from?: string | undefined
+  to?: string | undefined
+  last?: string | undefined
+}
+
+/** A half-open interval; `fromText`/`toText` are what the user wrote (sent as given when not split). */
+export interface DateRange {
+  from: Date
+  to: Date
+  fromText: string
+  toText: string
+}
+
+/** A date or timestamp flag value, checked for shape (flags.ts) and for a real calendar day. */
+export function checkCalendarDate(input: string, flag: string): string {
+  const value = checkDate(input, flag)
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const probe = new Date(Date.UTC(y, m - 1, d))
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
+    throw new UsageError(`${flag}: ${value.slice(0, 10)} is not a day of the calendar`, 'Check the day of the month, for example 2026-02-28')
+  }
+  return value
+}
+
+/** The instant a checked date flag names: a date is midnight UTC. */
+export function instantOf(value: string): Date {
+  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value)
+}
+
+/** `24h`, `7d`, `2w`, `1m` (calendar months) before `now`. */
+export function startOfLast(input: string, now: Date): Date {
+  const match = /^(\d{1,4})(h|d|w|m)$/.exec(input.trim())
+  if (!match || Number(match[1]) === 0) {
+    throw new UsageError(`--last takes a period such as 24h, 7d, 2w or 1m (got "${input}")`, 'h hours, d days, w weeks, m calendar months')
+  }
+  const n = Number(match[1])
+  const unit = match[2]
+  if (unit === 'm') {
+    const start = new Date(now)
+    start.setUTCMonth(start.getUTCMonth() - n)
+    return start
+  }
+  const hours = unit === 'h' ? n : unit === 'd' ? n * 24 : n * 24 * 7
+  return new Date(now.getTime() - hours * 3_600_000)
+}
+
+/** Checks the parse of `--last` at flag time (the start depends on `now`, computed later). */
+export function checkLast(input: string): string {
+  startOfLast(input, new Date())
+  return input.trim()
+}
+
+/**
+ * The range the flags give, or undefined when none is given. Half a range (only --from or only
+ * --to) and a range that ends before it starts are usage errors.
+ */
+export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefined {
+  if (f.last !== undefined) {
+    if (f.from !== undefined || f.to !== undefined) throw new UsageError('--last cannot be combined with --from or --to', 'Give --last 30d, or --from and --to')
+    const from = startOfLast(f.last, now)
+    return { from, to: now, fromText: from.toISOString(), toText: now.toISOString() }
+  }
+  if (f.from === undefined && f.to === undefined) return undefined
+  if (f.from === undefined || f.to === undefined) {
+    throw new UsageError(`A range needs both --from and --to (missing ${f.from === undefined ? '--from' : '--to'})`, 'Or give --last 30d for the 30 days up to now')
+  }
+  const from = instantOf(checkCalendarDate(f.from, '--from'))
+  const to = instantOf(checkCalendarDate(f.to, '--to'))
+  if (from.getTime() >= to.getTime()) {
+    throw new UsageError(`The range is reversed or empty: --from ${f.from} is not before --to ${f.to}`, '--from is inclusive and --to exclusive; swap them')
+  }
+  return { from, to, fromText: f.from.trim(), toText: f.to.trim() }
+}
+
+/** `[from, to)` cut into consecutive parts of at most `partMs` (the last may be shorter). */
+export function splitRange(range: DateRange, partMs: number | undefined): DateRange[] {
+  const span = range.to.getTime() - range.from.getTime()
+  if (partMs === undefined || span <= partMs) return [range]
+  const parts: DateRange[] = []
+  for (let start = range.from.getTime(); start < range.to.getTime(); start += partMs) {
+    const from = new Date(start)
+    const to = new Date(Math.min(start + partMs, range.to.getTime()))
+    parts.push({ from, to, fromText: from.toISOString(), toText: to.toISOString() })
+  }
+  return parts
+}
+
+/** Halves a range (for a service that refuses it as too large); undefined below one minute. */
+export function halve(range: DateRange): [DateRange, DateRange] | undefined {
+  const span = range.to.getTime() - range.from.getTime()
+  if (span < 120_000) return undefined
+  const middle = new Date(range.from.getTime() + Math.floor(span / 2 / 1000) * 1000)
+  return [
+    { from: range.from, to: middle, fromText: range.fromText, toText: middle.toISOString() },
+    { from: middle, to: range.to, fromText: middle.toISOString(), toText: range.toText },
+  ]
+}
+
+/** Whether a record's timestamp falls in the part (so that no record is taken from two parts). */
+export function inPart(createdAt: unknown, part: DateRange): boolean {
+  if (typeof createdAt !== 'string') return true
+  const t = Date.parse(createdAt)
+  return Number.isNaN(t) || (t >= part.from.getTime() && t < part.to.getTime())
+}

@@ -1,0 +1,232 @@
+// The settlement report as streams, so that its size never matters: the entries of a JSON report
+// cut out one by one as bytes arrive (the rest of the document, the summary, kept aside), the
+// records of a CSV report cut on line ends outside quotes, and reports of several parts merged
+// into one (JSON with a summary added up over the parts; CSV with one header).
+import type { DateRange } from './range.js'
+import { inPart } from './range.js'
+import { csvRecords } from '../reconcile/ledger.js'
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+
+/** What lies outside the entries array (`{"entries":[],"summary":{…}}`), once the stream is read. */
+export interface Outside {
+  parts: Buffer[]
+  value(): unknown
+}
+
+export function outside(): Outside {
+  return {
+    parts: [],
+    value() {
+      const text = Buffer.concat(this.parts).toString('utf8').trim()
+      return text === '' ? undefined : JSON.parse(text)
+    },
+  }
+}
+
+/**
+ * The objects of the report's `entries` array (or of a bare top-level array), as the bytes of
+ * each, in batches as chunks arrive. Everything else goes to `rest`.
+ */
+export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest: Outside = outside()): AsyncGenerator<Buffer[]> {
+  let depth = 0
+  let inString = false
+  let escape = false
+  let entriesDepth = -1
+  let entriesDone = false
+  let keyStart = -1
+  let keyPrefix = ''
+  let lastKey = ''
+  let carry: Buffer | undefined
+  for await (const raw of source) {
+    let chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw
+    let from = 0
+    let elementStart = -1
+    let restStart = entriesDepth >= 0 ? -1 : 0
+    if (carry) {
+      from = carry.length
+      chunk = Buffer.concat([carry, chunk])
+      elementStart = 0
+      carry = undefined
+    }
+    const batch: Buffer[] = []
+    for (let i = from; i < chunk.length; i++) {
+      const c = chunk[i] as number
+      if (inString) {
+        if (escape) escape = false
+        else if (c === BACKSLASH) escape = true
+        else if (c === QUOTE) {
+          inString = false
+          if (keyStart >= 0) {
+            lastKey = keyPrefix + chunk.toString('utf8', keyStart, i)
+            keyStart = -1
+          }
+        }
+        continue
+      }
+      if (c === QUOTE) {
+        inString = true
+        if (depth === 1 && entriesDepth < 0) {
+          keyStart = i + 1
+          keyPrefix = ''
+        }
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (entriesDepth >= 0 && depth === entriesDepth && c === OPEN_OBJECT) elementStart = i
+        depth += 1
+        if (c === OPEN_ARRAY && !entriesDone && entriesDepth < 0 && (depth === 1 || (depth === 2 && lastKey === 'entries'))) {
+          entriesDepth = depth
+          if (restStart >= 0) rest.parts.push(chunk.subarray(restStart, i + 1))
+          restStart = -1
+        }
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        depth -= 1
+        if (entriesDepth >= 0) {
+          if (c === CLOSE_OBJECT && depth === entriesDepth && elementStart >= 0) {
+            batch.push(chunk.subarray(elementStart, i + 1))
+            elementStart = -1
+          } else if (c === CLOSE_ARRAY && depth === entriesDepth - 1) {
+            entriesDepth = -1
+            entriesDone = true
+            restStart = i
+          }
+        }
+      }
+    }
+    if (elementStart >= 0) carry = chunk.subarray(elementStart)
+    if (restStart >= 0) rest.parts.push(chunk.subarray(restStart))
+    if (inString && keyStart >= 0) {
+      keyPrefix += chunk.toString('utf8', keyStart)
+      keyStart = 0
+    }
+    if (batch.length > 0) yield batch
+  }
+}
+
+type Loose = Record<string, unknown>
+interface Group {
+  type: string
+  count: number
+  amount: { minorCurrencyUnits: number; currency: string }
+}
+
+/** The report summary added up over entries (the service's shape: counts, credits, debits, net, by type and merchant). */
+export class ReportSummary {
+  private credits = 0
+  private debits = 0
+  private count = 0
+  private readonly types = new Map<string, Group>()
+  private readonly merchants = new Map<string, { merchantId: string; count: number; net: { minorCurrencyUnits: number; currency: string } }>()
+
+  constructor(private readonly scope: { currency: string | null; payoutId: string | null; createdAfter: string | null; createdBefore: string | null; parts: number }) {}
+
+  add(e: Loose): void {
+    const amount = (e.amount as { minorCurrencyUnits?: number } | undefined)?.minorCurrencyUnits ?? 0
+    const currency = this.scope.currency ?? ((e.amount as { currency?: string } | undefined)?.currency ?? '')
+    this.count += 1
+    if (amount >= 0) this.credits += amount
+    else this.debits += amount
+    const type = String(e.type ?? '')
+    const group = this.types.get(type) ?? { type, count: 0, amount: { minorCurrencyUnits: 0, currency } }
+    group.count += 1
+    group.amount.minorCurrencyUnits += amount
+    this.types.set(type, group)
+    const merchantId = String(e.merchantId ?? '')
+    const m = this.merchants.get(merchantId) ?? { merchantId, count: 0, net: { minorCurrencyUnits: 0, currency } }
+    m.count += 1
+    m.net.minorCurrencyUnits += amount
+    this.merchants.set(merchantId, m)
+  }
+
+  value() {
+    const currency = this.scope.currency ?? ''
+    const money = (n: number) => ({ minorCurrencyUnits: n, currency })
+    return {
+      currency: this.scope.currency,
+      payoutId: this.scope.payoutId,
+      createdAfter: this.scope.createdAfter,
+      createdBefore: this.scope.createdBefore,
+      entryCount: this.count,
+      totalCredits: money(this.credits),
+      totalDebits: money(this.debits),
+      net: money(this.credits + this.debits),
+      byType: [...this.types.values()],
+      byMerchant: [...this.merchants.values()],
+      parts: this.scope.parts,
+    }
+  }
+}
+
+/** Each part with its opened report body (JSON or CSV bytes), in order (see `openParts`). */
+export type OpenedParts = AsyncIterable<{ part: DateRange; body: AsyncIterable<Buffer | string> }>
+
+/** Reports of several parts as one JSON document: entries in order, each once, and the summary of them all. */
+export async function* mergedJson(opened: OpenedParts, summary: ReportSummary): AsyncGenerator<string | Buffer> {
+  yield '{"entries":['
+  let first = true
+  for await (const { part, body } of opened) {
+    for await (const batch of jsonEntries(body)) {
+      for (const bytes of batch) {
+        const entry = JSON.parse(bytes.toString('utf8')) as Loose
+        if (!inPart(entry.createdAt, part)) continue
+        summary.add(entry)
+        yield first ? '\n' : ',\n'
+        yield bytes
+        first = false
+      }
+    }
+  }
+  yield `${first ? '' : '\n'}],"summary":${JSON.stringify(summary.value())}}\n`
+}
+
+/** CSV records (each with its line end), cut on line ends outside quotes. */
+export async function* csvLines(source: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer[]> {
+  let carry: Buffer | undefined
+  let quoted = false
+  for await (const raw of source) {
+    let chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw
+    let from = 0
+    if (carry) {
+      from = carry.length
+      chunk = Buffer.concat([carry, chunk])
+      carry = undefined
+    }
+    const batch: Buffer[] = []
+    let start = 0
+    for (let i = from; i < chunk.length; i++) {
+      const c = chunk[i] as number
+      if (c === QUOTE) quoted = !quoted
+      else if (c === 0x0a && !quoted) {
+        batch.push(chunk.subarray(start, i + 1))
+        start = i + 1
+      }
+    }
+    if (start < chunk.length) carry = chunk.subarray(start)
+    if (batch.length > 0) yield batch
+  }
+  if (carry && carry.length > 0) yield [carry]
+}
+
+/** CSV reports of several parts as one: the first header, then each part's records created in that part. */
+export async function* mergedCsv(opened: OpenedParts): AsyncGenerator<Buffer> {
+  let headerDone = false
+  for await (const { part, body } of opened) {
+    let createdAt = -2
+    for await (const batch of csvLines(body)) {
+      for (const line of batch) {
+        if (createdAt === -2) {
+          createdAt = (csvRecords(line.toString('utf8'))[0] ?? []).indexOf('createdAt')
+          if (!headerDone) yield line
+          headerDone = true
+          continue
+        }
+        if (createdAt >= 0 && !inPart((csvRecords(line.toString('utf8'))[0] ?? [])[createdAt], part)) continue
+        yield line
+      }
+    }
+  }
+}
