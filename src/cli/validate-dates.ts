@@ -18,31 +18,42 @@ export interface ParsedDate {
   dateOnly: boolean
 }
 
-/** The date or timestamp `input`, or undefined when it is not one or names no real day or time. */
-export function parseDateInput(input: string): ParsedDate | undefined {
+type DateProblem = 'shape' | 'day' | 'time'
+
+function readDate(input: string): ParsedDate | DateProblem {
   const value = input.trim()
   const match = DATE_ONLY.exec(value) ?? TIMESTAMP.exec(value)
-  if (!match) return undefined
+  if (!match) return 'shape'
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return 'day'
   const dateOnly = match.length === 4
   if (!dateOnly) {
     const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)]
-    if (hour > 23 || minute > 59 || second > 59) return undefined
+    if (hour > 23 || minute > 59 || second > 59) return 'time'
     const zone = match[7] as string
-    if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 14 || Number(zone.slice(-2)) > 59)) return undefined
+    if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 14 || Number(zone.slice(-2)) > 59)) return 'time'
   }
   const epochMs = Date.parse(dateOnly ? `${value}T00:00:00Z` : value)
-  return Number.isNaN(epochMs) ? undefined : { value, epochMs, dateOnly }
+  return Number.isNaN(epochMs) ? 'shape' : { value, epochMs, dateOnly }
 }
 
-/** The date as given, or a usage error naming `what`. */
+/** The date or timestamp `input`, or undefined when it is not one or names no real day or time. */
+export function parseDateInput(input: string): ParsedDate | undefined {
+  const read = readDate(input)
+  return typeof read === 'string' ? undefined : read
+}
+
+/** The date as given, or a usage error naming `what` and what is wrong with it. */
 export function checkDateInput(input: string, what: string): string {
-  const parsed = parseDateInput(input)
-  if (!parsed) {
-    throw new UsageError(`${what} must be a real date YYYY-MM-DD or an ISO 8601 timestamp (got "${input}")`, 'For example 2026-11-01 or 2026-11-01T09:30:00Z')
+  const read = readDate(input)
+  if (read === 'day') {
+    throw new UsageError(`${what}: ${input.trim().slice(0, 10)} is not a day of the calendar`, 'Check the day of the month, for example 2026-02-28')
   }
-  return parsed.value
+  if (read === 'time') throw new UsageError(`${what}: ${input.trim()} is not a time of day`, 'Hours run 00 to 23, minutes and seconds 00 to 59')
+  if (read === 'shape') {
+    throw new UsageError(`${what} must be a date YYYY-MM-DD or an ISO 8601 timestamp with a zone (got "${input}")`, 'For example 2026-11-01 or 2026-11-01T09:30:00Z')
+  }
+  return read.value
 }
 
 /** Refuses a range whose start is not before its end (both given). */

@@ -4,7 +4,6 @@ import { moneyFrom } from '../flags.js'
 import { splitMs } from '../flags-range.js'
 import { type DateRange, resolveRange, splitRange } from '../range/range.js'
 import { checkNonEmpty } from '../validate.js'
-import { checkDateRange } from '../validate-dates.js'
 import { amountFilter } from './transactions.js'
 
 /** A manual payout (body not shown by the contract): the amount, and a description when given. */
@@ -55,7 +54,6 @@ function settlementBase(f: SettlementFlagValues) {
       )
     }
   }
-  checkDateRange(f.from, f.to, ['--from', '--to'])
   return {
     payoutId: f.payout === undefined ? undefined : checkNonEmpty(f.payout, '--payout').trim(),
     currency: f.currency,
