@@ -47,7 +47,7 @@ export function parseDateInput(input: string): ParsedDate | undefined {
 export function checkDateInput(input: string, what: string): string {
   const read = readDate(input)
   if (read === 'day') {
-    throw new UsageError(`${what}: ${input.trim().slice(0, 10)} is not a day of the calendar`, 'Check the day of the month, for example 2026-02-28')
+    throw new UsageError(`${what}: ${input.trim().slice(0, 10)} is not a day of the calendar`, 'Write a real day as YYYY-MM-DD, for example 2026-02-28')
   }
   if (read === 'time') throw new UsageError(`${what}: ${input.trim()} is not a time of day`, 'Hours run 00 to 23, minutes and seconds 00 to 59')
   if (read === 'shape') {
