@@ -8,6 +8,7 @@ import type { CallOptions, Page, PayfacClient } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
+import type { MerchantRun } from './fan-out-run.js'
 import { describeError } from './exit-codes.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { checkQueryRanges } from './validate-dates.js'
@@ -22,7 +23,7 @@ export interface Listable<T, Q> {
 }
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
-export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>
+export type { MerchantRun } from './fan-out-run.js'
 
 type Globals = FlagsOf<typeof ApiCommand>
 

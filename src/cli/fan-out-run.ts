@@ -1,8 +1,7 @@
 // The fan-out as a command runs it (base-command.ts `fanOut()`): which merchants, how many at
 // once, and the exit code when some failed. The mechanics are in fan-out.ts.
-import type { PayfacClient } from '../client/index.js'
+import type { CallOptions, PayfacClient } from '../client/index.js'
 import type { View } from '../output/index.js'
-import type { MerchantRun } from './base-command.js'
 import { describeError, exitCodeFor } from './exit-codes.js'
 import {
   DEFAULT_FAN_OUT_CONCURRENCY,
@@ -13,6 +12,9 @@ import {
   merchantIdsOf,
   withMerchantColumn,
 } from './fan-out.js'
+
+/** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
+export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>
 
 export interface FanOutSettings {
   'each-merchant'?: boolean | undefined

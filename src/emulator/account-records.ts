@@ -1,9 +1,10 @@
 // Records of the merchant, money, pay plan, webhook, loan and card groups (resources/merchants.ts,
-// money.ts, payplans.ts, webhooks.ts, marketplaces.ts, loans.ts, issuer.ts). They live in
+// payouts.ts, disputes.ts, payplans.ts, webhooks.ts, marketplaces.ts, loans.ts, issuer.ts). They live in
 // `Store` (store.ts) like every other collection: plain JSON data, keyed by id, saved with
 // `--state`. Fields marked internal are never emitted as such.
 import type { Money } from '../client/money.js'
 import type { Address } from '../client/schemas/common.js'
+import { Collection, byMerchantId } from './collection.js'
 
 /** What a merchant has beyond `MerchantRecord` (the emulator's own fields), keyed by merchant id. */
 export interface MerchantProfileRecord {
@@ -224,4 +225,23 @@ export interface DigitalCardRecord {
   status: DigitalCardStatus
   createdAt: string
   updatedAt: string
+}
+
+/** The collections of these records, with the indexes their lists and lookups use. */
+export function accountCollections() {
+  return {
+    merchantProfiles: new Collection<MerchantProfileRecord>(),
+    merchantFiles: new Collection<MerchantFileRecord>({ indexes: byMerchantId }),
+    owners: new Collection<OwnerRecord>({ indexes: byMerchantId }),
+    payouts: new Collection<PayoutRecord>({ indexes: byMerchantId }),
+    disputes: new Collection<DisputeRecord>({ indexes: { ...byMerchantId, transactionId: (d) => d.transactionId, orderId: (d) => d.orderId } }),
+    payPlanOffers: new Collection<PayPlanOfferRecord>({ indexes: byMerchantId }),
+    payPlans: new Collection<PayPlanRecord>({ indexes: { ...byMerchantId, customerId: (p) => p.customerId } }),
+    webhookSubscriptions: new Collection<WebhookSubscriptionRecord>({ indexes: { merchantId: (s) => s.merchantId, marketplaceId: (s) => s.marketplaceId } }),
+    marketplaceCustomers: new Collection<MarketplaceCustomerRecord>({ indexes: { marketplaceId: (c) => c.marketplaceId } }),
+    loans: new Collection<LoanRecord>({ indexes: byMerchantId }),
+    loanStatements: new Collection<LoanStatementRecord>({ indexes: { ...byMerchantId, loanId: (s) => s.loanId } }),
+    loanEntries: new Collection<LoanEntryRecord>({ indexes: { ...byMerchantId, loanId: (e) => e.loanId, loanStatementId: (e) => e.loanStatementId } }),
+    digitalCards: new Collection<DigitalCardRecord>({ indexes: { ...byMerchantId, loanId: (c) => c.loanId } }),
+  }
 }

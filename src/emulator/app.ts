@@ -109,7 +109,7 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
         headers,
         body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
       })
-      const text = typeof raw.body === 'string' ? raw.body : raw.body.toString('utf8')
+      const text = typeof raw.body === 'string' ? raw.body : raw.body.toString()
       let body: unknown = text
       if ((raw.headers['Content-Type'] ?? '').startsWith('application/json')) body = JSON.parse(text)
       return { status: raw.status, headers: raw.headers, body }

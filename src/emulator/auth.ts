@@ -11,16 +11,11 @@
 // `assert…` helpers below.
 import { badRequest, forbidden, notFound, unauthorised } from './api-error.js'
 import type { Clock } from './clock.js'
-import type { Scope } from './route.js'
+import type { Collection } from './collection.js'
+import type { Principal, PrincipalKind, Scope } from './principal.js'
 import { lookup, type DelegateRecord, type MerchantRecord, type Store } from './store.js'
 
-export type PrincipalKind = 'marketplace' | 'merchant' | 'public' | 'customer'
-
-export type Principal =
-  | { kind: 'marketplace'; marketplaceId: string; via: 'apiKey' | 'serviceToken' }
-  | { kind: 'merchant'; merchantId: string; via: 'secretKey' | 'serviceToken' }
-  | { kind: 'public'; merchantId: string }
-  | { kind: 'customer'; merchantId: string; customerId: string; customerDelegateId: string | null }
+export type { Principal, PrincipalKind } from './principal.js'
 
 /** Route permission sets. */
 export const PRIVATE: readonly PrincipalKind[] = ['marketplace', 'merchant']
@@ -53,7 +48,7 @@ export function authenticate(store: Store, clock: Clock, authorization: string |
     return { kind: 'customer', merchantId: session.merchantId, customerId: session.customerId, customerDelegateId: session.customerDelegateId }
   }
 
-  const token = Object.values(store.serviceTokens).find((t) => t.token === credential)
+  const token = store.serviceTokens.byIndex('token', credential)[0]
   if (token) {
     if (token.status !== 'Active') throw unauthorised('credential_revoked', 'The service token has been revoked')
     if (token.expiresAt !== null && token.expiresAt <= now) throw unauthorised('credential_expired', 'The service token has expired')
@@ -170,7 +165,7 @@ export function mayActForMerchant(store: Store, scope: Scope, merchantId: string
  * A merchant's record by id when the scope may act for that merchant, or a 404 naming what was
  * looked for: another merchant's record is not told apart from a missing one.
  */
-export function visibleOr404<T extends { merchantId: string }>(ctx: { store: Store; scope: Scope }, collection: Record<string, T>, id: string, what: string): T {
+export function visibleOr404<T extends { merchantId: string }>(ctx: { store: Store; scope: Scope }, collection: Collection<T>, id: string, what: string): T {
   const record = lookup(collection, id)
   if (!record || !mayActForMerchant(ctx.store, ctx.scope, record.merchantId)) throw notFound(what, id)
   return record
@@ -193,7 +188,7 @@ export function requireMerchant(store: Store, scope: Scope): MerchantRecord {
 export function visibleMerchantIds(store: Store, scope: Scope): Set<string> {
   if (scope.merchantId !== null) return new Set([scope.merchantId])
   return new Set(
-    Object.values(store.merchants)
+    store.merchants.all()
       .filter((m) => scope.marketplaceId !== null && m.marketplaceId === scope.marketplaceId)
       .map((m) => m.merchantId),
   )

@@ -15,10 +15,12 @@
 //   POST   /__emulator/faults                   {method?, pathPattern, probability?, fault}
 //   DELETE /__emulator/faults                   remove them all
 //   GET    /__emulator/namespaces               namespaces in use
+//   POST   /__emulator/seed                     {orders?, settlementEntries?, merchantId?, days?}: many records at once
 import { z } from 'zod'
 import { describeIssues } from '../client/schemas/common.js'
 import { EmulatorError, badRequest, notFound } from './api-error.js'
 import { JSON_LIMITS, checkJsonLimits } from './body-limits.js'
+import { MAX_BULK_RECORDS, bulkSeed } from './bulk-seed.js'
 import { timestamp } from './clock.js'
 import { monthFixture, removeEntry } from './control-month.js'
 import { parseFault } from './faults.js'
@@ -55,6 +57,15 @@ const TriggerBody = z.strictObject({
 const ClockBody = z
   .strictObject({ seconds: z.number().positive().max(MAX_ADVANCE_SECONDS).optional(), advance: z.string().optional() })
   .refine((b) => (b.seconds === undefined) !== (b.advance === undefined), { error: 'give seconds or advance (such as "90s"), one of them' })
+const Count = z.number().int().min(0).max(MAX_BULK_RECORDS)
+const SeedBody = z
+  .strictObject({
+    orders: Count.optional(),
+    settlementEntries: Count.optional(),
+    merchantId: z.string().min(1).optional(),
+    days: z.number().positive().max(3650).optional(),
+  })
+  .refine((b) => b.orders !== undefined || b.settlementEntries !== undefined, { error: 'give orders or settlementEntries (how many to add)' })
 const FaultRuleBody = z.strictObject({
   method: z.string().regex(/^(\*|[A-Za-z]+)$/).optional(),
   pathPattern: z.string().startsWith('/', { error: 'expected a path starting with /' }).max(500),
@@ -110,6 +121,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
         'POST /__emulator/trigger',
         'GET|POST|DELETE /__emulator/faults',
         'GET /__emulator/namespaces',
+        'POST /__emulator/seed',
         'POST /__emulator/fixtures/month',
         'DELETE /__emulator/settlement/{settlementEntryId}',
       ],
@@ -174,7 +186,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
       const store = ctx.ns.store
       let merchantId: string | null = body.merchantId ?? null
       let marketplaceId: string | null = body.marketplaceId ?? null
-      if (merchantId === null && marketplaceId === null) merchantId = Object.keys(store.merchants)[0] ?? null
+      if (merchantId === null && marketplaceId === null) merchantId = store.merchants.first()?.merchantId ?? null
       if (merchantId !== null) {
         const merchant = lookup(store.merchants, merchantId)
         if (!merchant) throw notFound('Merchant', merchantId)
@@ -204,6 +216,15 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
       const cleared = ctx.ns.faults.list().length
       ctx.ns.faults.clear()
       return { namespace: ctx.ns.name, cleared }
+    },
+  },
+  seed: {
+    POST: (ctx, req) => {
+      const body = validate(SeedBody, req.body)
+      const started = performance.now()
+      const result = bulkSeed(ctx.ns.store, ctx.ns.clock, ctx.ids, body)
+      ctx.ns.persist()
+      return { namespace: ctx.ns.name, ...result, durationMs: Math.round(performance.now() - started) }
     },
   },
   'fixtures/month': {

@@ -10,6 +10,11 @@ function field(value: CsvValue): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+/** One row: fields joined by commas, ended by CRLF. */
+export function csvRow(values: readonly CsvValue[]): string {
+  return `${values.map(field).join(',')}\r\n`
+}
+
 export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly CsvValue[]>): string {
   return [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n'
 }

@@ -176,9 +176,7 @@ export class DeliveryEngine {
     const last = this.log.findLast((a) => a.deliveryId === deliveryId)
     if (!last) return 'unknown'
     if (last.bodyTruncated) return 'truncated'
-    const s = Object.prototype.hasOwnProperty.call(this.store.webhookSubscriptions, last.webhookSubscriptionId)
-      ? this.store.webhookSubscriptions[last.webhookSubscriptionId]
-      : undefined
+    const s = this.store.webhookSubscriptions.get(last.webhookSubscriptionId)
     if (!s) return 'no_subscription'
     const delivery = this.add({
       eventId: last.eventId,

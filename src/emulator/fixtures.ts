@@ -26,6 +26,7 @@ import { WebhookUrl } from '../client/schemas/webhooks.js'
 import { WELL_KNOWN } from '../well-known.js'
 import { addSeconds, timestamp } from './clock.js'
 import type { Clock } from './clock.js'
+import type { Collection } from './collection.js'
 import type { IdGenerator } from './ids.js'
 import { isId } from './ids.js'
 import { appendLedger } from './ledger.js'
@@ -167,12 +168,12 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
     if (!merchant) throw fail(where, `no merchant ${merchantId} in the seed or the fixtures`)
     return merchant
   }
-  const unused = (where: string, collection: Record<string, unknown>, id: string) => {
-    if (lookup(collection, id)) throw fail(where, `the id ${id} is already taken`)
+  const unused = (where: string, collection: Pick<Collection<never>, 'has'>, id: string) => {
+    if (collection.has(id)) throw fail(where, `the id ${id} is already taken`)
     return id
   }
   const credentialFree = (where: string, key: string) => {
-    if (lookup(store.apiKeys, key) || Object.values(store.serviceTokens).some((t) => t.token === key)) throw fail(where, 'this key is already in use')
+    if (lookup(store.apiKeys, key) || store.serviceTokens.byIndex('token', key).length > 0) throw fail(where, 'this key is already in use')
     return key
   }
 
@@ -184,7 +185,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
     const merchantId = unused(where, store.merchants, m.merchantId ?? ids.next('mcht'))
     const publicKey = credentialFree(`${where}.publicKey`, m.publicKey ?? `sandbox_pk_${ids.secret(32)}`)
     const bsb = m.bankAccount ? m.bankAccount.bsb.replace(/^(\d{3})-?(\d{3})$/, '$1-$2') : null
-    store.merchants[merchantId] = {
+    store.merchants.set(merchantId, {
       merchantId,
       marketplaceId,
       name: m.name,
@@ -199,9 +200,9 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       currency,
       createdAt: at,
       updatedAt: at,
-    }
-    store.apiKeys[publicKey] = { kind: 'merchantPublicKey', ownerId: merchantId }
-    if (m.secretKey) store.apiKeys[credentialFree(`${where}.secretKey`, m.secretKey)] = { kind: 'merchantSecretKey', ownerId: merchantId }
+    })
+    store.apiKeys.set(publicKey, { kind: 'merchantPublicKey', ownerId: merchantId })
+    if (m.secretKey) store.apiKeys.set(credentialFree(`${where}.secretKey`, m.secretKey), { kind: 'merchantSecretKey', ownerId: merchantId })
   }
   fixtures.merchants?.forEach((m, i) => addMerchant(`merchants[${i}]`, m, null))
   fixtures.subMerchants?.forEach((m, i) => addMerchant(`subMerchants[${i}]`, m, WELL_KNOWN.marketplaceId))
@@ -213,7 +214,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
     if (customerType === 'Consumer' && c.emailAddress === undefined) throw fail(where, 'a consumer customer needs an emailAddress')
     if (customerType === 'Organisation' && c.referenceCustomerId === undefined) throw fail(where, 'an organisation customer needs a referenceCustomerId')
     const customerId = unused(where, store.customers, c.customerId ?? ids.next('cust'))
-    store.customers[customerId] = {
+    store.customers.set(customerId, {
       customerId,
       merchantId: merchant.merchantId,
       customerType,
@@ -231,7 +232,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       kycDetails: {},
       createdAt: at,
       updatedAt: at,
-    }
+    })
   })
 
   fixtures.agreements?.forEach((a, i) => {
@@ -260,7 +261,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
     }
     if (a.amount && a.amount.currency !== 'AUD') throw fail(`${where}.amount`, 'PayTo agreements are in AUD')
     const token = unused(where, store.agreements, a.token ?? ids.next('ptagr'))
-    store.agreements[token] = {
+    store.agreements.set(token, {
       token,
       agreementUid: ids.uuid(),
       merchantId: merchant.merchantId,
@@ -276,7 +277,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       paymentOutcome: a.paymentOutcome ?? 'approve',
       usedAt: null,
       createdAt: at,
-    }
+    })
   })
 
   fixtures.webhookSubscriptions?.forEach((s, i) => {
@@ -290,7 +291,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       marketplaceId = s.marketplaceId
     } else merchantId = merchantOf(`${where}.merchantId`, s.merchantId).merchantId
     const id = unused(where, store.webhookSubscriptions, s.id ?? ids.next('webhook'))
-    store.webhookSubscriptions[id] = {
+    store.webhookSubscriptions.set(id, {
       id,
       level,
       marketplaceId,
@@ -303,7 +304,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       secret: s.secret ?? `whsec_${ids.secret(32)}`,
       createdAt: at,
       updatedAt: at,
-    }
+    })
   })
 
   fixtures.balances?.forEach((b, i) => {
@@ -336,7 +337,7 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
     }
     const serviceTokenId = unused(where, store.serviceTokens, t.serviceTokenId ?? ids.next('stkn'))
     const token = credentialFree(`${where}.token`, t.token)
-    store.serviceTokens[serviceTokenId] = {
+    store.serviceTokens.set(serviceTokenId, {
       serviceTokenId,
       token,
       tokenHint: `…${token.slice(-4)}`,
@@ -349,6 +350,6 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       updatedAt: at,
       expiresAt: t.expiresAt ? new Date(t.expiresAt).toISOString() : timestamp(addSeconds(now, 365 * 86_400)),
       revokedAt: null,
-    }
+    })
   })
 }

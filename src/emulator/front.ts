@@ -16,6 +16,7 @@ import type { IdGenerator } from './ids.js'
 import { WARNING_HEADER } from './lenient.js'
 import { NAMESPACE_HEADER, Namespace, Namespaces, type IntegratorOptions, type NamespaceBase } from './namespaces.js'
 import { handleRequest, type RawRequest, type RawResponse } from './pipeline.js'
+import { StreamBody } from './route.js'
 import type { Router } from './router.js'
 import type { Store } from './store.js'
 
@@ -220,8 +221,9 @@ function redactHeaders(headers: Record<string, string | undefined>): Record<stri
   return out
 }
 
-function snippet(body: string | Buffer | undefined): string | null {
+function snippet(body: string | Buffer | StreamBody | undefined): string | null {
   if (body === undefined) return null
+  if (body instanceof StreamBody) return '<streamed>'
   if (Buffer.isBuffer(body)) {
     if (body.length === 0) return null
     // Binary answers (PDF, zip) are not worth keeping; text is.

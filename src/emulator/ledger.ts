@@ -4,7 +4,16 @@
 // sets `payoutId` on the entries it pays out.
 import type { Money } from '../client/money.js'
 import { addDays, isoDate, timestamp } from './clock.js'
-import type { HandlerContext } from './route.js'
+import type { Clock } from './clock.js'
+import type { Collection } from './collection.js'
+import type { IdGenerator } from './ids.js'
+
+/** What writing to the ledger needs (a handler's context has it). */
+export interface LedgerContext {
+  store: { settlementEntries: Collection<SettlementEntry> }
+  clock: Clock
+  ids: IdGenerator
+}
 
 export type SettlementEntryType =
   | 'Payment'
@@ -54,7 +63,7 @@ export interface LedgerInput {
 }
 
 /** Appends one entry to `store.settlementEntries` and returns it. */
-export function appendLedger(ctx: Pick<HandlerContext, 'store' | 'clock' | 'ids'>, input: LedgerInput): SettlementEntry {
+export function appendLedger(ctx: LedgerContext, input: LedgerInput): SettlementEntry {
   const now = ctx.clock.now()
   const delayed = input.amount.minorCurrencyUnits > 0 && input.type !== 'TransferReversal' && input.type !== 'Refund'
   const entry: SettlementEntry = {
@@ -70,12 +79,12 @@ export function appendLedger(ctx: Pick<HandlerContext, 'store' | 'clock' | 'ids'
     availableOn: input.availableOn ?? isoDate(delayed ? addDays(now, AVAILABILITY_DELAY_DAYS) : now),
     description: input.description,
   }
-  ctx.store.settlementEntries.push(entry)
+  ctx.store.settlementEntries.set(entry.settlementEntryId, entry)
   return entry
 }
 
 /** Sum of a merchant's entries in one currency; `availableAt` (a Date) counts only entries available by then. */
-export function ledgerTotal(entries: readonly SettlementEntry[], merchantId: string, currency: string, availableAt?: Date): number {
+export function ledgerTotal(entries: Iterable<SettlementEntry>, merchantId: string, currency: string, availableAt?: Date): number {
   const day = availableAt ? isoDate(availableAt) : undefined
   let total = 0
   for (const e of entries) {

@@ -11,6 +11,7 @@
 // names the parameter. Identifier filters repeat (`?orderId=a&orderId=b`) and also accept
 // comma-separated values. Query parameters a list does not know are ignored.
 import { badRequest } from './api-error.js'
+import { Selection } from './collection.js'
 import { Reply } from './route.js'
 
 export const DEFAULT_LIMIT = 20
@@ -88,15 +89,9 @@ function compareValues(a: unknown, b: unknown): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0
 }
 
-/** Sorts (stable, nulls last in both directions) and cuts one page. Records come in creation order. */
-export function paginate<T, V>(records: readonly T[], query: URLSearchParams, options: ListOptions<T, V>): Reply {
-  const fields = Object.keys(options.sortable)
-  const params = parseListParams(query, fields)
-  const defaultSort = options.defaultSort ?? (fields.includes('createdAt') ? '-createdAt' : '')
-  const sort = params.sort.length > 0 ? params.sort : defaultSort ? parseSort(defaultSort, fields) : []
-  const indexed = records.map((record, index) => ({ record, index }))
-  const usingDefault = params.sort.length === 0
-  indexed.sort((x, y) => {
+/** The comparison of two records by the sort keys; ties go by creation order (`index`), newest first when the default descending order applies. */
+function comparator<T>(sort: readonly SortKey[], options: ListOptions<T, unknown>, newestFirst: boolean) {
+  return (x: { record: T; index: number }, y: { record: T; index: number }): number => {
     for (const key of sort) {
       const read = options.sortable[key.field] as SortAccessor<T>
       const a = read(x.record)
@@ -105,17 +100,63 @@ export function paginate<T, V>(records: readonly T[], query: URLSearchParams, op
       if (c !== 0 && key.descending && a !== null && a !== undefined && b !== null && b !== undefined) c = -c
       if (c !== 0) return c
     }
-    // Ties: creation order; newest first when the default (descending) order applies.
-    return usingDefault && sort[0]?.descending ? y.index - x.index : x.index - y.index
-  })
-  const total = indexed.length
-  const pageCount = Math.ceil(total / params.limit)
+    return newestFirst ? y.index - x.index : x.index - y.index
+  }
+}
+
+/**
+ * Sorts (stable, nulls last in both directions) and cuts one page. Records come as an array in
+ * creation order, or as a collection's selection: then the default order (newest first) and
+ * `sort=createdAt` cost the page, and any other sort is done once and kept until the collection changes.
+ */
+export function paginate<T, V>(records: readonly T[] | Selection<T>, query: URLSearchParams, options: ListOptions<T, V>): Reply {
+  const fields = Object.keys(options.sortable)
+  const params = parseListParams(query, fields)
+  const defaultSort = options.defaultSort ?? (fields.includes('createdAt') ? '-createdAt' : '')
+  const sort = params.sort.length > 0 ? params.sort : defaultSort ? parseSort(defaultSort, fields) : []
+  const newestFirst = params.sort.length === 0 && sort[0]?.descending === true
   const start = (params.page - 1) * params.limit
-  const page = start >= total ? [] : indexed.slice(start, start + params.limit)
-  return new Reply(200, page.map((e) => options.view(e.record)), {
-    'Page-Count': String(pageCount),
+  let total: number
+  let page: T[]
+  if (records instanceof Selection) {
+    total = records.total
+    page = start >= total ? [] : pageOf(records, sort, newestFirst, start, params.limit, options as ListOptions<T, unknown>)
+  } else {
+    const indexed = records.map((record, index) => ({ record, index }))
+    indexed.sort(comparator(sort, options as ListOptions<T, unknown>, newestFirst))
+    total = indexed.length
+    page = start >= total ? [] : indexed.slice(start, start + params.limit).map((e) => e.record)
+  }
+  return new Reply(200, page.map((record) => options.view(record)), {
+    'Page-Count': String(Math.ceil(total / params.limit)),
     'Total-Record-Count': String(total),
   })
+}
+
+/** One page of a selection: straight from the timeline in creation-time order, otherwise from a sorted copy kept in the cache. */
+function pageOf<T>(selection: Selection<T>, sort: readonly SortKey[], newestFirst: boolean, start: number, limit: number, options: ListOptions<T, unknown>): T[] {
+  const only = sort.length === 1 ? sort[0] : undefined
+  if (only?.field === 'createdAt' && (newestFirst || !only.descending)) return selection.page(start, limit, newestFirst)
+  const key = selection.cacheKey === undefined ? undefined : `sort|${newestFirst}|${sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',')}|${selection.cacheKey}`
+  let sorted = key === undefined ? undefined : selection.cached(key)
+  if (!sorted) {
+    // Read each sort field once per record, not once per comparison.
+    const readers = sort.map((k) => options.sortable[k.field] as SortAccessor<T>)
+    const rows = selection.slots().map((slot) => ({ slot, values: readers.map((read) => read(slot.record)) }))
+    rows.sort((x, y) => {
+      for (let i = 0; i < sort.length; i++) {
+        const a = x.values[i]
+        const b = y.values[i]
+        let c = compareValues(a, b)
+        if (c !== 0 && (sort[i] as SortKey).descending && a !== null && a !== undefined && b !== null && b !== undefined) c = -c
+        if (c !== 0) return c
+      }
+      return newestFirst ? y.slot.seq - x.slot.seq : x.slot.seq - y.slot.seq
+    })
+    sorted = rows.map((row) => row.slot)
+    if (key !== undefined) selection.remember(key, sorted)
+  }
+  return sorted.slice(start, start + limit).map((slot) => slot.record)
 }
 
 /** Readers for filter parameters; each refuses a malformed value with a 400 naming the parameter. */
@@ -158,6 +199,11 @@ export function filters(query: URLSearchParams) {
       return value === 'true'
     },
   }
+}
+
+/** The merchants a list may show, narrowed by its `merchantId` filter (a condition on the merchantId index). */
+export function merchantsWithin(visible: ReadonlySet<string>, requested: readonly string[] | undefined): string[] {
+  return requested === undefined ? [...visible] : requested.filter((id) => visible.has(id))
 }
 
 /** True when `value` is in `allowed`, or when there is no filter. */

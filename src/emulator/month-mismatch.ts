@@ -20,9 +20,10 @@ export interface SeededMismatch {
 
 /** Removes one entry; answers it. */
 export function removeSettlementEntry(store: Store, settlementEntryId: string): SettlementEntry {
-  const at = store.settlementEntries.findIndex((e) => e.settlementEntryId === settlementEntryId)
-  if (at < 0) throw notFound('Settlement entry', settlementEntryId)
-  return store.settlementEntries.splice(at, 1)[0] as SettlementEntry
+  const entry = store.settlementEntries.get(settlementEntryId)
+  if (!entry) throw notFound('Settlement entry', settlementEntryId)
+  store.settlementEntries.delete(settlementEntryId)
+  return entry
 }
 
 /**
@@ -36,8 +37,9 @@ export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind,
   // The seeded merchant's when it has one (what the built-in `local` profile sees), else any merchant's.
   let target: SettlementEntry | undefined
   let fallback: SettlementEntry | undefined
-  for (let i = store.settlementEntries.length - 1; i >= 0 && !target; i--) {
-    const e = store.settlementEntries[i] as SettlementEntry
+  const entries = store.settlementEntries.all()
+  for (let i = entries.length - 1; i >= 0 && !target; i--) {
+    const e = entries[i] as SettlementEntry
     if (e.type !== wanted || e.payoutId !== null || e.transactionId === null || !candidates.has(e.transactionId)) continue
     if (e.merchantId === WELL_KNOWN.merchantId) target = e
     else fallback ??= e
@@ -49,7 +51,8 @@ export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind,
   else if (kind === 'fee-off-by-cent') target.amount.minorCurrencyUnits -= 1
   else {
     const copy: SettlementEntry = { ...target, amount: { ...target.amount }, settlementEntryId: ids.next('stl') }
-    store.settlementEntries.splice(store.settlementEntries.indexOf(target) + 1, 0, copy)
+    // Same time as the original, made after it: it follows it in every list and report.
+    store.settlementEntries.set(copy.settlementEntryId, copy)
     seeded.duplicateId = copy.settlementEntryId
   }
   return seeded

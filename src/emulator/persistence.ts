@@ -8,6 +8,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { Collection } from './collection.js'
 import { emptyStore, type Store } from './store.js'
 
 export const STATE_FORMAT = 'payfac-emulator-state'
@@ -50,6 +51,10 @@ export function loadState(path: string): LoadedState | undefined {
   const store = emptyStore() as unknown as Record<string, unknown>
   for (const [name, value] of Object.entries(data.store)) {
     const expected = store[name]
+    if (expected instanceof Collection) {
+      if (!expected.load(value)) throw damaged(`"store.${name}" has the wrong type`)
+      continue
+    }
     if (expected !== undefined && Array.isArray(expected) !== Array.isArray(value)) throw damaged(`"store.${name}" has the wrong type`)
     if (!Array.isArray(value) && !isObject(value)) throw damaged(`"store.${name}" has the wrong type`)
     store[name] = value

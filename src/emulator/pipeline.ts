@@ -19,8 +19,8 @@ import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
 import { validateBody, WARNING_HEADER, warningText } from './lenient.js'
 import type { Router } from './router.js'
-import { Reply, routeKey, type HandlerContext, type HandlerRequest, type Route } from './route.js'
-import type { Store } from './store.js'
+import { Reply, StreamBody, routeKey, type HandlerContext, type HandlerRequest, type Route } from './route.js'
+import { markChanged, type Store } from './store.js'
 
 export interface RawRequest {
   method: string
@@ -36,7 +36,7 @@ export interface RawRequest {
 export interface RawResponse {
   status: number
   headers: Record<string, string>
-  body: string | Buffer
+  body: string | Buffer | StreamBody
 }
 
 export interface PipelineDeps {
@@ -101,6 +101,8 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
     if (built.status === 500) deps.log?.(`emulator: ${requestId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     response = { status: built.status, headers: { 'Content-Type': JSON_TYPE, ...built.headers }, body: JSON.stringify(built.body) }
   }
+  // Handlers may change records in place: whatever was derived from them (a cached sort) goes.
+  if (mayHaveChanged) markChanged(deps.store)
   if (mayHaveChanged && deps.afterChange) {
     try {
       deps.afterChange()
@@ -135,7 +137,7 @@ function describeKind(kind: string): string {
 function toResponse(result: unknown): RawResponse {
   if (result instanceof Reply) {
     if (result.contentType !== undefined) {
-      const body = typeof result.body === 'string' || Buffer.isBuffer(result.body) ? result.body : String(result.body)
+      const body = typeof result.body === 'string' || Buffer.isBuffer(result.body) || result.body instanceof StreamBody ? result.body : String(result.body)
       return { status: result.status, headers: { 'Content-Type': result.contentType, ...result.headers }, body }
     }
     return { status: result.status, headers: { 'Content-Type': JSON_TYPE, ...result.headers }, body: JSON.stringify(result.body ?? {}) }

@@ -9,24 +9,14 @@
 //   route({ method, path, handle })                     no body, or a plain JSON body (`body`)
 //   route({ method, path, actions: { Name: action(…) } }) single-key action envelope
 import type { z } from 'zod'
-import type { Principal, PrincipalKind } from './auth.js'
+import type { Principal, PrincipalKind, Scope } from './principal.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
 import type { Store } from './store.js'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
-/** Who the request acts for, after the credential and the context headers. */
-export interface Scope {
-  /** The marketplace of the caller (a marketplace credential), or of the merchant acted for. */
-  marketplaceId: string | null
-  /** The merchant acted for: the caller's own, or the one named by `Merchant-Id`. */
-  merchantId: string | null
-  /** The customer acted for: the signed-in customer, or the one named by `Customer-Id`. */
-  customerId: string | null
-  /** The delegate acted for: the signed-in delegate, or `Customer-Delegate-User-Id`. */
-  customerDelegateId: string | null
-}
+export type { Scope } from './principal.js'
 
 export interface HandlerContext {
   store: Store
@@ -57,13 +47,28 @@ export interface HandlerRequest<B = unknown> {
   rawBody?: Buffer
 }
 
+/**
+ * A body made piece by piece while it is sent (a report of millions of entries): the server
+ * writes the pieces as the socket takes them, so the whole text never exists at once.
+ * `toString()` joins them (for in-process callers such as tests).
+ */
+export class StreamBody {
+  constructor(readonly pieces: () => Iterable<string>) {}
+
+  toString(): string {
+    let text = ''
+    for (const piece of this.pieces()) text += piece
+    return text
+  }
+}
+
 /** An answer with a status, headers or a content type of its own. Anything else a handler returns is a 200 JSON body. */
 export class Reply {
   constructor(
     readonly status: number,
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
-    /** When set, `body` is sent as is (string or Buffer) with this content type instead of JSON. */
+    /** When set, `body` is sent as is (string, Buffer or StreamBody) with this content type instead of JSON. */
     readonly contentType?: string,
   ) {}
 }

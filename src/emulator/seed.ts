@@ -19,12 +19,12 @@ export const SUB_MERCHANT_PUBLIC_KEY = 'sandbox_pk_emulatorSubMerchPublic0001'
 
 export function seedStore(store: Store): void {
   const { marketplaceId, merchantId, subMerchantId, credentials } = WELL_KNOWN
-  store.marketplaces[marketplaceId] = {
+  store.marketplaces.set(marketplaceId, {
     marketplaceId,
     name: 'Local Marketplace',
     createdAt: SEED_TIME,
     updatedAt: SEED_TIME,
-  }
+  })
   const merchant = (id: string, name: string, publicKey: string, bank: { id: string; bsb: string; account: string }, manualPayouts: boolean): MerchantRecord => ({
     merchantId: id,
     marketplaceId,
@@ -41,23 +41,23 @@ export function seedStore(store: Store): void {
     createdAt: SEED_TIME,
     updatedAt: SEED_TIME,
   })
-  store.merchants[merchantId] = merchant(
+  store.merchants.set(merchantId, merchant(
     merchantId,
     'Local Merchant Pty Ltd',
     credentials.merchantPublicKey,
     { id: 'bank_LocalMerchBank01', bsb: '062-000', account: '12345678' },
     true,
-  )
-  store.merchants[subMerchantId] = merchant(
+  ))
+  store.merchants.set(subMerchantId, merchant(
     subMerchantId,
     'Local Sub-Merchant Pty Ltd',
     SUB_MERCHANT_PUBLIC_KEY,
     { id: 'bank_LocalSubMerBank1', bsb: '083-004', account: '87654321' },
     false,
-  )
-  store.apiKeys[credentials.marketplaceApiKey] = { kind: 'marketplaceApiKey', ownerId: marketplaceId }
-  store.apiKeys[credentials.merchantSecretKey] = { kind: 'merchantSecretKey', ownerId: merchantId }
-  store.apiKeys[credentials.merchantPublicKey] = { kind: 'merchantPublicKey', ownerId: merchantId }
-  store.apiKeys[SUB_MERCHANT_PUBLIC_KEY] = { kind: 'merchantPublicKey', ownerId: subMerchantId }
+  ))
+  store.apiKeys.set(credentials.marketplaceApiKey, { kind: 'marketplaceApiKey', ownerId: marketplaceId })
+  store.apiKeys.set(credentials.merchantSecretKey, { kind: 'merchantSecretKey', ownerId: merchantId })
+  store.apiKeys.set(credentials.merchantPublicKey, { kind: 'merchantPublicKey', ownerId: merchantId })
+  store.apiKeys.set(SUB_MERCHANT_PUBLIC_KEY, { kind: 'merchantPublicKey', ownerId: subMerchantId })
   seedLoans(store, merchantId)
 }

@@ -7,6 +7,7 @@ import { EmulatorError } from './api-error.js'
 import type { EmulatorApp } from './app.js'
 import { MAX_JSON_BODY_BYTES } from './body-limits.js'
 import { rejectRequest } from './pipeline.js'
+import { StreamBody } from './route.js'
 
 /** Largest request body accepted: a multipart upload, above the 10 MB of a merchant file. */
 export const MAX_BODY_BYTES = 12 * 1024 * 1024
@@ -30,10 +31,84 @@ function headerMap(req: IncomingMessage): Record<string, string | undefined> {
   return out
 }
 
-function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer }): void {
+function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer | StreamBody }): void {
+  if (answer.body instanceof StreamBody) {
+    res.writeHead(answer.status, answer.headers)
+    streamPieces(res, answer.body.pieces()[Symbol.iterator]())
+    return
+  }
   const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body
   res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(body.length) })
   res.end(body)
+}
+
+/** Size of the two buffers a streamed body is written through (the first write is small, so the first byte goes at once). */
+const STREAM_BUFFER_BYTES = 64 * 1024
+const STREAM_FIRST_BYTES = 1024
+
+/**
+ * Writes a streamed body with backpressure and without garbage: pieces are encoded into one of
+ * two buffers of 64 KiB; a buffer is handed to the socket and filled again only once the socket
+ * has taken it (the write callback), so at most two are in flight and none is allocated per
+ * chunk. A piece larger than a buffer goes as it is. A body that fails half-way ends the
+ * connection (the client sees a cut answer, not a false end).
+ */
+function streamPieces(res: ServerResponse, pieces: Iterator<string>): void {
+  let closed = false
+  let finished = false
+  let pending: string | undefined
+  let limit = STREAM_FIRST_BYTES
+  const free: Buffer[] = [Buffer.allocUnsafe(STREAM_BUFFER_BYTES), Buffer.allocUnsafe(STREAM_BUFFER_BYTES)]
+  res.once('close', () => {
+    closed = true
+  })
+  /** Fills `buffer` from the pieces; returns the bytes used, and a piece too large for any buffer. */
+  const fill = (buffer: Buffer): { used: number; large?: string } => {
+    let used = 0
+    for (;;) {
+      let piece = pending
+      pending = undefined
+      if (piece === undefined) {
+        const next = pieces.next()
+        if (next.done) {
+          finished = true
+          return { used }
+        }
+        piece = next.value
+      }
+      const bytes = Buffer.byteLength(piece)
+      if (bytes > STREAM_BUFFER_BYTES) {
+        if (used === 0) return { used, large: piece }
+        pending = piece
+        return { used }
+      }
+      if (used + bytes > limit) {
+        pending = piece
+        return { used }
+      }
+      used += buffer.write(piece, used)
+    }
+  }
+  const pump = () => {
+    try {
+      while (!closed && !finished && free.length > 0) {
+        const buffer = free.pop() as Buffer
+        const { used, large } = fill(buffer)
+        limit = STREAM_BUFFER_BYTES
+        if (used > 0) {
+          res.write(buffer.subarray(0, used), () => {
+            free.push(buffer)
+            pump()
+          })
+        } else free.push(buffer)
+        if (large !== undefined) res.write(large)
+      }
+      if (finished && !closed) res.end()
+    } catch {
+      res.destroy()
+    }
+  }
+  pump()
 }
 
 export function listen(app: EmulatorApp, options: { port: number; host: string; log?: (line: string) => void }): Promise<RunningServer> {
@@ -90,7 +165,7 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
     }
     // Not even an HTTP request: still one ApiError with a request id, then the connection closes.
     const answer = rejectRequest(deps, new EmulatorError(400, 'malformed_http', 'The request is not valid HTTP'), { method: '-', url: '-' })
-    const body = Buffer.from(answer.body)
+    const body = Buffer.from(answer.body as string)
     const head = Object.entries({ ...answer.headers, 'Content-Length': String(body.length), Connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')

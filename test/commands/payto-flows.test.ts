@@ -47,9 +47,9 @@ const fault = (method: string, pathPattern: string, what: string) => control('PO
 /** What the emulator holds for a run: agreements by customer name, orders by reference, their transactions. */
 function held(name: string, reference: string) {
   const store = ctx.emulator.app.store
-  const agreements = Object.values(store.agreements).filter((a) => a.customerName === name)
-  const orders = Object.values(store.orders).filter((o) => o.referenceOrderId === reference)
-  const transactions = Object.values(store.transactions).filter((t) => orders.some((o) => o.orderId === t.orderId))
+  const agreements = store.agreements.all().filter((a) => a.customerName === name)
+  const orders = store.orders.all().filter((o) => o.referenceOrderId === reference)
+  const transactions = store.transactions.all().filter((t) => orders.some((o) => o.orderId === t.orderId))
   const paid = transactions.filter((t) => t.details.purchaseDetails.status === 'paid')
   return { agreements: agreements.length, orders: orders.length, transactions: transactions.length, paid: paid.length, orderRecords: orders }
 }

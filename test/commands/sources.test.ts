@@ -63,7 +63,7 @@ describe('sources against the emulator', () => {
   it('lists blocked-card events and unblocks one', async () => {
     const customerId = await newCustomer(json)
     const now = '2026-11-01T00:00:00.000Z'
-    ctx.emulator.app.store.blockedCards.cblk_TestBlockedCard01 = {
+    ctx.emulator.app.store.blockedCards.set('cblk_TestBlockedCard01', {
       cardBlockId: 'cblk_TestBlockedCard01',
       merchantId: ctx.emulator.ids.merchantId,
       customerId,
@@ -73,7 +73,7 @@ describe('sources against the emulator', () => {
       status: 'Blocked',
       createdAt: now,
       updatedAt: now,
-    }
+    })
     const listed = await json('sources', 'blocked-cards', 'list', '--status', 'Blocked', '--customer', customerId)
     expect(listed.map((b: { cardBlockId: string }) => b.cardBlockId)).toEqual(['cblk_TestBlockedCard01'])
     const table = await payfac('sources', 'blocked-cards', 'list', '--customer', customerId)

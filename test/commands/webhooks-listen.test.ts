@@ -91,7 +91,7 @@ async function until<T>(what: string, read: () => T | undefined, ms = 1000): Pro
   }
 }
 
-const subscriptionOf = (id: string) => ctx.emulator.app.store.webhookSubscriptions[id]
+const subscriptionOf = (id: string) => ctx.emulator.app.store.webhookSubscriptions.get(id)
 
 describe('webhooks listen', () => {
   it('creates a subscription, shows, verifies and forwards a TransactionPaid, refuses a bad signature, and suspends the subscription on Ctrl-C', async () => {
@@ -203,7 +203,7 @@ describe('webhooks listen', () => {
     const relative = await runCommand(['webhooks', 'listen', '--forward-to', '/hook'], { env: ctx.env })
     expect(relative.code).toBe(2)
     expect(relative.stderr).toContain('--forward-to must be an absolute URL')
-    expect(Object.values(ctx.emulator.app.store.webhookSubscriptions).filter((s) => s.description === 'payfac webhooks listen' && s.status === 'Active')).toEqual([])
+    expect(ctx.emulator.app.store.webhookSubscriptions.all().filter((s) => s.description === 'payfac webhooks listen' && s.status === 'Active')).toEqual([])
   })
 })
 

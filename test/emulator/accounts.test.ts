@@ -272,14 +272,14 @@ describe('the Customer-Delegate-User-Id header', () => {
     expect(app.request('POST', '/sources', { body, headers: { 'Customer-Delegate-User-Id': 'custd_nobody0000000000' } }).status).toBe(403)
     const saved = ok(app.request('POST', '/sources', { body, headers: { 'Customer-Delegate-User-Id': id } }))
     expect(saved.customerId).toBe(org)
-    expect(app.store.sources[saved.paymentSourceId]?.customerDelegateId).toBe(id)
+    expect(app.store.sources.get(saved.paymentSourceId)?.customerDelegateId).toBe(id)
   })
 })
 
 describe('blocked cards', () => {
   it('are listed and unblocked', () => {
     const app = testApp()
-    app.store.blockedCards.cblk_0000000000000001 = {
+    app.store.blockedCards.set('cblk_0000000000000001', {
       cardBlockId: 'cblk_0000000000000001',
       merchantId: MERCHANT,
       customerId: null,
@@ -289,7 +289,7 @@ describe('blocked cards', () => {
       status: 'Blocked',
       createdAt: '2025-03-01T09:00:00.000Z',
       updatedAt: '2025-03-01T09:00:00.000Z',
-    }
+    })
     expect(ok(app.request('GET', '/sources/blockedcards?status=Blocked'))).toHaveLength(1)
     const patch = (body: unknown) => app.request('PATCH', '/sources/blockedcards/cblk_0000000000000001', { body })
     expect(patch({ BlockCard: {} }).body.errorCode).toBe('unknown_action')
@@ -305,7 +305,7 @@ describe('simulation', () => {
     expect(ok(app.request('POST', '/simulation', { body: { AdvanceClock: { seconds: 90 } } }))).toEqual({ now: '2025-03-01T10:01:30.000Z', advancedBySeconds: 90 })
     const entry = ok(app.request('POST', '/simulation', { body: { IncomingBankTransfer: { merchantId: MERCHANT, amount: aud(5000) } } }))
     expect(entry).toMatchObject({ type: 'BankTransfer', merchantId: MERCHANT, amount: aud(5000), availableOn: '2025-03-01' })
-    expect(app.store.settlementEntries).toHaveLength(1)
+    expect(app.store.settlementEntries.all()).toHaveLength(1)
     expect(app.request('POST', '/simulation', { body: { IncomingBankTransfer: { merchantId: SUB_MERCHANT, amount: aud(5) } } }).status).toBe(404)
     expect(app.request('POST', '/simulation', { body: { Earthquake: {} } }).body.errorCode).toBe('unknown_action')
     expect(app.request('POST', '/simulation', { credential: KEYS.merchantPublicKey, body: { AdvanceClock: { seconds: 1 } } }).status).toBe(403)

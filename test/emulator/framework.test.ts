@@ -240,10 +240,10 @@ describe('ids and clock', () => {
 describe('seed', () => {
   it('holds the well-known marketplace, merchant, sub-merchant and keys', () => {
     const app = testApp()
-    expect(app.store.merchants[MERCHANT]).toMatchObject({ marketplaceId: MARKETPLACE, publicKey: KEYS.merchantPublicKey, manualPayoutsEnabled: true })
-    expect(app.store.merchants[MERCHANT]?.bankAccounts[0]?.isPrimary).toBe(true)
-    expect(app.store.merchants[SUB_MERCHANT]?.marketplaceId).toBe(MARKETPLACE)
-    for (const key of Object.values(KEYS)) expect(app.store.apiKeys[key]).toBeDefined()
+    expect(app.store.merchants.get(MERCHANT)).toMatchObject({ marketplaceId: MARKETPLACE, publicKey: KEYS.merchantPublicKey, manualPayoutsEnabled: true })
+    expect(app.store.merchants.get(MERCHANT)?.bankAccounts[0]?.isPrimary).toBe(true)
+    expect(app.store.merchants.get(SUB_MERCHANT)?.marketplaceId).toBe(MARKETPLACE)
+    for (const key of Object.values(KEYS)) expect(app.store.apiKeys.get(key)).toBeDefined()
     expect(JSON.stringify(testApp().store)).toBe(JSON.stringify(app.store))
   })
 })
@@ -258,7 +258,7 @@ describe('persistence', () => {
     ok(first.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: 'a@example.com' } } }))
     ok(first.request('POST', '/simulation', { body: { AdvanceClock: { seconds: 600 } } }))
     const second = createEmulatorApp({ statePath: path })
-    expect(Object.values(second.store.customers).map((c) => c.emailAddress)).toEqual(['a@example.com'])
+    expect(second.store.customers.all().map((c) => c.emailAddress)).toEqual(['a@example.com'])
     expect(second.clock.offsetMs()).toBe(600_000)
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ format: STATE_FORMAT, version: 1 })
   })
@@ -296,7 +296,7 @@ describe('persistence', () => {
   it('loads an older file that lacks later collections', () => {
     const path = join(dir(), 'state.json')
     writeFileSync(path, JSON.stringify({ format: STATE_FORMAT, version: 1, store: { orders: {} } }))
-    expect(loadState(path)?.store.settlementEntries).toEqual([])
+    expect(loadState(path)?.store.settlementEntries.all()).toEqual([])
   })
 })
 

@@ -121,7 +121,7 @@ describe('the emulator answers in the golden shapes', () => {
   answers['sign-in-result'] = ok(app.request('POST', '/auth/signin', { body: { SignInDelegate: { customerDelegateId: delegate.customerDelegateId } } }))
   answers['api-error'] = (() => {
     ok(app.request('DELETE', `/orders/${ok(app.request('POST', '/orders', { body: { CreateOnlineOrder: orderBody } })).OnlineOrder.order.orderId}`))
-    const cancelled = Object.values(app.store.orders).find((o) => o.status === 'cancelled')?.orderId
+    const cancelled = app.store.orders.all().find((o) => o.status === 'cancelled')?.orderId
     return app.request('POST', `/orders/${cancelled}/pay`, { body: { PayByPayTo: { paymentTokenId } } }).body
   })()
 

@@ -283,7 +283,7 @@ describe('the other implemented operations over HTTP', () => {
     await ok(call('PATCH', `/transactions/${id}`, { ...asMarketplace, body: { ReverseFundsTransfer: { transferId } } }))
     expect((await ok(call('PATCH', `/transactions/${id}`, { body: { CancelAuthorisation: {} } }))).purchaseDetails.status).toBe('cancelled')
 
-    emulator.app.store.blockedCards.cblk_HttpTestBlock0001 = {
+    emulator.app.store.blockedCards.set('cblk_HttpTestBlock0001', {
       cardBlockId: 'cblk_HttpTestBlock0001',
       merchantId: MERCHANT,
       customerId,
@@ -293,7 +293,7 @@ describe('the other implemented operations over HTTP', () => {
       status: 'Blocked',
       createdAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
-    }
+    })
     expect((await ok(call('GET', '/sources/blockedcards'))).length).toBe(1)
     expect((await ok(call('PATCH', '/sources/blockedcards/cblk_HttpTestBlock0001', { body: { UnblockCard: {} } }))).status).toBe('Unblocked')
     expect((await ok(call('POST', '/simulation', { body: { IncomingBankTransfer: { merchantId: MERCHANT, amount: aud(100) } } }))).type).toBe('BankTransfer')

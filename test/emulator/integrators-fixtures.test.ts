@@ -44,9 +44,9 @@ function app(fixtures: unknown = FIXTURES) {
 describe('fixtures', () => {
   it('load on top of the seed and work with no further set-up', () => {
     const a = app()
-    expect(a.store.merchants[MERCHANT]).toBeDefined()
-    expect(a.store.merchants[SUB]).toMatchObject({ marketplaceId: MARKETPLACE, name: 'Fixture Sub Pty Ltd' })
-    expect(Object.values(a.store.merchants).find((m) => m.name === 'Standalone Pty Ltd')).toMatchObject({ marketplaceId: null, currency: 'NZD' })
+    expect(a.store.merchants.get(MERCHANT)).toBeDefined()
+    expect(a.store.merchants.get(SUB)).toMatchObject({ marketplaceId: MARKETPLACE, name: 'Fixture Sub Pty Ltd' })
+    expect(a.store.merchants.all().find((m) => m.name === 'Standalone Pty Ltd')).toMatchObject({ marketplaceId: null, currency: 'NZD' })
 
     // The agreement is Active at once: a token and a payment straight away.
     expect(a.request('GET', `/payto/agreement?token=${AGREEMENT}`).body).toMatchObject({ status: 'Active', agreementType: 'OneOff' })
@@ -74,9 +74,9 @@ describe('fixtures', () => {
     a.request('PATCH', `/webhooks/${HOOK}`, { body: { UpdateWebhookSubscriptionStatus: { status: 'Suspended' } } })
     expect(a.request('POST', '/__emulator/reset', { credential: null }).status).toBe(200)
     expect(a.request('GET', '/orders').body).toEqual([])
-    expect(a.store.webhookSubscriptions[HOOK]?.status).toBe('Active')
-    expect(a.store.customers[CUSTOMER]).toBeDefined()
-    expect(a.store.agreements[AGREEMENT]).toBeDefined()
+    expect(a.store.webhookSubscriptions.get(HOOK)?.status).toBe('Active')
+    expect(a.store.customers.get(CUSTOMER)).toBeDefined()
+    expect(a.store.agreements.get(AGREEMENT)).toBeDefined()
     // Also in a namespace of its own.
     const ns = a.request('GET', `/customers/${CUSTOMER}`, { headers: { 'Emulator-Namespace': 'with-fixtures' } })
     expect(ns.status).toBe(200)

@@ -28,14 +28,14 @@ describe('the month fixture', () => {
 
     const store = app.store
     expect(store.settlementEntries.filter((e) => e.type === 'Payment')).toHaveLength(80)
-    expect(Object.keys(store.refunds).length).toBe(body.refunds)
-    for (const payout of Object.values(store.payouts)) {
+    expect(store.refunds.size).toBe(body.refunds)
+    for (const payout of store.payouts.all()) {
       const swept = store.settlementEntries.filter((e) => e.payoutId === payout.payoutId && e.type !== 'Payout').reduce((s, e) => s + e.amount.minorCurrencyUnits, 0)
       expect(payout.broughtForward + swept - payout.carriedForward).toBe(payout.amount.minorCurrencyUnits)
     }
     const again = newApp()
     control(again, 'POST', '/fixtures/month', { transactions: 80, days: 10 })
-    expect(again.store.settlementEntries.map((e) => e.amount.minorCurrencyUnits)).toEqual(store.settlementEntries.map((e) => e.amount.minorCurrencyUnits))
+    expect(again.store.settlementEntries.all().map((e) => e.amount.minorCurrencyUnits)).toEqual(store.settlementEntries.all().map((e) => e.amount.minorCurrencyUnits))
   })
 
   it('seeds a named mismatch, removes an entry on request, and refuses bad bodies', () => {

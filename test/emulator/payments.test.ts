@@ -181,7 +181,7 @@ describe('paying an order with PayByPayTo', () => {
     expect(failed.purchaseDetails.status).toBe('failed')
     expect(failed.paymentMethod.paymentFailure).toEqual({ errorCode: 'insufficient_funds', message: expect.any(String) })
     expect(ok(app.request('GET', `/orders/${orderId}`)).status).toBe('pending')
-    expect(app.store.settlementEntries).toEqual([])
+    expect(app.store.settlementEntries.all()).toEqual([])
   })
 
   it('refuses PayByPayTo with a card token and PayByCard with a PayTo token', () => {
@@ -199,7 +199,7 @@ describe('paying an order with PayByPayTo', () => {
     const card = cardToken(app, savedCard(app, customer(app)), 1000)
     const refused = pay(app, order(app, 1000), { PayByCard: { paymentTokenId: card } }, KEYS.merchantPublicKey)
     expect([refused.status, refused.body.errorCode]).toEqual([403, 'customer_source_forbidden'])
-    const source = Object.keys(app.store.sources)[0] as string
+    const source = [...app.store.sources.keys()][0] as string
     const tokenRefused = app.request('POST', '/tokens', { credential: KEYS.merchantPublicKey, body: { CreateSavedPaymentSourceToken: { paymentSourceId: source, amount: aud(1) } } })
     expect(tokenRefused.status).toBe(403)
   })
@@ -217,7 +217,7 @@ describe('card payments (test cards)', () => {
     expect(paid).toMatchObject({ transactionStatus: 'accepted', surchargeAmount: 110 })
     expect(paid.transactionDetails.paymentMethod).toMatchObject({ paymentMethodType: 'Card', paymentStatus: 'Captured', accountHint: 'Visa ending 4242' })
     expect(paid.transactionDetails.customerDetails).toMatchObject({ name: 'Jane Citizen', emailAddress: 'jane@example.com' })
-    expect(app.store.settlementEntries[0]?.amount.minorCurrencyUnits).toBe(10_110)
+    expect(app.store.settlementEntries.all()[0]?.amount.minorCurrencyUnits).toBe(10_110)
   })
 
   it('asks for 3DS when requested, then authorises only, captures, or cancels', () => {
@@ -229,14 +229,14 @@ describe('card payments (test cards)', () => {
     expect(ok(app.request('GET', `/tokens/${token}`)).status).toBe('Unused')
     const done = ok(pay(app, orderId, { Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: 'ok', authoriseOnly: true } })).PayOrderComplete
     expect(done.transactionStatus).toBe('not_captured')
-    expect(app.store.settlementEntries).toEqual([])
+    expect(app.store.settlementEntries.all()).toEqual([])
     const patch = (body: unknown) => app.request('PATCH', `/transactions/${done.transactionId}`, { body })
     expect(ok(patch({ CaptureFunds: {} })).purchaseDetails.status).toBe('accepted')
     expect(patch({ CaptureFunds: {} }).body.errorCode).toBe('transaction_not_capturable')
     const cancelled = ok(patch({ CancelAuthorisation: {} }))
     expect(cancelled.purchaseDetails.status).toBe('cancelled')
     expect(cancelled.paymentMethod.paymentStatus).toBe('Cancelled')
-    const net = app.store.settlementEntries.reduce((sum, e) => sum + e.amount.minorCurrencyUnits, 0)
+    const net = app.store.settlementEntries.all().reduce((sum, e) => sum + e.amount.minorCurrencyUnits, 0)
     expect(net).toBe(0)
     expect(ok(app.request('GET', `/orders/${orderId}`)).status).toBe('pending')
   })
@@ -293,7 +293,7 @@ describe('refunds', () => {
       [last.purchaseDetails.refundIds[1], 7500],
     ])
     expect(refund(1).body.errorCode).toBe('transaction_not_refundable')
-    expect(Object.values(app.store.refunds).map((r) => r.refundAmount.minorCurrencyUnits)).toEqual([2500, 7500])
+    expect(app.store.refunds.all().map((r) => r.refundAmount.minorCurrencyUnits)).toEqual([2500, 7500])
     expect(app.store.settlementEntries.filter((e) => e.type === 'Refund').map((e) => e.amount.minorCurrencyUnits)).toEqual([-2500, -7500])
   })
 
@@ -398,7 +398,7 @@ describe('transaction list', () => {
     expect(ids('?status=paid')).toEqual([first])
     expect(ids('?status=partially_refunded&status=paid&sort=-amount')).toEqual([second, first])
     expect(ids('?amount=2000')).toEqual([second])
-    const orderId = app.store.transactions[first]?.orderId as string
+    const orderId = app.store.transactions.get(first)?.orderId as string
     expect(ids(`?orderId=${orderId}`)).toEqual([first])
     expect(ids(`?merchantId=${SUB_MERCHANT}`)).toEqual([])
   })

@@ -98,13 +98,11 @@ describe('matchingSubscriptions', () => {
   it('picks Active subscriptions of the event’s merchant, or of its marketplace, that name the event or *', () => {
     const store = emptyStore()
     const base = { url: 'https://x.example', description: null, metadata: null, secret: 'whsec_x', createdAt: '', updatedAt: '' }
-    store.webhookSubscriptions = {
-      a: { ...base, id: 'a', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['TransactionPaid'], status: 'Active' },
-      b: { ...base, id: 'b', level: 'Merchant', merchantId: 'mcht_2', marketplaceId: null, events: ['TransactionPaid'], status: 'Active' },
-      c: { ...base, id: 'c', level: 'Marketplace', merchantId: null, marketplaceId: 'mktp_1', events: ['*'], status: 'Active' },
-      d: { ...base, id: 'd', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['TransactionPaid'], status: 'Suspended' },
-      e: { ...base, id: 'e', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['PayoutPaid'], status: 'Active' },
-    }
+    store.webhookSubscriptions.set('a', { ...base, id: 'a', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['TransactionPaid'], status: 'Active' })
+    store.webhookSubscriptions.set('b', { ...base, id: 'b', level: 'Merchant', merchantId: 'mcht_2', marketplaceId: null, events: ['TransactionPaid'], status: 'Active' })
+    store.webhookSubscriptions.set('c', { ...base, id: 'c', level: 'Marketplace', merchantId: null, marketplaceId: 'mktp_1', events: ['*'], status: 'Active' })
+    store.webhookSubscriptions.set('d', { ...base, id: 'd', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['TransactionPaid'], status: 'Suspended' })
+    store.webhookSubscriptions.set('e', { ...base, id: 'e', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['PayoutPaid'], status: 'Active' })
     const ids = (event: Parameters<typeof matchingSubscriptions>[1]) => matchingSubscriptions(store, event).map((s) => s.id)
     expect(ids({ merchantId: 'mcht_1', marketplaceId: 'mktp_1', eventType: 'TransactionPaid' })).toEqual(['a', 'c'])
     expect(ids({ merchantId: 'mcht_1', marketplaceId: null, eventType: 'PayoutPaid' })).toEqual(['e'])

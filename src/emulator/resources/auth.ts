@@ -23,14 +23,14 @@ export const SERVICE_TOKEN_DEFAULT_TTL_SECONDS = 365 * 86_400
 function startSession(ctx: HandlerContext, customer: CustomerRecord, delegate: DelegateRecord | null) {
   const now = ctx.clock.now()
   const customToken = `sandbox_ct_${ctx.ids.secret(32)}`
-  ctx.store.customerSessions[customToken] = {
+  ctx.store.customerSessions.set(customToken, {
     customToken,
     merchantId: customer.merchantId,
     customerId: customer.customerId,
     customerDelegateId: delegate?.customerDelegateId ?? null,
     createdAt: timestamp(now),
     expiresAt: timestamp(addSeconds(now, SESSION_TTL_SECONDS)),
-  }
+  })
   return delegate === null
     ? { customerId: customer.customerId, customToken }
     : { customerId: customer.customerId, customerDelegateId: delegate.customerDelegateId, customToken }
@@ -133,7 +133,7 @@ function createFor(ctx: HandlerContext, merchantId: string | null, marketplaceId
     expiresAt,
     revokedAt: null,
   }
-  ctx.store.serviceTokens[record.serviceTokenId] = record
+  ctx.store.serviceTokens.set(record.serviceTokenId, record)
   return serviceTokenView(record, now, true)
 }
 
@@ -155,12 +155,12 @@ export const routes = [
       ),
       SignInDelegateByReferenceId: action(SignInDelegateByReferenceIdBody, (ctx, body) => {
         const merchant = requireMerchant(ctx.store, ctx.scope)
-        const organisation = Object.values(ctx.store.customers).find(
+        const organisation = ctx.store.customers.all().find(
           (c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId,
         )
         if (!organisation) throw notFound('Organisation customer with referenceCustomerId', body.referenceCustomerId)
         const email = body.emailAddress.toLowerCase()
-        const delegate = Object.values(ctx.store.delegates).find(
+        const delegate = ctx.store.delegates.all().find(
           (d) => d.customerId === organisation.customerId && d.emailAddress.toLowerCase() === email,
         )
         return signInDelegate(ctx, delegate, `${body.emailAddress} of ${body.referenceCustomerId}`)
@@ -187,7 +187,7 @@ export const routes = [
       const expiresFrom = f.dateTime('expiresAtFromInclusive')
       const expiresTo = f.dateTime('expiresAtToExclusive')
       const now = timestamp(ctx.clock.now())
-      const records = Object.values(ctx.store.serviceTokens).filter((t) => {
+      const records = ctx.store.serviceTokens.select({ filter: (t) => {
         const owned = t.merchantId !== null ? (merchantIds ?? []).includes(t.merchantId) : (marketplaceIds ?? []).includes(t.marketplaceId as string)
         const isExpired = t.expiresAt !== null && t.expiresAt <= now
         return (
@@ -197,7 +197,7 @@ export const routes = [
           inRange(t.createdAt, createdFrom, createdTo) &&
           (expiresFrom === undefined && expiresTo === undefined ? true : t.expiresAt !== null && inRange(t.expiresAt, expiresFrom, expiresTo))
         )
-      })
+      } })
       return paginate(records, req.query, {
         sortable: { createdAt: (t) => t.createdAt, expiresAt: (t) => t.expiresAt, status: (t) => t.status, updatedAt: (t) => t.updatedAt },
         view: (t) => serviceTokenView(t, ctx.clock.now()),

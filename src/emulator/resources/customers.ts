@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type CustomerRecord, type DelegateRecord } from '../store.js'
 
@@ -75,8 +75,8 @@ function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, c
   const record = existing ?? created()
   merge(record, fields)
   record.updatedAt = timestamp(ctx.clock.now())
+  ctx.store.customers.set(record.customerId, record)
   if (!existing) {
-    ctx.store.customers[record.customerId] = record
     emitEvent(ctx, 'CustomerCreated', record.merchantId, { customerId: record.customerId, customer: customerView(record) })
   }
   return { customerId: record.customerId, merchantId: record.merchantId }
@@ -85,9 +85,7 @@ function saveUpsert(ctx: HandlerContext, existing: CustomerRecord | undefined, c
 function upsertConsumer(ctx: HandlerContext, body: UpsertConsumerCustomer | RegisterPluginConsumerCustomer) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   const email = body.emailAddress.toLowerCase()
-  const existing = Object.values(ctx.store.customers).find(
-    (c) => c.merchantId === merchant.merchantId && c.customerType === 'Consumer' && c.emailAddress?.toLowerCase() === email,
-  )
+  const existing = ctx.store.customers.byIndex('emailAddress', email).find((c) => c.merchantId === merchant.merchantId && c.customerType === 'Consumer')
   return saveUpsert(ctx, existing, () => newCustomer(ctx, merchant.merchantId, 'Consumer'), body)
 }
 
@@ -103,9 +101,9 @@ const UpsertOrganisationCustomerBody = z.strictObject({
 
 function upsertOrganisation(ctx: HandlerContext, body: z.output<typeof UpsertOrganisationCustomerBody>) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
-  const existing = Object.values(ctx.store.customers).find(
-    (c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId,
-  )
+  const existing = ctx.store.customers
+    .byIndex('referenceCustomerId', body.referenceCustomerId)
+    .find((c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation')
   return saveUpsert(ctx, existing, () => newCustomer(ctx, merchant.merchantId, 'Organisation'), body)
 }
 
@@ -161,7 +159,7 @@ function upsertDelegate(ctx: HandlerContext, body: z.output<typeof UpsertDelegat
   const customer = organisationFor(ctx, body.customerId)
   const email = body.emailAddress.toLowerCase()
   const now = timestamp(ctx.clock.now())
-  let delegate = Object.values(ctx.store.delegates).find((d) => d.merchantId === customer.merchantId && d.emailAddress.toLowerCase() === email)
+  let delegate = ctx.store.delegates.byIndex('emailAddress', email).find((d) => d.merchantId === customer.merchantId)
   if (delegate && delegate.customerId !== customer.customerId) {
     throw conflict('delegate_linked_elsewhere', `This delegate acts for ${delegate.customerId}; move it with the LinkDelegateToCustomer action`)
   }
@@ -177,11 +175,12 @@ function upsertDelegate(ctx: HandlerContext, body: z.output<typeof UpsertDelegat
       createdAt: now,
       updatedAt: now,
     }
-    ctx.store.delegates[delegate.customerDelegateId] = delegate
+    ctx.store.delegates.set(delegate.customerDelegateId, delegate)
   }
   const { customerId: _c, ...fields } = body
   merge(delegate, fields)
   delegate.updatedAt = now
+  ctx.store.delegates.reindex(delegate.customerDelegateId)
   return delegateView(delegate)
 }
 
@@ -200,17 +199,17 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.customers).filter(
-        (c) =>
-          visible.has(c.merchantId) &&
-          oneOf(emails, c.emailAddress?.toLowerCase()) &&
-          oneOf(customerIds, c.customerId) &&
-          oneOf(merchantIds, c.merchantId) &&
-          oneOf(references, c.referenceCustomerId) &&
-          (name === undefined ||
-            [c.givenName, c.middleName, c.familyName, c.organisationName].filter(Boolean).join(' ').toLowerCase().includes(name)) &&
-          inRange(c.createdAt, after, before),
-      )
+      const records = ctx.store.customers.select({
+        ids: customerIds,
+        where: { merchantId: merchantsWithin(visible, merchantIds), emailAddress: emails, referenceCustomerId: references },
+        after,
+        before,
+        filter:
+          name === undefined
+            ? undefined
+            : (c) => [c.givenName, c.middleName, c.familyName, c.organisationName].filter(Boolean).join(' ').toLowerCase().includes(name),
+        filterKey: name,
+      })
       return paginate(records, req.query, {
         sortable: {
           createdAt: (c) => c.createdAt,
@@ -259,14 +258,10 @@ export const routes = [
       const emails = f.list('emailAddress')?.map((e) => e.toLowerCase())
       const merchantIds = f.list('merchantId')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.delegates).filter(
-        (d) =>
-          visible.has(d.merchantId) &&
-          oneOf(customerIds, d.customerId) &&
-          oneOf(ids, d.customerDelegateId) &&
-          oneOf(emails, d.emailAddress.toLowerCase()) &&
-          oneOf(merchantIds, d.merchantId),
-      )
+      const records = ctx.store.delegates.select({
+        ids,
+        where: { merchantId: merchantsWithin(visible, merchantIds), customerId: customerIds, emailAddress: emails },
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (d) => d.createdAt, updatedAt: (d) => d.updatedAt, emailAddress: (d) => d.emailAddress },
         view: delegateView,
@@ -299,6 +294,7 @@ export const routes = [
         }
         delegate.customerId = customer.customerId
         delegate.updatedAt = timestamp(ctx.clock.now())
+        ctx.store.delegates.reindex(delegate.customerDelegateId)
         return delegateView(delegate)
       }),
     },
@@ -309,9 +305,9 @@ export const routes = [
     allow: PRIVATE,
     handle: (ctx, req) => {
       const delegate = visibleDelegate(ctx, req.params.customerDelegateId as string)
-      delete ctx.store.delegates[delegate.customerDelegateId]
-      for (const [token, session] of Object.entries(ctx.store.customerSessions)) {
-        if (session.customerDelegateId === delegate.customerDelegateId) delete ctx.store.customerSessions[token]
+      ctx.store.delegates.delete(delegate.customerDelegateId)
+      for (const [token, session] of ctx.store.customerSessions.entries()) {
+        if (session.customerDelegateId === delegate.customerDelegateId) ctx.store.customerSessions.delete(token)
       }
       return delegateView(delegate)
     },

@@ -7,12 +7,18 @@ import { routes as customers } from './customers.js'
 import { routes as issuer } from './issuer.js'
 import { routes as loans } from './loans.js'
 import { routes as marketplaces } from './marketplaces.js'
+import { routes as merchantFiles } from './merchant-files.js'
+import { routes as merchantOwners } from './merchant-owners.js'
 import { routes as merchants } from './merchants.js'
-import { routes as money } from './money.js'
+import { routes as disputes } from './disputes.js'
+import { routes as invoices } from './invoices.js'
 import { routes as orders } from './orders.js'
 import { routes as ordersPay } from './orders-pay.js'
+import { routes as payouts } from './payouts.js'
 import { routes as payplans } from './payplans.js'
 import { routes as payto } from './payto.js'
+import { routes as refunds } from './refunds.js'
+import { routes as settlement } from './settlement.js'
 import { routes as simulation } from './simulation.js'
 import { routes as sources } from './sources.js'
 import { routes as tokens } from './tokens.js'
@@ -23,13 +29,19 @@ export const ALL_ROUTES: readonly Route[] = [
   ...auth,
   ...customers,
   ...merchants,
+  ...merchantFiles,
+  ...merchantOwners,
   ...sources,
   ...tokens,
   ...payplans,
   ...orders,
   ...ordersPay,
   ...transactions,
-  ...money,
+  ...payouts,
+  ...invoices,
+  ...settlement,
+  ...disputes,
+  ...refunds,
   ...marketplaces,
   ...webhooks,
   ...loans,

@@ -17,7 +17,7 @@ import { conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup } from '../store.js'
 import { loanCardLimits } from './loans.js'
@@ -100,7 +100,7 @@ function issue(ctx: HandlerContext, body: z.output<typeof IssueBody>) {
     createdAt: timestamp(now),
     updatedAt: timestamp(now),
   }
-  ctx.store.digitalCards[cardId] = card
+  ctx.store.digitalCards.set(cardId, card)
   emitEvent(ctx, 'DigitalCardIssued', card.merchantId, { card: cardView(card) })
   return cardView(card)
 }
@@ -153,15 +153,14 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.digitalCards).filter(
-        (c) =>
-          visible.has(c.merchantId) &&
-          oneOf(cardIds, c.cardId) &&
-          oneOf(loanIds, c.loanId) &&
-          oneOf(merchantIds, c.merchantId) &&
-          oneOf(statuses, c.status) &&
-          inRange(c.createdAt, after, before),
-      )
+      const records = ctx.store.digitalCards.select({
+        ids: cardIds,
+        where: { merchantId: merchantsWithin(visible, merchantIds), loanId: loanIds },
+        after,
+        before,
+        filter: statuses === undefined ? undefined : (c) => oneOf(statuses, c.status),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (c) => c.createdAt, status: (c) => c.status, cardholderName: (c) => c.cardholderName },
         view: cardView,

@@ -16,9 +16,10 @@ import { badRequest } from '../api-error.js'
 import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { isoDate } from '../clock.js'
 import { toCsv } from '../csv.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { renderPdf } from '../pdf.js'
 import { Reply, route, type HandlerContext } from '../route.js'
+import type { Selection } from '../collection.js'
 import { lookup, type Store } from '../store.js'
 import { buildZip } from '../zip.js'
 
@@ -32,7 +33,7 @@ export const SEEDED_LOAN_ID = 'loan_LocalTradeLoan01'
 export function seedLoans(store: Store, merchantId: string): void {
   const currency = 'AUD'
   const at = (day: string) => `${day}T00:00:00.000Z`
-  store.loans[SEEDED_LOAN_ID] = {
+  store.loans.set(SEEDED_LOAN_ID, {
     loanId: SEEDED_LOAN_ID,
     merchantId,
     loanType: 'TradeAccount',
@@ -42,7 +43,7 @@ export function seedLoans(store: Store, merchantId: string): void {
     openedOn: '2024-10-01',
     createdAt: at('2024-10-01'),
     updatedAt: at('2024-12-31'),
-  }
+  })
   const months: Array<{ period: string; end: string; due: string; settled: boolean; entries: Array<[string, LoanEntryType, number, string]> }> = [
     {
       period: '2024-10',
@@ -83,7 +84,7 @@ export function seedLoans(store: Store, merchantId: string): void {
   ]
   for (const month of months) {
     const loanStatementId = `lstmt_LocalStmt${month.period}`
-    store.loanStatements[loanStatementId] = {
+    store.loanStatements.set(loanStatementId, {
       loanStatementId,
       loanId: SEEDED_LOAN_ID,
       merchantId,
@@ -94,10 +95,10 @@ export function seedLoans(store: Store, merchantId: string): void {
       currency,
       loanSettlementId: month.settled ? `lsett_LocalSett${month.period}` : null,
       createdAt: at(month.end),
-    }
+    })
     month.entries.forEach(([day, type, amount, description], i) => {
       const loanEntryId = `lent_LocalEnt${month.period}${String.fromCharCode(97 + i)}`
-      store.loanEntries[loanEntryId] = {
+      store.loanEntries.set(loanEntryId, {
         loanEntryId,
         loanId: SEEDED_LOAN_ID,
         loanStatementId,
@@ -108,7 +109,7 @@ export function seedLoans(store: Store, merchantId: string): void {
         reference: type === 'Repayment' ? `lsett_LocalSett${description.slice(-7)}` : null,
         createdAt: at(day),
         dueOn: month.due,
-      }
+      })
     })
   }
 }
@@ -116,7 +117,7 @@ export function seedLoans(store: Store, merchantId: string): void {
 // Figures -------------------------------------------------------------------------------------
 
 function entriesOf(store: Store, predicate: (e: LoanEntryRecord) => boolean): LoanEntryRecord[] {
-  return Object.values(store.loanEntries).filter(predicate)
+  return store.loanEntries.filter(predicate)
 }
 
 /** What the merchant owes on a loan: the sum of its entries. */
@@ -126,7 +127,7 @@ export function loanOutstanding(store: Store, loanId: string): number {
 
 /** Sum of the limits of the loan's cards that are not cancelled (the issuer checks new cards against it). */
 export function loanCardLimits(store: Store, loanId: string, exceptCardId?: string): number {
-  return Object.values(store.digitalCards)
+  return store.digitalCards.all()
     .filter((c) => c.loanId === loanId && c.status !== 'Cancelled' && c.cardId !== exceptCardId)
     .reduce((s, c) => s + c.limit.minorCurrencyUnits, 0)
 }
@@ -134,7 +135,7 @@ export function loanCardLimits(store: Store, loanId: string, exceptCardId?: stri
 export function loanView(store: Store, loan: LoanRecord, now: Date) {
   const c = loan.creditLimit.currency
   const outstanding = loanOutstanding(store, loan.loanId)
-  const statements = Object.values(store.loanStatements).filter((s) => s.loanId === loan.loanId)
+  const statements = store.loanStatements.all().filter((s) => s.loanId === loan.loanId)
   const unpaid = statements.filter((s) => s.loanSettlementId === null)
   return {
     loanId: loan.loanId,
@@ -150,7 +151,7 @@ export function loanView(store: Store, loan: LoanRecord, now: Date) {
     latestStatementId: statements[statements.length - 1]?.loanStatementId ?? null,
     nextDueOn: unpaid.map((s) => s.dueOn).sort()[0] ?? null,
     overdue: unpaid.some((s) => s.dueOn < isoDate(now)),
-    cardCount: Object.values(store.digitalCards).filter((card) => card.loanId === loan.loanId && card.status !== 'Cancelled').length,
+    cardCount: store.digitalCards.all().filter((card) => card.loanId === loan.loanId && card.status !== 'Cancelled').length,
     createdAt: loan.createdAt,
     updatedAt: loan.updatedAt,
   }
@@ -215,7 +216,7 @@ function visibleStatement(ctx: HandlerContext, id: string): LoanStatementRecord 
 // Entry queries -------------------------------------------------------------------------------
 
 /** The entries a query selects. With `report`, 400 unless loanSettlementId or loanId, or currency and a full date range, is given. */
-function selectEntries(ctx: HandlerContext, query: URLSearchParams, report: boolean): LoanEntryRecord[] {
+function selectEntries(ctx: HandlerContext, query: URLSearchParams, report: boolean): Selection<LoanEntryRecord> {
   const f = filters(query)
   const loanIds = f.list('loanId')
   const settlementIds = f.list('loanSettlementId')
@@ -236,19 +237,18 @@ function selectEntries(ctx: HandlerContext, query: URLSearchParams, report: bool
     }
   }
   const visible = visibleMerchantIds(ctx.store, ctx.scope)
-  return entriesOf(
-    ctx.store,
-    (e) =>
-      visible.has(e.merchantId) &&
-      oneOf(loanIds, e.loanId) &&
-      oneOf(statementIds, e.loanStatementId) &&
+  return ctx.store.loanEntries.select({
+    where: { merchantId: merchantsWithin(visible, undefined), loanId: loanIds, loanStatementId: statementIds },
+    after: createdAfter,
+    before: createdBefore,
+    filter: (e) =>
       oneOf(settlementIds, lookup(ctx.store.loanStatements, e.loanStatementId)?.loanSettlementId) &&
       oneOf(types, e.type) &&
       (currency === undefined || e.amount.currency === currency) &&
-      inRange(e.createdAt, createdAfter, createdBefore) &&
       (dueAfter === undefined || e.dueOn >= dueAfter) &&
       (dueBefore === undefined || e.dueOn < dueBefore),
-  )
+    filterKey: JSON.stringify([settlementIds, types, currency, dueAfter, dueBefore]),
+  })
 }
 
 const ENTRY_SORT = {
@@ -317,9 +317,12 @@ export const routes = [
       const statuses = f.list('status')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const now = ctx.clock.now()
-      const records = Object.values(ctx.store.loans).filter(
-        (l) => visible.has(l.merchantId) && oneOf(loanIds, l.loanId) && oneOf(merchantIds, l.merchantId) && oneOf(statuses, l.status),
-      )
+      const records = ctx.store.loans.select({
+        ids: loanIds,
+        where: { merchantId: merchantsWithin(visible, merchantIds) },
+        filter: statuses === undefined ? undefined : (l) => oneOf(statuses, l.status),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (l) => l.createdAt, openedOn: (l) => l.openedOn, status: (l) => l.status },
         view: (l) => loanView(ctx.store, l, now),
@@ -339,14 +342,13 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const now = ctx.clock.now()
-      const records = Object.values(ctx.store.loanStatements).filter(
-        (s) =>
-          visible.has(s.merchantId) &&
-          oneOf(loanIds, s.loanId) &&
-          oneOf(merchantIds, s.merchantId) &&
-          oneOf(statuses, s.loanSettlementId !== null ? 'Paid' : 'Unpaid') &&
-          inRange(s.createdAt, after, before),
-      )
+      const records = ctx.store.loanStatements.select({
+        where: { merchantId: merchantsWithin(visible, merchantIds), loanId: loanIds },
+        after,
+        before,
+        filter: statuses === undefined ? undefined : (s) => oneOf(statuses, s.loanSettlementId !== null ? 'Paid' : 'Unpaid'),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (s) => s.createdAt, periodStart: (s) => s.periodStart, dueOn: (s) => s.dueOn },
         view: (s) => statementView(ctx.store, s, now),
@@ -370,7 +372,10 @@ export const routes = [
     path: '/loans/statements/entries/report',
     allow: PRIVATE,
     handle: (ctx, req) => {
-      const entries = selectEntries(ctx, req.query, true).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+      const entries = selectEntries(ctx, req.query, true)
+        .slots()
+        .map((slot) => slot.record)
+        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
       const byType = new Map<string, { type: string; count: number; amount: Money }>()
       for (const e of entries) {
         const key = `${e.type}|${e.amount.currency}`

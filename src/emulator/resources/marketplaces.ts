@@ -16,7 +16,7 @@ import { lookup, type Store } from '../store.js'
 export function marketplaceView(store: Store, marketplaceId: string) {
   const marketplace = lookup(store.marketplaces, marketplaceId)
   if (!marketplace) return undefined
-  const merchants = Object.values(store.merchants).filter((m) => m.marketplaceId === marketplaceId)
+  const merchants = store.merchants.all().filter((m) => m.marketplaceId === marketplaceId)
   return {
     marketplaceId: marketplace.marketplaceId,
     name: marketplace.name,
@@ -40,7 +40,7 @@ const UpsertMarketplaceCustomerBody = z.strictObject({
 
 function customerView(store: Store, c: MarketplaceCustomerRecord, created: boolean) {
   const email = c.emailAddress.toLowerCase()
-  const merchantCustomers = Object.values(store.customers)
+  const merchantCustomers = store.customers.all()
     .filter((mc) => mc.emailAddress?.toLowerCase() === email && lookup(store.merchants, mc.merchantId)?.marketplaceId === c.marketplaceId)
     .map((mc) => ({ merchantId: mc.merchantId, customerId: mc.customerId }))
   return { ...c, created, merchantCustomers }
@@ -53,7 +53,7 @@ function upsertCustomer(ctx: HandlerContext, body: z.output<typeof UpsertMarketp
   const marketplaceId = ctx.principal.marketplaceId
   const email = body.emailAddress.toLowerCase()
   const now = timestamp(ctx.clock.now())
-  const existing = Object.values(ctx.store.marketplaceCustomers).find((c) => c.marketplaceId === marketplaceId && c.emailAddress.toLowerCase() === email)
+  const existing = ctx.store.marketplaceCustomers.all().find((c) => c.marketplaceId === marketplaceId && c.emailAddress.toLowerCase() === email)
   const record: MarketplaceCustomerRecord = existing ?? {
     marketplaceCustomerId: ctx.ids.next('mcust'),
     marketplaceId,
@@ -76,7 +76,7 @@ function upsertCustomer(ctx: HandlerContext, body: z.output<typeof UpsertMarketp
   if (body.metadata !== undefined) record.metadata = body.metadata
   record.updatedAt = now
   if (!existing) {
-    ctx.store.marketplaceCustomers[record.marketplaceCustomerId] = record
+    ctx.store.marketplaceCustomers.set(record.marketplaceCustomerId, record)
     // A marketplace event: emitEvent finds the marketplace from a merchant, and there is none here.
     emitEvent(ctx, 'MarketplaceCustomerCreated', null, { marketplaceId, marketplaceCustomerId: record.marketplaceCustomerId }).marketplaceId = marketplaceId
   }

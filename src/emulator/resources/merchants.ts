@@ -1,23 +1,21 @@
 // Merchants: onboarding (a marketplace creates sub-merchants), the merchant record with its bank
-// accounts and public key, balances read from the ledger, onboarding files, beneficial owners,
-// wallet-pay domains and the industry list.
+// accounts and public key, balances read from the ledger, wallet-pay domains and the industry
+// list. Onboarding files are in merchant-files.ts, beneficial owners in merchant-owners.ts.
 //
 // Records: store.merchants (MerchantRecord, seeded), store.merchantProfiles (the emulator's
-// extra merchant fields), store.merchantFiles, store.owners; keys in store.apiKeys.
+// extra merchant fields); keys in store.apiKeys.
 // Merchant `status` is `Active` from creation (the emulator onboards at once).
-import { createHash } from 'node:crypto'
 import { z } from 'zod'
 import { isKnownCurrency } from '../../client/money.js'
-import { Address, CurrencyCode, DateOnly, EmailAddress, Metadata, PhoneNumberE164 } from '../../client/schemas/common.js'
-import type { MerchantFileRecord, MerchantProfileRecord, OwnerRecord } from '../account-records.js'
+import { Address, CurrencyCode, EmailAddress, Metadata, PhoneNumberE164 } from '../../client/schemas/common.js'
+import type { MerchantProfileRecord } from '../account-records.js'
 import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { ledgerTotal } from '../ledger.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
-import { multipartBoundary, parseMultipart } from '../multipart.js'
-import { Reply, action, route, type HandlerContext } from '../route.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
+import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type BankAccountRecord, type MerchantRecord, type Store } from '../store.js'
 import { isValidAbn, isValidAcn } from './payto.js'
 
@@ -76,7 +74,7 @@ function ensureProfile(store: Store, merchantId: string): MerchantProfileRecord 
   const existing = lookup(store.merchantProfiles, merchantId)
   if (existing) return existing
   const created = profileOf(store, merchantId)
-  store.merchantProfiles[merchantId] = created
+  store.merchantProfiles.set(merchantId, created)
   return created
 }
 
@@ -211,19 +209,6 @@ const CreateMerchantBody = z.strictObject({
   metadata: Metadata.optional(),
 })
 
-/** A beneficial owner (the emulator's fields). PUT takes the same body and overwrites every field. */
-const OwnerBody = z.strictObject({
-  givenName: z.string().trim().min(1),
-  middleName: z.string().trim().min(1).optional(),
-  familyName: z.string().trim().min(1),
-  dateOfBirth: DateOnly.optional(),
-  emailAddress: EmailAddress.optional(),
-  phoneNumber: PhoneNumberE164.optional(),
-  role: z.enum(['Director', 'Shareholder', 'Beneficiary', 'Trustee', 'Partner', 'Other']).optional(),
-  ownershipPercentage: z.number().min(0).max(100).optional(),
-  address: Address.optional(),
-})
-type OwnerBody = z.output<typeof OwnerBody>
 
 function checkBusinessNumber(value: string | undefined): void {
   if (value === undefined) return
@@ -283,8 +268,8 @@ function createMerchant(ctx: HandlerContext, body: z.output<typeof CreateMerchan
     createdAt: now,
     updatedAt: now,
   }
-  ctx.store.merchants[merchantId] = merchant
-  ctx.store.merchantProfiles[merchantId] = {
+  ctx.store.merchants.set(merchantId, merchant)
+  ctx.store.merchantProfiles.set(merchantId, {
     merchantId,
     emailAddress: body.emailAddress ?? null,
     phoneNumber: body.phoneNumber ?? null,
@@ -294,9 +279,9 @@ function createMerchant(ctx: HandlerContext, body: z.output<typeof CreateMerchan
     businessProfile: {},
     walletPayDomains: walletDomains(now, body.walletPayDomains ?? []),
     metadata: body.metadata ?? null,
-  }
-  ctx.store.apiKeys[secretKey] = { kind: 'merchantSecretKey', ownerId: merchantId }
-  ctx.store.apiKeys[publicKey] = { kind: 'merchantPublicKey', ownerId: merchantId }
+  })
+  ctx.store.apiKeys.set(secretKey, { kind: 'merchantSecretKey', ownerId: merchantId })
+  ctx.store.apiKeys.set(publicKey, { kind: 'merchantPublicKey', ownerId: merchantId })
   const view = merchantView(ctx.store, merchant)
   emitEvent(ctx, 'MerchantCreated', merchantId, { merchant: view })
   // The secret key is shown once, in this answer.
@@ -357,102 +342,6 @@ function onMerchant<B>(handle: (ctx: HandlerContext, merchant: MerchantRecord, b
   return (ctx: HandlerContext, body: B, req: { params: Record<string, string> }) => handle(ctx, visibleMerchant(ctx, req.params.merchantId as string), body)
 }
 
-// Files ---------------------------------------------------------------------------------------
-
-export const MERCHANT_FILE_MAX_BYTES = 10 * 1024 * 1024
-
-/** The file type from its first bytes (JPEG, PNG or PDF), or undefined. */
-export function sniffFileType(content: Buffer): MerchantFileRecord['contentType'] | undefined {
-  if (content.length >= 3 && content[0] === 0xff && content[1] === 0xd8 && content[2] === 0xff) return 'image/jpeg'
-  if (content.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png'
-  if (content.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf'
-  return undefined
-}
-
-function fileView(file: MerchantFileRecord) {
-  return { ...file }
-}
-
-function uploadFile(ctx: HandlerContext, merchant: MerchantRecord, contentType: string | undefined, raw: Buffer) {
-  const boundary = multipartBoundary(contentType)
-  if (boundary === undefined) {
-    throw badRequest('multipart_required', 'Send the file as multipart/form-data, in a part named "file"')
-  }
-  const parts = parseMultipart(raw, boundary)
-  const files = parts.filter((p) => p.name === 'file')
-  if (files.length === 0) throw badRequest('file_required', 'The form has no part named "file"')
-  if (files.length > 1) throw badRequest('too_many_files', 'Send one file per request (one part named "file")')
-  const part = files[0] as (typeof files)[number]
-  if (part.content.length === 0) throw unprocessable('empty_file', 'The file is empty')
-  if (part.content.length > MERCHANT_FILE_MAX_BYTES) {
-    throw unprocessable('file_too_large', `Merchant files may be at most 10 MB (${MERCHANT_FILE_MAX_BYTES} bytes); this one has ${part.content.length}`)
-  }
-  const detected = sniffFileType(part.content)
-  if (detected === undefined) {
-    throw unprocessable('unsupported_file_type', 'Merchant files must be JPEG, PNG or PDF; the content of this file is none of them')
-  }
-  const fields: Record<string, string> = {}
-  for (const p of parts) if (p.name !== 'file' && p.fileName === null) fields[p.name] = p.content.toString('utf8')
-  const { purpose, ...otherFields } = fields
-  const fileName = (part.fileName ?? '').split(/[\\/]/).pop()?.trim() || 'upload'
-  const record: MerchantFileRecord = {
-    fileId: ctx.ids.next('file'),
-    merchantId: merchant.merchantId,
-    fileName,
-    contentType: detected,
-    declaredContentType: part.contentType,
-    size: part.content.length,
-    sha256: createHash('sha256').update(part.content).digest('hex'),
-    purpose: purpose ?? null,
-    fields: otherFields,
-    createdAt: timestamp(ctx.clock.now()),
-  }
-  ctx.store.merchantFiles[record.fileId] = record
-  return fileView(record)
-}
-
-// Owners --------------------------------------------------------------------------------------
-
-function ownerView(owner: OwnerRecord) {
-  return { ...owner }
-}
-
-function ownerOf(ctx: HandlerContext, merchant: MerchantRecord, ownerId: string): OwnerRecord {
-  const owner = lookup(ctx.store.owners, ownerId)
-  if (!owner || owner.merchantId !== merchant.merchantId) throw notFound(`Beneficial owner of merchant ${merchant.merchantId}`, ownerId)
-  return owner
-}
-
-function ownersOf(store: Store, merchantId: string): OwnerRecord[] {
-  return Object.values(store.owners).filter((o) => o.merchantId === merchantId)
-}
-
-function writeOwner(ctx: HandlerContext, merchant: MerchantRecord, body: OwnerBody, existing?: OwnerRecord): OwnerRecord {
-  const others = ownersOf(ctx.store, merchant.merchantId).filter((o) => o !== existing)
-  const total = others.reduce((sum, o) => sum + (o.ownershipPercentage ?? 0), 0) + (body.ownershipPercentage ?? 0)
-  if (total > 100) {
-    throw unprocessable('ownership_exceeds_100', `The owners of a merchant hold at most 100 % together; this would make ${total} %`)
-  }
-  const now = timestamp(ctx.clock.now())
-  const owner: OwnerRecord = {
-    ownerId: existing?.ownerId ?? ctx.ids.next('owner'),
-    merchantId: merchant.merchantId,
-    givenName: body.givenName,
-    middleName: body.middleName ?? null,
-    familyName: body.familyName,
-    dateOfBirth: body.dateOfBirth ?? null,
-    emailAddress: body.emailAddress ?? null,
-    phoneNumber: body.phoneNumber ?? null,
-    role: body.role ?? null,
-    ownershipPercentage: body.ownershipPercentage ?? null,
-    address: body.address ?? null,
-    createdAt: existing?.createdAt ?? now,
-    updatedAt: now,
-  }
-  ctx.store.owners[owner.ownerId] = owner
-  return owner
-}
-
 // Routes --------------------------------------------------------------------------------------
 
 const merchantIdOf = (req: { params: Record<string, string> }) => req.params.merchantId as string
@@ -471,15 +360,16 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.merchants).filter(
-        (m) =>
-          visible.has(m.merchantId) &&
-          oneOf(ids, m.merchantId) &&
+      const records = ctx.store.merchants.select({
+        ids: merchantsWithin(visible, ids),
+        after,
+        before,
+        filter: (m) =>
           oneOf(statuses, m.status) &&
           (industries === undefined || industries.some((i) => findIndustry(i)?.name === m.industry)) &&
-          (name === undefined || m.name.toLowerCase().includes(name)) &&
-          inRange(m.createdAt, after, before),
-      )
+          (name === undefined || m.name.toLowerCase().includes(name)),
+        filterKey: JSON.stringify([statuses, industries, name]),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (m) => m.createdAt, updatedAt: (m) => m.updatedAt, name: (m) => m.name, status: (m) => m.status },
         view: (m) => merchantView(ctx.store, m),
@@ -515,73 +405,12 @@ export const routes = [
     },
   }),
   route({
-    method: 'POST',
-    path: '/merchants/{merchantId}/files',
-    allow: PRIVATE,
-    handle: (ctx, req) => {
-      const merchant = visibleMerchant(ctx, merchantIdOf(req))
-      return uploadFile(ctx, merchant, req.headers['content-type'], req.rawBody ?? Buffer.alloc(0))
-    },
-  }),
-  route({
-    method: 'GET',
-    path: '/merchants/{merchantId}/files/{fileId}',
-    allow: PRIVATE,
-    handle: (ctx, req) => {
-      const merchant = visibleMerchant(ctx, merchantIdOf(req))
-      const id = req.params.fileId as string
-      const file = lookup(ctx.store.merchantFiles, id)
-      if (!file || file.merchantId !== merchant.merchantId) throw notFound(`File of merchant ${merchant.merchantId}`, id)
-      return fileView(file)
-    },
-  }),
-  route({
     method: 'GET',
     path: '/merchants/{merchantId}/walletpay',
     allow: PRIVATE,
     handle: (ctx, req) => {
       const merchant = visibleMerchant(ctx, merchantIdOf(req))
       return { merchantId: merchant.merchantId, domains: profileOf(ctx.store, merchant.merchantId).walletPayDomains.map((d) => ({ ...d })) }
-    },
-  }),
-  route({
-    method: 'GET',
-    path: '/merchants/{merchantId}/owners',
-    allow: PRIVATE,
-    handle: (ctx, req) => ownersOf(ctx.store, visibleMerchant(ctx, merchantIdOf(req)).merchantId).map(ownerView),
-  }),
-  route({
-    method: 'POST',
-    path: '/merchants/{merchantId}/owners',
-    allow: PRIVATE,
-    body: OwnerBody,
-    handle: (ctx, req) => ownerView(writeOwner(ctx, visibleMerchant(ctx, merchantIdOf(req)), req.body)),
-  }),
-  route({
-    method: 'GET',
-    path: '/merchants/{merchantId}/owners/{ownerId}',
-    allow: PRIVATE,
-    handle: (ctx, req) => ownerView(ownerOf(ctx, visibleMerchant(ctx, merchantIdOf(req)), req.params.ownerId as string)),
-  }),
-  route({
-    method: 'PUT',
-    path: '/merchants/{merchantId}/owners/{ownerId}',
-    allow: PRIVATE,
-    body: OwnerBody,
-    handle: (ctx, req) => {
-      const merchant = visibleMerchant(ctx, merchantIdOf(req))
-      return ownerView(writeOwner(ctx, merchant, req.body, ownerOf(ctx, merchant, req.params.ownerId as string)))
-    },
-  }),
-  route({
-    method: 'DELETE',
-    path: '/merchants/{merchantId}/owners/{ownerId}',
-    allow: PRIVATE,
-    handle: (ctx, req) => {
-      const merchant = visibleMerchant(ctx, merchantIdOf(req))
-      const owner = ownerOf(ctx, merchant, req.params.ownerId as string)
-      delete ctx.store.owners[owner.ownerId]
-      return new Reply(200, { ownerId: owner.ownerId, merchantId: merchant.merchantId, deleted: true })
     },
   }),
 ]

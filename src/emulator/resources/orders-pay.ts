@@ -97,7 +97,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
   } else {
     const source = token.paymentSourceId === null ? undefined : lookup(ctx.store.sources, token.paymentSourceId)
     const behaviour = source?.card?.behaviour ?? 'approve'
-    const pending = Object.values(ctx.store.threeDS).find(
+    const pending = ctx.store.threeDS.byIndex('orderId', order.orderId).find(
       (c) => c.paymentTokenId === token.paymentTokenId && c.orderId === order.orderId && c.status === 'Pending',
     )
     if (options.confirm === undefined) {
@@ -109,7 +109,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
           status: 'Pending' as const,
           createdAt: timestamp(now),
         }
-        ctx.store.threeDS[challenge.threeDSAuthorisationId] = challenge
+        ctx.store.threeDS.set(challenge.threeDSAuthorisationId, challenge)
         return {
           ThreeDSAuthorisationRequired: {
             threeDSAuthorisationId: challenge.threeDSAuthorisationId,
@@ -147,6 +147,7 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
   order.status = 'paid'
   order.transactionId = txn.transactionId
   order.updatedAt = timestamp(now)
+  ctx.store.orders.reindex(order.orderId)
   return {
     PayOrderComplete: {
       transactionId: txn.transactionId,

@@ -8,7 +8,7 @@ import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../a
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { extraFields } from '../lenient.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type OrderRecord } from '../store.js'
 
@@ -63,7 +63,7 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
     createdAt: now,
     updatedAt: now,
   }
-  ctx.store.orders[orderId] = order
+  ctx.store.orders.set(orderId, order)
   emitEvent(ctx, 'OrderCreated', order.merchantId, { orderId, orderType, order: orderView(order) })
   return order
 }
@@ -85,18 +85,19 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.orders).filter(
-        (o) =>
-          visible.has(o.merchantId) &&
-          oneOf(orderIds, o.orderId) &&
-          oneOf(merchantIds, o.merchantId) &&
-          oneOf(customerIds, o.customerId) &&
-          oneOf(references, o.referenceOrderId) &&
-          oneOf(statuses, o.status) &&
-          oneOf(types, o.orderType) &&
-          oneOf(emails, o.customerEmailAddress?.toLowerCase()) &&
-          inRange(o.createdAt, after, before),
-      )
+      const records = ctx.store.orders.select({
+        ids: orderIds,
+        where: {
+          merchantId: merchantsWithin(visible, merchantIds),
+          customerId: customerIds,
+          referenceOrderId: references,
+          status: statuses,
+          orderType: types,
+          customerEmailAddress: emails,
+        },
+        after,
+        before,
+      })
       return paginate(records, req.query, {
         sortable: {
           createdAt: (o) => o.createdAt,
@@ -137,7 +138,8 @@ export const routes = [
         order.status = 'cancelled'
         order.cancelledAt = now
         order.updatedAt = now
-        for (const challenge of Object.values(ctx.store.threeDS)) {
+        ctx.store.orders.reindex(order.orderId)
+        for (const challenge of ctx.store.threeDS.byIndex('orderId', order.orderId)) {
           if (challenge.orderId === order.orderId && challenge.status === 'Pending') challenge.status = 'Failed'
         }
         emitEvent(ctx, 'OrderCancelled', order.merchantId, { orderId: order.orderId, order: orderView(order) })
@@ -154,6 +156,7 @@ export const routes = [
         const order = visibleOrder(ctx, req.params.orderId as string)
         order.referenceOrderId = body.referenceOrderId
         order.updatedAt = timestamp(ctx.clock.now())
+        ctx.store.orders.reindex(order.orderId)
         const txn = order.transactionId === null ? undefined : lookup(ctx.store.transactions, order.transactionId)
         if (txn) txn.details.purchaseDetails.referenceOrderId = body.referenceOrderId
         return orderView(order)

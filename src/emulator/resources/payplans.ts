@@ -19,7 +19,7 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api
 import { ANY_CREDENTIAL, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { addDays, addSeconds, isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { route, type HandlerContext } from '../route.js'
 import { lookup, type CustomerRecord, type Store, type TokenRecord } from '../store.js'
 import { visibleCustomer } from './customers.js'
@@ -152,7 +152,7 @@ function owedOn(store: Store, plan: PayPlanRecord, now: Date): number {
 }
 
 export function outstandingFor(store: Store, customerId: string, now: Date): number {
-  return Object.values(store.payPlans)
+  return store.payPlans.all()
     .filter((p) => p.customerId === customerId)
     .reduce((s, p) => s + owedOn(store, p, now), 0)
 }
@@ -286,7 +286,7 @@ function createOffer(ctx: HandlerContext, body: PayPlanOfferRequest) {
     expiresAt: timestamp(addSeconds(now, OFFER_TTL_SECONDS)),
     payPlanId: null,
   }
-  ctx.store.payPlanOffers[offer.offerId] = offer
+  ctx.store.payPlanOffers.set(offer.offerId, offer)
   return offerView(offer, now)
 }
 
@@ -324,7 +324,7 @@ function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanB
     usedAt: null,
     usedByOrderId: null,
   }
-  ctx.store.tokens[token.paymentTokenId] = token
+  ctx.store.tokens.set(token.paymentTokenId, token)
   const plan: PayPlanRecord = {
     payPlanId,
     offerId: offer.offerId,
@@ -337,7 +337,7 @@ function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanB
     paymentTokenId: token.paymentTokenId,
     createdAt: timestamp(now),
   }
-  ctx.store.payPlans[payPlanId] = plan
+  ctx.store.payPlans.set(payPlanId, plan)
   offer.payPlanId = payPlanId
   const view = payPlanView(ctx.store, plan, now)
   emitEvent(ctx, 'PayPlanCreated', plan.merchantId, { payPlan: view })
@@ -406,16 +406,22 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const now = ctx.clock.now()
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.payPlans).filter(
-        (p) =>
-          visible.has(p.merchantId) &&
-          (ctx.principal.kind !== 'customer' || p.customerId === ctx.principal.customerId) &&
-          oneOf(customerIds, p.customerId) &&
-          oneOf(merchantIds, p.merchantId) &&
-          oneOf(variants, p.payPlanVariant) &&
-          (statuses === undefined || statuses.includes(payPlanState(ctx.store, p, now).status)) &&
-          inRange(p.createdAt, after, before),
-      )
+      const own = ctx.principal.kind === 'customer' ? ctx.principal.customerId : null
+      const records = ctx.store.payPlans.select({
+        where: {
+          merchantId: merchantsWithin(visible, merchantIds),
+          // A signed-in customer sees their own plans only.
+          customerId: own === null ? customerIds : (customerIds ?? [own]).filter((id) => id === own),
+        },
+        after,
+        before,
+        filter:
+          variants === undefined && statuses === undefined
+            ? undefined
+            : (p) => oneOf(variants, p.payPlanVariant) && (statuses === undefined || statuses.includes(payPlanState(ctx.store, p, now).status)),
+        // A plan's status depends on the time: no key, so never cached.
+        filterKey: statuses === undefined ? JSON.stringify(variants) : undefined,
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (p) => p.createdAt, amount: (p) => p.amount.minorCurrencyUnits },
         view: (p) => payPlanView(ctx.store, p, now),

@@ -279,7 +279,7 @@ function sendAgreement(ctx: HandlerContext, body: SendAgreement) {
     usedAt: null,
     createdAt: timestamp(now),
   }
-  ctx.store.agreements[agreement.token] = agreement
+  ctx.store.agreements.set(agreement.token, agreement)
   emitEvent(ctx, 'PayToAgreementCreated', merchant.merchantId, { token: agreement.token, agreementType: agreement.agreementType, agreement: agreementView(agreement, now) })
   return { token: agreement.token, status: agreementStatus(agreement, now) }
 }

@@ -15,7 +15,8 @@ import { emitEvent } from '../events.js'
 import { action, type ActionSpec, type HandlerContext } from '../route.js'
 import { lookup, type MerchantRecord } from '../store.js'
 import { merchantBalances, merchantView, visibleMerchant } from './merchants.js'
-import { createPayout, disputeView, openDispute, payoutView, resolveDispute, settlePayout, visiblePayout } from './money.js'
+import { disputeView, openDispute, resolveDispute } from './disputes.js'
+import { createPayout, payoutView, settlePayout, visiblePayout } from './payouts.js'
 import { blockedCardView } from './sources.js'
 import { visibleTransaction } from './transactions.js'
 
@@ -66,7 +67,7 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
   RaiseBlockedCardEvent: action(z.strictObject({ paymentSourceId: z.string().min(1), reason: z.string().trim().min(1).max(200).optional() }), (ctx, body) => {
     const source = visibleOr404(ctx, ctx.store.sources, body.paymentSourceId, 'Payment source')
     if (source.card === null) throw unprocessable('not_a_card', 'Only a saved card can be blocked')
-    const blocked = Object.values(ctx.store.blockedCards).find((b) => b.paymentSourceId === source.paymentSourceId && b.status === 'Blocked')
+    const blocked = ctx.store.blockedCards.all().find((b) => b.paymentSourceId === source.paymentSourceId && b.status === 'Blocked')
     if (blocked) throw conflict('card_already_blocked', `The card is already blocked (${blocked.cardBlockId})`)
     const now = timestamp(ctx.clock.now())
     const record: BlockedCardRecord = {
@@ -80,7 +81,7 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
       createdAt: now,
       updatedAt: now,
     }
-    ctx.store.blockedCards[record.cardBlockId] = record
+    ctx.store.blockedCards.set(record.cardBlockId, record)
     emitEvent(ctx, 'CardBlocked', record.merchantId, { blockedCard: blockedCardView(record) })
     return blockedCardView(record)
   }),

@@ -8,7 +8,7 @@ import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, vi
 import { cardBrand, luhnValid, TEST_CARDS } from '../cards.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { getOr404, lookup, type BlockedCardRecord, type CustomerRecord, type SourceRecord } from '../store.js'
 import { agreementStatus, visibleAgreement } from './payto.js'
@@ -56,7 +56,7 @@ function saveSource(ctx: HandlerContext, customer: CustomerRecord, fields: Pick<
     legacyResp: null,
     ...fields,
   }
-  ctx.store.sources[source.paymentSourceId] = source
+  ctx.store.sources.set(source.paymentSourceId, source)
   emitEvent(ctx, 'PaymentSourceCreated', source.merchantId, { paymentSourceId: source.paymentSourceId, source: sourceView(source) })
   return source
 }
@@ -70,7 +70,7 @@ function createPayToSource(ctx: HandlerContext, body: CreateSavedPaymentSource) 
   }
   const status = agreementStatus(agreement, ctx.clock.now())
   if (status !== 'Active') throw conflict('agreement_not_active', `The PayTo agreement is ${status}; only an Active agreement can be saved`)
-  if (Object.values(ctx.store.sources).some((s) => s.agreementToken === agreement.token)) {
+  if (ctx.store.sources.byIndex('agreementToken', agreement.token).length > 0) {
     throw conflict('agreement_already_saved', 'This PayTo agreement is already saved as a payment source')
   }
   const source = saveSource(ctx, customer, {
@@ -148,15 +148,17 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.sources).filter(
-        (s) =>
-          visible.has(s.merchantId) &&
-          (ctx.scope.customerId === null || s.customerId === ctx.scope.customerId) &&
-          oneOf(customerIds, s.customerId) &&
-          oneOf(merchantIds, s.merchantId) &&
-          oneOf(ids, s.paymentSourceId) &&
-          inRange(s.createdAt, after, before),
-      )
+      const scoped = ctx.scope.customerId
+      const records = ctx.store.sources.select({
+        ids,
+        where: {
+          merchantId: merchantsWithin(visible, merchantIds),
+          // A request acting for a customer sees that customer's sources only.
+          customerId: scoped === null ? customerIds : (customerIds ?? [scoped]).filter((id) => id === scoped),
+        },
+        after,
+        before,
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (s) => s.createdAt, updatedAt: (s) => s.updatedAt, customerId: (s) => s.customerId },
         view: sourceView,
@@ -175,7 +177,7 @@ export const routes = [
     allow: PRIVATE_OR_CUSTOMER,
     handle: (ctx, req) => {
       const source = visibleSource(ctx, req.params.sourceId as string)
-      delete ctx.store.sources[source.paymentSourceId]
+      ctx.store.sources.delete(source.paymentSourceId)
       return sourceView(source)
     },
   }),
@@ -191,14 +193,13 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.blockedCards).filter(
-        (b) =>
-          visible.has(b.merchantId) &&
-          oneOf(merchantIds, b.merchantId) &&
-          oneOf(customerIds, b.customerId) &&
-          oneOf(statuses, b.status) &&
-          inRange(b.createdAt, after, before),
-      )
+      const records = ctx.store.blockedCards.select({
+        where: { merchantId: merchantsWithin(visible, merchantIds), customerId: customerIds },
+        after,
+        before,
+        filter: statuses === undefined ? undefined : (b) => oneOf(statuses, b.status),
+        filterKey: JSON.stringify(statuses),
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (b) => b.createdAt, updatedAt: (b) => b.updatedAt, status: (b) => b.status },
         view: blockedCardView,

@@ -61,7 +61,7 @@ function newToken(ctx: HandlerContext, merchant: MerchantRecord, fields: Omit<To
     usedByOrderId: null,
     ...fields,
   }
-  ctx.store.tokens[token.paymentTokenId] = token
+  ctx.store.tokens.set(token.paymentTokenId, token)
   return token
 }
 

@@ -20,7 +20,7 @@ import { isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { serviceFees } from '../fees.js'
 import { appendLedger } from '../ledger.js'
-import { filters, inRange, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type OrderRecord, type RefundRecord, type TimelineEntry, type TokenRecord, type TransactionRecord, type TransferRecord } from '../store.js'
 
@@ -118,7 +118,7 @@ export function createTransaction(ctx: HandlerContext, input: NewTransaction): T
     },
     transfers: [],
   }
-  ctx.store.transactions[transactionId] = txn
+  ctx.store.transactions.set(transactionId, txn)
   if (input.status === 'paid' || input.status === 'accepted') capture(ctx, txn)
   else if (input.status === 'not_captured') addTimeline(ctx, txn, 'PaymentAuthorised', order.amount.minorCurrencyUnits)
   else addTimeline(ctx, txn, 'PaymentFailed', order.amount.minorCurrencyUnits)
@@ -181,7 +181,7 @@ function refund(ctx: HandlerContext, txn: TransactionRecord, body: CreateRefund)
     status: 'Succeeded',
     createdAt: now,
   }
-  ctx.store.refunds[record.refundId] = record
+  ctx.store.refunds.set(record.refundId, record)
   p.refundedAmount += body.refundAmount
   p.refundIds.push(record.refundId)
   touch(ctx, txn, p.refundedAmount === p.amount.minorCurrencyUnits ? 'refunded' : 'partially_refunded')
@@ -240,6 +240,7 @@ function cancelAuthorisation(ctx: HandlerContext, txn: TransactionRecord) {
   if (order && order.status === 'paid' && order.transactionId === txn.transactionId) {
     order.status = 'pending'
     order.updatedAt = timestamp(ctx.clock.now())
+    ctx.store.orders.reindex(order.orderId)
   }
   return transactionDetails(txn)
 }
@@ -340,19 +341,19 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const records = Object.values(ctx.store.transactions).filter((t) => {
-        const p = t.details.purchaseDetails
-        return (
-          visible.has(t.merchantId) &&
-          oneOf(orderIds, t.orderId) &&
-          oneOf(statuses, p.status) &&
-          oneOf(customerIds, t.customerId) &&
-          oneOf(merchantIds, t.merchantId) &&
-          oneOf(ids, t.transactionId) &&
-          oneOf(references, p.referenceOrderId) &&
-          (amount === undefined || p.amount.minorCurrencyUnits === amount) &&
-          inRange(p.createdAt, after, before)
-        )
+      const records = ctx.store.transactions.select({
+        ids,
+        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customerIds },
+        after,
+        before,
+        filter:
+          statuses === undefined && references === undefined && amount === undefined
+            ? undefined
+            : (t) => {
+                const p = t.details.purchaseDetails
+                return oneOf(statuses, p.status) && oneOf(references, p.referenceOrderId) && (amount === undefined || p.amount.minorCurrencyUnits === amount)
+              },
+        filterKey: JSON.stringify([statuses, references, amount]),
       })
       return paginate(records, req.query, {
         sortable: {

@@ -96,7 +96,7 @@ function create(ctx: HandlerContext, level: WebhookSubscriptionRecord['level'], 
     createdAt: now,
     updatedAt: now,
   }
-  ctx.store.webhookSubscriptions[record.id] = record
+  ctx.store.webhookSubscriptions.set(record.id, record)
   return subscriptionEnvelope(record)
 }
 
@@ -109,7 +109,7 @@ export function matchingSubscriptions(
   store: Store,
   event: { merchantId: string | null; marketplaceId: string | null; eventType: string },
 ): WebhookSubscriptionRecord[] {
-  return Object.values(store.webhookSubscriptions).filter(
+  return store.webhookSubscriptions.all().filter(
     (s) =>
       s.status === 'Active' &&
       (s.events.includes(event.eventType) || s.events.includes('*')) &&
@@ -128,8 +128,8 @@ export const routes = [
       const merchantIds = f.list('merchantId')
       const marketplaceIds = f.list('marketplaceId')
       const statuses = f.list('status')
-      const records = Object.values(ctx.store.webhookSubscriptions).filter(
-        (s) =>
+      const records = ctx.store.webhookSubscriptions.select({
+        filter: (s) =>
           mayManage(ctx, s) &&
           oneOf(statuses, s.status) &&
           // merchantId selects merchant-level subscriptions of those merchants, marketplaceId
@@ -138,7 +138,7 @@ export const routes = [
             ? true
             : (merchantIds !== undefined && s.level === 'Merchant' && oneOf(merchantIds, s.merchantId)) ||
               (marketplaceIds !== undefined && s.level === 'Marketplace' && oneOf(marketplaceIds, s.marketplaceId))),
-      )
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (s) => s.createdAt, updatedAt: (s) => s.updatedAt, status: (s) => s.status, url: (s) => s.url },
         view: subscriptionRecordView,

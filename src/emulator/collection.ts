@@ -1,0 +1,557 @@
+// A collection of records of one kind: a Map by id, a timeline, and equality indexes, so that a
+// list costs the page it answers and not the whole collection.
+//
+//   byId      id → slot (record, creation number, time, index keys); Map order is creation order
+//   timeline  every slot sorted by (time, creation number): time is `createdAt`, so the lists'
+//             default order (newest first) is the timeline read backwards
+//   postings  per index: key → the slots with that key, in timeline order (a lone slot is kept
+//             without an array, so a unique key costs one Map entry)
+//
+// Records stay plain data (the views emit them as they are). Code that changes an indexed field
+// of a record in place calls `reindex(id)`; replacing a record with `set(id, record)` reindexes
+// by itself. `version` changes with every write, and `touch()` (the pipeline calls it for every
+// request that may change anything) invalidates what was derived from the records, such as a
+// cached sorted list: so a stale order can never outlive a write.
+//
+// `select(query)` picks the cheapest way in: the index (or the time range of the timeline) that
+// yields the fewest candidates, then checks the other conditions on those alone. When a single
+// sorted run of slots is the whole answer, pages are cut straight from it.
+
+/** An index key of a record; null or undefined keeps the record out of that index. */
+export type IndexKey = string | null | undefined
+
+export interface Slot<T> {
+  readonly id: string
+  record: T
+  /** Creation number: the order in which records were first added. */
+  readonly seq: number
+  time: string
+  keys: IndexKey[]
+}
+
+export interface CollectionOptions<T> {
+  /** The record's time (default: its `createdAt`): the lists' default order and time ranges. */
+  time?: (record: T) => string
+  /** Equality indexes by name. */
+  indexes?: Record<string, (record: T) => IndexKey>
+  /** How `toJSON()` writes the collection: an object by id (default) or an array in creation order (then `id` is needed to read it back). */
+  json?: 'object' | 'array'
+  /** The id of a record (needed by `load()` for a collection written as an array). */
+  id?: (record: T) => string
+}
+
+/** Which records a list wants: indexed conditions (AND across names, OR within a name), a time range, and a residual test. */
+export interface Query<T> {
+  /** Record ids accepted (undefined: no condition). */
+  ids?: readonly string[] | undefined
+  /** Index name → the keys accepted (undefined: no condition). An empty array matches nothing. */
+  where?: Record<string, readonly string[] | undefined>
+  /** Time range [after, before), bounds optional (ISO 8601 text, compared as text). */
+  after?: string | undefined
+  before?: string | undefined
+  /** Conditions no index answers. */
+  filter?: ((record: T) => boolean) | undefined
+  /**
+   * What `filter` depends on, as text (the query parameters it reads): lets a sorted result be
+   * cached. Without it, a query with a `filter` is never cached.
+   */
+  filterKey?: string | undefined
+}
+
+/** Index helpers: a record's merchant, and a text key without case. */
+export const byMerchantId = { merchantId: (record: { merchantId: string }) => record.merchantId }
+export const lowercase = (text: string | null | undefined): string | undefined => text?.toLowerCase()
+
+const defaultTime = (record: unknown): string => ((record as { createdAt?: unknown }).createdAt as string | undefined) ?? ''
+
+/** Slot order: time, then creation number. */
+export function before<T>(a: Slot<T>, b: Slot<T>): boolean {
+  return a.time < b.time || (a.time === b.time && a.seq < b.seq)
+}
+
+/** The first position in `list` (sorted by slot order) whose slot is not before `slot`. */
+function positionOf<T>(list: readonly Slot<T>[], slot: Slot<T>): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (before(list[mid] as Slot<T>, slot)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The first position whose time is at or after `time` (`strict`: after it). */
+function timePosition<T>(list: readonly Slot<T>[], time: string, strict: boolean): number {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    const t = (list[mid] as Slot<T>).time
+    if (t < time || (strict && t === time)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** During `Collection.bulk()`: the runs appended to out of order, sorted once at the end. */
+let deferred: Set<Slot<unknown>[]> | undefined
+
+function insertSorted<T>(list: Slot<T>[], slot: Slot<T>): void {
+  const last = list[list.length - 1]
+  if (last === undefined || before(last, slot)) list.push(slot)
+  else if (deferred) {
+    list.push(slot)
+    deferred.add(list as Slot<unknown>[])
+  } else list.splice(positionOf(list, slot), 0, slot)
+}
+
+function removeSorted<T>(list: Slot<T>[], slot: Slot<T>): void {
+  const at = positionOf(list, slot)
+  if (list[at] === slot) list.splice(at, 1)
+}
+
+type Postings<T> = Map<string, Slot<T> | Slot<T>[]>
+
+function post<T>(postings: Postings<T>, key: string, slot: Slot<T>): void {
+  const found = postings.get(key)
+  if (found === undefined) postings.set(key, slot)
+  else if (Array.isArray(found)) insertSorted(found, slot)
+  else postings.set(key, before(found, slot) ? [found, slot] : [slot, found])
+}
+
+function unpost<T>(postings: Postings<T>, key: string, slot: Slot<T>): void {
+  const found = postings.get(key)
+  if (found === undefined) return
+  if (!Array.isArray(found)) {
+    if (found === slot) postings.delete(key)
+    return
+  }
+  removeSorted(found, slot)
+  if (found.length === 1) postings.set(key, found[0] as Slot<T>)
+  else if (found.length === 0) postings.delete(key)
+}
+
+/** A run of slots in slot order: list[from, to). */
+interface Run<T> {
+  list: readonly Slot<T>[]
+  from: number
+  to: number
+}
+
+const runSize = <T>(runs: readonly Run<T>[]) => runs.reduce((n, r) => n + (r.to - r.from), 0)
+
+/** Cached results of a collection, dropped on every change. */
+const CACHE_SIZE = 8
+
+export class Collection<T> {
+  readonly #byId = new Map<string, Slot<T>>()
+  readonly #timeline: Slot<T>[] = []
+  readonly #indexNames: string[]
+  readonly #indexKeys: Array<(record: T) => IndexKey>
+  readonly #postings: Postings<T>[]
+  /** Per index: how many slots are posted (records whose key is not null). */
+  readonly #posted: number[]
+  readonly #time: (record: T) => string
+  readonly #json: 'object' | 'array'
+  readonly #idOf: ((record: T) => string) | undefined
+  readonly #cache = new Map<string, Slot<T>[]>()
+  #seq = 0
+  #version = 0
+
+  constructor(options: CollectionOptions<T> = {}) {
+    this.#time = options.time ?? defaultTime
+    this.#indexNames = Object.keys(options.indexes ?? {})
+    this.#indexKeys = Object.values(options.indexes ?? {})
+    this.#postings = this.#indexNames.map(() => new Map())
+    this.#posted = this.#indexNames.map(() => 0)
+    this.#json = options.json ?? 'object'
+    this.#idOf = options.id
+  }
+
+  /** Changes with every write and every `touch()`. */
+  get version(): number {
+    return this.#version
+  }
+
+  get size(): number {
+    return this.#byId.size
+  }
+
+  get(id: string): T | undefined {
+    return this.#byId.get(id)?.record
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id)
+  }
+
+  /** Adds a record, or replaces the one with that id (which keeps its place in creation order). */
+  set(id: string, record: T): this {
+    const slot = this.#byId.get(id)
+    if (slot) {
+      slot.record = record
+      this.#reslot(slot)
+      return this
+    }
+    const added: Slot<T> = { id, record, seq: this.#seq++, time: this.#time(record), keys: this.#keysOf(record) }
+    this.#byId.set(id, added)
+    insertSorted(this.#timeline, added)
+    added.keys.forEach((key, i) => this.#post(i, key, added))
+    this.#changed()
+    return this
+  }
+
+  delete(id: string): boolean {
+    const slot = this.#byId.get(id)
+    if (!slot) return false
+    this.#byId.delete(id)
+    removeSorted(this.#timeline, slot)
+    slot.keys.forEach((key, i) => this.#unpost(i, key, slot))
+    this.#changed()
+    return true
+  }
+
+  /** After a record's indexed fields (or its time) changed in place. Unknown ids are ignored. */
+  reindex(id: string): void {
+    const slot = this.#byId.get(id)
+    if (slot) this.#reslot(slot)
+  }
+
+  /**
+   * Adds many records at once (`add` calls `set` for each). Each new record is appended to the
+   * timeline and its index runs; runs that came out of order are sorted once at the end. When the
+   * new records are in time order among themselves, that sort merges two sorted runs, so adding m
+   * records to n costs O(n + m) instead of a splice each.
+   */
+  bulk(add: () => void): void {
+    const outer = deferred
+    deferred = outer ?? new Set()
+    try {
+      add()
+    } finally {
+      if (outer === undefined) {
+        const lists = deferred
+        deferred = undefined
+        for (const list of lists) list.sort((a, b) => (before(a, b) ? -1 : 1))
+      }
+    }
+  }
+
+  /** Forgets everything derived from the records (the pipeline calls it for every request that may write). */
+  touch(): void {
+    this.#changed()
+  }
+
+  clear(): void {
+    this.#byId.clear()
+    this.#timeline.length = 0
+    for (const p of this.#postings) p.clear()
+    this.#posted.fill(0)
+    this.#changed()
+  }
+
+  /** Records in creation order. */
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (const slot of this.#byId.values()) yield slot.record
+  }
+
+  *values(): IterableIterator<T> {
+    yield* this
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#byId.keys()
+  }
+
+  *entries(): IterableIterator<[string, T]> {
+    for (const [id, slot] of this.#byId) yield [id, slot.record]
+  }
+
+  /** Every record, in creation order (a copy). */
+  all(): T[] {
+    return Array.from(this)
+  }
+
+  find(test: (record: T) => boolean): T | undefined {
+    for (const slot of this.#byId.values()) if (test(slot.record)) return slot.record
+    return undefined
+  }
+
+  filter(test: (record: T) => boolean): T[] {
+    const out: T[] = []
+    for (const slot of this.#byId.values()) if (test(slot.record)) out.push(slot.record)
+    return out
+  }
+
+  some(test: (record: T) => boolean): boolean {
+    return this.find(test) !== undefined
+  }
+
+  /** The first record in creation order. */
+  first(): T | undefined {
+    for (const slot of this.#byId.values()) return slot.record
+    return undefined
+  }
+
+  /** The records of one index key, in timeline order. */
+  byIndex(name: string, key: string): T[] {
+    const i = this.#indexNames.indexOf(name)
+    if (i < 0) throw new Error(`No index "${name}"`)
+    const found = (this.#postings[i] as Postings<T>).get(key)
+    if (found === undefined) return []
+    return Array.isArray(found) ? found.map((s) => s.record) : [found.record]
+  }
+
+  /** The records a query selects, ready to be cut into pages. */
+  select(query: Query<T> = {}): Selection<T> {
+    return new Selection(this, query)
+  }
+
+  /**
+   * The records a query selects, in timeline order, one at a time: nothing is gathered or copied
+   * first, so the first record comes at once however many follow. Writes meanwhile are allowed:
+   * after one, the scan finds its place again from the last record it gave (runs are sorted), so
+   * it neither repeats nor skips a record that stays; records added later in time than that one
+   * are included.
+   */
+  *scan(query: Query<T> = {}): Generator<T, void, undefined> {
+    const plan = this.plan(query)
+    const check = plan.exact ? undefined : plan.check
+    if (plan.runs.length > 1) {
+      // Several runs (keys of one condition, such as two merchants): merged once, then read.
+      yield* new Selection(this, query).slots().map((slot) => slot.record)
+      return
+    }
+    const run = plan.runs[0]
+    if (run === undefined) return
+    const { list } = run
+    let at = run.from
+    let end = run.to
+    let seen = this.#version
+    let last: Slot<T> | undefined
+    for (;;) {
+      if (this.#version !== seen) {
+        seen = this.#version
+        if (last !== undefined) {
+          at = positionOf(list, last)
+          if (list[at] === last) at++
+        }
+        end = query.before === undefined ? list.length : timePosition(list, query.before, false)
+      }
+      if (at >= end) return
+      const slot = list[at++] as Slot<T>
+      last = slot
+      if (check === undefined || check(slot)) yield slot.record
+    }
+  }
+
+  /** Plain data for JSON (`--state`, the control plane's state): an object by id, or an array. */
+  toJSON(): Record<string, T> | T[] {
+    if (this.#json === 'array') return this.all()
+    const out: Record<string, T> = {}
+    for (const [id, slot] of this.#byId) out[id] = slot.record
+    return out
+  }
+
+  /** Adds the records of what `toJSON()` wrote (a state file); false when `data` has the wrong shape. */
+  load(data: unknown): boolean {
+    if (Array.isArray(data)) {
+      const idOf = this.#idOf
+      if (this.#json !== 'array' || idOf === undefined) return false
+      for (const record of data as T[]) this.set(idOf(record), record)
+      return true
+    }
+    if (typeof data !== 'object' || data === null || this.#json === 'array') return false
+    for (const [id, record] of Object.entries(data as Record<string, T>)) this.set(id, record)
+    return true
+  }
+
+  // Internals, used by Selection ------------------------------------------------------------
+
+  /** @internal the runs that hold exactly the records an indexed query selects, or the smallest run set and what is left to check. */
+  plan(query: Query<T>): { runs: Run<T>[]; exact: boolean; check: (slot: Slot<T>) => boolean } {
+    const conditions: Array<{ index: number; keys: Set<string> }> = []
+    for (const [name, keys] of Object.entries(query.where ?? {})) {
+      if (keys === undefined) continue
+      const index = this.#indexNames.indexOf(name)
+      if (index < 0) throw new Error(`No index "${name}"`)
+      const postings = this.#postings[index] as Postings<T>
+      const set = new Set(keys)
+      // A condition every present key meets is no condition (a marketplace seeing all its merchants).
+      if (set.size >= postings.size && this.#nullFree(index) && [...postings.keys()].every((k) => set.has(k))) continue
+      conditions.push({ index, keys: set })
+    }
+    const { after, before: until } = query
+    const cut = (list: readonly Slot<T>[]): Run<T> => ({
+      list,
+      from: after === undefined ? 0 : timePosition(list, after, false),
+      to: until === undefined ? list.length : timePosition(list, until, false),
+    })
+    let best: { runs: Run<T>[]; condition: number } = { runs: [cut(this.#timeline)], condition: -1 }
+    let bestSize = runSize(best.runs)
+    const ids = query.ids === undefined ? undefined : new Set(query.ids)
+    if (ids !== undefined) {
+      const slots = [...ids].map((id) => this.#byId.get(id)).filter((slot): slot is Slot<T> => slot !== undefined)
+      best = { runs: [cut(slots.sort((a, b) => (before(a, b) ? -1 : 1)))], condition: -2 }
+      bestSize = runSize(best.runs)
+    }
+    conditions.forEach((c, n) => {
+      const postings = this.#postings[c.index] as Postings<T>
+      const runs: Run<T>[] = []
+      for (const key of c.keys) {
+        const found = postings.get(key)
+        if (found !== undefined) runs.push(cut(Array.isArray(found) ? found : [found]))
+      }
+      const size = runSize(runs)
+      if (size < bestSize) {
+        best = { runs, condition: n }
+        bestSize = size
+      }
+    })
+    const rest = conditions.filter((_, n) => n !== best.condition)
+    const filter = query.filter
+    const idCheck = ids !== undefined && best.condition !== -2 ? ids : undefined
+    const check = (slot: Slot<T>) =>
+      (idCheck === undefined || idCheck.has(slot.id)) && rest.every((c) => c.keys.has(slot.keys[c.index] as string)) && (filter === undefined || filter(slot.record))
+    return { runs: best.runs.filter((r) => r.to > r.from), exact: rest.length === 0 && filter === undefined && idCheck === undefined, check }
+  }
+
+  /** @internal */
+  cached(key: string): Slot<T>[] | undefined {
+    return this.#cache.get(`${this.#version}|${key}`)
+  }
+
+  /** @internal */
+  remember(key: string, slots: Slot<T>[]): void {
+    if (this.#cache.size >= CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value as string)
+    this.#cache.set(`${this.#version}|${key}`, slots)
+  }
+
+  /** Whether every record has a key in this index (so dropping a condition on it drops nothing). */
+  #nullFree(index: number): boolean {
+    return this.#posted[index] === this.#byId.size
+  }
+
+  #post(index: number, key: IndexKey, slot: Slot<T>): void {
+    if (key === null || key === undefined) return
+    post(this.#postings[index] as Postings<T>, key, slot)
+    ;(this.#posted[index] as number)++
+  }
+
+  #unpost(index: number, key: IndexKey, slot: Slot<T>): void {
+    if (key === null || key === undefined) return
+    unpost(this.#postings[index] as Postings<T>, key, slot)
+    ;(this.#posted[index] as number)--
+  }
+
+  #keysOf(record: T): IndexKey[] {
+    return this.#indexKeys.map((key) => key(record))
+  }
+
+  #reslot(slot: Slot<T>): void {
+    const time = this.#time(slot.record)
+    const keys = this.#keysOf(slot.record)
+    const moved = time !== slot.time
+    if (moved) {
+      // Posting lists are in time order too: take the slot out everywhere, then put it back.
+      removeSorted(this.#timeline, slot)
+      slot.keys.forEach((key, i) => this.#unpost(i, key, slot))
+      slot.time = time
+      insertSorted(this.#timeline, slot)
+      keys.forEach((key, i) => this.#post(i, key, slot))
+    } else {
+      keys.forEach((key, i) => {
+        if (slot.keys[i] === key) return
+        this.#unpost(i, slot.keys[i], slot)
+        this.#post(i, key, slot)
+      })
+    }
+    slot.keys = keys
+    this.#changed()
+  }
+
+  #changed(): void {
+    this.#version++
+    if (this.#cache.size > 0) this.#cache.clear()
+  }
+}
+
+/**
+ * The records of one query. Counting and cutting pages of the default order cost the page when
+ * one index run answers the query exactly; otherwise the candidates are checked once and the
+ * result is kept (with the collection's version) for the next pages.
+ */
+export class Selection<T> {
+  readonly #collection: Collection<T>
+  readonly #query: Query<T>
+  #runs: Run<T>[] | undefined
+  #matched: Slot<T>[] | undefined
+
+  constructor(collection: Collection<T>, query: Query<T>) {
+    this.#collection = collection
+    this.#query = query
+    const plan = collection.plan(query)
+    if (plan.exact && plan.runs.length <= 1) {
+      this.#runs = plan.runs
+      return
+    }
+    const key = this.cacheKey
+    const cached = key === undefined ? undefined : collection.cached(`match|${key}`)
+    if (cached) {
+      this.#matched = cached
+      return
+    }
+    const matched: Slot<T>[] = []
+    for (const run of plan.runs) for (let i = run.from; i < run.to; i++) if (plan.check(run.list[i] as Slot<T>)) matched.push(run.list[i] as Slot<T>)
+    if (plan.runs.length > 1) matched.sort((a, b) => (before(a, b) ? -1 : 1))
+    this.#matched = matched
+    if (key !== undefined) collection.remember(`match|${key}`, matched)
+  }
+
+  /** Text that identifies the query (undefined when its filter cannot be named). */
+  get cacheKey(): string | undefined {
+    const q = this.#query
+    if (q.filter !== undefined && q.filterKey === undefined) return undefined
+    const where = Object.entries(q.where ?? {})
+      .filter(([, keys]) => keys !== undefined)
+      .map(([name, keys]) => `${name}=${[...new Set(keys)].sort().join(',')}`)
+      .join('&')
+    const ids = q.ids === undefined ? '*' : [...new Set(q.ids)].sort().join(',')
+    return `${ids}|${where}|${q.after ?? ''}|${q.before ?? ''}|${q.filterKey ?? ''}`
+  }
+
+  get total(): number {
+    return this.#runs ? runSize(this.#runs) : (this.#matched as Slot<T>[]).length
+  }
+
+  /** Records at positions [start, start + count) of the timeline order (`newest`: read from its end). */
+  page(start: number, count: number, newest: boolean): T[] {
+    const total = this.total
+    const out: T[] = []
+    const end = Math.min(total, start + count)
+    const run = this.#runs?.[0]
+    for (let n = start; n < end; n++) {
+      const at = newest ? total - 1 - n : n
+      const slot = run ? run.list[run.from + at] : this.#matched?.[at]
+      out.push((slot as Slot<T>).record)
+    }
+    return out
+  }
+
+  /** Every selected slot, in timeline order. */
+  slots(): Slot<T>[] {
+    if (this.#matched) return this.#matched
+    const run = this.#runs?.[0]
+    return run ? run.list.slice(run.from, run.to) : []
+  }
+
+  /** Cached results kept beside the collection (same invalidation). */
+  cached(key: string): Slot<T>[] | undefined {
+    return this.#collection.cached(key)
+  }
+
+  remember(key: string, slots: Slot<T>[]): void {
+    this.#collection.remember(key, slots)
+  }
+}
