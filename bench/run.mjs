@@ -1,10 +1,82 @@
-// `npm run bench`: prints the figures behind the start-up and streaming goals. Figures, not
-// assertions: the tests never time anything.
-import { startupBench } from './startup.mjs'
-import { streamingBench } from './streaming.mjs'
+// `npm run bench`: runs every bench/*.bench.mjs module and prints one table of figures, each
+// with its goal, what was measured, the baseline measured in the same run, their ratio, and
+// whether the goal is met. Figures, not assertions: `npm test` never times anything.
+//
+//   npm run bench                   everything (under 10 minutes on a 2-core machine)
+//   npm run bench -- --quick        a smaller run of each module, to check that they work
+//   npm run bench -- --only startup modules whose file name contains "startup"
+//   npm run bench -- --write        also put the table into BENCHMARKS.md
+//
+// A module: `export default async function bench(ctx)` returning rows
+// `{ figure, goal, measured, baseline, ratio: number|null, pass: boolean|null }`, with
+// `ctx = { quick, log }`. It runs what it measures itself (from dist/, built by `npm run
+// build`), cleans up after itself, and writes nothing to stdout: progress goes through ctx.log
+// (stderr). A module that throws is reported as a row that misses, and the others still run.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { fileURLToPath } from 'node:url'
 
-console.log(`payfac benchmarks on node ${process.version}, ${process.platform}-${process.arch}\n`)
-console.log('Start-up (median of runs; goals: --version within 10 ms of bare node, --help within 50 ms, a real API call within 100 ms)')
-console.table(await startupBench())
-console.log('\nStreaming lists (peak memory should stay flat as records grow)')
-console.table(await streamingBench())
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const write = args.includes('--write')
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
+
+const dir = fileURLToPath(new URL('.', import.meta.url))
+const modules = readdirSync(dir)
+  .filter((name) => name.endsWith('.bench.mjs') && (!only || name.includes(only)))
+  .sort()
+
+const started = Date.now()
+const log = (line) => process.stderr.write(`${line}\n`)
+const rows = []
+for (const name of modules) {
+  const t0 = Date.now()
+  log(`bench: ${name}${quick ? ' (quick)' : ''}`)
+  try {
+    const { default: bench } = await import(new URL(name, import.meta.url).href)
+    const produced = await bench({ quick, log })
+    for (const row of produced) rows.push({ module: name, ...row })
+  } catch (error) {
+    rows.push({ module: name, figure: `${name} failed: ${firstLine(error)}`, goal: '-', measured: '-', baseline: '-', ratio: null, pass: false })
+  }
+  log(`bench: ${name} took ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+}
+
+const table = render(rows)
+process.stdout.write(`${table}\n`)
+if (write) {
+  const path = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url))
+  const text = readFileSync(path, 'utf8')
+  const start = text.indexOf('<!-- bench:start -->')
+  const end = text.indexOf('<!-- bench:end -->')
+  if (start === -1 || end === -1) throw new Error('BENCHMARKS.md has no <!-- bench:start --> … <!-- bench:end --> markers')
+  writeFileSync(path, `${text.slice(0, start)}<!-- bench:start -->\n${table}\n${text.slice(end)}`)
+  log('bench: table written to BENCHMARKS.md')
+}
+log(`bench: ${modules.length} modules in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+
+function render(all) {
+  const cpus = os.cpus()
+  const lines = [
+    `Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()} ${os.arch()}`,
+    `Node ${process.version}; ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}${quick ? '; quick run (smaller samples: not for the record)' : ''}`,
+    `Result: ${all.filter((r) => r.pass === true).length} pass, ${all.filter((r) => r.pass === false).length} miss, ${all.filter((r) => r.pass == null).length} without a goal`,
+    '',
+    '| figure | goal | measured | baseline (same run) | ratio | result |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ]
+  for (const r of all) {
+    const ratio = typeof r.ratio === 'number' && Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '-'
+    const result = r.pass === true ? 'pass' : r.pass === false ? 'MISS' : '-'
+    lines.push(`| ${cell(r.figure)} | ${cell(r.goal)} | ${cell(r.measured)} | ${cell(r.baseline)} | ${ratio} | ${result} |`)
+  }
+  return lines.join('\n')
+}
+
+function cell(value) {
+  return String(value ?? '-').replaceAll('|', '\\|').replaceAll('\n', ' ')
+}
+
+function firstLine(error) {
+  return String(error instanceof Error ? error.message : error).split('\n')[0]
+}

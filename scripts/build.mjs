@@ -5,7 +5,9 @@
 // 3. esbuild bundles the command line (the entry point and every command) into dist/bundle/,
 //    sharing oclif, the client, zod and the rest in a few chunks, and the manifest is pointed at
 //    the bundled commands. Node then reads a handful of files instead of hundreds of modules
-//    when a command runs (see `npm run bench`).
+//    when a command runs (see `npm run bench`);
+// 4. a small command index, dist/bundle/commands.json, lets bin/run.js start a command without
+//    loading oclif's configuration or parsing the whole manifest (src/cli/dispatch.ts).
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -37,7 +39,10 @@ step('tsc', bin('tsc'), ['-p', 'tsconfig.json'])
 step('oclif manifest', bin('oclif'), ['manifest'])
 
 const { build } = await import('esbuild')
-await build({
+const { oclifLite } = await import('./bundle/oclif-plugin.mjs')
+const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
+const { undiciLite } = await import('./bundle/undici-plugin.mjs')
+const bundled = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'src/cli/main.ts'), ...sources(join(root, 'src/commands'))],
   outdir: join(root, 'dist/bundle'),
@@ -48,23 +53,35 @@ await build({
   platform: 'node',
   target: 'node20',
   minify: true,
-  keepNames: true,
+  keepNames: false,
   chunkNames: 'chunks/[name]-[hash]',
   // oclif can load TypeScript commands in development; the bundle never does.
   external: ['typescript', 'ts-node', 'tsx'],
   // Only the parts of undici the client uses (see scripts/bundle/undici-lite.cjs).
   plugins: [
+    undiciLite(root),
+    // oclif's Command, Flags and Args without the rest of oclif (see scripts/bundle/oclif-lite.cjs).
+    oclifLite(root),
+    // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).
+    lazySchemas(root),
     {
-      name: 'undici-lite',
+      // Only zod's English messages (see scripts/bundle/zod-locales.mjs).
+      name: 'zod-locales',
       setup(on) {
-        on.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, 'scripts/bundle/undici-lite.cjs') }))
+        on.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+          /node_modules\/zod\/v4\/(classic|core)$/.test(args.resolveDir) ? { path: join(root, 'scripts/bundle/zod-locales.mjs') } : undefined,
+        )
       },
     },
   ],
+  metafile: true,
   // Bundled CommonJS dependencies call require(); give ES modules one.
   banner: { js: "import{createRequire as __payfacRequire}from'node:module';const require=__payfacRequire(import.meta.url);" },
   logLevel: 'warning',
 })
+// Which files each bundled file holds and imports (read by the start-up import guard test; kept
+// out of dist/bundle/, which is published).
+writeFileSync(join(root, 'dist/bundle-meta.json'), JSON.stringify(bundled.metafile))
 
 const manifestPath = join(root, 'oclif.manifest.json')
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
@@ -74,3 +91,8 @@ for (const command of Object.values(manifest.commands)) {
   command.relativePath = relative(root, bundled).split('/')
 }
 writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+
+const { commandIndex } = await import('./command-index.mjs')
+const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const index = commandIndex(manifest, pjson, (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')))
+writeFileSync(join(root, 'dist/bundle/commands.json'), `${JSON.stringify(index)}\n`)

@@ -10,6 +10,7 @@ import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
 import type { MerchantRun } from './fan-out-run.js'
 import { describeError } from './exit-codes.js'
+import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { checkQueryRanges } from './validate-dates.js'
 
@@ -108,6 +109,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   override async catch(error: Interfaces.CommandError): Promise<void> {
     // A flag that failed to parse is already reported here; oclif need not add its own warning.
     this.parsed = true
+    const { isDryRunStop, dryRunReport } = await import('./safety/dry-run.js')
+    if (isDryRunStop(error)) {
+      process.stdout.write(`${JSON.stringify(dryRunReport(error), null, 2)}\n`)
+      process.stderr.write('Dry run: nothing was sent.\n')
+      return
+    }
     const report = redactReport(describeError(error))
     if (report.code === 0) return
     const wantsJson = (this.flags as { json?: boolean } | undefined)?.json ?? this.argv.includes('--json')
@@ -140,11 +147,13 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   static override baseFlags: Interfaces.FlagInput = apiFlags
 
   private resolved: ResolvedSettings | undefined
+  private safetySession: SafetySession | undefined
 
   /** The profile, base URL, credential and context in force, after flags, environment and profiles. */
   protected async settings(): Promise<ResolvedSettings> {
     if (this.resolved) return this.resolved
-    const { ProfileStore, resolveSettings } = await import('../config/index.js')
+    // Read-only: no conf (nor the ajv it loads) to run a command; see config/read-only.ts.
+    const [{ readProfiles }, { resolveSettings }] = await Promise.all([import('../config/read-only.js'), import('../config/resolve.js')])
     const f = this.flags as Globals
     this.resolved = resolveSettings({
       flags: {
@@ -155,10 +164,21 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
         customerId: f['customer-id'],
       },
       env: process.env,
-      store: new ProfileStore(),
+      store: readProfiles(),
     })
     for (const notice of this.resolved.notices) process.stderr.write(`${redactText(notice)}\n`)
     return this.resolved
+  }
+
+  /** The command's safety rules (production guard, --dry-run, interruptions); checked once, before any request. */
+  protected async safety(): Promise<SafetySession> {
+    if (this.safetySession) return this.safetySession
+    const { SafetySession } = await import('./safety/session.js')
+    const f = this.flags as Globals & { again?: boolean }
+    const session = new SafetySession({ commandId: this.id, settings: await this.settings(), dryRun: f['dry-run'], yes: f.yes, again: f.again ?? false, bin: this.config.bin })
+    session.admit()
+    this.safetySession = session
+    return session
   }
 
   /**
@@ -177,6 +197,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   /** A client for the resolved settings; `--debug` sends its redacted log lines to stderr. */
   protected async client(): Promise<PayfacClient> {
     const settings = await this.settings()
+    const safety = await this.safety()
     const { createClient } = await import('../client/index.js')
     const debug = (this.flags as Globals).debug
     return createClient({
@@ -184,6 +205,8 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       credential: settings.credential,
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
+      intercept: safety.intercept,
+      signal: safety.controller.signal,
       ...(debug ? { debug: (line: string) => process.stderr.write(`${line}\n`) } : {}),
     })
   }

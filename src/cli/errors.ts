@@ -43,3 +43,17 @@ export class InterruptedError extends Error {
 export class RefusedError extends Error {
   override name = 'RefusedError'
 }
+
+/**
+ * An earlier run of the same operation ended without an answer, and the service's state cannot
+ * tell whether it happened (exit 7). `check` is the command that shows it.
+ */
+export class UnresolvedOutcomeError extends Error {
+  override name = 'UnresolvedOutcomeError'
+  readonly check: string
+
+  constructor(message: string, check: string) {
+    super(message)
+    this.check = check
+  }
+}

@@ -4,12 +4,13 @@ import {
   ApiError,
   ConnectionError,
   InvalidInputError,
+  OutcomeUnknownError,
   PageLimitError,
   ResponseFormatError,
   TimeoutError,
 } from '../client/errors.js'
 import { ConfigError } from '../config/errors.js'
-import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from './errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './errors.js'
 import { receivedSignal } from './signals.js'
 
 export const EXIT = {
@@ -39,6 +40,11 @@ export function exitCodeForStatus(status: number): ExitCode {
 export function exitCodeFor(error: unknown): ExitCode {
   // The reader closed stdout (`payfac orders list --all | head`): its choice, not a failure.
   if (isNamed(error, 'OutputClosedError')) return EXIT.ok
+  if (error instanceof OutcomeUnknownError) {
+    if (error.signal === 'SIGTERM') return EXIT.terminated
+    return error.signal === 'SIGINT' ? EXIT.interrupted : EXIT.unavailable
+  }
+  if (error instanceof UnresolvedOutcomeError) return EXIT.unavailable
   if (error instanceof ApiError) return exitCodeForStatus(error.status)
   if (error instanceof ConnectionError || error instanceof TimeoutError) return EXIT.unavailable
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
@@ -84,12 +90,16 @@ export function describeError(error: unknown): ErrorReport {
   if (error instanceof InvalidInputError || error instanceof ConfigError) {
     return { code, message: error.message, hint: error.hint, json: { ...base, message: error.message, hint: error.hint } }
   }
+  if (error instanceof OutcomeUnknownError) return describeOutcomeUnknown(error, code)
+  if (error instanceof UnresolvedOutcomeError) {
+    const hint = 'When you are sure it did not happen, run the command again with --again to send it.'
+    return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: true, check: error.check } }
+  }
   if (error instanceof ConnectionError || error instanceof TimeoutError) {
-    const unknownOutcome = error.mayHaveReachedService && (error.method === 'POST' || error.method === 'PATCH')
-    const hint = unknownOutcome
-      ? 'The request may have reached the service: check its outcome (for example with a get or list command) before running it again.'
-      : 'Check the base URL and that the service (or `payfac emulator start`) is running, then try again.'
-    return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: unknownOutcome } }
+    // A changing request that may have reached the service is an OutcomeUnknownError (the
+    // transport decides); what is left here never reached it, or only read.
+    const hint = 'Check the base URL and that the service (or `payfac emulator start`) is running, then try again.'
+    return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: false } }
   }
   if (error instanceof WaitTimeoutError || error instanceof InterruptedError) {
     const hint = error.resume ? `Resume with: ${error.resume}` : undefined
@@ -108,6 +118,40 @@ export function describeError(error: unknown): ErrorReport {
     return { code, message: firstLine(error.message) || error.name, hint, json: { ...base, message: error.message } }
   }
   return { code, message: String(error), hint: undefined, json: { ...base, message: String(error) } }
+}
+
+/**
+ * One paragraph: what was being done, that it may or may not have happened, and the command
+ * that shows whether it did.
+ */
+function describeOutcomeUnknown(error: OutcomeUnknownError, code: ExitCode): ErrorReport {
+  const action = error.action ?? `${error.method} ${error.path}`
+  const why = error.message.slice(`${error.method} ${error.path}: `.length)
+  const check = error.check ?? 'a get or list command of what was being changed'
+  const message =
+    `Outcome unknown: ${action}. ${capitalise(why)}, so it may or may not have happened; payfac did not send it again. ` +
+    `Check whether it happened with: ${check}${error.look ? ` (${error.look})` : ''}`
+  const hint = error.check
+    ? 'Running the same command again is safe: it looks on the service first and only sends when the operation did not happen.'
+    : 'Check before running the command again: sending it again could do it twice.'
+  const json = {
+    code,
+    type: 'OutcomeUnknownError',
+    message,
+    outcomeUnknown: true,
+    action,
+    check,
+    method: error.method,
+    path: error.path,
+    lost: error.lost,
+    status: error.status,
+    signal: error.signal,
+  }
+  return { code, message, hint, json }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 function hintForStatus(status: number): string | undefined {

@@ -43,6 +43,8 @@ export const apiFlags = {
     parse: async (input) => checkPrefix(input, 'cust', '--customer-id'),
   }),
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
+  'dry-run': Flags.boolean({ description: 'Print the first request that would change something, as JSON, and send nothing (exit 0).', helpGroup: GLOBAL }),
+  yes: Flags.boolean({ char: 'y', description: 'Confirm a money-moving or destructive command on production without a prompt.', helpGroup: GLOBAL }),
 }
 
 /** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */

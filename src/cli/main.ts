@@ -1,11 +1,15 @@
 // The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
-// package.json and oclif.manifest.json without loading oclif at all; everything else goes to
-// oclif, which reads the manifest instead of loading every command file.
+// package.json and oclif.manifest.json without loading oclif at all; a known command is found in
+// the small command index and run without oclif's configuration (./dispatch.ts); everything else
+// (unknown commands, plugins' commands) goes to oclif, which reads the manifest instead of
+// loading every command file.
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
+import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { installSignalHandling } from './signals.js'
+import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
   name: string
@@ -15,29 +19,40 @@ interface PackageJson {
 }
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
-  const help = quickHelp(argv, binUrl)
+  const pkg = readPackage(binUrl)
+  const index = readIndex(binUrl, pkg.version)
+  const help = quickHelp(argv, binUrl, pkg, index)
   if (help !== undefined) {
     process.stdout.write(help)
     return
   }
   // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
   installSignalHandling()
-  const oclif = await loadOclif()
   try {
-    await runCommandLine(argv, binUrl)
+    await dispatch(argv, binUrl, pkg, index)
   } catch (error) {
+    // Commands report their own failures (the base command's catch); what reaches here is
+    // oclif's own, such as an unknown command, and oclif's handler reports it.
+    const oclif = await loadOclif()
     await oclif.handle(error as Error)
   }
 }
 
 /**
- * Runs a command through oclif, leaving any error it throws to the caller (main() hands it to
- * oclif's handler; the in-process tests read it). Commands report their own failures through the
- * base command and set process.exitCode; what reaches here is oclif's own (an unknown command).
+ * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
+ * handler; the in-process tests read it). A command of the index starts without oclif's
+ * configuration; anything else, or everything with `{ index: false }`, goes through oclif.
  */
-export async function runCommandLine(argv: string[], binUrl: string): Promise<void> {
-  const oclif = await loadOclif()
-  await oclif.run(argv, binUrl)
+export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
+  const pkg = readPackage(binUrl)
+  await dispatch(argv, binUrl, pkg, options.index === false ? undefined : readIndex(binUrl, pkg.version))
+}
+
+async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): Promise<void> {
+  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
+  stayOnBaselineWasm()
+  if (found && index) await runRoute(found, index, pkg, binUrl)
+  else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
 }
 
@@ -65,16 +80,17 @@ function readPackage(binUrl: string): PackageJson {
  * Help from the manifest when the arguments ask for it, or when they name a topic alone
  * (`payfac orders`), as oclif does; undefined otherwise, and for anything it cannot answer.
  */
-function quickHelp(argv: string[], binUrl: string): string | undefined {
+function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): string | undefined {
   const asked = wantsHelp(argv)
   if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
+  // Words that name a command run it: no need to read the manifest to know that.
+  if (!asked && index && route(index, argv)) return undefined
   let manifest: { version: string; commands: Record<string, ManifestCommand> }
   try {
     manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
   } catch {
     return undefined
   }
-  const pkg = readPackage(binUrl)
   if (manifest.version !== pkg.version) return undefined
   if (!asked) {
     const id = argv.join(':')

@@ -116,6 +116,56 @@ export class TimeoutError extends PayfacError {
   }
 }
 
+/** Why the answer of a request that may have changed something was lost. */
+export type LostAnswer = 'connection' | 'timeout' | 'status' | 'interrupted'
+
+/**
+ * A POST, PATCH or DELETE that may have reached the service, whose answer was lost: the
+ * connection closed after the request was written, the deadline passed, the service answered
+ * 500/502/503/504 (it may have applied the request first), or the caller interrupted it in
+ * flight. The operation may or may not have happened; sending it again blindly could do it twice.
+ * `cause` is the error as it arrived (ConnectionError, TimeoutError, ApiError or the abort reason).
+ */
+export class OutcomeUnknownError extends PayfacError {
+  override name = 'OutcomeUnknownError'
+  readonly method: string
+  readonly path: string
+  readonly lost: LostAnswer
+  /** The status of the answer, for `lost: 'status'`. */
+  readonly status: number | undefined
+  /** The signal's name (SIGINT, SIGTERM) for `lost: 'interrupted'`, when it was one. */
+  readonly signal: string | undefined
+  /** What was being done, in words (set by the caller that knows: "Refund of 10.00 AUD on tran_…"). */
+  action: string | undefined
+  /** How to find out whether it happened (set by the caller that knows: a command line). */
+  check: string | undefined
+  /** What to look at in what `check` shows ("its refunded amount and refund ids"). */
+  look: string | undefined
+
+  constructor(init: { method: string; path: string; lost: LostAnswer; cause: unknown; status?: number | undefined; signal?: string | undefined }) {
+    super(`${init.method} ${init.path}: ${describeLoss(init)}`, { cause: init.cause })
+    this.method = init.method
+    this.path = init.path
+    this.lost = init.lost
+    this.status = init.status
+    this.signal = init.signal
+    this.action = undefined
+    this.check = undefined
+    this.look = undefined
+  }
+}
+
+function describeLoss(init: { lost: LostAnswer; cause: unknown; status?: number | undefined; signal?: string | undefined }): string {
+  if (init.lost === 'status') {
+    const said = init.cause instanceof ApiError ? ` (${init.cause.describe()})` : ''
+    return `the service answered ${init.status ?? 'an error'}${said} after the request reached it`
+  }
+  if (init.lost === 'interrupted') return `interrupted${init.signal ? ` by ${init.signal}` : ''} while the request was in flight`
+  if (init.lost === 'timeout') return 'no answer within the time allowed'
+  const reason = init.cause instanceof Error ? init.cause.message.replace(/^\S+ \S+ failed: /, '') : 'the connection was lost'
+  return `the connection was lost before the answer (${reason})`
+}
+
 /** A success status whose body is not what the contract says (not JSON, or the wrong shape). */
 export class ResponseFormatError extends PayfacError {
   override name = 'ResponseFormatError'

@@ -2,19 +2,20 @@
 export { createClient } from './client.js'
 export type { ClientOptions, PayfacClient } from './client.js'
 export type { AnyEnvelope, CallOptions, EnvelopeFor, EnvelopeInput, IterateCallOptions, ListQuery, PageQuery, QueryInput } from './core.js'
-export type { Context, Query, RawRequest, RawResponse, ResponseType } from './transport.js'
+export type { Context, OutgoingRequest, Query, RawRequest, RawResponse, ResponseType } from './transport.js'
 export { DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './transport.js'
 
 export {
   ApiError,
   ConnectionError,
   InvalidInputError,
+  OutcomeUnknownError,
   PageLimitError,
   PayfacError,
   ResponseFormatError,
   TimeoutError,
 } from './errors.js'
-export type { ApiErrorBody } from './errors.js'
+export type { ApiErrorBody, LostAnswer } from './errors.js'
 
 export { currencyExponent, formatMinorUnits, formatMoney, isKnownCurrency, parseCurrency, parseMoney, toMinorUnits } from './money.js'
 

@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
 
-import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
@@ -69,6 +69,25 @@ export interface ClientOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined
   /** Jitter source in [0, 1) (injected in tests). */
   random?: (() => number) | undefined
+  /**
+   * Called with each request before it is first sent (not again for a retry); it may throw to
+   * stop it, so that nothing is sent (a dry run, a declined confirmation).
+   */
+  intercept?: ((request: OutgoingRequest) => void | Promise<void>) | undefined
+  /** Aborts every call of the client (a per-call signal is honoured too). */
+  signal?: AbortSignal | undefined
+}
+
+/** A request as the intercept hook sees it: the credential is never in it. */
+export interface OutgoingRequest {
+  method: string
+  url: string
+  /** The path without its query string. */
+  path: string
+  /** As they would be sent, with the Authorization value redacted. */
+  headers: Record<string, string>
+  /** The JSON body (sensitive fields redacted), or a description of a form or bytes. */
+  body: unknown
 }
 
 export interface TransportOptions extends ClientOptions {
@@ -111,6 +130,8 @@ export class Transport {
   private readonly sleep: (ms: number) => Promise<void>
   private readonly random: () => number
   private readonly now: () => number
+  private readonly intercept: TransportOptions['intercept']
+  private readonly signal: AbortSignal | undefined
 
   constructor(options: TransportOptions) {
     if (!options.baseUrl) throw new PayfacError('createClient needs a baseUrl')
@@ -140,17 +161,23 @@ export class Transport {
     this.sleep = options.sleep ?? realSleep
     this.random = options.random ?? Math.random
     this.now = options.now ?? Date.now
+    this.intercept = options.intercept
+    this.signal = options.signal
   }
 
   /** Sends `raw`, retrying as retry.ts allows, and returns the successful answer or throws a PayfacError. */
   async send<B = unknown>(raw: RawRequest): Promise<RawResponse<B>> {
     const method = raw.method.toUpperCase()
+    const signal = raw.signal && this.signal ? AbortSignal.any([raw.signal, this.signal]) : (raw.signal ?? this.signal)
+    if (this.intercept) await this.intercept(this.outgoing({ ...raw, method }))
+    const path = this.describePath(raw.path)
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | undefined
+      if (signal?.aborted) throw signal.reason
       try {
-        return (await this.once({ ...raw, method })) as RawResponse<B>
+        return (await this.once({ ...raw, method, signal })) as RawResponse<B>
       } catch (error) {
-        if (raw.signal?.aborted) throw raw.signal.reason ?? error
+        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
         let decision: boolean
         if (error instanceof ApiError) {
           retryAfter = (error as ApiErrorWithRetry)[RETRY_AFTER]
@@ -160,11 +187,11 @@ export class Transport {
         } else {
           throw error
         }
-        if (!decision) throw error
+        if (!decision) throw outcomeOf(method, path, error)
         const wait = backoffMs({ attempt, retryAfter, random: this.random, now: this.now() })
-        this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${this.describePath(raw.path)} in ${wait} ms`)
+        this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${path} in ${wait} ms`)
         await this.sleep(wait)
-        if (raw.signal?.aborted) throw raw.signal.reason ?? error
+        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
       }
     }
   }
@@ -286,6 +313,16 @@ export class Transport {
     return { status, headers: responseHeaders, body: parsed, requestId }
   }
 
+  /** The request as the intercept hook sees it: URL, headers with the credential redacted, body. */
+  private outgoing(raw: RawRequest): OutgoingRequest {
+    const { headers, shownBody } = this.prepare(raw)
+    const shown: Record<string, string> = {}
+    for (const [name, value] of Object.entries(headers)) shown[name] = name.toLowerCase() === 'authorization' ? `Bearer ${REDACTED}` : value
+    let body: unknown = shownBody
+    if (raw.body !== undefined && !(raw.body instanceof FormData) && !(raw.body instanceof Uint8Array)) body = redactJson(raw.body)
+    return { method: raw.method, url: redactUrl(this.buildUrl(raw.path, raw.query)), path: this.describePath(raw.path), headers: shown, body }
+  }
+
   /** Headers and the encoded body of a request, plus what the debug line shows of the body. */
   private prepare(raw: RawRequest): { headers: Record<string, string>; body: unknown; shownBody: string | undefined } {
     const headers: Record<string, string> = {
@@ -378,6 +415,35 @@ export class Transport {
       // A failing debug sink must not fail the request.
     }
   }
+}
+
+/** Methods that may change something on the service: their lost answers are unknown outcomes. */
+const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE'])
+/** Answers after which a changing request may have been applied all the same. */
+const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504])
+
+/**
+ * The one decision of what a failure means for a request that may change something: a POST,
+ * PATCH or DELETE that may have reached the service and lost its answer (a connection dropped
+ * after it was written, the deadline, 500/502/503/504, an interruption in flight) is an
+ * OutcomeUnknownError; anything else is thrown as it is. `interruption` is the abort reason of
+ * the caller's signal, when it fired.
+ */
+export function outcomeOf(method: string, path: string, error: unknown, interruption?: unknown): unknown {
+  const interrupted = interruption !== undefined && !(error instanceof TimeoutError)
+  if (!CHANGING_METHODS.has(method)) return interrupted ? interruption : error
+  // An answer that says what happened (a 4xx) is known, even when an interruption came with it.
+  if (error instanceof ApiError && !UNKNOWN_OUTCOME_STATUSES.has(error.status)) return error
+  if (interrupted) {
+    const signal = typeof interruption === 'string' ? interruption : undefined
+    return new OutcomeUnknownError({ method, path, lost: 'interrupted', cause: interruption, signal })
+  }
+  if (error instanceof ConnectionError && error.mayHaveReachedService) return new OutcomeUnknownError({ method, path, lost: 'connection', cause: error })
+  if (error instanceof TimeoutError) return new OutcomeUnknownError({ method, path, lost: 'timeout', cause: error })
+  if (error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status)) {
+    return new OutcomeUnknownError({ method, path, lost: 'status', cause: error, status: error.status })
+  }
+  return error
 }
 
 const RETRY_AFTER = Symbol('retryAfter')

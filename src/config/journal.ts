@@ -145,6 +145,16 @@ export function readPayToPayRun(file: string): PayToPayRun | undefined {
 /** Writes the run atomically (temporary file, flush, rename), 0600 in a 0700 folder. Sets `updatedAt`. */
 export function writePayToPayRun(file: string, run: PayToPayRun, now: Date = new Date()): PayToPayRun {
   const saved = payToPayRunSchema.parse({ ...run, updatedAt: now.toISOString() })
+  writeJsonAtomic(file, saved)
+  return saved
+}
+
+/**
+ * Writes `value` as JSON at `file` atomically (temporary file in the same folder, flush, rename),
+ * 0600 in a 0700 folder: a crash leaves the old file or the new one, never half of either.
+ */
+export function writeJsonAtomic(file: string, value: unknown): void {
+  const saved = value
   const dir = path.dirname(file)
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
@@ -164,5 +174,4 @@ export function writePayToPayRun(file: string, run: PayToPayRun, now: Date = new
       cause: error,
     })
   }
-  return saved
 }

@@ -14,10 +14,10 @@
 //   reported, named, and never overwritten.
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import process from 'node:process'
 import { ConfigError } from './errors.js'
+import { resolveConfigDir, type ProfileStoreOptions } from './paths.js'
 import { checkPrivate, withLock } from './store-lock.js'
 import {
   LOCAL_PROFILE_NAME,
@@ -31,36 +31,7 @@ import {
 
 const STORE_FILE_NAME = 'profiles'
 
-/**
- * conf's own default directory for the project name 'payfac' (env-paths with conf's "nodejs"
- * suffix): $XDG_CONFIG_HOME/payfac-nodejs or ~/.config/payfac-nodejs on Linux,
- * ~/Library/Preferences/payfac-nodejs on macOS, %APPDATA%\payfac-nodejs\Config on Windows.
- * The same folder as earlier versions of payfac, which stored through conf.
- */
-export function defaultConfigDir(
-  env: Record<string, string | undefined> = process.env,
-  platform: NodeJS.Platform = process.platform,
-  home: string = os.homedir(),
-): string {
-  const name = 'payfac-nodejs'
-  if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', name)
-  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), name, 'Config')
-  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), name)
-}
-
-export interface ProfileStoreOptions {
-  /** The directory holding profiles.json. Default: PAYFAC_CONFIG_DIR, then conf's default. */
-  dir?: string | undefined
-  /** Where PAYFAC_CONFIG_DIR (and the platform default) are read from. Default: process.env. */
-  env?: Record<string, string | undefined> | undefined
-}
-
-/** options.dir ?? PAYFAC_CONFIG_DIR ?? conf's default for 'payfac', as an absolute path. */
-export function resolveConfigDir(options: ProfileStoreOptions = {}): string {
-  const env = options.env ?? process.env
-  const fromEnv = env.PAYFAC_CONFIG_DIR?.trim()
-  return path.resolve(options.dir ?? (fromEnv ? fromEnv : defaultConfigDir(env)))
-}
+export { defaultConfigDir, resolveConfigDir, type ProfileStoreOptions } from './paths.js'
 
 export interface AddProfileOptions {
   /** Make it the active profile. */

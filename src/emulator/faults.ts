@@ -7,6 +7,8 @@
 //   latency=<ms>               apply the request, hold the answer back for <ms>
 //   reset                      destroy the connection before anything is applied
 //   drop-after-commit          apply the request fully, then destroy the connection unanswered
+//   commit-then-status=<s>     apply the request fully, then answer <s> (500, 502, 503 or 504)
+//                              with an ApiError instead of its result
 // Standing rules (`/__emulator/faults`) apply a fault to matching requests with a probability,
 // drawn from a PRNG seeded by `--seed`, so a run can be repeated exactly. `--rate-limit` answers
 // 429 with `Retry-After` beyond that many requests per second.
@@ -27,6 +29,11 @@ export type FaultAction =
   | { kind: 'throttle'; retryAfterSeconds: number }
   | { kind: 'reset' }
   | { kind: 'drop-after-commit' }
+  | { kind: 'commit-then-status'; status: CommitStatus }
+
+/** Statuses `commit-then-status` may answer: those after which a client cannot know the outcome. */
+export const COMMIT_STATUSES = [500, 502, 503, 504] as const
+export type CommitStatus = (typeof COMMIT_STATUSES)[number]
 
 export interface Fault {
   /** What happens to the request (none: it is applied and answered normally, after the latency). */
@@ -39,7 +46,7 @@ export interface Fault {
 /** Reads a fault as the header (or a standing rule) writes it; a 400 `invalid_fault` when it is not one. */
 export function parseFault(text: string): Fault {
   const bad = (why: string) =>
-    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset or drop-after-commit')
+    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit or commit-then-status=<500|502|503|504>')
   let action: FaultAction | null = null
   let latencyMs = 0
   const parts = text.split(',').map((p) => p.trim()).filter(Boolean)
@@ -51,6 +58,11 @@ export function parseFault(text: string): Fault {
     if (lower === '503' || lower === '500') next = { kind: 'status', status: Number(lower) as 500 | 503 }
     else if (lower === 'reset') next = { kind: 'reset' }
     else if (lower === 'drop-after-commit') next = { kind: 'drop-after-commit' }
+    else if ((match = /^commit-then-status\s*=\s*(\d+)$/.exec(lower))) {
+      const status = Number(match[1])
+      if (!(COMMIT_STATUSES as readonly number[]).includes(status)) throw bad(`commit-then-status takes ${COMMIT_STATUSES.join(', ')}`)
+      next = { kind: 'commit-then-status', status: status as CommitStatus }
+    }
     else if ((match = /^429(?:\s*;\s*retry-after\s*=\s*(\d+))?$/.exec(lower))) {
       const seconds = match[1] === undefined ? 1 : Number(match[1])
       if (seconds > MAX_RETRY_AFTER_SECONDS) throw bad(`retry-after is at most ${MAX_RETRY_AFTER_SECONDS} seconds`)
@@ -60,7 +72,7 @@ export function parseFault(text: string): Fault {
       if (latencyMs > MAX_LATENCY_MS) throw bad(`latency is at most ${MAX_LATENCY_MS} ms`)
       continue
     } else throw bad(`"${part}" is not a fault`)
-    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit (latency may go with it)')
+    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit, commit-then-status (latency may go with it)')
     action = next
   }
   return { action, latencyMs, text: parts.join(', ') }

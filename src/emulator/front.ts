@@ -101,6 +101,11 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
         requestId = answer.headers['Request-Id'] as string
         ns.settle(requestId)
         if (fault?.action?.kind === 'drop-after-commit') answer.transport = { destroy: 'after' }
+        if (fault?.action?.kind === 'commit-then-status' && answer.status < 400) {
+          // Applied in full; the client is told it failed, as a proxy or a crash after the commit would.
+          const status = fault.action.status
+          answer = errorAnswer(requestId, new EmulatorError(status, status === 503 ? 'service_unavailable' : status === 500 ? 'internal_error' : 'bad_gateway', `Injected fault: ${fault.text} (the request was applied)`))
+        }
       }
     } catch (error) {
       requestId = root.ids.next('req')

@@ -2,7 +2,7 @@
 import { type Server, type ServerResponse, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ConnectionError, TimeoutError, createClient } from '../../src/client/index.js'
+import { ConnectionError, OutcomeUnknownError, TimeoutError, createClient } from '../../src/client/index.js'
 
 let server: Server | undefined
 afterEach(async () => {
@@ -38,16 +38,17 @@ describe('real sockets', () => {
     expect(sleeps).toHaveLength(2)
   })
 
-  it('a socket closed mid-request is a ConnectionError that may have reached the service, not retried for POST', async () => {
+  it('a socket closed mid-request is an unknown outcome (a ConnectionError that may have reached the service), not retried for POST', async () => {
     let hits = 0
     const base = await listen((res) => {
       hits++
       res.socket?.destroy()
     })
     const client = createClient({ baseUrl: base, credential: 'sandbox_sk_x', ...quick })
-    const error = (await client.orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)) as ConnectionError
-    expect(error).toBeInstanceOf(ConnectionError)
-    expect(error.mayHaveReachedService).toBe(true)
+    const error = (await client.orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.cause).toBeInstanceOf(ConnectionError)
+    expect((error.cause as ConnectionError).mayHaveReachedService).toBe(true)
     expect(hits).toBe(1)
   })
 

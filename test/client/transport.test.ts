@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError, createClient } from '../../src/client/index.js'
+import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, ResponseFormatError, TimeoutError, createClient } from '../../src/client/index.js'
 import { CREDENTIAL, type MockService, ORIGIN, mockService, networkError } from './mock-service.js'
 
 let svc: MockService
@@ -192,12 +192,21 @@ describe('error mapping', () => {
     expect(error.message).toBe('GET /orders/ordr_1 failed: connect ECONNREFUSED 127.0.0.1:4010')
   })
 
-  it('maps a reset to ConnectionError that may have reached the service', async () => {
+  it('maps a reset of a POST to an unknown outcome, caused by a ConnectionError that may have reached the service', async () => {
     svc.fail('POST', '/orders', networkError('ECONNRESET', 'read ECONNRESET'))
     const error = (await svc
       .client()
       .orders.create({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 1, currency: 'AUD' } } })
-      .catch((e: unknown) => e)) as ConnectionError
+      .catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ method: 'POST', path: '/orders', lost: 'connection' })
+    expect(error.cause).toBeInstanceOf(ConnectionError)
+    expect((error.cause as ConnectionError).mayHaveReachedService).toBe(true)
+  })
+
+  it('maps a reset of a GET to ConnectionError that may have reached the service (a read has no outcome to lose)', async () => {
+    svc.fail('GET', '/orders/ordr_1', networkError('ECONNRESET', 'read ECONNRESET'))
+    const error = (await svc.client({ maxRetries: 0 }).orders.get('ordr_1').catch((e: unknown) => e)) as ConnectionError
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error.mayHaveReachedService).toBe(true)
   })
@@ -207,8 +216,9 @@ describe('error mapping', () => {
     const error = (await svc
       .client()
       .orders.create({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 1, currency: 'AUD' } } })
-      .catch((e: unknown) => e)) as ConnectionError
-    expect(error).toMatchObject({ code: 'UND_ERR_SOCKET', mayHaveReachedService: true })
+      .catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error.cause).toMatchObject({ code: 'UND_ERR_SOCKET', mayHaveReachedService: true })
   })
 
   it('maps a slow answer to TimeoutError', async () => {
@@ -217,8 +227,10 @@ describe('error mapping', () => {
       .client({ timeoutMs: 50 })
       .orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } })
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(TimeoutError)
-    expect((error as TimeoutError).message).toBe('POST /orders/ordr_1/pay got no answer within 50 ms')
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ lost: 'timeout', message: 'POST /orders/ordr_1/pay: no answer within the time allowed' })
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(TimeoutError)
+    expect(((error as OutcomeUnknownError).cause as TimeoutError).message).toBe('POST /orders/ordr_1/pay got no answer within 50 ms')
     expect(svc.requests).toHaveLength(1)
   })
 
@@ -256,6 +268,59 @@ describe('error mapping', () => {
     setTimeout(() => controller.abort(new Error('user pressed ctrl-c')), 20)
     await expect(pending).rejects.toThrow('user pressed ctrl-c')
     expect(svc.requests).toHaveLength(1)
+  })
+})
+
+describe('unknown outcomes and the intercept hook', () => {
+  it('an abort of a POST in flight is an unknown outcome naming the signal', async () => {
+    svc.on('POST', '/orders/ordr_1/pay', { body: { PayOrderComplete: { transactionId: 'tran_1', transactionStatus: 'paid' } } }, { delayMs: 500 })
+    const controller = new AbortController()
+    const pending = svc.client({ signal: controller.signal }).orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } })
+    setTimeout(() => controller.abort('SIGINT'), 20)
+    const error = (await pending.catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ lost: 'interrupted', signal: 'SIGINT', method: 'POST', path: '/orders/ordr_1/pay' })
+  })
+
+  it('a DELETE answered 503 is retried, then an unknown outcome', async () => {
+    svc.on('DELETE', '/orders/ordr_1', { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'busy' } }, { times: 4 })
+    const error = (await svc.client().orders.cancel('ordr_1').catch((e: unknown) => e)) as OutcomeUnknownError
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect(error).toMatchObject({ lost: 'status', status: 503 })
+    expect(svc.requests).toHaveLength(4)
+  })
+
+  it('a POST answered 429 or 409 is a plain ApiError: the answer says nothing was done', async () => {
+    svc.on('POST', '/orders/ordr_1/pay', { status: 429, body: { statusCode: 429, errorCode: 'rate_limited', message: 'slow down' } })
+    svc.on('POST', '/orders/ordr_2/pay', { status: 409, body: { statusCode: 409, errorCode: 'order_already_paid', message: 'paid' } })
+    const client = svc.client()
+    expect(await client.orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)).toBeInstanceOf(ApiError)
+    const conflict = await client.orders.pay('ordr_2', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)
+    expect(conflict).toBeInstanceOf(ApiError)
+    expect(conflict).not.toBeInstanceOf(OutcomeUnknownError)
+  })
+
+  it('the intercept hook sees the request with the credential redacted, and can stop it before it is sent', async () => {
+    const seen: unknown[] = []
+    const client = svc.client({
+      context: { merchantId: 'mcht_1' },
+      intercept: (request) => {
+        seen.push(request)
+        if (request.method !== 'GET') throw new Error('stopped')
+      },
+    })
+    await expect(client.transactions.refund('tran_1', 500)).rejects.toThrow('stopped')
+    expect(svc.requests).toHaveLength(0)
+    expect(seen).toEqual([
+      {
+        method: 'PATCH',
+        url: `${ORIGIN}/transactions/tran_1`,
+        path: '/transactions/tran_1',
+        headers: expect.objectContaining({ Authorization: 'Bearer [REDACTED]', 'Merchant-Id': 'mcht_1' }),
+        body: { CreateRefund: { refundAmount: 500 } },
+      },
+    ])
+    expect(JSON.stringify(seen)).not.toContain(CREDENTIAL)
   })
 })
 
@@ -302,7 +367,8 @@ describe('retries', () => {
       .client()
       .transactions.refund('tran_1', 500)
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(ConnectionError)
     expect(svc.sleeps).toEqual([])
   })
 

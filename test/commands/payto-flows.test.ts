@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { journalPath, journalScope, type PayToPayRun } from '../../src/config/journal.js'
+import { journalPath, type PayToPayRun } from '../../src/config/journal.js'
+import { serviceIdentity } from '../../src/config/operations.js'
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
 import { startRecordingServer } from '../helpers/recording-server.js'
 import { runCommand } from '../helpers/run-command.js'
@@ -55,7 +56,8 @@ function held(name: string, reference: string) {
 }
 
 function journalOf(reference: string): string {
-  return journalPath(ctx.env.PAYFAC_CONFIG_DIR as string, journalScope(undefined, ctx.emulator.url), reference)
+  const identity = serviceIdentity(ctx.emulator.url, {}, ctx.env.PAYFAC_API_KEY as string)
+  return journalPath(ctx.env.PAYFAC_CONFIG_DIR as string, `svc-${identity.id}`, reference)
 }
 
 function readJournal(reference: string): PayToPayRun | undefined {
@@ -274,7 +276,7 @@ describe('payto pay', () => {
     const server = await startRecordingServer()
     try {
       const env = { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_productionSecretKey0001' }
-      const result = await runCommand(payArgs('Pay Production', 'flow-production'), { env })
+      const result = await runCommand([...payArgs('Pay Production', 'flow-production'), '--yes'], { env })
       expect(result.code, result.stderr).toBe(3)
       expect(result.stderr).toContain('--approve')
       expect(result.stderr).toContain('production')

@@ -50,10 +50,11 @@ describe('plug-in fields on the wire', () => {
   })
 
   it('sends discount and shipping amounts as integer minor units of the order’s currency', async () => {
-    recording.server.respond(() => ({ status: 200, body: { OnlineOrder: { order: { orderId: 'ordr_ZqCNoNcm_22WeZ-j', amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } } } }))
+    // The look-up of an order with the same reference (orders create does it first) finds none.
+    recording.server.respond((r) => (r.method === 'GET' ? { status: 200, body: [] } : { status: 200, body: { OnlineOrder: { order: { orderId: 'ordr_ZqCNoNcm_22WeZ-j', amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } } } }))
     const result = await recording.cli('orders', 'create', '--amount', '1000', '--currency', 'JPY', '--reference', 'jp-1', '--discount', '0', '--shipping-amount', '350')
     expect(result.code, result.stderr).toBe(0)
-    const [request] = recording.server.requests.splice(0)
+    const [request] = recording.server.requests.splice(0).filter((r) => r.method === 'POST')
     expect(request?.json).toEqual({ CreateOnlineOrder: { referenceOrderId: 'jp-1', amount: { minorCurrencyUnits: 1000, currency: 'JPY' }, discountAmount: 0, shipping: { amount: 350 } } })
   })
 

@@ -78,7 +78,7 @@ describe('transactions against the emulator', () => {
     expect(partial.timelines.map((e: { eventType: string }) => e.eventType)).toEqual(['PaymentSucceed', 'PaymentRefunded'])
 
     const tooMuch = await payfac('transactions', 'refund', transactionId, '--amount', '8.00')
-    expect(tooMuch.code).toBe(2)
+    expect(tooMuch.code).toBe(6)
     expect(tooMuch.stderr).toContain('7.50 AUD of 12.50 AUD')
     const unchanged = await json('transactions', 'get', transactionId)
     expect(unchanged.purchaseDetails.refundedAmount).toBe(500)
@@ -92,7 +92,7 @@ describe('transactions against the emulator', () => {
     expect(done.purchaseDetails.refundIds).toHaveLength(2)
 
     const again = await payfac('transactions', 'refund', transactionId, '--amount', '0.01')
-    expect(again.code).toBe(2)
+    expect(again.code).toBe(6)
     expect(again.stderr).toMatch(/Nothing remains to refund/i)
   })
 
@@ -177,10 +177,10 @@ describe('bad input exits 2 and sends nothing', () => {
     timelines: [],
   })
 
-  it('reads the transaction, then refuses a refund above what remains without sending it', async () => {
+  it('reads the transaction, then refuses a refund above what remains without sending it (exit 6: the state refuses it)', async () => {
     server.respond(() => ({ body: transaction(1250, 500) }))
     const result = await cli('transactions', 'refund', TRAN, '--amount', '7.51')
-    expect(result.code).toBe(2)
+    expect(result.code).toBe(6)
     expect(result.stderr).toContain('7.51 AUD is more than what remains to refund: 7.50 AUD of 12.50 AUD')
     expect(server.requests.map((r) => r.method)).toEqual(['GET'])
   })
@@ -216,8 +216,8 @@ describe('bad input exits 2 and sends nothing', () => {
     expect((await cli('transactions', 'transfer', TRAN, '--to', 'mcht_AAAAAAAAAAAAAAAA', '--amount', '2.5', '--description', 'share')).code).toBe(0)
     expect((await cli('transactions', 'reverse-transfer', TRAN, '--transfer', 'trf_AAAAAAAAAAAAAAAA', '--amount', '1', '--currency', 'AUD')).code).toBe(0)
     expect((await cli('transactions', 'capture', TRAN)).code).toBe(0)
-    expect(server.requests.map((r) => [r.method, r.json])).toEqual([
-      ['GET', undefined],
+    // Each action reads the transaction first (its currency, and the state a re-run compares with).
+    expect(server.requests.filter((r) => r.method !== 'GET').map((r) => [r.method, r.json])).toEqual([
       ['PATCH', { TransferFunds: { amount: 250, destinationMerchantId: 'mcht_AAAAAAAAAAAAAAAA', description: 'share' } }],
       ['PATCH', { ReverseFundsTransfer: { transferId: 'trf_AAAAAAAAAAAAAAAA', amount: 100 } }],
       ['PATCH', { CaptureFunds: {} }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { ApiError, ConnectionError, InvalidInputError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
-import { InterruptedError, RefusedError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
+import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
 import { describeError, exitCodeFor } from '../../src/cli/exit-codes.js'
 import { ConfigError } from '../../src/config/errors.js'
 
@@ -40,6 +40,10 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     ['503', api(503), 7],
     ['a connection error', new ConnectionError({ method: 'GET', path: '/x', code: 'ECONNREFUSED', mayHaveReachedService: false, reason: 'refused' }), 7],
     ['a timeout', new TimeoutError({ method: 'GET', path: '/x', timeoutMs: 10 }), 7],
+    ['an unknown outcome', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'status', status: 503, cause: api(503) }), 7],
+    ['an unknown outcome interrupted by SIGINT', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGINT', cause: 'SIGINT' }), 130],
+    ['an unknown outcome interrupted by SIGTERM', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGTERM', cause: 'SIGTERM' }), 143],
+    ['an earlier outcome the service cannot tell', new UnresolvedOutcomeError('cannot tell', 'payfac orders list'), 7],
     ['a wait that ran out', new WaitTimeoutError('still pending'), 8],
     ['an interruption', new InterruptedError(), 130],
     ['a malformed success answer', new ResponseFormatError({ method: 'GET', path: '/x', status: 200, body: 'x', reason: 'not JSON' }), 1],
@@ -70,11 +74,32 @@ describe('describeError', () => {
     expect(describeError(error).message).toBe('Declined [insufficient_funds] Card declined by issuer (reference: req_9)')
   })
 
-  it('says the outcome is unknown when a POST may have reached the service', () => {
-    const error = new ConnectionError({ method: 'POST', path: '/orders/ordr_x/pay', code: 'ECONNRESET', mayHaveReachedService: true, reason: 'socket hang up' })
+  it('says in one paragraph what was being done, that it may or may not have happened, and how to check', () => {
+    const cause = new ConnectionError({ method: 'POST', path: '/orders/ordr_x/pay', code: 'ECONNRESET', mayHaveReachedService: true, reason: 'socket hang up' })
+    const error = new OutcomeUnknownError({ method: 'POST', path: '/orders/ordr_x/pay', lost: 'connection', cause })
+    error.action = 'payment of order ordr_x'
+    error.check = 'payfac transactions list --order-id ordr_x'
     const report = describeError(error)
-    expect(report.hint).toMatch(/may have reached the service/)
-    expect(report.json.outcomeUnknown).toBe(true)
+    expect(report.code).toBe(7)
+    expect(report.message).toBe(
+      'Outcome unknown: payment of order ordr_x. The connection was lost before the answer (socket hang up), so it may or may not have happened; ' +
+        'payfac did not send it again. Check whether it happened with: payfac transactions list --order-id ordr_x',
+    )
+    expect(report.json).toMatchObject({ outcomeUnknown: true, check: 'payfac transactions list --order-id ordr_x', lost: 'connection' })
+  })
+
+  it('exits 130 or 143 for an outcome lost to SIGINT or SIGTERM, 7 for a 503 after the request reached the service', () => {
+    const lost = (signal?: string, status?: number) =>
+      new OutcomeUnknownError({ method: 'PATCH', path: '/transactions/tran_x', lost: signal ? 'interrupted' : 'status', cause: signal ?? 'x', signal, status })
+    expect(exitCodeFor(lost('SIGINT'))).toBe(130)
+    expect(exitCodeFor(lost('SIGTERM'))).toBe(143)
+    expect(exitCodeFor(lost(undefined, 503))).toBe(7)
+    expect(describeError(lost(undefined, 503)).message).toContain('The service answered 503 after the request reached it, so it may or may not have happened')
+  })
+
+  it('does not call a refused connection an unknown outcome: nothing reached the service', () => {
+    const error = new ConnectionError({ method: 'POST', path: '/orders', code: 'ECONNREFUSED', mayHaveReachedService: false, reason: 'refused' })
+    expect(describeError(error).json.outcomeUnknown).toBe(false)
   })
 
   it('keeps the reason of a usage error even when oclif rewrote its message', () => {

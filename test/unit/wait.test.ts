@@ -166,6 +166,20 @@ describe('watchInterrupts', () => {
     expect(exits).toEqual([130])
   })
 
+  it('exits 143 when the second signal is a SIGTERM', async () => {
+    const { EventEmitter } = await import('node:events')
+    const { watchInterrupts } = await import('../../src/cli/flows/interrupt.js')
+    const exits: number[] = []
+    const target = Object.assign(new EventEmitter(), { exit: (code: number) => void exits.push(code) }) as unknown as NodeJS.Process
+    let now = 1000
+    const interrupts = watchInterrupts(target, () => now)
+    target.emit('SIGTERM', 'SIGTERM')
+    expect(interrupts.signal.reason).toBe('SIGTERM')
+    now += 2000
+    target.emit('SIGTERM', 'SIGTERM')
+    expect(exits).toEqual([143])
+  })
+
   it('removes its handlers when nothing was received', async () => {
     const { watchInterrupts } = await import('../../src/cli/flows/interrupt.js')
     const before = process.listenerCount('SIGINT')

@@ -16,7 +16,7 @@
 // the order's transactions. Agreements cannot be looked up (the contract has no list), so an
 // agreement request of unknown outcome stops the run until `--restart`.
 import type { PayfacClient } from '../../client/client.js'
-import { ApiError, ConnectionError, TimeoutError } from '../../client/errors.js'
+import { ApiError, OutcomeUnknownError } from '../../client/errors.js'
 import { formatMoney } from '../../client/money.js'
 import type { Order } from '../../client/schemas/orders.js'
 import type { SendAgreement } from '../../client/schemas/payto.js'
@@ -33,7 +33,10 @@ import {
 import type { Environment } from '../../config/profiles.js'
 import { InterruptedError, RefusedError, UsageError } from '../errors.js'
 import type { ProgressStream } from '../wait.js'
+import { readForDryRun } from '../safety/dry-run.js'
+import { ordersWithReference } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
+import { type PaymentFound, orderOfRun, paymentSummary, restartRun } from './payto-pay-restart.js'
 
 export interface PayToPayRequest {
   /** Names the run; sent as the order's referenceOrderId. */
@@ -59,10 +62,9 @@ export interface PayToPayContext {
   /** Ctrl-C: the run stops at the next safe point (a wait at once, a request once answered and journaled). */
   signal: AbortSignal
   now?: (() => Date) | undefined
+  /** A dry run: the journal is read but never written (the first changing request stops the run). */
+  dryRun?: boolean | undefined
 }
-
-/** Statuses of a transaction that took no money: the order may be paid again. */
-const NOT_PAID = new Set(['failed', 'cancelled'])
 
 /** What a run is asked to do, as the journal keeps it. */
 export function payToPayInputs(request: PayToPayRequest): PayToPayInputs {
@@ -112,6 +114,10 @@ class PayToPayFlow {
     else if (found) this.run_ = this.checkSameInputs(found)
     else this.run_ = newPayToPayRun(this.request.reference, this.inputs, this.now())
     this.log(`payto pay ${this.request.reference}: journal ${this.context.journalFile}`)
+    if (!found) {
+      const paidElsewhere = await readForDryRun(this.context.dryRun ?? false, `orders with reference ${this.request.reference}`, () => this.lookOnService())
+      if (paidElsewhere) return paidElsewhere
+    }
 
     const payment = this.run_.payment
     if (payment?.state === 'paid' && payment.transactionId) {
@@ -204,6 +210,8 @@ class PayToPayFlow {
   }
 
   private async ensureOrder(): Promise<string> {
+    const existing = (await ordersWithReference(this.client, this.request.reference))[0]
+    if (existing) return this.adoptExisting(existing)
     this.run_.order = { state: 'requested', orderId: null, at: this.stamp() }
     this.save()
     const body: Record<string, unknown> = {
@@ -225,6 +233,39 @@ class PayToPayFlow {
     this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
     this.save()
     this.log(`[4/5] Order ${order.orderId} created (reference ${this.request.reference})`)
+    return order.orderId
+  }
+
+  /**
+   * A run with no journal here may have run under another journal (another config folder,
+   * machine or credential for the same service): an order with this reference that is paid ends
+   * the run; one that is not is adopted (same amount) instead of creating another.
+   */
+  private async lookOnService(): Promise<Transaction | undefined> {
+    const orders = await ordersWithReference(this.client, this.request.reference)
+    for (const order of orders) {
+      const paid = await this.findPayment(order.orderId)
+      if (!paid) continue
+      this.log(`Order ${order.orderId} with reference ${this.request.reference} is already paid (transaction ${paid.transactionId}), found on the service; nothing was sent.`)
+      this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
+      return this.finish(paid)
+    }
+    if (orders[0]) this.adoptExisting(orders[0])
+    return undefined
+  }
+
+  /** An unpaid order of the service that has this run's reference becomes the run's order (same amount only). */
+  private adoptExisting(order: Order): string {
+    const amount = order.amount
+    if (amount && (amount.minorCurrencyUnits !== this.inputs.amount.minorCurrencyUnits || amount.currency.toUpperCase() !== this.inputs.amount.currency.toUpperCase())) {
+      throw new UsageError(
+        `Order ${order.orderId} already has reference ${this.request.reference}, for ${formatMoney(amount)} instead of ${formatMoney(this.inputs.amount)}`,
+        'Choose a new --reference',
+      )
+    }
+    this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
+    this.save()
+    this.log(`[4/5] Order ${order.orderId} has reference ${this.request.reference} already (found on the service): it will be paid, not created again.`)
     return order.orderId
   }
 
@@ -287,24 +328,13 @@ class PayToPayFlow {
   // Look before acting
 
   /** The order's transaction that took money, if there is one. */
-  private async findPayment(orderId: string): Promise<{ transactionId: string; status: string } | undefined> {
-    const page = await this.client.transactions.list({ orderId, limit: 100 })
-    for (const transaction of page.items) {
-      const details = transaction.purchaseDetails
-      const id = details?.transactionId
-      const status = details?.status ?? transaction.paymentMethod?.paymentStatus ?? undefined
-      if (!id || details?.orderId !== orderId || !status || NOT_PAID.has(status.toLowerCase())) continue
-      return { transactionId: id, status }
-    }
-    return undefined
+  private findPayment(orderId: string): Promise<PaymentFound | undefined> {
+    return paymentSummary(this.client, orderId)
   }
 
   /** The order a run created: same reference, and the run's id in its metadata; not cancelled. */
-  private async findOrder(runId: string): Promise<Order | undefined> {
-    const page = await this.client.orders.list({ referenceOrderId: this.request.reference, limit: 100 })
-    return page.items.find(
-      (order) => order.referenceOrderId === this.request.reference && order.metadata?.payfacRun === runId && order.status !== 'cancelled',
-    )
+  private findOrder(runId: string): Promise<Order | undefined> {
+    return orderOfRun(this.client, this.request.reference, runId)
   }
 
   private async finish(paid: { transactionId: string; status: string }): Promise<Transaction> {
@@ -328,35 +358,16 @@ class PayToPayFlow {
     return run
   }
 
-  /** Starts over: refused when the earlier run paid; its unpaid order is cancelled so it can never be paid. */
-  private async restart(old: PayToPayRun): Promise<PayToPayRun> {
-    const refuse = (orderId: string, transactionId: string) =>
-      new UsageError(
-        `Run "${old.reference}" already paid order ${orderId} (transaction ${transactionId}); --restart would take a second payment`,
-        'Use a new --reference for a new payment',
-      )
-    const orderId = old.order?.orderId ?? (old.order ? (await this.findOrder(old.runId))?.orderId : undefined)
-    if (orderId) {
-      const paid = await this.findPayment(orderId)
-      if (paid) throw refuse(orderId, paid.transactionId)
-      try {
-        await this.client.orders.cancel(orderId)
-      } catch (error) {
-        const found = error instanceof ApiError && error.status === 409 ? await this.findPayment(orderId) : undefined
-        if (found) throw refuse(orderId, found.transactionId)
-        throw error
-      }
-      this.log(`Restart: cancelled order ${orderId} of the earlier run, so that it can never be paid.`)
-    } else if (old.payment?.state === 'paid' && old.payment.transactionId) {
-      throw refuse('(unrecorded)', old.payment.transactionId)
-    }
-    const fresh = newPayToPayRun(this.request.reference, this.inputs, this.now())
-    fresh.previousRuns = [
-      ...old.previousRuns,
-      { runId: old.runId, agreementToken: old.agreement?.token ?? null, orderId: orderId ?? null, restartedAt: this.stamp() },
-    ]
-    this.log(`Restart: starting run "${old.reference}" over${old.agreement?.token ? ` (agreement ${old.agreement.token} is left unused)` : ''}.`)
-    return writePayToPayRun(this.context.journalFile, fresh, this.now())
+  /** Starts over (payto-pay-restart.ts). */
+  private restart(old: PayToPayRun): Promise<PayToPayRun> {
+    return restartRun(old, {
+      client: this.client,
+      inputs: this.inputs,
+      journalFile: this.context.journalFile,
+      dryRun: this.context.dryRun ?? false,
+      log: (line) => this.log(line),
+      now: () => this.now(),
+    })
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -372,8 +383,8 @@ class PayToPayFlow {
       const result = await send()
       return result
     } catch (error) {
-      const mayHaveApplied = (error instanceof ConnectionError || error instanceof TimeoutError) && error.mayHaveReachedService
-      if (mayHaveApplied) unknown()
+      // The transport decides: an answer lost after the request may have reached the service.
+      if (error instanceof OutcomeUnknownError) unknown()
       else refused()
       this.save()
       throw error
@@ -386,6 +397,7 @@ class PayToPayFlow {
   }
 
   private save(): void {
+    if (this.context.dryRun) return
     this.run_ = writePayToPayRun(this.context.journalFile, this.run_, this.now())
   }
 
@@ -399,37 +411,5 @@ class PayToPayFlow {
 
   private stamp(): string {
     return this.now().toISOString()
-  }
-}
-
-/** What the command hands over: the client, the resolved settings and its own command line. */
-export interface PayToPayCommand {
-  client: PayfacClient
-  settings: { environment: Environment; profileName: string | undefined; baseUrl: string }
-  bin: string
-  /** The command's arguments (after `payto pay`), to print the command that resumes the run. */
-  argv: string[]
-}
-
-/**
- * Runs the flow for a command: the journal in the config folder, the resume command (the same
- * arguments, without --restart), and Ctrl-C watched for the whole run.
- */
-export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
-  const { journalPath, journalScope } = await import('../../config/journal.js')
-  const { resolveConfigDir } = await import('../../config/store.js')
-  const { commandLine, watchInterrupts } = await import('./interrupt.js')
-  const interrupts = watchInterrupts()
-  try {
-    return await runPayToPay(request, {
-      client: command.client,
-      environment: command.settings.environment,
-      journalFile: journalPath(resolveConfigDir(), journalScope(command.settings.profileName, command.settings.baseUrl), request.reference),
-      resume: commandLine(command.bin, ['payto', 'pay', ...command.argv.filter((arg) => arg !== '--restart')]),
-      stderr: process.stderr,
-      signal: interrupts.signal,
-    })
-  } finally {
-    interrupts.dispose()
   }
 }

@@ -2,8 +2,10 @@
 // take one already sent), wait until the customer approves it, then save it as the customer's
 // payment source (POST /sources CreateSavedPaymentSource, Customer-Id = the customer).
 //
-// Nothing here moves money, so there is no journal: a wait that times out or is interrupted
-// names the command that carries on with the same agreement (`payto save --agreement …`).
+// A wait that times out or is interrupted names the command that carries on with the same
+// agreement (`payto save --agreement …`). The save itself goes through the operation journal
+// (safety/journal-ops.ts): after a lost answer, a re-run looks among the customer's sources
+// for one made from the agreement before saving it again.
 import type { PayfacClient } from '../../client/client.js'
 import type { SendAgreement } from '../../client/schemas/payto.js'
 import type { PaymentSource } from '../../client/schemas/sources.js'
@@ -12,6 +14,7 @@ import type { Environment } from '../../config/profiles.js'
 import { UsageError } from '../errors.js'
 import type { ProgressStream } from '../wait.js'
 import { waitUntilActive } from './agreement.js'
+import type { SafetySession } from '../safety/session.js'
 import { commandLine } from './interrupt.js'
 
 export interface PayToSaveRequest {
@@ -32,6 +35,8 @@ export interface PayToSaveContext {
   /** `--profile`/`--base-url` as given, kept in the resume command. */
   flags: { profile?: string | undefined; 'base-url'?: string | undefined }
   stderr?: ProgressStream | undefined
+  /** The command's safety session: the save is journaled through it. */
+  safety?: SafetySession | undefined
 }
 
 export async function runPayToSave(request: PayToSaveRequest, context: PayToSaveContext): Promise<PaymentSource> {
@@ -59,9 +64,31 @@ export async function runPayToSave(request: PayToSaveRequest, context: PayToSave
   log(`[2/3] Agreement ${token} is Active`)
   const body: Record<string, unknown> = { sourceMethod: { PayToMethod: { agreementToken: token } } }
   if (request.usageScope) body.usageScope = request.usageScope
-  const source = await client.sources.create({ CreateSavedPaymentSource: body }, { context: { customerId: request.customerId } })
+  const call = { context: { customerId: request.customerId } }
+  const save = () => client.sources.create({ CreateSavedPaymentSource: body }, call)
+  const source = context.safety ? await saveOnce(context.safety, client, token, request.customerId, save) : await save()
   log(`[3/3] Saved as payment source ${source.paymentSourceId} of customer ${request.customerId}`)
   return source
+}
+
+/** The save at most once: after a lost answer, the customer's source made from the agreement is looked for. */
+async function saveOnce(safety: SafetySession, client: PayfacClient, token: string, customerId: string, save: () => Promise<PaymentSource>): Promise<PaymentSource> {
+  const { runOperation } = await import('../safety/journal-ops.js')
+  return runOperation<PaymentSource>(safety, {
+    key: { kind: 'payto-save', target: token, reference: customerId },
+    action: `saving of agreement ${token} as a payment source of customer ${customerId}`,
+    check: `${safety.bin} sources list --customer ${customerId}`,
+    look: `a source holding the agreement; to finish, run ${safety.bin} payto save --agreement ${token} --customer ${customerId}, which looks before saving`,
+    reconcile: async () => {
+      const uid = (await client.payto.agreement(token)).agreementUid
+      if (typeof uid !== 'string') return 'cannot-tell'
+      const page = await client.sources.list({ customerId, limit: 100 }, { context: { customerId } })
+      const made = page.items.find((s) => s.sourceMethod?.PayToMethodResp?.agreementUid === uid)
+      return made ? { found: made, note: `payment source ${made.paymentSourceId} holds agreement ${token}` } : 'absent'
+    },
+    send: save,
+    resultId: (s) => s.paymentSourceId ?? undefined,
+  })
 }
 
 function saveResume(token: string, request: PayToSaveRequest, context: PayToSaveContext): string {

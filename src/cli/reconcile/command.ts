@@ -2,7 +2,7 @@
 // (checked before anything is sent), the ledger, one run per merchant or one in all, the summary
 // line on stderr and the exit code (0 all matched, 6 any difference).
 import type { CallOptions, PayfacClient } from '../../client/index.js'
-import { defineView } from '../../output/index.js'
+import { defineView } from '../../output/view.js'
 import { UsageError } from '../errors.js'
 import { exitCodeFor } from '../exit-codes.js'
 import { RefusedError } from '../errors.js'

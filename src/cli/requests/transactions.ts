@@ -1,5 +1,4 @@
 // Builds transaction queries and action bodies from parsed flags. Pure: no I/O, no client.
-import { formatMinorUnits } from '../../client/money.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
 import { UsageError } from '../errors.js'
 import { minorUnitsFrom } from '../flags.js'
@@ -87,26 +86,6 @@ export function currencyOf(txn: Transaction, given: string | undefined): string 
   const currency = given ?? own
   if (!currency) throw new UsageError("The transaction's currency is not known", 'Give --currency')
   return currency
-}
-
-/**
- * The refund in minor units, refused when it is more than what remains to refund (amount less
- * what was refunded before): the service would refuse it too, and a refund is never retried.
- */
-export function refundMinorUnits(txn: Transaction, amount: string, currencyFlag: string | undefined): number {
-  const currency = currencyOf(txn, currencyFlag)
-  const minor = minorUnitsFrom(amount, currency)
-  const total = txn.purchaseDetails?.amount?.minorCurrencyUnits
-  if (total === undefined) return minor
-  const remaining = total - (txn.purchaseDetails?.refundedAmount ?? 0)
-  if (minor > remaining) {
-    const show = (units: number) => `${formatMinorUnits(units, currency)} ${currency}`
-    throw new UsageError(
-      `The refund of ${show(minor)} is more than what remains to refund: ${show(remaining)} of ${show(total)}`,
-      remaining > 0 ? `Refund at most ${formatMinorUnits(remaining, currency)}` : 'Nothing remains to refund',
-    )
-  }
-  return minor
 }
 
 /** The actions of `PATCH /transactions/{id}`. */

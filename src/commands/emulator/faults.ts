@@ -11,12 +11,13 @@ export default class EmulatorFaults extends ApiCommand<typeof EmulatorFaults> {
     "emulator's seeded random numbers (emulator start --seed), so a run can be repeated. The faults are those of the " +
     'Emulator-Fault header: 503, 500, 429;retry-after=<s>, latency=<ms>, reset (drop the connection before anything is ' +
     'applied) and drop-after-commit (apply the operation, then drop the connection: the case that tempts a client to ' +
-    'pay twice). Path patterns take * for one segment, such as /orders/*/pay.'
+    'pay twice), and commit-then-status=<500|502|503|504> (apply the operation, then answer that status). Path patterns take * for one segment, such as /orders/*/pay.'
 
   static override examples = [
     '<%= config.bin %> emulator faults',
     '<%= config.bin %> emulator faults --add drop-after-commit --method POST --path "/orders/*/pay"',
     '<%= config.bin %> emulator faults --add "429;retry-after=2" --path "/transactions" --probability 0.25 --namespace ci-run-42',
+    '<%= config.bin %> emulator faults --add commit-then-status=503 --method PATCH --path "/transactions/*"',
     '<%= config.bin %> emulator faults --clear',
   ]
 

@@ -1,10 +1,12 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags.js'
 import { SHIPPING_FLAGS, shippingFlags } from '../../cli/flags-orders.js'
 import { readDataObject } from '../../cli/input.js'
 import { orderEnvelope } from '../../cli/requests/orders.js'
+import { createOrderOperation, type IfExists } from '../../cli/safety/order-ops.js'
 import { orderView } from '../../output/views/orders.js'
 
 const FIELD_FLAGS = ['amount', 'currency', 'reference', 'description', 'email', 'phone', 'item', 'billing-name', 'billing-phone', 'billing-address', 'metadata', ...SHIPPING_FLAGS]
@@ -12,7 +14,7 @@ const FIELD_FLAGS = ['amount', 'currency', 'reference', 'description', 'email', 
 export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
   static override summary = 'Create an order for a customer to pay.'
   static override description =
-    'Sends CreateOnlineOrder (or CreatePayByLinkOrder with --pay-by-link). Amounts are decimal major units, converted exactly by the currency; --data sends a whole body instead of the field flags.'
+    'Sends CreateOnlineOrder (or CreatePayByLinkOrder with --pay-by-link). Amounts are decimal major units, converted exactly by the currency; --data sends a whole body instead of the field flags. An order with the same referenceOrderId is looked for first: --if-exists fail (the default) refuses with exit 6 naming it, reuse prints it, create makes another. At most once: journaled, and a re-run after a lost answer (exit 7) looks for the order by its reference before creating it.'
 
   static override examples = [
     '<%= config.bin %> orders create --amount 12.50 --currency AUD --reference inv-1001',
@@ -20,6 +22,7 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     '<%= config.bin %> orders create --reference inv-1003 --amount 99.95 --currency AUD --billing-name "Jo Citizen" --billing-address "1 Market St|Sydney|NSW|2000|AU"',
     '<%= config.bin %> orders create --reference wc-1004 --amount 48.00 --currency AUD --item "Mug:3:15.00:sku=MUG-01" --discount 5 --shipping-amount 8 --shipping-name "Jo Citizen" --shipping-address "1 Market St|Level 2|Sydney|NSW|2000|AU"',
     '<%= config.bin %> orders create --data @order.json --json',
+    '<%= config.bin %> orders create --amount 12.50 --currency AUD --reference inv-1001 --if-exists reuse --json',
   ]
 
   static override flags = {
@@ -36,12 +39,14 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     metadata: metadataFlag('Order metadata as key=value (repeatable); returned as orderMetadata on the transaction.'),
     'pay-by-link': Flags.boolean({ description: 'Create a pay-by-link order (CreatePayByLinkOrder).' }),
     data: dataFlag('The whole order body as JSON: text, @file, or - for stdin.', FIELD_FLAGS),
+    'if-exists': Flags.string({ description: 'When an order with this reference exists: fail (exit 6), reuse (print it) or create (another).', options: ['fail', 'reuse', 'create'], default: 'fail' }),
+    again: againFlag,
   }
 
   async run() {
     const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
     const envelope = orderEnvelope(this.flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, this.flags)
-    const client = await this.client()
-    return this.show(orderView, await client.orders.create(envelope))
+    const order = await createOrderOperation(await this.safety(), await this.client(), envelope, this.flags['if-exists'] as IfExists)
+    return this.show(orderView, order)
   }
 }

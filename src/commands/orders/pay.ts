@@ -1,14 +1,16 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { idArg, idFlag } from '../../cli/flags.js'
 import { payEnvelope } from '../../cli/requests/orders.js'
+import { payOperation } from '../../cli/safety/order-ops.js'
 import { payResultView } from '../../output/views/transactions.js'
 
 export default class OrdersPay extends ApiCommand<typeof OrdersPay> {
   static override summary = 'Pay an order with a payment token.'
   static override description =
-    'Sends PayByPayTo by default (a PayTo token from `payfac tokens create --payto`); --method payment-token for pay plan, wallet and saved-source tokens, --method card for card tokens. A card payment that needs a 3DS challenge is shown as ThreeDSAuthorisationRequired (exit 0), not as a failure. Never retried automatically: if the outcome is unknown, check `payfac transactions list --order-id` before paying again.'
+    'Sends PayByPayTo by default (a PayTo token from `payfac tokens create --payto`); --method payment-token for pay plan, wallet and saved-source tokens, --method card for card tokens. A card payment that needs a 3DS challenge is shown as ThreeDSAuthorisationRequired (exit 0), not as a failure. Refused (exit 6) when the order already has a payment. At most once: journaled, and a re-run after a lost answer (exit 7) looks for the order\'s payment before paying.'
 
   static override examples = [
     '<%= config.bin %> orders pay ordr_ZqCNoNcm_22WeZ-j --token ptkn_Pq3x8sK1mZ0aB2cD',
@@ -28,11 +30,12 @@ export default class OrdersPay extends ApiCommand<typeof OrdersPay> {
       default: 'payto',
     }),
     'request-3ds': Flags.boolean({ description: 'Ask for a 3DS challenge (card payments only).' }),
+    again: againFlag,
   }
 
   async run() {
     const envelope = payEnvelope(this.flags.method, this.flags.token as string, this.flags['request-3ds'])
-    const client = await this.client()
-    return this.show(payResultView, await client.orders.pay(this.args.orderId, envelope))
+    const paid = await payOperation(await this.safety(), await this.client(), this.args.orderId, envelope)
+    return this.show(payResultView, paid)
   }
 }

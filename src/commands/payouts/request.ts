@@ -1,17 +1,19 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { checkPayoutPossible } from '../../cli/payout-checks.js'
 import { payoutBody } from '../../cli/requests/money.js'
+import { payoutOperation } from '../../cli/safety/creation-ops.js'
 import { payoutView } from '../../output/views/money.js'
 
 export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   static override summary = 'Request a manual payout of available funds to the primary bank account.'
   static override description =
-    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. Never retried.'
+    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. At most once: journaled, and a re-run after a lost answer (exit 7) looks among the payouts before requesting again.'
 
   static override examples = [
     '<%= config.bin %> payouts request --amount 250 --currency AUD',
@@ -23,13 +25,15 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     ...moneyFlags(),
     description: Flags.string({ description: 'What the payout is for.' }),
     data: dataFlag('The whole body as JSON: text, @file, or - for stdin.', ['amount', 'currency', 'description']),
+    again: againFlag,
   }
 
   async run() {
     const body = this.flags.data ? await readDataObject(this.flags.data) : payoutBody(this.flags)
     warnPreviousGeneration(body)
     const client = await this.client()
-    await checkPayoutPossible(client, (await this.settings()).context.merchantId, body)
-    return this.show(payoutView, await client.transactions.payouts.request(body))
+    const merchantId = (await this.settings()).context.merchantId
+    const payout = await payoutOperation(await this.safety(), client, body, () => checkPayoutPossible(client, merchantId, body))
+    return this.show(payoutView, payout)
   }
 }

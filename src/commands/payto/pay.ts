@@ -42,8 +42,8 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
     const f = this.flags
     const agreement = agreementBodyFromFlags({ ...f, open: false })
     const request = { reference: f.reference, agreement, description: f.description, approve: f.approve, restart: f.restart, ...waitTimes(f) }
-    const { payToPayFromCommand } = await import('../../cli/flows/payto-pay.js')
-    const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv }
+    const { payToPayFromCommand } = await import('../../cli/flows/payto-pay-command.js')
+    const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'] }
     return this.show(transactionView, await payToPayFromCommand(request, command))
   }
 }

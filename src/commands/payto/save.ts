@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { agreementAccountFlags, approveFlag } from '../../cli/flags-payto.js'
 import { checkPrefix, idFlag, waitFlags } from '../../cli/flags.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
@@ -30,13 +31,14 @@ export default class PayToSave extends ApiCommand<typeof PayToSave> {
     'usage-scope': Flags.string({ description: 'Who may use the source (usageScope).', options: ['ScopeOrganisation'] }),
     approve: approveFlag,
     ...waitFlags(),
+    again: againFlag,
   }
 
   async run() {
     const f = this.flags
     const agreement = f.agreement ? undefined : agreementBodyFromFlags({ ...f, open: true })
     const request = { agreement, agreementToken: f.agreement?.trim(), customerId: f.customer as string, usageScope: f['usage-scope'], approve: f.approve, ...waitTimes(f) }
-    const context = { client: await this.client(), environment: (await this.settings()).environment, bin: this.config.bin, flags: f }
+    const context = { client: await this.client(), environment: (await this.settings()).environment, bin: this.config.bin, flags: f, safety: await this.safety() }
     return this.show(paymentSourceView, await runPayToSave(request, context))
   }
 }

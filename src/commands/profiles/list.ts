@@ -8,8 +8,8 @@ export default class ProfilesList extends PayfacCommand<typeof ProfilesList> {
   static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json']
 
   async run() {
-    const { BUILTIN_LOCAL_PROFILE, ProfileStore, maskCredential } = await import('../../config/index.js')
-    const store = new ProfileStore()
+    const { BUILTIN_LOCAL_PROFILE, maskCredential } = await import('../../config/profiles.js')
+    const store = (await import('../../config/read-only.js')).readProfiles()
     const active = store.activeName()
     const rows = store.list().map((p) => profileRow(p, p.name === active, 'stored', maskCredential))
     if (!rows.some((r) => r.name === BUILTIN_LOCAL_PROFILE.name)) {

@@ -1,16 +1,28 @@
-import { Args } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
+import { confirmProfileRemoval } from '../../cli/safety/guard.js'
 
 export default class ProfilesRemove extends PayfacCommand<typeof ProfilesRemove> {
   static override summary = 'Remove a profile and its stored credential.'
-  static override examples = ['<%= config.bin %> profiles remove old-sandbox', '<%= config.bin %> profiles remove staging --json']
+  static override description = 'A production profile is removed only after a confirmation on a terminal, or with --yes (exit 3 otherwise).'
+  static override examples = ['<%= config.bin %> profiles remove old-sandbox', '<%= config.bin %> profiles remove staging --json', '<%= config.bin %> profiles remove prod --yes']
 
   static override args = { name: Args.string({ description: 'Profile name.', required: true }) }
 
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Remove a production profile without asking.' }),
+    'dry-run': Flags.boolean({ description: 'Say which profile would be removed, and remove nothing.' }),
+  }
+
   async run() {
     const { ProfileStore } = await import('../../config/index.js')
-    new ProfileStore().remove(this.args.name)
+    const store = new ProfileStore()
+    if (!(await confirmProfileRemoval(store.get(this.args.name), { yes: this.flags.yes, dryRun: this.flags['dry-run'] }))) {
+      process.stdout.write(`${JSON.stringify({ dryRun: true, wouldRemove: this.args.name })}\n`)
+      return { removed: null }
+    }
+    store.remove(this.args.name)
     process.stderr.write(`Removed profile "${this.args.name}".\n`)
     if (this.flags.json) process.stdout.write(`${JSON.stringify({ removed: this.args.name })}\n`)
     return { removed: this.args.name }

@@ -11,8 +11,9 @@ export default class ProfilesShow extends PayfacCommand<typeof ProfilesShow> {
   static override args = { name: Args.string({ description: 'Profile name; the active profile when omitted.' }) }
 
   async run() {
-    const { BUILTIN_LOCAL_PROFILE, ConfigError, ProfileStore, maskCredential } = await import('../../config/index.js')
-    const store = new ProfileStore()
+    const { BUILTIN_LOCAL_PROFILE, maskCredential } = await import('../../config/profiles.js')
+    const { ConfigError } = await import('../../config/errors.js')
+    const store = (await import('../../config/read-only.js')).readProfiles()
     const active = store.activeName()
     const name = this.args.name ?? active ?? BUILTIN_LOCAL_PROFILE.name
     const stored = store.get(name)

@@ -1,10 +1,12 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { checkPrefix, dataFlag, idFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { tokenEnvelope } from '../../cli/requests/tokens.js'
+import { tokenOperation } from '../../cli/safety/creation-ops.js'
 import { tokenResultView } from '../../output/views/tokens.js'
 
 export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
@@ -24,13 +26,14 @@ export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
     'saved-source': idFlag('psrc', 'Make the token from this saved payment source (psrc_…).'),
     ...moneyFlags(),
     data: dataFlag('A whole token envelope as JSON, {"<Variant>": {...}}: text, @file, or - for stdin.', ['payto', 'agreement', 'saved-source', 'amount', 'currency']),
+    again: againFlag,
   }
 
   async run() {
     const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
     const { envelope, shown } = tokenEnvelope(data, this.flags)
     if (!shown) warnPreviousGeneration(envelope)
-    const client = await this.client()
-    return this.show(tokenResultView, await client.tokens.create(envelope))
+    const token = await tokenOperation(await this.safety(), await this.client(), envelope)
+    return this.show(tokenResultView, token)
   }
 }

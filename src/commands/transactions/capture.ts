@@ -1,14 +1,16 @@
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { dataFlag, idArg } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { TRANSACTION_ACTIONS, envelopeFromData } from '../../cli/requests/transactions.js'
+import { transactionActionOnce } from '../../cli/safety/transaction-ops.js'
 import { transactionDetailView } from '../../output/views/transactions.js'
 
 export default class TransactionsCapture extends ApiCommand<typeof TransactionsCapture> {
   static override summary = 'Capture an authorised card payment (CaptureFunds).'
   static override description =
-    'Sends CaptureFunds: a not_captured (authorised) card payment becomes accepted. The contract shows no fields for this action and the emulator takes none, so the whole authorised amount is captured; --data sends fields as given for a service that takes them. Never retried. Prints the updated transaction.'
+    'Sends CaptureFunds: a not_captured (authorised) card payment becomes accepted. The contract shows no fields for this action and the emulator takes none, so the whole authorised amount is captured; --data sends fields as given for a service that takes them. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Prints the updated transaction.'
 
   static override examples = [
     '<%= config.bin %> transactions capture tran_ZqCNoNcm_22WeZ-j',
@@ -21,6 +23,7 @@ export default class TransactionsCapture extends ApiCommand<typeof TransactionsC
 
   static override flags = {
     data: dataFlag('The CaptureFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.'),
+    again: againFlag,
   }
 
   async run() {
@@ -28,6 +31,6 @@ export default class TransactionsCapture extends ApiCommand<typeof TransactionsC
     const envelope = envelopeFromData('CaptureFunds', data, TRANSACTION_ACTIONS)
     warnPreviousGeneration(envelope)
     const client = await this.client()
-    return this.show(transactionDetailView, await client.transactions.update(this.args.transactionId, envelope))
+    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope))
   }
 }

@@ -3,17 +3,21 @@ import { Flags } from '@oclif/core'
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
 import { asUsage, idArg, minorUnitsFrom } from '../../cli/flags.js'
-import { checkDecimal, refundMinorUnits } from '../../cli/requests/transactions.js'
+import { againFlag } from '../../cli/flags-safety.js'
+import { checkDecimal } from '../../cli/requests/transactions.js'
+import { refundOperation } from '../../cli/safety/transaction-ops.js'
 import { transactionDetailView } from '../../output/views/transactions.js'
 
 export default class TransactionsRefund extends ApiCommand<typeof TransactionsRefund> {
   static override summary = 'Refund all or part of a transaction (CreateRefund).'
   static override description =
-    "Reads the transaction first to learn its currency and what remains to refund, and refuses (exit 2) before sending when the amount is more than that. Sends CreateRefund with refundAmount in minor units; less than what remains makes the transaction partially_refunded, all of it refunded. Never retried: if the outcome is unknown, check `payfac transactions get` before refunding again. Prints the updated transaction."
+    "Reads the transaction first to learn its currency and what remains to refund, and refuses (exit 6) before sending when the amount is more than that, or when --expect-refunded is not what the service shows. Sends CreateRefund with refundAmount in minor units; less than what remains makes the transaction partially_refunded, all of it refunded. At most once: the refund is journaled, a lost answer exits 7 (outcome unknown), and running the same command again looks at the transaction before sending; a second identical refund on purpose needs --again. Prints the updated transaction."
 
   static override examples = [
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00',
     '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 12.50 --currency AUD --json',
+    '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00 --expect-refunded 0 --again',
+    '<%= config.bin %> transactions refund tran_ZqCNoNcm_22WeZ-j --amount 5.00 --currency AUD --dry-run',
   ]
 
   static override args = {
@@ -26,14 +30,15 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
       description: "The amount's currency; by default the transaction's own (a different one is refused).",
       parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
     }),
+    'expect-refunded': Flags.string({ description: 'Refuse (exit 6) unless the transaction has exactly this much refunded already, such as 0.', parse: async (input) => (/^\s*[0.]+\s*$/.test(input) ? '0' : checkDecimal(input, '--expect-refunded')) }),
+    again: againFlag,
   }
 
   async run() {
     const { amount, currency } = this.flags
     if (currency) minorUnitsFrom(amount, currency)
-    const client = await this.client()
-    const transaction = await client.transactions.get(this.args.transactionId)
-    const refundAmount = refundMinorUnits(transaction, amount, currency)
-    return this.show(transactionDetailView, await client.transactions.refund(this.args.transactionId, refundAmount))
+    const request = { transactionId: this.args.transactionId, amount, currency, expectRefunded: this.flags['expect-refunded'] }
+    const refunded = await refundOperation(await this.safety(), await this.client(), request)
+    return this.show(transactionDetailView, refunded)
   }
 }

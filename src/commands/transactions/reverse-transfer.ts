@@ -3,17 +3,19 @@ import { Flags } from '@oclif/core'
 import type { PayfacClient } from '../../client/index.js'
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
+import { againFlag } from '../../cli/flags-safety.js'
 import { asUsage, dataFlag, idArg, minorUnitsFrom } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { UsageError } from '../../cli/errors.js'
 import { TRANSACTION_ACTIONS, checkDecimal, currencyOf, envelopeFromData, reverseTransferBody } from '../../cli/requests/transactions.js'
+import { transactionActionOnce } from '../../cli/safety/transaction-ops.js'
 import { transactionDetailView } from '../../output/views/transactions.js'
 
 export default class TransactionsReverseTransfer extends ApiCommand<typeof TransactionsReverseTransfer> {
   static override summary = 'Reverse all or part of a transfer of funds (ReverseFundsTransfer).'
   static override description =
-    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {transferId, amount?} (without --amount, all that is left of the transfer); --data sends fields as given. The transfer ids are in `payfac transactions get`. Never retried. Prints the updated transaction."
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {transferId, amount?} (without --amount, all that is left of the transfer); --data sends fields as given. The transfer ids are in `payfac transactions get`. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Prints the updated transaction."
 
   static override examples = [
     '<%= config.bin %> transactions reverse-transfer tran_ZqCNoNcm_22WeZ-j --transfer trf_ZqCNoNcm_22WeZ-j',
@@ -29,6 +31,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
     amount: Flags.string({ description: 'How much to reverse, in major units (default: all that is left).', parse: async (input) => checkDecimal(input, '--amount') }),
     currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", dependsOn: ['amount'], parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     data: dataFlag('The ReverseFundsTransfer body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['transfer', 'amount', 'currency']),
+    again: againFlag,
   }
 
   async run() {
@@ -39,7 +42,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
     const client = await this.client()
     const envelope = data ? envelopeFromData('ReverseFundsTransfer', data, TRANSACTION_ACTIONS) : { ReverseFundsTransfer: reverseTransferBody(transfer as string, await this.minor(client)) }
     warnPreviousGeneration(envelope)
-    return this.show(transactionDetailView, await client.transactions.update(this.args.transactionId, envelope))
+    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope))
   }
 
   private async minor(client: PayfacClient): Promise<number | undefined> {

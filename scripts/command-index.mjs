@@ -1,0 +1,36 @@
+// The command index behind the fast start of a command (src/cli/dispatch.ts reads it): for each
+// command id (and alias), the bundled file to import and what oclif's look-up needs to know to
+// find where the id ends in the arguments (whether the command takes arguments). A few
+// kilobytes, where oclif.manifest.json is about half a megabyte.
+//
+// The index only answers when running a command through it is exactly what oclif would do:
+// `fast` is false when a plugin may be installed at run time or when a hook would run around a
+// command (init, prerun, postrun, preparse, finally), and oclif then answers everything.
+// Hooks that only concern unknown commands or plugin installs do not matter here.
+
+const COMMAND_HOOKS = new Set(['init', 'prerun', 'postrun', 'preparse', 'finally'])
+
+/**
+ * @param {{version: string, commands: Record<string, {id: string, relativePath: string[], aliases?: string[], hiddenAliases?: string[], args?: object, strict?: boolean}>}} manifest
+ *   oclif.manifest.json, its relativePath already pointing at the bundled commands
+ * @param {{version: string, oclif?: {hooks?: object, plugins?: string[]}}} pjson package.json
+ * @param {(name: string) => {oclif?: {hooks?: object}}} readPlugin a plugin's package.json
+ */
+export function commandIndex(manifest, pjson, readPlugin) {
+  const oclif = pjson.oclif ?? {}
+  const plugins = oclif.plugins ?? []
+  const hooks = [oclif.hooks, ...plugins.map((name) => readPlugin(name).oclif?.hooks)].flatMap((h) => Object.keys(h ?? {}))
+  const runtimePlugins = plugins.includes('@oclif/plugin-plugins')
+  const commands = {}
+  for (const command of Object.values(manifest.commands)) {
+    const file = command.relativePath.slice(2).join('/')
+    if (!command.relativePath.join('/').startsWith('dist/bundle/')) throw new Error(`command-index: ${command.id} is not bundled`)
+    const entry = { file, args: command.strict === false || Object.keys(command.args ?? {}).length > 0 }
+    for (const id of [command.id, ...(command.aliases ?? []), ...(command.hiddenAliases ?? [])]) commands[id] = entry
+  }
+  return {
+    version: manifest.version,
+    fast: !runtimePlugins && !hooks.some((name) => COMMAND_HOOKS.has(name)),
+    commands,
+  }
+}

@@ -1,0 +1,75 @@
+// The production guard at a real terminal (tmux, as in terminal.test.ts): a refund on a
+// production target shows what it will do and asks; "no" exits 3 with nothing sent, "yes"
+// sends the refund once. Against a recording server, which takes the live key.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { BIN } from '../helpers/spawn-cli.js'
+
+const SOCKET = `payfac-guard-${process.pid}`
+const TRAN = 'tran_TerminalGuard0001'
+const found = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
+const TMUX = found.status === 0 ? found.stdout.trim() : undefined
+const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+
+let server: RecordingServer
+let configDir: string
+
+beforeAll(async () => {
+  configDir = mkdtempSync(join(tmpdir(), 'payfac-guard-tty-'))
+  const transaction = { purchaseDetails: { transactionId: TRAN, status: 'paid', amount: { minorCurrencyUnits: 2000, currency: 'AUD' }, refundedAmount: 0, refundIds: [] }, timelines: [] }
+  server = await startRecordingServer(() => ({ body: transaction }))
+})
+
+afterAll(async () => {
+  if (TMUX) spawnSync(TMUX, ['-L', SOCKET, 'kill-server'])
+  await server?.close()
+  rmSync(configDir, { recursive: true, force: true })
+})
+
+async function waitFor(session: string, what: string, test: (text: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 15_000
+  let text = ''
+  while (Date.now() < deadline) {
+    text = tmux('capture-pane', '-p', '-t', session)
+    if (test(text)) return text
+    await sleep(100)
+  }
+  throw new Error(`the pane never showed ${what}; it shows:\n${text}`)
+}
+
+describe('the production guard at a terminal (tmux)', () => {
+  it.each([
+    ['n', 3, 0],
+    ['y', 0, 1],
+  ] as const)('answering "%s" exits %i with %i refund sent', async (answer, exit, patches) => {
+    if (!TMUX) expect.fail('tmux is not installed: this test drives a real terminal through tmux (install it, e.g. apt-get install tmux)')
+    server.requests.length = 0
+    const session = `guard-${answer}`
+    tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', 'bash --norc --noprofile -i')
+    const env = `PAYFAC_CONFIG_DIR=${quote(configDir)} PAYFAC_BASE_URL=${quote(server.url)} PAYFAC_API_KEY=live_sk_terminalGuardKey0001 NO_COLOR=1`
+    const command = `env -u PAYFAC_PROFILE ${env} ${quote(process.execPath)} ${quote(BIN)} transactions refund ${TRAN} --amount 5.00; echo EXIT=$?`
+    tmux('send-keys', '-t', session, '-l', command)
+    tmux('send-keys', '-t', session, 'Enter')
+    const asked = await waitFor(session, 'the question', (text) => text.includes('Go ahead?'))
+    expect(asked).toMatch(/PRODUCTION: PAYFAC_API_KEY \(no profile\), environment production/)
+    expect(asked).toContain(`About to send on PRODUCTION: refund of 5.00 AUD on transaction ${TRAN}`)
+    expect(asked).toMatch(/environment\s+production/)
+    expect(asked).toMatch(new RegExp(`target\\s+PATCH ${server.url.replace(/[.]/g, '\\.')}/transactions/${TRAN}`))
+    expect(asked).toContain('"refundAmount":500')
+    expect(asked).not.toContain('live_sk_terminalGuardKey0001 ')
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0)
+    tmux('send-keys', '-t', session, answer)
+    tmux('send-keys', '-t', session, 'Enter')
+    const done = await waitFor(session, 'the exit status', (text) => /EXIT=\d+/.test(text))
+    expect(done).toContain(`EXIT=${exit}`)
+    if (exit === 3) expect(done).toContain('Not confirmed: nothing was sent.')
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(patches)
+  }, 40_000)
+})

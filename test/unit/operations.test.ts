@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+import { ConfigError } from '../../src/config/errors.js'
+import {
+  canonicalOrigin,
+  credentialFingerprint,
+  newOperation,
+  operationPath,
+  readOperation,
+  serviceIdentity,
+  writeOperation,
+} from '../../src/config/operations.js'
+
+describe('the service identity', () => {
+  it.each([
+    ['http://127.0.0.1:4010', 'http://loopback:4010'],
+    ['http://localhost:4010/', 'http://loopback:4010'],
+    ['http://[::1]:4010', 'http://loopback:4010'],
+    ['http://127.0.0.2:4010', 'http://loopback:4010'],
+    ['HTTPS://API.Example.COM', 'https://api.example.com:443'],
+    ['https://api.example.com:443/v3//', 'https://api.example.com:443/v3'],
+    ['http://api.example.com', 'http://api.example.com:80'],
+  ])('writes %s as %s', (url, origin) => {
+    expect(canonicalOrigin(url)).toBe(origin)
+  })
+
+  it('is the same for every spelling of one service, key and context', () => {
+    const a = serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1')
+    const b = serviceIdentity('http://localhost:4010/', { merchantId: 'mcht_1' }, 'sandbox_sk_key1')
+    expect(a).toEqual(b)
+  })
+
+  it('differs with the port, the context or the credential', () => {
+    const base = serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id
+    expect(serviceIdentity('http://127.0.0.1:4011', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id).not.toBe(base)
+    expect(serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_2' }, 'sandbox_sk_key1').id).not.toBe(base)
+    expect(serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key2').id).not.toBe(base)
+  })
+
+  it('never holds the credential', () => {
+    const identity = serviceIdentity('https://api.example.com', {}, 'live_sk_verySecret')
+    expect(JSON.stringify(identity)).not.toContain('verySecret')
+    expect(identity.credential).toBe(credentialFingerprint('live_sk_verySecret'))
+  })
+})
+
+describe('operation records', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'payfac-ops-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const identity = serviceIdentity('http://127.0.0.1:4010', {}, 'sandbox_sk_key1')
+  const key = { kind: 'refund', target: 'tran_1', amount: { minorCurrencyUnits: 1000, currency: 'aud' } }
+
+  it('are one file per operation, 0600, read back as written', () => {
+    const file = operationPath(dir, identity, key)
+    expect(operationPath(dir, identity, { ...key, amount: { minorCurrencyUnits: 1000, currency: 'AUD' } })).toBe(file)
+    expect(operationPath(dir, identity, { ...key, amount: { minorCurrencyUnits: 999, currency: 'AUD' } })).not.toBe(file)
+    expect(readOperation(file)).toBeUndefined()
+    const written = writeOperation(file, newOperation(identity, key, { action: 'refund', check: 'payfac transactions get tran_1' }, { refundedAmount: 0 }, 0))
+    expect(readOperation(file)).toEqual(written)
+    expect(written).toMatchObject({ state: 'sending', amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, doneCount: 0 })
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('refuses a damaged record (exit 3) and leaves it as it is', () => {
+    const file = join(dir, 'damaged.json')
+    writeFileSync(file, '{"format":')
+    expect(() => readOperation(file)).toThrow(ConfigError)
+  })
+})

@@ -1,0 +1,75 @@
+// The read-only view of the profile store that commands resolve their settings from: it sees
+// what the store (conf) wrote, reports a damaged or unreadable file as the store does, and
+// creates or changes nothing.
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ConfigError } from '../../src/config/errors.js'
+import { readProfiles } from '../../src/config/read-only.js'
+import { ProfileStore } from '../../src/config/store.js'
+import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+
+let tmp: TempConfigDir
+beforeEach(() => {
+  tmp = makeTempConfigDir()
+})
+afterEach(() => tmp.cleanup())
+
+const dev = {
+  name: 'dev',
+  environment: 'sandbox' as const,
+  baseUrl: 'https://sandbox.example.com',
+  credentialKind: 'merchant-secret-key' as const,
+  credential: 'sandbox_sk_devSecretValue0001',
+}
+
+describe('reading profiles without the store', () => {
+  it('sees no profiles, and creates nothing, where there is no store yet', () => {
+    const dir = path.join(tmp.dir, 'not-yet')
+    const profiles = readProfiles({ dir })
+    expect(profiles.list()).toEqual([])
+    expect(profiles.activeName()).toBeUndefined()
+    expect(fs.existsSync(dir)).toBe(false)
+  })
+
+  it('sees what the store wrote: every profile, sorted, and the active one', () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    store.add({ ...dev, name: 'zeta' })
+    store.add(dev, { use: true })
+    const profiles = readProfiles({ dir: tmp.dir })
+    expect(profiles.list()).toEqual(store.list())
+    expect(profiles.get('dev')).toEqual(store.get('dev'))
+    expect(profiles.get('nope')).toBeUndefined()
+    expect(profiles.activeName()).toBe('dev')
+    expect(profiles.path).toBe(store.path)
+  })
+
+  it('follows PAYFAC_CONFIG_DIR like the store', () => {
+    new ProfileStore({ dir: tmp.dir }).add(dev, { use: true })
+    expect(readProfiles({ env: { PAYFAC_CONFIG_DIR: tmp.dir } }).activeName()).toBe('dev')
+  })
+
+  it('reports a damaged store by name, without quoting it, and leaves it as it was', () => {
+    const file = path.join(tmp.dir, 'profiles.json')
+    const text = '{"version":1,"profiles":{"dev":{"credential":"sandbox_sk_secretInside'
+    fs.writeFileSync(file, text)
+    const error = (() => {
+      try {
+        readProfiles({ dir: tmp.dir })
+      } catch (e) {
+        return e as ConfigError
+      }
+      throw new Error('expected a ConfigError')
+    })()
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.reason).toBe('damaged-store')
+    expect(error.message).toContain(file)
+    expect(error.message).not.toContain('secretInside')
+    expect(fs.readFileSync(file, 'utf8')).toBe(text)
+  })
+
+  it('refuses a store whose content does not have the store shape', () => {
+    fs.writeFileSync(path.join(tmp.dir, 'profiles.json'), JSON.stringify({ version: 1, profiles: { dev: { name: 'dev' } } }))
+    expect(() => readProfiles({ dir: tmp.dir })).toThrow(/damaged/)
+  })
+})
