@@ -36,8 +36,6 @@ function readStore(file: string): StoreData {
       cause: error,
     })
   }
-  // A store others can reach is refused here too, with the chmod that fixes it (store-lock.ts).
-  checkPrivate(path.dirname(file), file)
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -47,6 +45,8 @@ function readStore(file: string): StoreData {
   }
   const result = storeSchema.safeParse(value)
   if (!result.success) throw damaged(file, describeIssues(result.error))
+  // A store others can reach is refused here too, with the chmod that fixes it (store-lock.ts).
+  checkPrivate(path.dirname(file), file)
   return result.data
 }
 
