@@ -4,7 +4,7 @@
 // needs them, so that `--help` and `--version` never pay for them.
 import { Command, Interfaces } from '@oclif/core'
 
-import type { CallOptions, Page, PayfacClient } from '../client/index.js'
+import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
@@ -12,21 +12,32 @@ import type { MerchantRun } from './fan-out-run.js'
 import { describeError } from './exit-codes.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
+import { describeRetry, requestTimeoutMs } from './flags-lists.js'
 import { checkQueryRanges } from './validate-dates.js'
 
-export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<typeof apiFlags & T['flags']>
+/** A command's own flag wins over a global one of the same name (a waiting command's `--timeout`). */
+export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<Omit<typeof apiFlags, keyof T['flags']> & T['flags']>
 export type ArgsOf<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 /** What a list command can walk: one page, or every record lazily. */
 export interface Listable<T, Q> {
   list(query: Q): Promise<Page<T>>
-  iterate(query: Q, options?: { max?: number | undefined; call?: CallOptions | undefined }): AsyncIterable<T>
+  iterate(query: Q, options?: WalkOptions): AsyncIterable<T>
+}
+
+/** What `--all` passes to a walk (the client's IterateCallOptions). */
+export interface WalkOptions {
+  max?: number | undefined
+  concurrency?: number | undefined
+  allowPartial?: boolean | undefined
+  onWarning?: ((message: string) => void) | undefined
+  call?: CallOptions | undefined
 }
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
 export type { MerchantRun } from './fan-out-run.js'
 
-type Globals = FlagsOf<typeof ApiCommand>
+type Globals = Interfaces.InferredFlags<typeof apiFlags>
 
 /** The base of every command: parsing, output and the one error path. */
 export abstract class PayfacCommand<T extends typeof Command> extends Command {
@@ -79,17 +90,22 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
 
   /**
    * Runs a list command: one page (with a footer on stderr saying how to see more), or with
-   * `--all`/`--max` every record, streamed page by page.
+   * `--all`/`--max` every record, streamed in order as pages arrive: 500 a page unless `--limit`
+   * says otherwise (fewer when `--max` asks for fewer), `--concurrency` pages in flight, and a
+   * list that comes back incomplete is an error unless `--allow-partial` (then a warning).
    */
   protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
-    const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number }
+    const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number; concurrency?: number; 'allow-partial'?: boolean }
     checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
-    const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, page: undefined }, { max: f.max, call }))
+    const limit = f.limit ?? Math.min(500, f.max ?? 500)
+    const onWarning = (message: string) => process.stderr.write(`Warning: ${message} (--allow-partial: the list may be incomplete).\n`)
+    const walk: WalkOptions = { max: f.max, concurrency: f.concurrency, allowPartial: f['allow-partial'], onWarning }
+    // A fan-out walks each merchant's list whole; there --concurrency counts merchants, and each
+    // walk keeps the default look-ahead.
+    const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, limit, page: undefined }, { ...walk, concurrency: undefined, call }))
     if (fanned !== undefined) return fanned
-    if (f.all || f.max !== undefined) {
-      return this.showAll(view, source.iterate({ ...paging, limit: f.limit ?? 100, page: undefined }, { max: f.max }))
-    }
+    if (f.all || f.max !== undefined) return this.showAll(view, source.iterate({ ...paging, limit, page: undefined }, walk))
     const page = await source.list(paging)
     const count = await this.showAll(view, page.items)
     if (page.pageCount > page.page) {
@@ -194,7 +210,10 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
     return runFanOut({ ...f, credentialKind: settings.credentialKind, client: await this.client() }, view, run, (v, rows) => this.showAll(v, rows))
   }
 
-  /** A client for the resolved settings; `--debug` sends its redacted log lines to stderr. */
+  /**
+   * A client for the resolved settings; `--debug` sends its redacted log lines to stderr, and on
+   * a terminal each retry is announced there. `--timeout` (or PAYFAC_TIMEOUT) bounds a request.
+   */
   protected async client(): Promise<PayfacClient> {
     const settings = await this.settings()
     const safety = await this.safety()
@@ -205,9 +224,20 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       credential: settings.credential,
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
+      timeoutMs: this.requestTimeoutMs(),
+      ...(process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${describeRetry(event)}\n`) } : {}),
       intercept: safety.intercept,
       signal: safety.controller.signal,
       ...(debug ? { debug: (line: string) => process.stderr.write(`${line}\n`) } : {}),
     })
+  }
+
+  /** `--timeout`, else PAYFAC_TIMEOUT; a command whose own `--timeout` bounds a wait reads only the variable. */
+  private requestTimeoutMs(): number | undefined {
+    const ownTimeout = Boolean((this.ctor as typeof Command).flags?.timeout)
+    const flag = ownTimeout ? undefined : (this.flags as Globals).timeout
+    if (flag !== undefined) return requestTimeoutMs(flag, '--timeout')
+    const env = process.env.PAYFAC_TIMEOUT
+    return env === undefined || env.trim() === '' ? undefined : requestTimeoutMs(env, 'PAYFAC_TIMEOUT')
   }
 }

@@ -4,8 +4,10 @@ import {
   ApiError,
   ConnectionError,
   InvalidInputError,
+  ListIntegrityError,
   OutcomeUnknownError,
   PageLimitError,
+  PayfacError,
   ResponseFormatError,
   TimeoutError,
 } from '../client/errors.js'
@@ -53,6 +55,8 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof InterruptedError) return receivedSignal() === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof PageLimitError) return EXIT.usage
+  // A list the service gave short, changed mid-walk or malformed: the service's failure, not ours.
+  if (error instanceof ListIntegrityError) return EXIT.unavailable
   if (error instanceof ResponseFormatError) return EXIT.unexpected
   if (isNamed(error, 'UnknownColumnError')) return EXIT.usage
   // `emulator start`: a state or fixtures file refused is configuration; a port it cannot take is usage.
@@ -74,6 +78,17 @@ export interface ErrorReport {
 
 /** Describes an error for a person (stderr) and for a script (`--json`). */
 export function describeError(error: unknown): ErrorReport {
+  const report = describeOnce(error)
+  // A request tried more than once says how often and for how long.
+  if (error instanceof PayfacError && error.tried) {
+    const { attempts, elapsedMs } = error.tried
+    report.message += ` (tried ${attempts} times over ${(elapsedMs / 1000).toFixed(1)} s)`
+    report.json = { ...report.json, attempts, elapsedMs }
+  }
+  return report
+}
+
+function describeOnce(error: unknown): ErrorReport {
   const code = exitCodeFor(error)
   const base = { code, type: errorType(error) }
   if (error instanceof ApiError) {
@@ -104,6 +119,13 @@ export function describeError(error: unknown): ErrorReport {
   if (error instanceof WaitTimeoutError || error instanceof InterruptedError) {
     const hint = error.resume ? `Resume with: ${error.resume}` : undefined
     return { code, message: error.message, hint, json: { ...base, message: error.message, resume: error.resume } }
+  }
+  if (error instanceof ListIntegrityError) {
+    const hint =
+      error.reason === 'count-mismatch'
+        ? 'Every page was printed, but the list changed while it was read; run the command again, or pass --allow-partial to accept it with a warning.'
+        : `Nothing from page ${error.page} on was printed; run the command again, or pass --allow-partial to accept what the service gives with a warning.`
+    return { code, message: error.message, hint, json: { ...base, message: error.message, page: error.page, reason: error.reason } }
   }
   if (isNamed(error, 'ListenError')) {
     const message = (error as Error).message

@@ -41,14 +41,14 @@ export function checkEventType(input: string): string {
   return value
 }
 
-const FAULT_PART = /^(503|500|reset|drop-after-commit|commit-then-status\s*=\s*50[0234]|429(\s*;\s*retry-after\s*=\s*\d+)?|latency\s*=\s*\d+)$/i
+const FAULT_PART = /^(503|500|reset|drop-after-commit|commit-then-status\s*=\s*50[0234]|(empty|malformed)-page\s*=\s*\d+|429(\s*;\s*retry-after\s*=\s*\d+)?|latency\s*=\s*\d+)$/i
 
 /** A fault as the Emulator-Fault header takes it: 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit or commit-then-status=<status>. */
 export function checkFault(input: string): string {
   const parts = input.split(',').map((p) => p.trim())
   if (parts.length === 0 || parts.some((p) => !FAULT_PART.test(p))) {
     throw new UsageError(
-      `--add takes a fault such as 503, 500, 429;retry-after=2, latency=500, reset, drop-after-commit or commit-then-status=503 (got "${input}")`,
+      `--add takes a fault such as 503, 500, 429;retry-after=2, latency=500, reset, drop-after-commit, commit-then-status=503, empty-page=3 or malformed-page=3 (got "${input}")`,
       'latency may go with one other fault: "latency=800,503"',
     )
   }

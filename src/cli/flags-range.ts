@@ -3,6 +3,7 @@
 // `--concurrency`). The checks run when oclif parses, so a bad value is exit 2 before sending.
 import { Flags } from '@oclif/core'
 
+import { concurrencyFlag } from './flags-lists.js'
 import { durationMs } from './flags.js'
 import { checkCalendarDate, checkLast } from './range/range.js'
 
@@ -47,6 +48,6 @@ export function fanOutFlags() {
       description: 'Marketplace credential: run once for each of these merchants: mcht_… ids separated by commas, or @file with one id a line.',
       helpGroup: 'MARKETPLACE',
     }),
-    concurrency: Flags.integer({ description: 'Merchants asked at once with --each-merchant or --merchants (default 4).', min: 1, max: 16, helpGroup: 'MARKETPLACE' }),
+    concurrency: concurrencyFlag,
   }
 }

@@ -7,6 +7,7 @@ import { InvalidInputError } from '../client/errors.js'
 import { parseCurrency, toMinorUnits } from '../client/money.js'
 import { redactUrlPasswords } from '../client/redact.js'
 import { UsageError } from './errors.js'
+import { timeoutFlag, walkFlags } from './flags-lists.js'
 import { checkDateInput } from './validate-dates.js'
 
 const GLOBAL = 'GLOBAL'
@@ -43,6 +44,7 @@ export const apiFlags = {
     parse: async (input) => checkPrefix(input, 'cust', '--customer-id'),
   }),
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
+  timeout: timeoutFlag,
   'dry-run': Flags.boolean({ description: 'Print the first request that would change something, as JSON, and send nothing (exit 0).', helpGroup: GLOBAL }),
   yes: Flags.boolean({ char: 'y', description: 'Confirm a money-moving or destructive command on production without a prompt.', helpGroup: GLOBAL }),
 }
@@ -139,6 +141,7 @@ export function paginationFlags(options: { sortFields?: readonly string[] } = {}
     }),
     all: Flags.boolean({ description: 'Walk every page, streaming records as they arrive.', helpGroup: 'PAGINATION' }),
     max: Flags.integer({ description: 'Stop after this many records (walks pages as needed).', min: 1, helpGroup: 'PAGINATION' }),
+    ...walkFlags(),
   }
 }
 

@@ -2,9 +2,11 @@
 // and the list/iterate pair. Resource files stay declarative: path, method, schema.
 import type { z } from 'zod'
 import { unwrap } from './envelope.js'
-import { InvalidInputError, ResponseFormatError } from './errors.js'
+import { InvalidInputError, ListIntegrityError, ResponseFormatError } from './errors.js'
+import { fastCheck } from './fast-check.js'
+import { listKeys } from './list-keys.js'
 import { redactJson } from './redact.js'
-import { type IterateOptions, type Page, checkPaging, iteratePages, toPage } from './pagination.js'
+import { type IterateOptions, type Page, MAX_PAGE_SIZE, checkPaging, iteratePages, toPage } from './pagination.js'
 import { ACTIONS, type ActionRoute, parseAction } from './schemas/actions.js'
 import { describeIssues } from './schemas/common.js'
 import type { Context, RawRequest, RawResponse, ResponseType, Transport } from './transport.js'
@@ -42,6 +44,11 @@ export interface IterateCallOptions {
   max?: number | undefined
   /** Hard cap on pages fetched (default 100 000). */
   maxPages?: number | undefined
+  /** Pages in flight at once once the page count is known (default 4, at most 16). */
+  concurrency?: number | undefined
+  /** Report an incomplete list through `onWarning` and go on, instead of failing (ListIntegrityError). */
+  allowPartial?: boolean | undefined
+  onWarning?: ((message: string) => void) | undefined
   call?: CallOptions | undefined
 }
 
@@ -58,8 +65,8 @@ export type AnyEnvelope = Record<string, Record<string, unknown>>
 /** What an envelope parameter accepts: the typed variants, or any envelope (checked at run time). */
 export type EnvelopeInput<R extends ActionRoute> = EnvelopeFor<R> | AnyEnvelope
 
-/** Page size used by iterate() when the query gives none: fewer round trips than the default 20. */
-export const ITERATE_PAGE_SIZE = 100
+/** Page size used by iterate() when the query gives none: the largest the contract allows. */
+export const ITERATE_PAGE_SIZE = MAX_PAGE_SIZE
 
 interface CallSpec {
   query?: QueryInput | undefined
@@ -98,28 +105,69 @@ export class Core {
     return parseAnswer(schema, response.body, { method, path, status: response.status })
   }
 
-  /** One page of a paginated list. */
+  /** One page of a paginated list; a body that is not a list of records is a ListIntegrityError naming the page. */
   async list<S extends z.ZodType>(path: string, schema: S, query: QueryInput = {}, call?: CallOptions): Promise<Page<z.output<S>>> {
-    checkPaging(query)
-    const response = await this.send('GET', path, { query, call })
-    const at = { method: 'GET', path, status: response.status }
-    if (!Array.isArray(response.body)) {
-      throw new ResponseFormatError({ ...at, body: response.body, reason: 'a list answer must be a JSON array' })
-    }
-    const items = response.body.map((item: unknown, index: number) => parseAnswer(schema, item, at, `[${index}]`))
-    return toPage(items, response.headers, {
-      page: typeof query.page === 'number' ? query.page : undefined,
-      limit: typeof query.limit === 'number' ? query.limit : undefined,
-    })
+    return (await this.listLater(path, schema, query, call))()
   }
 
-  /** Every record of every page from `query.page` (default 1), lazily, one page of look-ahead. */
+  /** One page, fetched now and parsed when the returned function is called. */
+  private async listLater<S extends z.ZodType>(path: string, schema: S, query: QueryInput, call: CallOptions | undefined): Promise<() => Page<z.output<S>>> {
+    checkPaging(query)
+    const page = typeof query.page === 'number' ? query.page : 1
+    const malformed = (error: unknown) => {
+      if (!(error instanceof ResponseFormatError)) return error
+      return new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of ${path} is malformed: ${error.message}`, cause: error })
+    }
+    const response = await this.send<() => unknown>('GET', path, { query, call, responseType: 'json-later' }).catch((error: unknown) => {
+      throw malformed(error)
+    })
+    return () => {
+      try {
+        const at = { method: 'GET', path, status: response.status }
+        const body = response.body()
+        if (!Array.isArray(body)) throw new ResponseFormatError({ ...at, body, reason: 'a list answer must be a JSON array' })
+        const items = new Array<z.output<S>>(body.length)
+        // A record the fast check vouches for is exactly what zod would return (see fast-check.ts).
+        const fast = fastCheck(schema)
+        for (let i = 0; i < body.length; i++) items[i] = fast?.(body[i]) ? (body[i] as z.output<S>) : parseAnswer(schema, body[i], at, `[${i}]`)
+        return toPage(items, response.headers, {
+          page: typeof query.page === 'number' ? query.page : undefined,
+          limit: typeof query.limit === 'number' ? query.limit : undefined,
+        })
+      } catch (error) {
+        throw malformed(error)
+      }
+    }
+  }
+
+  /**
+   * Every record of every page from `query.page` (default 1), lazily: the walk of pagination.ts,
+   * at 500 records a page unless the query says otherwise, its upper bound fixed when it starts
+   * where the operation takes `createdBefore`, records already delivered dropped by identifier.
+   */
   iterate<S extends z.ZodType>(path: string, schema: S, query: QueryInput = {}, options: IterateCallOptions = {}): AsyncIterable<z.output<S>> {
     const first = typeof query.page === 'number' ? query.page : 1
     const base: QueryInput = { ...query, limit: typeof query.limit === 'number' ? query.limit : ITERATE_PAGE_SIZE }
     checkPaging({ ...base, page: first })
-    const iterateOptions: IterateOptions = { max: options.max, maxPages: options.maxPages }
-    const fetchPage = (page: number) => this.list(path, schema, { ...base, page }, options.call)
+    const keys = listKeys(path)
+    const given = query.createdBefore
+    const givenMs = given instanceof Date ? given.getTime() : typeof given === 'string' ? Date.parse(given) : Number.NaN
+    const iterateOptions: IterateOptions<z.output<S>> = {
+      max: options.max,
+      maxPages: options.maxPages,
+      concurrency: options.concurrency,
+      allowPartial: options.allowPartial,
+      onWarning: options.onWarning,
+      identify: keys.identify,
+      // A bound the caller gave in the past already holds the list still.
+      bounded: keys.createdBefore && !(givenMs <= Date.now()),
+    }
+    const fetchPage = (page: number, request: { bound?: number | undefined; signal: AbortSignal }) => {
+      const pageQuery: QueryInput = { ...base, page }
+      if (request.bound !== undefined && !(givenMs < request.bound)) pageQuery.createdBefore = new Date(request.bound).toISOString()
+      const signal = options.call?.signal ? AbortSignal.any([options.call.signal, request.signal]) : request.signal
+      return this.listLater(path, schema, pageQuery, { ...options.call, signal })
+    }
     return { [Symbol.asyncIterator]: () => iteratePages(fetchPage, first, iterateOptions) }
   }
 }

@@ -5,6 +5,8 @@
 
 export class PayfacError extends Error {
   override name = 'PayfacError'
+  /** Set on the final error of a request that was tried more than once: how often, and for how long. */
+  tried?: { attempts: number; elapsedMs: number }
 }
 
 /** Fields of the service's error body (ApiError). Only statusCode, errorCode and message are always there. */
@@ -198,6 +200,24 @@ export class InvalidInputError extends PayfacError {
 /** Iteration stopped at its hard cap before the service ran out of records. */
 export class PageLimitError extends PayfacError {
   override name = 'PageLimitError'
+}
+
+/**
+ * A paginated walk that cannot vouch for its result: a page shorter than promised, totals that
+ * changed mid-walk, a page whose body is not a list of records. The records before `page` have
+ * been delivered; nothing after it.
+ */
+export class ListIntegrityError extends PayfacError {
+  override name = 'ListIntegrityError'
+  /** The page at fault (1 = first). */
+  readonly page: number
+  readonly reason: 'short-page' | 'long-page' | 'total-changed' | 'count-mismatch' | 'malformed-page'
+
+  constructor(init: { page: number; reason: ListIntegrityError['reason']; message: string; cause?: unknown }) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
+    this.page = init.page
+    this.reason = init.reason
+  }
 }
 
 function errorFields(body: unknown): ApiErrorBody {

@@ -3,12 +3,14 @@ export { createClient } from './client.js'
 export type { ClientOptions, PayfacClient } from './client.js'
 export type { AnyEnvelope, CallOptions, EnvelopeFor, EnvelopeInput, IterateCallOptions, ListQuery, PageQuery, QueryInput } from './core.js'
 export type { Context, OutgoingRequest, Query, RawRequest, RawResponse, ResponseType } from './transport.js'
-export { DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './transport.js'
+export { DEFAULT_BUDGET_MS, DEFAULT_TIMEOUT_MS, DEFAULT_USER_AGENT } from './transport.js'
+export type { RetryEvent } from './transport.js'
 
 export {
   ApiError,
   ConnectionError,
   InvalidInputError,
+  ListIntegrityError,
   OutcomeUnknownError,
   PageLimitError,
   PayfacError,
@@ -22,7 +24,7 @@ export { currencyExponent, formatMinorUnits, formatMoney, isKnownCurrency, parse
 export { EnvelopeError, isEnvelope, unwrap, unwrapOneOf, wrap } from './envelope.js'
 export type { Unwrapped } from './envelope.js'
 
-export { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.js'
+export { DEFAULT_CONCURRENCY, DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.js'
 export type { Page } from './pagination.js'
 
 export { backoffMs, shouldRetry } from './retry.js'

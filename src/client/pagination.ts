@@ -2,12 +2,18 @@
 //
 // The contract: `limit` (1 to 500, default 20) and `page` (first page 1) in the query; the 200
 // body is an array; headers `Page-Count` and `Total-Record-Count` give the totals.
-import { InvalidInputError, PageLimitError } from './errors.js'
+import { InvalidInputError, ListIntegrityError, PageLimitError, ResponseFormatError } from './errors.js'
+import { IdSet } from './id-set.js'
 
 export const DEFAULT_PAGE_SIZE = 20
 export const MAX_PAGE_SIZE = 500
 /** Iteration refuses to go past this many pages: a guard against a service that never ends. */
 export const DEFAULT_MAX_PAGES = 100_000
+/** Pages requested at once by a walk once the first page has told how many there are. */
+export const DEFAULT_CONCURRENCY = 4
+export const MAX_CONCURRENCY = 16
+/** How far the service's clock (its `Date` header) may differ from ours before a walk takes the service's. */
+export const CLOCK_SKEW_MS = 2000
 
 export interface Page<T> {
   items: T[]
@@ -21,6 +27,10 @@ export interface Page<T> {
   totalRecordCount: number
   /** True when a count was inferred because the service left out its header. */
   inferred?: boolean
+  /** With `inferred`: which counts the headers did give (the page count also follows from the total). */
+  counted?: { pages: boolean; total: boolean }
+  /** The service's clock when it answered (its `Date` header), in ms since the epoch. */
+  serverTime?: number
 }
 
 /**
@@ -57,7 +67,12 @@ export function toPage<T>(items: T[], headers: Record<string, string>, requested
     inferred = true
   }
 
-  return inferred ? { items, page, limit, pageCount, totalRecordCount, inferred } : { items, page, limit, pageCount, totalRecordCount }
+  const result: Page<T> = inferred
+    ? { items, page, limit, pageCount, totalRecordCount, inferred, counted: { pages: pageCountHeader !== undefined || totalHeader !== undefined, total: totalHeader !== undefined } }
+    : { items, page, limit, pageCount, totalRecordCount }
+  const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date)
+  if (!Number.isNaN(date)) result.serverTime = date
+  return result
 }
 
 function readCount(value: string | undefined): number | undefined {
@@ -83,59 +98,230 @@ export function checkPaging(query: { limit?: unknown; page?: unknown }): void {
   }
 }
 
-export interface IterateOptions {
+export interface IterateOptions<T = unknown> {
   /** Stop after this many records. */
   max?: number | undefined
   /** Refuse to fetch more than this many pages (PageLimitError). Default 100 000. */
   maxPages?: number | undefined
+  /** Pages in flight at once once the page count is known (default 4, at most 16). */
+  concurrency?: number | undefined
+  /**
+   * Accept what the service gives: a short page, a changed total or a count that does not add up
+   * is reported through `onWarning` and the walk goes on, instead of a ListIntegrityError.
+   */
+  allowPartial?: boolean | undefined
+  onWarning?: ((message: string) => void) | undefined
+  /** The record's identifier: a record already delivered is not delivered again. */
+  identify?: ((item: T) => string | undefined) | undefined
+  /**
+   * Fix the list's upper bound when the walk starts (the operation takes `createdBefore`): the
+   * walk passes `bound` (ms since the epoch) to every page, so records created meanwhile stay out.
+   */
+  bounded?: boolean | undefined
+  /** Clock for the bound (injected in tests). */
+  now?: (() => number) | undefined
+}
+
+/** What the walk passes with each page it asks for. */
+export interface PageRequest {
+  /** The walk's fixed upper bound on creation time, when it has one. */
+  bound?: number | undefined
+  /** Aborted when the walk ends early (the consumer stopped, or a page failed). */
+  signal: AbortSignal
 }
 
 /**
- * Every record of every page, in order, starting at `firstPage`. Fetches page n+1 while the
- * records of page n are being consumed, and never more than that: at most two pages are held.
- * Stops at the last page (by `Page-Count`, or at the first short or empty page), or after `max`
- * records; a consumer that stops early leaves at most one page fetched in vain.
+ * Every record of every page, strictly in order, starting at `firstPage`.
+ *
+ * Once the first page has given the page count, up to `concurrency` further pages are in flight
+ * at once; records are still delivered page by page, in order, and at most `concurrency` pages
+ * wait in memory. Without counts (no `Page-Count` nor `Total-Record-Count`) the walk goes one
+ * page ahead and stops at the first short page.
+ *
+ * The result is complete or an error: a page shorter than the page size before the last page,
+ * a last page that does not hold the rest of the total, a total that changes mid-walk, a page
+ * whose body is malformed, or a number of distinct records that is not the total, each throw a
+ * ListIntegrityError naming the page (or, with `allowPartial`, are reported through `onWarning`).
  */
 export async function* iteratePages<T>(
-  fetchPage: (page: number) => Promise<Page<T>>,
+  fetchPage: (page: number, request: PageRequest) => Promise<Page<T> | (() => Page<T>)>,
   firstPage: number,
-  options: IterateOptions = {},
+  options: IterateOptions<T> = {},
 ): AsyncGenerator<T, void, undefined> {
   const max = options.max
   if (max !== undefined && (!Number.isInteger(max) || max < 0)) {
     throw new InvalidInputError(`max must be a whole number of at least 0 (got ${String(max)})`)
   }
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new InvalidInputError(`concurrency must be a whole number from 1 to ${MAX_CONCURRENCY} (got ${String(concurrency)})`)
+  }
   if (max === 0) return
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
-  let yielded = 0
-  let fetched = 1
-  let current: Promise<Page<T>> = fetchPage(firstPage)
+  const controller = new AbortController()
+  const seen = options.identify ? new IdSet() : undefined
+  const identify = options.identify
+  const warned = new Set<string>()
+  const anomaly = (page: number, reason: ListIntegrityError['reason'], message: string) => {
+    if (!options.allowPartial) throw new ListIntegrityError({ page, reason, message })
+    if (!warned.has(reason)) options.onWarning?.(message)
+    warned.add(reason)
+  }
+  /** A malformed page (not JSON, not a list, a record that does not fit) as the walk reports it. */
+  const malformed = (page: number, error: unknown): unknown =>
+    error instanceof ResponseFormatError
+      ? new ListIntegrityError({ page, reason: 'malformed-page', message: `Page ${page} of the list is malformed: ${error.message}`, cause: error })
+      : error
+  const get = async (page: number, bound: number | undefined): Promise<Page<T> | (() => Page<T>)> => {
+    try {
+      return await fetchPage(page, { bound, signal: controller.signal })
+    } catch (error) {
+      throw malformed(page, error)
+    }
+  }
+  /** A page as fetched, parsed now if it came as a function (kept as text while it waited). */
+  const open = (got: Page<T> | (() => Page<T>), page: number): Page<T> => {
+    if (typeof got !== 'function') return got
+    try {
+      return got()
+    } catch (error) {
+      throw malformed(page, error)
+    }
+  }
 
-  for (;;) {
-    const page = await current
-    const seen = yielded + page.items.length
-    const wantMore = max === undefined || seen < max
-    const hasNext = page.items.length > 0 && page.page < page.pageCount && !(page.inferred && page.items.length < page.limit)
+  let delivered = 0
+  let unique = 0
+  let duplicates = 0
+  /** Whether the record should be delivered: false for one already delivered. */
+  const fresh = (item: T): boolean => {
+    const id = identify?.(item)
+    if (id === undefined || seen === undefined) {
+      unique++
+      return true
+    }
+    if (seen.add(id)) {
+      unique++
+      return true
+    }
+    duplicates++
+    return false
+  }
 
-    let next: Promise<Page<T>> | undefined
-    if (wantMore && hasNext) {
-      if (fetched >= maxPages) {
-        throw new PageLimitError(
-          `Stopped after ${maxPages} pages (${yielded + page.items.length} records); the service reports ${page.pageCount} pages. Narrow the query or use a larger limit.`,
-        )
+  try {
+    let bound = options.bounded ? Math.floor((options.now ?? Date.now)()) : undefined
+    let first = open(await get(firstPage, bound), firstPage)
+    if (bound !== undefined && first.serverTime !== undefined && Math.abs(first.serverTime - bound) > CLOCK_SKEW_MS) {
+      // The service's clock is not ours: a bound by our clock would leave out records it has
+      // (its clock ahead) or let in records made during the walk (behind). Take its time instead,
+      // to the end of the second its Date header names (the header has no finer resolution).
+      bound = first.serverTime + 1000
+      first = open(await get(firstPage, bound), firstPage)
+    }
+
+    if (first.inferred && !first.counted?.pages) {
+      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { max, maxPages, fresh, countDelivered: () => ++delivered })
+      return
+    }
+
+    const pageCount = first.pageCount
+    const total = !first.inferred || first.counted?.total ? first.totalRecordCount : undefined
+    // A service that pages by fewer records than asked (its own maximum) says so through its
+    // counts: page 1 is short, and the counts agree with that smaller size. Walk at its size.
+    const got = first.items.length
+    const smaller = got > 0 && got < first.limit && first.page < pageCount && (total === undefined || Math.ceil(total / got) === pageCount)
+    const limit = smaller ? got : first.limit
+    let last = pageCount
+    if (max !== undefined) last = Math.min(last, firstPage + Math.ceil(max / Math.max(limit, 1)) - 1)
+    if (last - firstPage + 1 > maxPages) {
+      throw new PageLimitError(`The list has ${pageCount} pages (${first.totalRecordCount} records), more than the ${maxPages} a walk may fetch. Narrow the query or use a larger limit.`)
+    }
+
+    const check = (page: Page<T>) => {
+      const n = page.page
+      const pageTotal = !page.inferred || page.counted?.total ? page.totalRecordCount : undefined
+      if (total !== undefined && pageTotal !== undefined && pageTotal !== total) {
+        anomaly(n, 'total-changed', `Page ${n} of ${pageCount}: Total-Record-Count changed from ${total} to ${pageTotal} during the walk, so the list changed while it was read`)
+      } else if (page.pageCount !== pageCount && (!page.inferred || page.counted?.pages)) {
+        anomaly(n, 'total-changed', `Page ${n} of ${pageCount}: Page-Count changed from ${pageCount} to ${page.pageCount} during the walk, so the list changed while it was read`)
       }
-      next = fetchPage(page.page + 1)
-      fetched++
-      // If the consumer stops before awaiting it, a failure of the prefetch must not go unhandled.
-      next.catch(() => undefined)
+      const got = page.items.length
+      if (got > limit) {
+        anomaly(n, 'long-page', `Page ${n} of ${pageCount} had ${got} records, more than the page size ${limit}`)
+      } else if (n < pageCount && got < limit) {
+        anomaly(n, 'short-page', `Page ${n} of ${pageCount} had ${got} records where ${limit} were promised`)
+      } else if (n === pageCount && total !== undefined && got !== total - (pageCount - 1) * limit) {
+        anomaly(n, 'short-page', `Page ${n} of ${pageCount} (the last) had ${got} records where ${total - (pageCount - 1) * limit} were promised`)
+      }
     }
 
-    for (const item of page.items) {
-      yield item
-      yielded++
-      if (max !== undefined && yielded >= max) return
+    const inFlight = new Map<number, Promise<Page<T> | (() => Page<T>)>>()
+    let next = firstPage + 1
+    const fill = () => {
+      while (inFlight.size < concurrency && next <= last) {
+        const pending = get(next, bound)
+        // A page the consumer never reaches (it stopped early) must not fail unhandled.
+        pending.catch(() => undefined)
+        inFlight.set(next, pending)
+        next++
+      }
     }
-    if (!next) return
-    current = next
+
+    check(first.limit === limit ? first : { ...first, limit })
+    fill()
+    let page: Page<T> | undefined = first
+    for (let n = firstPage; page; n++) {
+      for (const item of page.items) {
+        if (!fresh(item)) continue
+        yield item
+        delivered++
+        if (max !== undefined && delivered >= max) return
+      }
+      page = undefined
+      if (n + 1 <= last) {
+        page = open(await (inFlight.get(n + 1) as Promise<Page<T> | (() => Page<T>)>), n + 1)
+        inFlight.delete(n + 1)
+        fill()
+        check(page.limit === limit ? page : { ...page, limit })
+      }
+    }
+
+    if (total !== undefined && last === pageCount) {
+      const expected = Math.max(0, total - (firstPage - 1) * limit)
+      if (unique !== expected) {
+        const moved = duplicates > 0 ? ` (${duplicates} repeated, dropped)` : ''
+        anomaly(last, 'count-mismatch', `The walk delivered ${unique} distinct records${moved} of the ${expected} the service reported`)
+      }
+    }
+  } finally {
+    controller.abort()
+  }
+}
+
+/** Without any count: one page ahead, stopping at the first short or empty page. */
+async function* sequentialWalk<T>(
+  first: Page<T>,
+  get: (page: number) => Promise<Page<T>>,
+  state: { max: number | undefined; maxPages: number; fresh: (item: T) => boolean; countDelivered: () => number },
+): AsyncGenerator<T, void, undefined> {
+  let fetched = 1
+  let current: Page<T> | undefined = first
+  while (current) {
+    const page: Page<T> = current
+    const hasNext = page.items.length > 0 && page.page < page.pageCount && page.items.length >= page.limit
+    let next: Promise<Page<T>> | undefined
+    if (hasNext) {
+      if (fetched >= state.maxPages) {
+        throw new PageLimitError(`Stopped after ${state.maxPages} pages; the service did not say how many there are. Narrow the query or use a larger limit.`)
+      }
+      next = get(page.page + 1)
+      next.catch(() => undefined)
+      fetched++
+    }
+    for (const item of page.items) {
+      if (!state.fresh(item)) continue
+      yield item
+      if (state.max !== undefined && state.countDelivered() >= state.max) return
+    }
+    current = next ? await next : undefined
   }
 }

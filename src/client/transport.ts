@@ -4,98 +4,19 @@
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
 
-import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
+import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
+import { type Context, type Query, type RawRequest, type RawResponse, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson } from './wire.js'
 
-/** The entity a call acts for; each field becomes a context header when set. */
-export interface Context {
-  marketplaceId?: string | undefined
-  merchantId?: string | undefined
-  customerId?: string | undefined
-  /** Real integrations send this beside the contract's three (creating a payment source). */
-  customerDelegateUserId?: string | undefined
-}
-
-/** Query parameters: arrays repeat the parameter, undefined is left out, booleans are true/false. */
-export type Query = Record<string, string | number | boolean | undefined | null | Array<string | number | boolean>>
-
-export type ResponseType = 'json' | 'text' | 'bytes' | 'stream'
-
-export interface RawRequest {
-  method: string
-  /** Path relative to the base URL, ids already encoded. */
-  path: string
-  query?: Query | Record<string, unknown> | undefined
-  /**
-   * JSON value (sent as application/json), or an undici FormData (multipart, its own
-   * Content-Type), or bytes (sent as given with the caller's Content-Type).
-   */
-  body?: unknown
-  headers?: Record<string, string> | undefined
-  context?: Context | undefined
-  accept?: string | undefined
-  responseType?: ResponseType | undefined
-  signal?: AbortSignal | undefined
-}
-
-export interface RawResponse<B = unknown> {
-  status: number
-  /** Lower-case names; repeated headers joined with ", ". */
-  headers: Record<string, string>
-  body: B
-  requestId?: string | undefined
-}
-
-/** What `createClient()` takes. */
-export interface ClientOptions {
-  /** The environment's base address, e.g. the sandbox URL or http://127.0.0.1:4010. */
-  baseUrl: string
-  /** Sent as `Authorization: Bearer <credential>`; never shown in errors or debug lines. */
-  credential: string
-  /** Default context headers for every call. */
-  context?: Context | undefined
-  /** Deadline of one attempt, in ms (default 30 000). */
-  timeoutMs?: number | undefined
-  /** Retries after the first try for retryable failures (default 3). */
-  maxRetries?: number | undefined
-  /** An undici dispatcher (a MockAgent in tests, a proxy agent …). */
-  dispatcher?: Dispatcher | undefined
-  userAgent?: string | undefined
-  /** Receives one redacted line per request and per response. */
-  debug?: ((line: string) => void) | undefined
-  /** Waits between retries (injected in tests). */
-  sleep?: ((ms: number) => Promise<void>) | undefined
-  /** Jitter source in [0, 1) (injected in tests). */
-  random?: (() => number) | undefined
-  /**
-   * Called with each request before it is first sent (not again for a retry); it may throw to
-   * stop it, so that nothing is sent (a dry run, a declined confirmation).
-   */
-  intercept?: ((request: OutgoingRequest) => void | Promise<void>) | undefined
-  /** Aborts every call of the client (a per-call signal is honoured too). */
-  signal?: AbortSignal | undefined
-}
-
-/** A request as the intercept hook sees it: the credential is never in it. */
-export interface OutgoingRequest {
-  method: string
-  url: string
-  /** The path without its query string. */
-  path: string
-  /** As they would be sent, with the Authorization value redacted. */
-  headers: Record<string, string>
-  /** The JSON body (sensitive fields redacted), or a description of a form or bytes. */
-  body: unknown
-}
-
-export interface TransportOptions extends ClientOptions {
-  /** Clock for HTTP-date `Retry-After` values. */
-  now?: (() => number) | undefined
-}
+export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
+export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
+export { encodeQuery, mergeContext } from './wire.js'
 
 export const DEFAULT_TIMEOUT_MS = 30_000
+export const DEFAULT_BUDGET_MS = 60_000
 export const DEFAULT_USER_AGENT = 'payfac-client/0.1.0'
 
 const CONTEXT_HEADERS: ReadonlyArray<[keyof Context, string]> = [
@@ -117,12 +38,19 @@ const NEVER_CONNECTED = new Set([
 ])
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+const realDeadline = (onExpiry: () => void, ms: number) => {
+  const timer = setTimeout(onExpiry, ms)
+  return () => clearTimeout(timer)
+}
 
 export class Transport {
   readonly baseUrl: string
   private readonly credential: string
   private readonly context: Context
   private readonly timeoutMs: number
+  private readonly budgetMs: number
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined
+  private readonly setDeadline: (onExpiry: () => void, ms: number) => () => void
   private readonly maxRetries: number
   private readonly dispatcher: Dispatcher | undefined
   private readonly userAgent: string
@@ -153,7 +81,10 @@ export class Transport {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
     this.credential = options.credential
     this.context = { ...(options.context ?? {}) }
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, 'timeoutMs')
+    this.budgetMs = Math.max(positive(options.budgetMs, DEFAULT_BUDGET_MS, 'budgetMs'), this.timeoutMs)
+    this.onRetry = options.onRetry
+    this.setDeadline = options.setDeadline ?? realDeadline
     this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES)
     this.dispatcher = options.dispatcher
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT
@@ -171,11 +102,13 @@ export class Transport {
     const signal = raw.signal && this.signal ? AbortSignal.any([raw.signal, this.signal]) : (raw.signal ?? this.signal)
     if (this.intercept) await this.intercept(this.outgoing({ ...raw, method }))
     const path = this.describePath(raw.path)
+    const started = this.now()
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | undefined
       if (signal?.aborted) throw signal.reason
+      const left = this.budgetMs - (this.now() - started)
       try {
-        return (await this.once({ ...raw, method, signal })) as RawResponse<B>
+        return (await this.once({ ...raw, method, signal }, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
       } catch (error) {
         if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
         let decision: boolean
@@ -187,9 +120,21 @@ export class Transport {
         } else {
           throw error
         }
-        if (!decision) throw outcomeOf(method, path, error)
+        if (!decision) throw outcomeOf(method, path, tried(error, attempt, this.now() - started))
         const wait = backoffMs({ attempt, retryAfter, random: this.random, now: this.now() })
+        const elapsedMs = this.now() - started
+        // A retry that could not even start within the budget is not made.
+        if (elapsedMs + wait >= this.budgetMs) throw outcomeOf(method, path, tried(error, attempt, elapsedMs))
         this.log(`… retry ${attempt} of ${this.maxRetries} for ${method} ${path} in ${wait} ms`)
+        if (this.onRetry) {
+          const message = redactSecrets((error as Error).message, [this.credential])
+          const reason = message.startsWith(`${method} ${path} `) ? message.slice(method.length + path.length + 2) : message
+          try {
+            this.onRetry({ method, path, retry: attempt, maxRetries: this.maxRetries, reason, waitMs: wait, elapsedMs })
+          } catch {
+            // A failing observer must not fail the request.
+          }
+        }
         await this.sleep(wait)
         if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
       }
@@ -205,7 +150,7 @@ export class Transport {
     return url
   }
 
-  private async once(raw: RawRequest): Promise<RawResponse> {
+  private async once(raw: RawRequest, timeoutMs: number): Promise<RawResponse> {
     const method = raw.method
     const url = this.buildUrl(raw.path, raw.query)
     const path = this.describePath(raw.path)
@@ -218,15 +163,16 @@ export class Transport {
       headers['Content-Type'] = form.contentType
     }
     const secrets = this.secrets(headers)
+    const debugging = this.debugSink !== undefined
 
-    this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody}`}`, secrets)
+    if (debugging) this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
 
     const timer = new AbortController()
     let timedOut = false
-    const timeout = setTimeout(() => {
+    const disarm = this.setDeadline(() => {
       timedOut = true
       timer.abort(new Error('timeout'))
-    }, this.timeoutMs)
+    }, timeoutMs)
     const signal = raw.signal ? AbortSignal.any([raw.signal, timer.signal]) : timer.signal
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
@@ -238,13 +184,13 @@ export class Transport {
         headers,
         body: body as Dispatcher.DispatchOptions['body'],
         signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       })
     } catch (error) {
-      clearTimeout(timeout)
-      throw this.networkError(error, { method, path, url, timedOut, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      disarm()
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
     }
 
     const status = response.statusCode
@@ -254,29 +200,31 @@ export class Transport {
 
     if (ok && responseType === 'stream') {
       // The deadline covered the wait for headers; a download then only has the idle timeout.
-      clearTimeout(timeout)
-      this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
+      disarm()
+      if (debugging) this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
       return { status, headers: responseHeaders, body: response.body as unknown as Readable, requestId }
     }
 
-    let bytes: Uint8Array
+    const binary = ok && responseType === 'bytes'
+    // The answer as received: text is read as text (one decode, no copy through an ArrayBuffer).
+    let bytes: Uint8Array | undefined
+    let text = ''
     try {
-      bytes = new Uint8Array(await response.body.arrayBuffer())
+      if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
+      else text = await response.body.text()
     } catch (error) {
-      throw this.networkError(error, { method, path, url, timedOut, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
     } finally {
-      clearTimeout(timeout)
+      disarm()
     }
 
     const contentType = responseHeaders['content-type'] ?? ''
-    const binary = ok && responseType === 'bytes'
-    // The answer as received; what is shown (debug lines, errors) never carries a known secret.
-    const text = binary ? '' : new TextDecoder().decode(bytes)
-    const shown = binary ? `<${bytes.byteLength} bytes>` : text ? redactBodyText(text, secrets) : ''
-    this.log(
-      `← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))}${shown ? ` ${shown}` : ''}`,
-      secrets,
-    )
+    // What is shown (debug lines, errors) never carries a known secret; redacting a body costs a
+    // parse, a deep copy and a stringify, so it is done only when a debug line will show it.
+    if (debugging) {
+      const shown = bytes ? `<${bytes.byteLength} bytes>` : text ? redactBodyText(text, secrets) : ''
+      this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))}${shown ? ` ${shown}` : ''}`, secrets)
+    }
 
     if (!ok) {
       const errorBody = parseMaybeJson(redactSecrets(text, secrets), contentType)
@@ -285,32 +233,14 @@ export class Transport {
       throw error
     }
 
-    if (binary) return { status, headers: responseHeaders, body: bytes, requestId }
+    if (bytes) return { status, headers: responseHeaders, body: bytes, requestId }
     if (responseType === 'text') return { status, headers: responseHeaders, body: text, requestId }
 
-    if (text.trim() === '') return { status, headers: responseHeaders, body: undefined, requestId }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text) as unknown
-    } catch {
-      const safe = redactSecrets(text, secrets)
-      const snippet = safe.trim().replace(/\s+/g, ' ').slice(0, 120)
-      throw new ResponseFormatError({
-        method,
-        path,
-        status,
-        body: safe,
-        reason: `expected JSON${contentType ? ` but got ${contentType.split(';')[0]}` : ''}: ${snippet}`,
-      })
-    }
-    // Real clients recognise an error body by its errorCode; one that arrives with a success
-    // status but names a failure status of its own is treated as that failure.
-    const embedded = embeddedErrorStatus(parsed)
-    if (embedded !== undefined) {
-      const body = parseMaybeJson(redactSecrets(text, secrets), contentType)
-      throw new ApiError({ status: embedded, method, path, body, requestId })
-    }
-    return { status, headers: responseHeaders, body: parsed, requestId }
+    const read = () => readJson(text, { method, path, status, contentType, requestId, secrets })
+    // A list page waiting its turn in a walk is kept as text: parsed when it is reached, its
+    // records die young instead of ageing in memory while earlier pages are printed.
+    if (responseType === 'json-later') return { status, headers: responseHeaders, body: read, requestId }
+    return { status, headers: responseHeaders, body: read(), requestId }
   }
 
   /** The request as the intercept hook sees it: URL, headers with the credential redacted, body. */
@@ -324,7 +254,7 @@ export class Transport {
   }
 
   /** Headers and the encoded body of a request, plus what the debug line shows of the body. */
-  private prepare(raw: RawRequest): { headers: Record<string, string>; body: unknown; shownBody: string | undefined } {
+  private prepare(raw: RawRequest): { headers: Record<string, string>; body: unknown; shownBody: (() => string) | undefined } {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.credential}`,
       Accept: raw.accept ?? 'application/json',
@@ -336,19 +266,20 @@ export class Transport {
       if (value !== undefined && value !== '') headers[header] = value
     }
     let body: unknown
-    let shownBody: string | undefined
-    if (raw.body === undefined) {
+    let shownBody: (() => string) | undefined
+    const given = raw.body
+    if (given === undefined) {
       body = undefined
-    } else if (raw.body instanceof FormData) {
-      body = raw.body
-      shownBody = describeForm(raw.body)
-    } else if (raw.body instanceof Uint8Array) {
-      body = raw.body
-      shownBody = `<${raw.body.byteLength} bytes>`
+    } else if (given instanceof FormData) {
+      body = given
+      shownBody = () => describeForm(given)
+    } else if (given instanceof Uint8Array) {
+      body = given
+      shownBody = () => `<${given.byteLength} bytes>`
     } else {
-      body = JSON.stringify(raw.body)
+      body = JSON.stringify(given)
       headers['Content-Type'] = 'application/json'
-      shownBody = JSON.stringify(redactJson(raw.body))
+      shownBody = () => JSON.stringify(redactJson(given))
     }
     for (const [name, value] of Object.entries(raw.headers ?? {})) {
       const existing = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase())
@@ -377,7 +308,7 @@ export class Transport {
 
   private networkError(
     error: unknown,
-    at: { method: string; path: string; url: string; timedOut: boolean; aborted: boolean; elapsed: number; secrets: string[] },
+    at: { method: string; path: string; url: string; timedOut: boolean; timeoutMs: number; aborted: boolean; elapsed: number; secrets: string[] },
   ): unknown {
     if (at.aborted && !at.timedOut) return error
     const code = errorCode(error)
@@ -386,7 +317,7 @@ export class Transport {
       // Nothing was sent: the request itself could not be built (e.g. a line break in a header).
       result = new InvalidInputError(`${at.method} ${at.path} could not be sent: ${redactSecrets(errorReason(error), at.secrets)}`)
     } else if (at.timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      result = new TimeoutError({ method: at.method, path: at.path, timeoutMs: this.timeoutMs })
+      result = new TimeoutError({ method: at.method, path: at.path, timeoutMs: at.timeoutMs })
     } else {
       const reason = redactSecrets(errorReason(error), at.secrets)
       result = new ConnectionError({
@@ -415,6 +346,18 @@ export class Transport {
       // A failing debug sink must not fail the request.
     }
   }
+}
+
+/** Notes on the final error of a request tried more than once how often and for how long. */
+function tried(error: unknown, attempts: number, elapsedMs: number): unknown {
+  if (attempts > 1 && error instanceof PayfacError) error.tried = { attempts, elapsedMs: Math.max(0, Math.round(elapsedMs)) }
+  return error
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
+  return value
 }
 
 /** Methods that may change something on the service: their lost answers are unknown outcomes. */
@@ -449,78 +392,6 @@ export function outcomeOf(method: string, path: string, error: unknown, interrup
 const RETRY_AFTER = Symbol('retryAfter')
 type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
 
-/** Client context overlaid with per-call context; an undefined per-call field keeps the client's. */
-export function mergeContext(base: Context, call: Context | undefined): Context {
-  const merged: Context = { ...base }
-  for (const [key, value] of Object.entries(call ?? {}) as Array<[keyof Context, string | undefined]>) {
-    if (value !== undefined) merged[key] = value
-  }
-  return merged
-}
-
-/**
- * `limit=20&status=paid&status=refunded&expired=false`. Arrays repeat the parameter; undefined
- * and null are left out; booleans are true/false; Dates are ISO 8601. Anything else (an object)
- * is refused: it has no agreed form in a query string.
- */
-export function encodeQuery(query: Query | Record<string, unknown> | undefined): string {
-  if (!query) return ''
-  const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query)) {
-    const values: unknown[] = Array.isArray(value) ? value : [value]
-    for (const item of values) {
-      const text = queryValue(name, item)
-      if (text !== undefined) params.append(name, text)
-    }
-  }
-  return params.toString()
-}
-
-function queryValue(name: string, value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value === 'string') return value
-  if (typeof value === 'boolean') return value ? 'true' : 'false'
-  if (typeof value === 'number' || typeof value === 'bigint') {
-    if (typeof value === 'number' && !Number.isFinite(value)) throw new InvalidInputError(`Query parameter ${name} is not a finite number`)
-    return String(value)
-  }
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new InvalidInputError(`Query parameter ${name} is an invalid date`)
-    return value.toISOString()
-  }
-  throw new InvalidInputError(`Query parameter ${name} must be a string, number, boolean or date (got ${Array.isArray(value) ? 'a nested array' : typeof value})`)
-}
-
-function embeddedErrorStatus(body: unknown): number | undefined {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined
-  const { errorCode, statusCode } = body as { errorCode?: unknown; statusCode?: unknown }
-  if (typeof errorCode !== 'string' || !errorCode) return undefined
-  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) return undefined
-  return statusCode
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return out
-}
-
-function parseMaybeJson(text: string, contentType: string): unknown {
-  const trimmed = text.trim()
-  if (!trimmed) return undefined
-  if (/json/i.test(contentType) || trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      return JSON.parse(trimmed) as unknown
-    } catch {
-      return text
-    }
-  }
-  return text
-}
-
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
@@ -541,13 +412,4 @@ function errorReason(error: unknown): string {
     return `${error.message || error.name}${cause}`
   }
   return String(error)
-}
-
-function describeForm(form: FormData): string {
-  const parts: string[] = []
-  for (const [name, value] of form.entries()) {
-    if (typeof value === 'string') parts.push(`${name}=${/token|secret|password/i.test(name) ? REDACTED : value}`)
-    else parts.push(`${name}=<file ${(value as { name?: string }).name ?? ''} ${(value as { size?: number }).size ?? 0} bytes>`)
-  }
-  return `<multipart ${parts.join(', ')}>`
 }

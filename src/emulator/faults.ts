@@ -7,6 +7,8 @@
 //   latency=<ms>               apply the request, hold the answer back for <ms>
 //   reset                      destroy the connection before anything is applied
 //   drop-after-commit          apply the request fully, then destroy the connection unanswered
+//   empty-page=<n>             a list answers page <n> with an empty array, its counts unchanged
+//   malformed-page=<n>         a list answers page <n> with a body cut short (not JSON)
 //   commit-then-status=<s>     apply the request fully, then answer <s> (500, 502, 503 or 504)
 //                              with an ApiError instead of its result
 // Standing rules (`/__emulator/faults`) apply a fault to matching requests with a probability,
@@ -29,6 +31,7 @@ export type FaultAction =
   | { kind: 'throttle'; retryAfterSeconds: number }
   | { kind: 'reset' }
   | { kind: 'drop-after-commit' }
+  | { kind: 'empty-page' | 'malformed-page'; page: number }
   | { kind: 'commit-then-status'; status: CommitStatus }
 
 /** Statuses `commit-then-status` may answer: those after which a client cannot know the outcome. */
@@ -46,7 +49,7 @@ export interface Fault {
 /** Reads a fault as the header (or a standing rule) writes it; a 400 `invalid_fault` when it is not one. */
 export function parseFault(text: string): Fault {
   const bad = (why: string) =>
-    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit or commit-then-status=<500|502|503|504>')
+    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit, commit-then-status=<500|502|503|504>, empty-page=<n> or malformed-page=<n>')
   let action: FaultAction | null = null
   let latencyMs = 0
   const parts = text.split(',').map((p) => p.trim()).filter(Boolean)
@@ -67,12 +70,16 @@ export function parseFault(text: string): Fault {
       const seconds = match[1] === undefined ? 1 : Number(match[1])
       if (seconds > MAX_RETRY_AFTER_SECONDS) throw bad(`retry-after is at most ${MAX_RETRY_AFTER_SECONDS} seconds`)
       next = { kind: 'throttle', retryAfterSeconds: seconds }
+    } else if ((match = /^(empty-page|malformed-page)\s*=\s*(\d+)$/.exec(lower))) {
+      const page = Number(match[2])
+      if (page < 1 || page > 2_147_483_647) throw bad('the page is a number from 1')
+      next = { kind: match[1] as 'empty-page' | 'malformed-page', page }
     } else if ((match = /^latency\s*=\s*(\d+)$/.exec(lower))) {
       latencyMs = Number(match[1])
       if (latencyMs > MAX_LATENCY_MS) throw bad(`latency is at most ${MAX_LATENCY_MS} ms`)
       continue
     } else throw bad(`"${part}" is not a fault`)
-    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit, commit-then-status (latency may go with it)')
+    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit, commit-then-status, empty-page, malformed-page (latency may go with it)')
     action = next
   }
   return { action, latencyMs, text: parts.join(', ') }

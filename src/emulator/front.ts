@@ -101,6 +101,7 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
         requestId = answer.headers['Request-Id'] as string
         ns.settle(requestId)
         if (fault?.action?.kind === 'drop-after-commit') answer.transport = { destroy: 'after' }
+        if (fault?.action && 'page' in fault.action) answer = spoilPage(answer, fault.action, url)
         if (fault?.action?.kind === 'commit-then-status' && answer.status < 400) {
           // Applied in full; the client is told it failed, as a proxy or a crash after the commit would.
           const status = fault.action.status
@@ -112,6 +113,8 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
       answer = errorAnswer(requestId, error)
     }
     if (fault && fault.latencyMs > 0) answer.transport = { ...answer.transport, delayMs: fault.latencyMs }
+    // The service's clock, as a real server's Date header gives it: emulator time, advanced or not.
+    answer.headers.Date = ns.clock.now().toUTCString()
     ns.requests.push({
       requestId,
       at: timestamp(ns.clock.now()),
@@ -156,6 +159,18 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
       namespaces.close()
     },
   }
+}
+
+/**
+ * `empty-page=<n>` and `malformed-page=<n>`: a successful list answer for page n (default 1)
+ * loses its records (an empty array) or is cut short mid-JSON; headers, counts included, stay.
+ */
+function spoilPage(answer: FrontResponse, action: { kind: 'empty-page' | 'malformed-page'; page: number }, url: URL): FrontResponse {
+  const page = Number(url.searchParams.get('page') ?? '1')
+  if (page !== action.page || answer.status !== 200) return answer
+  const text = typeof answer.body === 'string' ? answer.body : answer.body.toString('utf8')
+  if (!text.trimStart().startsWith('[')) return answer
+  return { ...answer, body: action.kind === 'empty-page' ? '[]' : text.slice(0, Math.max(1, Math.floor(text.length / 2))) }
 }
 
 /** An ApiError answer with its request id (for errors outside the pipeline). */

@@ -5,7 +5,6 @@
 // 'drain' whenever the stream asks it to. When the source has nothing ready (the next page is
 // on its way), whatever is buffered is written out first, so rows appear as pages arrive.
 import Table from 'cli-table3'
-import { stringify } from 'csv-stringify/sync'
 import { csvText, displayWidth, sanitize, tableText, truncate } from './cells.js'
 import { allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
@@ -233,9 +232,22 @@ function recordTable<T>(columns: Column<T>[], record: T, options: OutputOptions)
 // ---------------------------------------------------------------------------------------------
 // CSV and JSON
 
+/**
+ * One CSV record, as csv-stringify writes it by default (RFC 4180: a cell holding `"`, `,`, CR or
+ * LF is quoted, quotes doubled; records end in LF), without its per-call set-up: on a 100 000-row
+ * `--all --csv` that set-up was most of payfac's own CPU.
+ */
 function csvLine(cells: string[]): string {
-  return stringify([cells])
+  let line = ''
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] as string
+    if (i > 0) line += ','
+    line += CSV_QUOTE.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
+  }
+  return `${line}\n`
 }
+
+const CSV_QUOTE = /[",\r\n]/
 
 function csvRow<T>(columns: Column<T>[], record: T): string {
   return csvLine(columns.map((column) => csvText(readColumn(column, record))))

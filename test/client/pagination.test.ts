@@ -45,11 +45,11 @@ describe('list', () => {
 })
 
 describe('iterate', () => {
-  it('walks 3 pages in order, one page of look-ahead and never more', async () => {
+  it('with concurrency 1, walks 3 pages in order, one page of look-ahead and never more', async () => {
     serveTransactions(5)
     const seen: string[] = []
     const requestsAtItem: number[] = []
-    for await (const t of svc.client().transactions.iterate({ limit: 2 })) {
+    for await (const t of svc.client().transactions.iterate({ limit: 2 }, { concurrency: 1 })) {
       seen.push(t.purchaseDetails?.transactionId as string)
       await pause()
       requestsAtItem.push(svc.requests.length)
@@ -68,12 +68,39 @@ describe('iterate', () => {
     expect(svc.requests.map((r) => r.query.get('page'))).toEqual(['1', '2'])
   })
 
-  it('asks for 100 records a page when the query gives no limit, and keeps the filters on every page', async () => {
+  it('asks for 500 records a page when the query gives no limit, keeps the filters on every page and bounds creation time', async () => {
     serveTransactions(3)
     const all: unknown[] = []
+    const before = Date.now()
     for await (const t of svc.client().transactions.iterate({ status: ['paid', 'refunded'] })) all.push(t)
     expect(all).toHaveLength(3)
-    expect(svc.requests[0]?.path).toBe('/transactions?status=paid&status=refunded&limit=100&page=1')
+    const path = svc.requests[0]?.path ?? ''
+    expect(path).toMatch(/^\/transactions\?status=paid&status=refunded&limit=500&page=1&createdBefore=/)
+    const bound = Date.parse(svc.requests[0]?.query.get('createdBefore') ?? '')
+    expect(bound).toBeGreaterThanOrEqual(before - 1)
+  })
+
+  it('keeps a createdBefore of the caller that is already in the past', async () => {
+    serveTransactions(3)
+    for await (const _ of svc.client().transactions.iterate({ createdBefore: '2026-01-01T00:00:00.000Z' })) {
+      // drain
+    }
+    expect(svc.requests[0]?.query.getAll('createdBefore')).toEqual(['2026-01-01T00:00:00.000Z'])
+  })
+
+  it('asks for up to four pages at once once page 1 has given the count, and delivers them in order', async () => {
+    serveTransactions(11)
+    const seen: string[] = []
+    let inFlightAtFirst = 0
+    for await (const t of svc.client().transactions.iterate({ limit: 1 })) {
+      if (seen.length === 0) {
+        await pause()
+        inFlightAtFirst = svc.requests.length
+      }
+      seen.push(t.purchaseDetails?.transactionId as string)
+    }
+    expect(seen).toEqual(Array.from({ length: 11 }, (_, i) => `tran_${i + 1}`))
+    expect(inFlightAtFirst).toBe(5)
   })
 
   it('passes per-call context to every page', async () => {
@@ -92,6 +119,7 @@ describe('iterate', () => {
       }
     }
     await expect(run()).rejects.toThrow(PageLimitError)
-    expect(svc.requests).toHaveLength(4)
+    // Page 1 tells there are 10 pages: the walk stops before asking for more.
+    expect(svc.requests).toHaveLength(1)
   })
 })

@@ -185,7 +185,7 @@ describe('generic list and iterate', () => {
     const seen: unknown[] = []
     for await (const loan of svc.client().iterate('/loans', { status: 'open' })) seen.push(loan)
     expect(seen).toEqual([{ loanId: 'l1' }])
-    expect(svc.requests[0]?.path).toBe('/loans?status=open&limit=100&page=1')
+    expect(svc.requests[0]?.path).toBe('/loans?status=open&limit=500&page=1')
   })
 
   it('every resource iterate drains an empty list after one request', async () => {

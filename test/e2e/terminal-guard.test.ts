@@ -2,7 +2,7 @@
 // production target shows what it will do and asks; "no" exits 3 with nothing sent, "yes"
 // sends the refund once. Against a recording server, which takes the live key.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -12,7 +12,7 @@ import { type RecordingServer, startRecordingServer } from '../helpers/recording
 import { BIN } from '../helpers/spawn-cli.js'
 
 const SOCKET = `payfac-guard-${process.pid}`
-const TRAN = 'tran_TerminalGuard001'
+const TRAN = 'tran_TerminalGuard0001'
 const found = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
 const TMUX = found.status === 0 ? found.stdout.trim() : undefined
 const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })
@@ -54,8 +54,10 @@ describe('the production guard at a terminal (tmux)', () => {
     const session = `guard-${answer}`
     tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', 'bash --norc --noprofile -i')
     const env = `PAYFAC_CONFIG_DIR=${quote(configDir)} PAYFAC_BASE_URL=${quote(server.url)} PAYFAC_API_KEY=live_sk_terminalGuardKey0001 NO_COLOR=1`
-    const command = `env -u PAYFAC_PROFILE ${env} ${quote(process.execPath)} ${quote(BIN)} transactions refund ${TRAN} --amount 5.00; echo EXIT=$?`
-    tmux('send-keys', '-t', session, '-l', command)
+    // The command (and its live key) goes into a script, so the pane shows only what payfac prints.
+    const script = join(configDir, `refund-${answer}.sh`)
+    writeFileSync(script, `env -u PAYFAC_PROFILE ${env} ${quote(process.execPath)} ${quote(BIN)} transactions refund ${TRAN} --amount 5.00\n`)
+    tmux('send-keys', '-t', session, '-l', `bash ${quote(script)}; echo EXIT=$?`)
     tmux('send-keys', '-t', session, 'Enter')
     const asked = await waitFor(session, 'the question', (text) => text.includes('Go ahead?'))
     expect(asked).toMatch(/PRODUCTION: PAYFAC_API_KEY \(no profile\), environment production/)
@@ -63,9 +65,7 @@ describe('the production guard at a terminal (tmux)', () => {
     expect(asked).toMatch(/environment\s+production/)
     expect(asked).toMatch(new RegExp(`target\\s+PATCH ${server.url.replace(/[.]/g, '\\.')}/transactions/${TRAN}`))
     expect(asked).toContain('"refundAmount":500')
-    // What payfac printed: everything after the shell's echo of the command line (which holds the
-    // key, and wraps wherever the line length puts it).
-    expect(asked.slice(asked.lastIndexOf('EXIT=$?') + 'EXIT=$?'.length)).not.toContain('live_sk_terminalGuardKey0001')
+    expect(asked).not.toContain('live_sk_terminalGuardKey0001')
     expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0)
     tmux('send-keys', '-t', session, answer)
     tmux('send-keys', '-t', session, 'Enter')

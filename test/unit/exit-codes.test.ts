@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
+import { ApiError, ConnectionError, InvalidInputError, ListIntegrityError, OutcomeUnknownError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
 import { describeError, exitCodeFor } from '../../src/cli/exit-codes.js'
 import { ConfigError } from '../../src/config/errors.js'
@@ -40,6 +40,8 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     ['503', api(503), 7],
     ['a connection error', new ConnectionError({ method: 'GET', path: '/x', code: 'ECONNREFUSED', mayHaveReachedService: false, reason: 'refused' }), 7],
     ['a timeout', new TimeoutError({ method: 'GET', path: '/x', timeoutMs: 10 }), 7],
+    ['a list page shorter than promised', new ListIntegrityError({ page: 3, reason: 'short-page', message: 'Page 3 of 4 had 0 records' }), 7],
+    ['a malformed list page', new ListIntegrityError({ page: 2, reason: 'malformed-page', message: 'Page 2 is malformed' }), 7],
     ['an unknown outcome', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'status', status: 503, cause: api(503) }), 7],
     ['an unknown outcome interrupted by SIGINT', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGINT', cause: 'SIGINT' }), 130],
     ['an unknown outcome interrupted by SIGTERM', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGTERM', cause: 'SIGTERM' }), 143],
@@ -69,6 +71,20 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
 })
 
 describe('describeError', () => {
+  it('names the page of an incomplete list and how to accept it anyway', () => {
+    const report = describeError(new ListIntegrityError({ page: 3, reason: 'short-page', message: 'Page 3 of 4 had 0 records where 500 were promised' }))
+    expect(report.message).toBe('Page 3 of 4 had 0 records where 500 were promised')
+    expect(report.hint).toMatch(/Nothing from page 3 on was printed.*--allow-partial/)
+    expect(report.json).toMatchObject({ page: 3, reason: 'short-page', type: 'ListIntegrityError' })
+  })
+
+  it('says how often and how long a request was tried', () => {
+    const error = new TimeoutError({ method: 'GET', path: '/x', timeoutMs: 30_000 })
+    error.tried = { attempts: 2, elapsedMs: 60_000 }
+    expect(describeError(error).message).toBe('GET /x got no answer within 30000 ms (tried 2 times over 60.0 s)')
+    expect(describeError(error).json).toMatchObject({ attempts: 2, elapsedMs: 60_000 })
+  })
+
   it('shows service errors as message [errorCode] detail (reference: tracer)', () => {
     const error = api(400, { statusCode: 400, errorCode: 'insufficient_funds', message: 'Declined', detail: 'Card declined by issuer', tracer: 'req_9' })
     expect(describeError(error).message).toBe('Declined [insufficient_funds] Card declined by issuer (reference: req_9)')

@@ -70,9 +70,9 @@ describe('iteratePages', () => {
     expect(await collect(iteratePages(fetchPage, 1))).toEqual([1, 2, 3, 4, 5, 6, 7])
   })
 
-  it('fetches page n+1 before yielding page n, and never two pages ahead', async () => {
+  it('with concurrency 1, fetches page n+1 before yielding page n, and never two pages ahead', async () => {
     const { events, fetchPage } = fakePages(6, 2)
-    await collect(iteratePages(fetchPage, 1), events)
+    await collect(iteratePages(fetchPage, 1, { concurrency: 1 }), events)
     expect(events).toEqual(['fetch 1', 'fetch 2', 'item 1', 'item 2', 'fetch 3', 'item 3', 'item 4', 'item 5', 'item 6'])
   })
 
@@ -104,8 +104,19 @@ describe('iteratePages', () => {
     expect(await collect(iteratePages(fetchPage, 1))).toEqual([1, 2, 3, 4])
   })
 
-  it('throws PageLimitError at the hard cap, after yielding what it had', async () => {
+  it('throws PageLimitError before yielding anything when the page count is past the hard cap', async () => {
     const { fetchPage } = fakePages(10, 1)
+    const seen: number[] = []
+    await expect(
+      (async () => {
+        for await (const n of iteratePages(fetchPage, 1, { maxPages: 3 })) seen.push(n)
+      })(),
+    ).rejects.toThrow(PageLimitError)
+    expect(seen).toEqual([])
+  })
+
+  it('without counts, throws PageLimitError at the hard cap after yielding what it had', async () => {
+    const { fetchPage } = fakePages(10, 1, false)
     const seen: number[] = []
     await expect(
       (async () => {
@@ -122,7 +133,7 @@ describe('iteratePages', () => {
       if (page === 2) throw new Error('page 2 failed')
       return toPage([1, 2], { 'page-count': '5' }, { page, limit: 2 })
     }
-    for await (const n of iteratePages(fetchPage, 1)) {
+    for await (const n of iteratePages(fetchPage, 1, { concurrency: 1 })) {
       if (n === 1) break
     }
     expect(calls).toBe(2)
