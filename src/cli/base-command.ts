@@ -7,11 +7,13 @@ import { Command, Interfaces } from '@oclif/core'
 import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
+import { redactText } from '../client/redact.js'
 import type { MerchantRun } from './fan-out-run.js'
 import { describeError } from './exit-codes.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { describeRetry, requestTimeoutMs } from './flags-lists.js'
+import { checkQueryRanges } from './validate-dates.js'
 
 /** A command's own flag wins over a global one of the same name (a waiting command's `--timeout`). */
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<Omit<typeof apiFlags, keyof T['flags']> & T['flags']>
@@ -103,6 +105,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
    */
   protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number; concurrency?: number; 'allow-partial'?: boolean }
+    checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
     const limit = f.limit ?? Math.min(500, f.max ?? 500)
     const onWarning = (message: string) => process.stderr.write(`Warning: ${message} (--allow-partial: the list may be incomplete).\n`)
@@ -145,7 +148,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       process.stderr.write('Dry run: nothing was sent.\n')
       return
     }
-    const report = describeError(error)
+    const report = redactReport(describeError(error))
     if (report.code === 0) return
     const flags = this.flags as { json?: boolean; query?: string } | undefined
     const wantsJson = flags ? Boolean(flags.json || flags.query) : this.argv.includes('--json') || this.argv.includes('--query')
@@ -163,6 +166,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     }
     process.exitCode = report.code
   }
+}
+
+/** An error report with card numbers and URL passwords masked, whatever produced its text. */
+function redactReport<R extends { message: string; hint: string | undefined; json: Record<string, unknown> }>(report: R): R {
+  const json = JSON.parse(redactText(JSON.stringify(report.json))) as Record<string, unknown>
+  return { ...report, message: redactText(report.message), hint: report.hint && redactText(report.hint), json }
 }
 
 function lowerFirst(text: string): string {
@@ -193,7 +202,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       env: process.env,
       store: readProfiles(),
     })
-    for (const notice of this.resolved.notices) process.stderr.write(`${notice}\n`)
+    for (const notice of this.resolved.notices) process.stderr.write(`${redactText(notice)}\n`)
     return this.resolved
   }
 

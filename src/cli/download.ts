@@ -1,7 +1,9 @@
 // Downloads (invoice PDFs, statement zips, settlement CSV): streamed to a temporary file beside
 // the target and renamed into place only when complete, so an interrupted download never leaves a
-// truncated file under the requested name. Without --out, binary data is refused on a terminal.
-import { createWriteStream } from 'node:fs'
+// truncated file under the requested name. The temporary file is removed on every way out: an
+// error, a signal (through the process-wide clean-ups of signals.ts) or an early exit. Without
+// --out, binary data is refused on a terminal.
+import { createWriteStream, rmSync } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
@@ -9,6 +11,7 @@ import { pipeline } from 'node:stream/promises'
 
 import { UsageError } from './errors.js'
 import { byteProgress } from './progress.js'
+import { addCleanup } from './signals.js'
 
 /** Writes a stream to `path` atomically; returns the number of bytes written. */
 export async function saveStream(source: Readable, path: string): Promise<number> {
@@ -19,6 +22,7 @@ export async function saveStream(source: Readable, path: string): Promise<number
     bytes += chunk.length
     progress.add(chunk.length)
   })
+  const forget = addCleanup(() => rmSync(temporary, { force: true }))
   try {
     await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }))
     progress.end()
@@ -26,12 +30,14 @@ export async function saveStream(source: Readable, path: string): Promise<number
   } catch (error) {
     progress.end()
     await rm(temporary, { force: true })
+    forget()
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
       throw new UsageError(`--out: cannot write ${path} (${code})`, 'Check that the folder exists and is writable')
     }
     throw error
   }
+  forget()
   return bytes
 }
 

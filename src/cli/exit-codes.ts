@@ -13,6 +13,7 @@ import {
 } from '../client/errors.js'
 import { ConfigError } from '../config/errors.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './errors.js'
+import { receivedSignal } from './signals.js'
 import { rewordParseError } from './usage-wording.js'
 
 export const EXIT = {
@@ -52,7 +53,8 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
   if (error instanceof ConfigError) return EXIT.config
   if (error instanceof WaitTimeoutError) return EXIT.pending
-  if (error instanceof InterruptedError || isNamed(error, 'ExitPromptError')) return EXIT.interrupted
+  if (error instanceof InterruptedError) return receivedSignal() === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
+  if (isNamed(error, 'ExitPromptError')) return EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof PageLimitError) return EXIT.usage
   // A list the service gave short, changed mid-walk or malformed: the service's failure, not ours.

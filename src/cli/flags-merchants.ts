@@ -9,7 +9,7 @@ import { basename } from 'node:path'
 import type { MerchantFileUpload } from '../client/index.js'
 import { UsageError } from './errors.js'
 import { metadataFlag } from './flags.js'
-import { checkNonEmpty } from './validate.js'
+import { checkIdText } from './validate.js'
 import { OWNER_ROLES, checkMerchantFile } from './requests/merchants.js'
 
 /** The bank account of `--bsb --account-number --account-name`. */
@@ -95,5 +95,5 @@ export async function readMerchantFile(path: string, fields?: Record<string, str
 
 /** A beneficial owner's id (the contract names no prefix for it). */
 export function ownerIdArg() {
-  return Args.string({ description: 'Beneficial owner id.', required: true, parse: async (input) => checkNonEmpty(input, 'The owner id').trim() })
+  return Args.string({ description: 'Beneficial owner id.', required: true, parse: async (input) => checkIdText(input, 'The owner id') })
 }

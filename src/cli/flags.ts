@@ -5,8 +5,10 @@ import { Args, Flags } from '@oclif/core'
 
 import { InvalidInputError } from '../client/errors.js'
 import { parseCurrency, toMinorUnits } from '../client/money.js'
+import { redactUrlPasswords } from '../client/redact.js'
 import { UsageError } from './errors.js'
 import { timeoutFlag, walkFlags } from './flags-lists.js'
+import { checkDateInput } from './validate-dates.js'
 
 const GLOBAL = 'GLOBAL'
 
@@ -40,7 +42,11 @@ async function checkQueryFlag(input: string): Promise<string> {
 export const apiFlags = {
   ...outputFlags,
   profile: Flags.string({ description: 'Profile to use (see `payfac profiles list`).', helpGroup: GLOBAL }),
-  'base-url': Flags.string({ description: 'Base URL of the service, overriding the profile.', helpGroup: GLOBAL }),
+  'base-url': Flags.string({
+    description: 'Base URL of the service, overriding the profile.',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkBaseUrl(input, '--base-url'),
+  }),
   'merchant-id': Flags.string({
     description: 'Act for this merchant (Merchant-Id header).',
     helpGroup: GLOBAL,
@@ -62,11 +68,28 @@ export const apiFlags = {
   yes: Flags.boolean({ char: 'y', description: 'Confirm a money-moving or destructive command on production without a prompt.', helpGroup: GLOBAL }),
 }
 
+/** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */
+export function checkBaseUrl(input: string, flag: string): string {
+  const value = input.trim()
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${redactUrlPasswords(input)}")`, 'For example https://sandbox.example.com')
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`${flag} must not hold a user name or password`, 'Give the credential with a profile or PAYFAC_API_KEY, never in the URL')
+  }
+  return value
+}
+
 /** Checks that an identifier has its resource's prefix (`ordr_…`). */
 export function checkPrefix(input: string, prefix: string, what: string): string {
   const value = input.trim()
   if (!value.startsWith(`${prefix}_`) || value.length <= prefix.length + 1 || /\s/.test(value)) {
     throw new UsageError(`${what} must start with "${prefix}_" (got "${input}")`, 'Copy the id from a list or get command')
+  }
+  // `<prefix>_` and 16 URL-safe base64 characters (field notes, Identifiers).
+  if (!/^[A-Za-z0-9_-]{16}$/.test(value.slice(prefix.length + 1))) {
+    throw new UsageError(`${what} must be "${prefix}_" and 16 letters, digits, - or _ (got "${input}")`, 'Copy the id from a list or get command')
   }
   return value
 }
@@ -113,8 +136,11 @@ export function moneyFrom(amount: string, currency: string, flag = '--amount') {
   return { minorCurrencyUnits: minorUnitsFrom(amount, currency, flag), currency: parseCurrency(currency) }
 }
 
-/** `--limit --page --sort --all --max` of every list command. */
-export function paginationFlags() {
+/**
+ * `--limit --page --sort --all --max` of every list command. With `sortFields`, `--sort` takes
+ * only those fields (the ones the list is known to sort by).
+ */
+export function paginationFlags(options: { sortFields?: readonly string[] } = {}) {
   return {
     limit: Flags.integer({ description: 'Records per page, 1 to 500.', min: 1, max: 500, helpGroup: 'PAGINATION' }),
     page: Flags.integer({ description: 'Page number, from 1.', min: 1, helpGroup: 'PAGINATION', exclusive: ['all'] }),
@@ -124,6 +150,10 @@ export function paginationFlags() {
       parse: async (input) => {
         if (!/^-?[A-Za-z][\w.]*(,-?[A-Za-z][\w.]*)*$/.test(input)) {
           throw new UsageError(`--sort takes comma-separated field names, each optionally preceded by - (got "${input}")`)
+        }
+        const unknown = input.split(',').map((f) => f.replace(/^-/, '')).find((f) => options.sortFields && !options.sortFields.includes(f))
+        if (unknown !== undefined) {
+          throw new UsageError(`--sort: this list does not sort by "${unknown}"`, `Sort by ${options.sortFields?.join(', ')}`)
         }
         return input
       },
@@ -166,9 +196,9 @@ export function metadataFrom(pairs: string[] | undefined): Record<string, string
 export function waitFlags(defaults: { interval?: string; timeout?: string } = {}) {
   return {
     interval: Flags.string({
-      description: 'Time between polls, such as 3s or 500ms.',
+      description: `Time between polls, such as 3s or 500ms (at least ${MIN_INTERVAL_MS} ms).`,
       default: defaults.interval ?? '3s',
-      parse: async (input) => (durationMs(input, '--interval'), input),
+      parse: async (input) => (intervalMs(input), input),
     }),
     timeout: Flags.string({
       description: 'Give up waiting after this long, such as 10m (exit 8).',
@@ -176,6 +206,16 @@ export function waitFlags(defaults: { interval?: string; timeout?: string } = {}
       parse: async (input) => (durationMs(input, '--timeout'), input),
     }),
   }
+}
+
+/** The shortest `--interval`: polling faster only loads the service. */
+export const MIN_INTERVAL_MS = 100
+
+/** `--interval` in milliseconds, refused under MIN_INTERVAL_MS. */
+export function intervalMs(input: string, flag = '--interval'): number {
+  const ms = durationMs(input, flag)
+  if (ms < MIN_INTERVAL_MS) throw new UsageError(`${flag} must be at least ${MIN_INTERVAL_MS}ms (got "${input}")`, 'For example --interval 3s')
+  return ms
 }
 
 /** A duration (`500ms`, `3s`, `10m`, `1h`, or plain seconds) in milliseconds. */
@@ -196,14 +236,9 @@ export function dateFlag(description: string) {
   })
 }
 
+/** A date flag's check; see validate-dates.ts (parseDateInput, checkDateRange) for reuse. */
 export function checkDate(input: string, what: string): string {
-  const value = input.trim()
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value)
-  const timestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)
-  if ((!dateOnly && !timestamp) || Number.isNaN(Date.parse(dateOnly ? `${value}T00:00:00Z` : value))) {
-    throw new UsageError(`${what} must be a date YYYY-MM-DD or an ISO 8601 timestamp (got "${input}")`, 'For example 2026-11-01 or 2026-11-01T09:30:00Z')
-  }
-  return value
+  return checkDateInput(input, what)
 }
 
 /** Runs a client-side check and turns its InvalidInputError into a usage error naming the flag. */

@@ -10,6 +10,7 @@ import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from './not-found.js'
 import { quietOnClosedStdout } from './pipes.js'
+import { installSignalHandling } from './signals.js'
 import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
@@ -28,6 +29,8 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     process.stdout.write(help)
     return
   }
+  // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
+  installSignalHandling()
   try {
     await dispatch(argv, binUrl, pkg, index)
   } catch (error) {

@@ -2,6 +2,7 @@
 // checks the base URL before the secret is asked for, so a production profile on plain http is
 // refused before anyone types a live key.
 import { UsageError } from './errors.js'
+import { checkBaseUrl } from './flags.js'
 import { canPrompt, promptMessage } from './prompts.js'
 
 const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const
@@ -12,10 +13,10 @@ interface TargetFlags {
   'no-input'?: boolean | undefined
 }
 
-/** Refuses a base URL that is not http(s), or plain http to another machine for production. */
+/** Refuses a base URL that is not http(s), holds a user or password, or is plain http to another machine for production. */
 export async function checkTarget(environment: string, baseUrl: string): Promise<void> {
-  const { ConfigError, isHttpUrl, isLoopbackUrl } = await import('../config/index.js')
-  if (!isHttpUrl(baseUrl)) throw new UsageError(`--base-url must be an http:// or https:// URL (got "${baseUrl}")`)
+  const { ConfigError, isLoopbackUrl } = await import('../config/index.js')
+  checkBaseUrl(baseUrl, '--base-url')
   if (environment === 'production' && new URL(baseUrl).protocol === 'http:' && !isLoopbackUrl(baseUrl)) {
     throw new ConfigError('A production profile must use https:// (its credential is a live key)', { reason: 'invalid', hint: 'Give the https:// address of the service.' })
   }

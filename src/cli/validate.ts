@@ -23,6 +23,20 @@ export function checkCountry(input: string, flag: string): string {
   return value
 }
 
+/**
+ * An identifier whose format the contract does not give (invoices, payouts, loan statements …):
+ * letters, digits and `_ - . :` only, so that it can never change the path it is put in
+ * (no `/`, `?`, `#`, `%` or spaces).
+ */
+export function checkIdText(input: string, what: string): string {
+  const value = input.trim()
+  if (!value) throw new UsageError(`${what} must not be empty`)
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(value)) {
+    throw new UsageError(`${what} may hold only letters, digits, _ - . and : (got "${input}")`, 'Copy the id from a list or get command')
+  }
+  return value
+}
+
 export function checkNonEmpty(input: string, flag: string): string {
   if (!input.trim()) throw new UsageError(`${flag} must not be empty`)
   return input

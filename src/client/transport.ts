@@ -3,8 +3,10 @@
 // RawRequest/RawResponse; everything below it is undici.
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
+
 import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, TimeoutError } from './errors.js'
-import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from './redact.js'
+import { encodeForm } from './multipart.js'
+import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
 import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 import { type Context, type Query, type RawRequest, type RawResponse, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson } from './wire.js'
@@ -65,7 +67,10 @@ export class Transport {
     try {
       base = new URL(options.baseUrl)
     } catch {
-      throw new PayfacError(`The base URL "${options.baseUrl}" is not a URL`)
+      throw new PayfacError(`The base URL "${redactUrlPasswords(options.baseUrl)}" is not a URL`)
+    }
+    if (base.username || base.password) {
+      throw new PayfacError('The base URL must not hold a user name or password: give the credential as `credential`')
     }
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new PayfacError(`The base URL must start with http:// or https:// (got ${base.protocol})`)
@@ -150,7 +155,13 @@ export class Transport {
     const url = this.buildUrl(raw.path, raw.query)
     const path = this.describePath(raw.path)
     const responseType = raw.responseType ?? 'json'
-    const { headers, body, shownBody } = this.prepare(raw)
+    const { headers, body: prepared, shownBody } = this.prepare(raw)
+    let body = prepared
+    if (prepared instanceof FormData) {
+      const form = await encodeForm(prepared)
+      body = form.bytes
+      headers['Content-Type'] = form.contentType
+    }
     const secrets = this.secrets(headers)
     const debugging = this.debugSink !== undefined
 

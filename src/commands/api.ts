@@ -3,7 +3,7 @@ import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../cli/base-command.js'
 import { dataFlag } from '../cli/flags.js'
 import { readData } from '../cli/input.js'
-import { checkMethod, parseHeaders, splitPath } from '../cli/requests/raw.js'
+import { checkBodyAllowed, checkMethod, parseHeaders, splitPath } from '../cli/requests/raw.js'
 import { rawView } from '../output/views/generic.js'
 
 export default class Api extends ApiCommand<typeof Api> {
@@ -31,6 +31,7 @@ export default class Api extends ApiCommand<typeof Api> {
 
   async run() {
     const { path, query } = splitPath(this.args.path)
+    checkBodyAllowed(this.args.method, this.flags.data)
     const headers = parseHeaders(this.flags.header)
     const body = this.flags.data === undefined ? undefined : await readData(this.flags.data)
     const client = await this.client()

@@ -15,6 +15,8 @@ export type ConfigErrorReason =
   | 'invalid'
   /** a live key on a sandbox/local profile, or a sandbox key on a production profile */
   | 'key-environment-mismatch'
+  /** the profile store's file or folder can be read or written by others */
+  | 'exposed-store'
   /** an operation refused because it would act on production without confirmation */
   | 'production-guard'
 

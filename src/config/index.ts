@@ -1,6 +1,6 @@
 // Profiles and credential resolution. No oclif, no output, no client transport.
-// Importing this index loads conf (through store.ts); the CLI imports it inside run() only.
-// Pure helpers can be imported from './profiles.js' and './resolve.js' without conf.
+// Importing this index loads the store (store.ts: node:fs and zod, no conf); the CLI imports it
+// inside run() only. Pure helpers can be imported from './profiles.js' and './resolve.js'.
 export { ConfigError, type ConfigErrorOptions, type ConfigErrorReason } from './errors.js'
 export {
   BUILTIN_LOCAL_PROFILE,

@@ -1,7 +1,7 @@
 // Profiles: named sets of (environment, base URL, credential, context ids). This file is pure:
 // the shape of a profile and of the store file, credential kinds, key inference, the
-// environment check and masking. The file itself is handled by store.ts (conf), so importing
-// these helpers never loads conf.
+// environment check and masking. The file itself is handled by store.ts, so importing these
+// helpers never touches the file system.
 import { z } from 'zod'
 import { LOCAL_BASE_URL, WELL_KNOWN } from '../well-known.js'
 import { ConfigError } from './errors.js'
@@ -115,6 +115,13 @@ export function isHttpUrl(text: string): boolean {
   return protocol === 'http:' || protocol === 'https:'
 }
 
+/** True when the URL holds a user name or password (`https://user:pw@host`). */
+export function hasUrlCredentials(text: string): boolean {
+  if (!URL.canParse(text)) return false
+  const url = new URL(text)
+  return url.username !== '' || url.password !== ''
+}
+
 /** True when the URL's host is this machine: localhost, *.localhost, 127.0.0.0/8 or ::1. */
 export function isLoopbackUrl(text: string): boolean {
   if (!URL.canParse(text)) return false
@@ -151,7 +158,10 @@ export const profileSchema = z
       .string()
       .regex(PROFILE_NAME_PATTERN, 'must be 1 to 64 letters, digits, "_" or "-", starting with a letter or digit'),
     environment: z.enum(ENVIRONMENTS),
-    baseUrl: z.string().refine(isHttpUrl, 'must be an http:// or https:// URL'),
+    baseUrl: z
+      .string()
+      .refine(isHttpUrl, 'must be an http:// or https:// URL')
+      .refine((url) => !hasUrlCredentials(url), 'must not hold a user name or password'),
     credentialKind: z.enum(CREDENTIAL_KINDS),
     credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces'),
     marketplaceId: ID_SCHEMAS.marketplaceId.optional(),

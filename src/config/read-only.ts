@@ -7,6 +7,7 @@ import path from 'node:path'
 import { ConfigError } from './errors.js'
 import { resolveConfigDir, type ProfileStoreOptions } from './paths.js'
 import { describeIssues, storeSchema, type Profile, type StoreData } from './profiles.js'
+import { checkPrivate } from './store-lock.js'
 import type { ProfileSource } from './resolve.js'
 
 /** The stored profiles as they are now, read-only. Throws ConfigError for a damaged or unreadable store. */
@@ -44,6 +45,8 @@ function readStore(file: string): StoreData {
   }
   const result = storeSchema.safeParse(value)
   if (!result.success) throw damaged(file, describeIssues(result.error))
+  // A store others can reach is refused here too, with the chmod that fixes it (store-lock.ts).
+  checkPrivate(path.dirname(file), file)
   return result.data
 }
 

@@ -24,6 +24,7 @@ import {
   ID_SCHEMAS,
   LOCAL_PROFILE_NAME,
   checkKeyMatchesEnvironment,
+  hasUrlCredentials,
   inferCredentialKind,
   isHttpUrl,
   isLoopbackUrl,
@@ -211,6 +212,12 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   }
   if (!isHttpUrl(url.value)) {
     throw new ConfigError(`The base URL from ${url.origin} is not an http:// or https:// URL.`, { reason: 'invalid' })
+  }
+  if (hasUrlCredentials(url.value)) {
+    throw new ConfigError(`The base URL from ${url.origin} holds a user name or password.`, {
+      reason: 'invalid',
+      hint: 'Remove them from the URL: the credential goes in a profile or PAYFAC_API_KEY.',
+    })
   }
   const baseUrl = url.value
 

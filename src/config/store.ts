@@ -1,19 +1,24 @@
-// The profile store: one JSON file, `<dir>/profiles.json`, read and written through conf.
+// The profile store: one JSON file, `<dir>/profiles.json`.
 //
-// - The directory is created with mode 0700 and the file written with mode 0600: it holds
-//   credentials in clear text, readable by the owner only.
-// - conf writes atomically (a temporary file in the same directory, fsync, chmod, rename), so a
-//   crash mid-write leaves the old file or the new one, never half of either.
-// - Every read goes through conf's `store` getter, which reads the file afresh; the
-//   `deserialize` hook parses and validates it with zod, so conf never holds an unvalidated
-//   store. `clearInvalidConfig: false` makes conf throw instead of replacing a bad file with an
-//   empty one. Every method that changes the store reads (and so validates) first and only then
-//   writes: a damaged file is reported, named, and never overwritten.
+// - The folder is created with mode 0700 and the file with mode 0600: it holds credentials in
+//   clear text, readable by the owner only. A store whose file or folder others can read or
+//   write is refused (exit 3) with the chmod that fixes it; a folder that exists before the
+//   file does is narrowed to 0700 when the file is first written.
+// - A read is one readFileSync and a zod parse: no lock, no conf.
+// - A change (add, use, remove) takes the lock `profiles.json.lock` (created with O_EXCL; one
+//   left by a process that died, or older than LOCK_STALE_MS, is taken over), reads the file
+//   afresh, applies itself, and writes atomically (a temporary file in the same folder, fsync,
+//   rename): concurrent changes by several processes all land, and a crash mid-write leaves the
+//   old file or the new one, never half of either.
+// - Every change reads (and so validates) first and only then writes: a damaged file is
+//   reported, named, and never overwritten.
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import Conf from 'conf'
+import process from 'node:process'
 import { ConfigError } from './errors.js'
 import { resolveConfigDir, type ProfileStoreOptions } from './paths.js'
+import { checkPrivate, withLock } from './store-lock.js'
 import {
   LOCAL_PROFILE_NAME,
   describeIssues,
@@ -71,37 +76,22 @@ function fileError(error: unknown, file: string, doing: 'read' | 'write'): Confi
 
 /** Stored profiles plus the name of the active one. See the top of this file for the guarantees. */
 export class ProfileStore {
-  readonly #conf: Conf<Record<string, unknown>>
+  readonly #dir: string
+  readonly #file: string
 
   /**
-   * Opens (does not create) `<dir>/profiles.json`; the directory is created (0700) if missing.
-   * Throws ConfigError when the file exists but is damaged or unreadable.
+   * Opens (does not create) `<dir>/profiles.json`. Throws ConfigError when the file exists but
+   * is damaged, unreadable, or readable by others.
    */
   constructor(options: ProfileStoreOptions = {}) {
-    const dir = resolveConfigDir(options)
-    const file = path.join(dir, `${STORE_FILE_NAME}.json`)
-    try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-      this.#conf = new Conf<Record<string, unknown>>({
-        projectName: 'payfac',
-        cwd: dir,
-        configName: STORE_FILE_NAME,
-        fileExtension: 'json',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        watch: false,
-        deserialize: (text: string) => parseStoreText(text, file) as unknown as Record<string, unknown>,
-        serialize: (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`,
-      })
-    } catch (error) {
-      throw fileError(error, file, 'read')
-    }
+    this.#dir = resolveConfigDir(options)
+    this.#file = path.join(this.#dir, `${STORE_FILE_NAME}.json`)
+    this.#read()
   }
 
   /** The absolute path of profiles.json. */
   get path(): string {
-    return this.#conf.path
+    return this.#file
   }
 
   /** Stored profiles, sorted by name. The built-in `local` profile is never stored, so not listed. */
@@ -132,17 +122,14 @@ export class ProfileStore {
         hint: 'Choose another name, such as "emulator".',
       })
     }
-    const data = this.#read()
-    if (Object.hasOwn(data.profiles, next.name) && !options.replace) {
-      throw new ConfigError(`A profile named "${next.name}" already exists.`, {
-        reason: 'duplicate-profile',
-        hint: 'Choose another name, or replace the existing profile.',
-      })
-    }
-    this.#write({
-      ...data,
-      profiles: { ...data.profiles, [next.name]: next },
-      ...(options.use ? { active: next.name } : {}),
+    this.#update((data) => {
+      if (Object.hasOwn(data.profiles, next.name) && !options.replace) {
+        throw new ConfigError(`A profile named "${next.name}" already exists.`, {
+          reason: 'duplicate-profile',
+          hint: 'Choose another name, or replace the existing profile.',
+        })
+      }
+      return { ...data, profiles: { ...data.profiles, [next.name]: next }, ...(options.use ? { active: next.name } : {}) }
     })
     return next
   }
@@ -152,40 +139,66 @@ export class ProfileStore {
     if (name === LOCAL_PROFILE_NAME) {
       throw new ConfigError(`"${LOCAL_PROFILE_NAME}" is the built-in profile and cannot be removed.`, { reason: 'invalid' })
     }
-    const data = this.#read()
-    if (!Object.hasOwn(data.profiles, name)) throw unknownProfile(name, Object.keys(data.profiles))
-    const { [name]: _removed, ...profiles } = data.profiles
-    const { active, ...rest } = data
-    this.#write({ ...rest, profiles, ...(active !== undefined && active !== name ? { active } : {}) })
+    this.#update((data) => {
+      if (!Object.hasOwn(data.profiles, name)) throw unknownProfile(name, Object.keys(data.profiles))
+      const { [name]: _removed, ...profiles } = data.profiles
+      const { active, ...rest } = data
+      return { ...rest, profiles, ...(active !== undefined && active !== name ? { active } : {}) }
+    })
   }
 
   /** Makes a stored profile, or the built-in `local`, the active one. */
   use(name: string): void {
-    const data = this.#read()
-    if (name !== LOCAL_PROFILE_NAME && !Object.hasOwn(data.profiles, name)) {
-      throw unknownProfile(name, Object.keys(data.profiles))
-    }
-    this.#write({ ...data, active: name })
+    this.#update((data) => {
+      if (name !== LOCAL_PROFILE_NAME && !Object.hasOwn(data.profiles, name)) {
+        throw unknownProfile(name, Object.keys(data.profiles))
+      }
+      return { ...data, active: name }
+    })
   }
 
   #read(): StoreData {
-    let raw: Record<string, unknown>
+    let text: string
     try {
-      raw = this.#conf.store
+      text = fs.readFileSync(this.#file, 'utf8')
     } catch (error) {
-      throw fileError(error, this.#conf.path, 'read')
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} }
+      throw fileError(error, this.#file, 'read')
     }
-    // conf answers a missing file with an empty object; anything read from a file went through
-    // parseStoreText and so has its version.
-    if (raw.version === undefined) return { version: 1, profiles: {} }
-    return raw as StoreData
+    checkPrivate(this.#dir, this.#file)
+    return parseStoreText(text, this.#file)
+  }
+
+  /** Under the lock: read afresh, change, write atomically. */
+  #update(change: (data: StoreData) => StoreData): void {
+    try {
+      fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 })
+    } catch (error) {
+      throw fileError(error, this.#file, 'write')
+    }
+    withLock(`${this.#file}.lock`, () => {
+      const exists = fs.existsSync(this.#file)
+      const next = change(this.#read())
+      // A folder made by someone else before the store existed is narrowed before keys go in it.
+      if (!exists && process.platform !== 'win32') fs.chmodSync(this.#dir, 0o700)
+      this.#write(next)
+    })
   }
 
   #write(data: StoreData): void {
+    const temp = path.join(this.#dir, `.${STORE_FILE_NAME}.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
     try {
-      this.#conf.store = data as Record<string, unknown>
+      const fd = fs.openSync(temp, 'wx', 0o600)
+      try {
+        fs.writeSync(fd, `${JSON.stringify(data, null, 2)}\n`)
+        fs.fsyncSync(fd)
+      } finally {
+        fs.closeSync(fd)
+      }
+      fs.renameSync(temp, this.#file)
     } catch (error) {
-      throw fileError(error, this.#conf.path, 'write')
+      fs.rmSync(temp, { force: true })
+      throw fileError(error, this.#file, 'write')
     }
   }
 }

@@ -59,7 +59,7 @@ describe('the credential never leaks', () => {
     const [request, response, poll, pollAnswer] = lines as [string, string, string, string]
     expect(request).toMatch(/^→ POST https:\/\/api\.payfac\.test\/payto\/agreement /)
     expect(request).toContain('"Authorization":"Bearer [REDACTED]"')
-    expect(request).toContain('"customerAccIdentifier":{"Bban":{"value":"[REDACTED]"}}')
+    expect(request).toContain('"customerAccIdentifier":{"Bban":{"value":"***678"}}')
     expect(request).toContain('"customerName":"Ada"')
     expect(request).not.toContain('12345678')
     expect(response).toMatch(/^← 200 POST https:\/\/api\.payfac\.test\/payto\/agreement \(\d+ ms\) /)

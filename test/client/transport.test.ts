@@ -88,8 +88,9 @@ describe('request building', () => {
     })
     expect(result).toEqual({ fileId: 'file_1' })
     const req = svc.requests[0]!
-    expect(req.headers['content-type']).toBeUndefined()
-    const form = req.body as FormData
+    expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=payfac-[0-9a-f]{32}$/)
+    // The client encodes the form itself (see src/client/multipart.ts); a standard reader decodes it.
+    const form = await new Response(req.body as string, { headers: { 'content-type': req.headers['content-type'] as string } }).formData()
     expect(form.get('documentType')).toBe('DriversLicence')
     const file = form.get('file') as File
     expect(file.name).toBe('licence.pdf')

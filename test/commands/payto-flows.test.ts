@@ -135,7 +135,7 @@ describe('payto agree --poll and payto status --poll', () => {
   it('refuses a bad --interval before anything is sent (exit 2)', async () => {
     const server = await startRecordingServer()
     try {
-      const result = await runCommand(['payto', 'status', 'ptagr_x', '--poll', '--interval', 'soon'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+      const result = await runCommand(['payto', 'status', 'ptagr_xxxxxxxxxxxxxxxx', '--poll', '--interval', 'soon'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
       expect(result.code).toBe(2)
       expect(result.stderr).toContain('--interval takes a duration')
       expect(server.requests).toHaveLength(0)
@@ -335,13 +335,13 @@ describe('payto save', () => {
   it('refuses --approve on production and a save without an agreement, before anything is sent', async () => {
     const server = await startRecordingServer()
     try {
-      const production = await runCommand(['payto', 'save', '--name', 'X', '--phone', '+61412345678', '--customer', 'cust_x', '--approve'], {
+      const production = await runCommand(['payto', 'save', '--name', 'X', '--phone', '+61412345678', '--customer', 'cust_xxxxxxxxxxxxxxxx', '--approve'], {
         env: { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_productionSecretKey0001' },
       })
       expect(production.code).toBe(3)
-      const nothing = await runCommand(['payto', 'save', '--customer', 'cust_x'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+      const nothing = await runCommand(['payto', 'save', '--customer', 'cust_xxxxxxxxxxxxxxxx'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
       expect(nothing.code).toBe(2)
-      const both = await runCommand(['payto', 'save', '--agreement', 'ptagr_x', '--name', 'X', '--customer', 'cust_x'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+      const both = await runCommand(['payto', 'save', '--agreement', 'ptagr_xxxxxxxxxxxxxxxx', '--name', 'X', '--customer', 'cust_xxxxxxxxxxxxxxxx'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
       expect(both.code).toBe(2)
       expect(server.requests).toHaveLength(0)
     } finally {

@@ -106,12 +106,12 @@ describe('what payto commands send', () => {
 
   it('looks an alias up by aliasType and value, and the status by token', async () => {
     expect((await runCommand(['payto', 'alias', '51 824 753 556', '--type', 'ABN'], { env })).code).toBe(0)
-    expect((await runCommand(['payto', 'status', 'tok_1'], { env })).code).toBe(0)
+    expect((await runCommand(['payto', 'status', 'ptagr_Tok1Tok1Tok1Tok1'], { env })).code).toBe(0)
     const [alias, status] = server.requests
     expect(alias?.path).toBe('/payto/alias')
     expect(Object.fromEntries(alias?.query ?? [])).toEqual({ aliasType: 'ABN', value: '51824753556' })
     expect(status?.path).toBe('/payto/agreement')
-    expect(status?.query.get('token')).toBe('tok_1')
+    expect(status?.query.get('token')).toBe('ptagr_Tok1Tok1Tok1Tok1')
   })
 
   const agree = ['payto', 'agree', '--name', 'Jo']

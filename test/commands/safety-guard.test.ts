@@ -8,7 +8,7 @@ import { useRecordingServer } from '../helpers/command-harness.js'
 import { runCommand } from '../helpers/run-command.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
-const TRAN = 'tran_ProdGuardTxn00001'
+const TRAN = 'tran_ProdGuardTxn0001'
 const LIVE_KEY = 'live_sk_productionSecretKey0001'
 
 const transaction = (refunded: number) => ({
@@ -52,11 +52,11 @@ describe('on production (a live_ key) without a terminal', () => {
   })
 
   it.each([
-    ['orders cancel', ['orders', 'cancel', 'ordr_ProdGuardOrder001']],
-    ['sources delete', ['sources', 'delete', 'psrc_ProdGuardSource01']],
-    ['webhooks disable', ['webhooks', 'disable', 'webhook_ProdGuardHook01']],
+    ['orders cancel', ['orders', 'cancel', 'ordr_ProdGuardOrder01']],
+    ['sources delete', ['sources', 'delete', 'psrc_ProdGuardSource1']],
+    ['webhooks disable', ['webhooks', 'disable', 'webhook_ProdGuardHook001']],
     ['payouts request', ['payouts', 'request', '--amount', '10.00', '--currency', 'AUD']],
-    ['api with a changing method', ['api', 'POST', '/orders/ordr_ProdGuardOrder001/pay', '--data', '{"PayByPayTo":{"paymentTokenId":"ptkn_x"}}']],
+    ['api with a changing method', ['api', 'POST', '/orders/ordr_ProdGuardOrder01/pay', '--data', '{"PayByPayTo":{"paymentTokenId":"ptkn_x"}}']],
   ])('refuses %s without --yes (exit 3, nothing sent)', async (_name, argv) => {
     const result = await cli(...argv)
     expect(result.code, result.stderr).toBe(3)

@@ -145,7 +145,7 @@ describe('orders', () => {
 
   it.each([['drop-after-commit'], ['commit-then-status=503']])('pay whose answer is lost (%s): the re-run reports the payment; one transaction', async (fault) => {
     const { transactionId, orderId } = await paidOrderSetUp(fault)
-    const again = await payfac('orders', 'pay', orderId, '--token', 'ptkn_unusedOnRerun0001', '--json')
+    const again = await payfac('orders', 'pay', orderId, '--token', 'ptkn_unusedOnRerun001', '--json')
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain(`order ${orderId} is paid by transaction`)
     const transactions = await json('transactions', 'list', '--order-id', orderId)
@@ -155,7 +155,7 @@ describe('orders', () => {
 
   it('pay refuses an order that already has a payment (exit 6, naming it) without sending', async () => {
     const { orderId, transactionId } = await paidByPayTo(json, '3.00', 'paid-twice')
-    const twice = await payfac('orders', 'pay', orderId, '--token', 'ptkn_anotherTokenAAAA01')
+    const twice = await payfac('orders', 'pay', orderId, '--token', 'ptkn_anotherTokenAAAA')
     expect(twice.code).toBe(6)
     expect(twice.stderr).toContain(`Order ${orderId} already has a payment: transaction ${transactionId}`)
   })

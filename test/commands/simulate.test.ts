@@ -26,10 +26,11 @@ describe('simulate against the emulator', () => {
     expect((await json('payto', 'status', sent.token)).status).toBe('Suspended')
   })
 
-  it('passes the service refusal of an unknown action on (exit 6)', async () => {
+  it('refuses an action it does not know before sending (exit 2), naming the known ones and the raw route', async () => {
     const result = await payfac('simulate', 'NoSuchThing')
-    expect(result.code).toBe(6)
-    expect(result.stderr).toMatch(/unknown_action/)
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/Unknown simulation action "NoSuchThing"; known: AdvanceClock, .*RaiseBlockedCardEvent/)
+    expect(result.stderr).toMatch(/payfac api POST \/simulation/)
   })
 })
 

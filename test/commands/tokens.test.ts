@@ -68,13 +68,13 @@ describe('bad input exits 2 and sends nothing', () => {
 
   const cases: RefusalCase[] = [
     ['no way to make the token', ['tokens', 'create', ...MONEY], /Choose one way.*none was given/],
-    ['two ways at once', ['tokens', 'create', '--payto', '--agreement', 'ptagr_A', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', ...MONEY], /got --payto and --saved-source/],
+    ['two ways at once', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', ...MONEY], /got --payto and --saved-source/],
     ['--payto without --agreement', ['tokens', 'create', '--payto', ...MONEY], /--agreement/],
-    ['--payto without an amount', ['tokens', 'create', '--payto', '--agreement', 'ptagr_A'], /--amount and --currency/],
-    ['--agreement with a saved source', ['tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--agreement', 'ptagr_A', ...MONEY], /--agreement goes with --payto/],
+    ['--payto without an amount', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA'], /--amount and --currency/],
+    ['--agreement with a saved source', ['tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', ...MONEY], /--agreement goes with --payto/],
     ['a saved source without its prefix', ['tokens', 'create', '--saved-source', 'src_A', ...MONEY], /psrc_/],
-    ['too many decimals', ['tokens', 'create', '--payto', '--agreement', 'ptagr_A', '--amount', '12.505', '--currency', 'AUD'], /decimal places/],
-    ['an unknown currency', ['tokens', 'create', '--payto', '--agreement', 'ptagr_A', '--amount', '1', '--currency', 'ABC'], /Unknown currency/],
+    ['too many decimals', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--amount', '12.505', '--currency', 'AUD'], /decimal places/],
+    ['an unknown currency', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--amount', '1', '--currency', 'ABC'], /Unknown currency/],
     ['--data with --payto', ['tokens', 'create', '--payto', '--data', '{}'], /--data|cannot also be provided/],
     ['--data that is not one envelope', ['tokens', 'create', '--data', '{"agreementToken":"t","amount":{"minorCurrencyUnits":1,"currency":"AUD"}}'], /one token envelope/],
     ['an unknown token variant', ['tokens', 'create', '--data', '{"CreateMagicToken":{}}'], /CreatePayToToken/],
@@ -89,13 +89,13 @@ describe('bad input exits 2 and sends nothing', () => {
   itRefusesBeforeSending(cases, recording)
 
   it('sends CreatePayToToken and CreateSavedPaymentSourceToken as the contract and field notes show them', async () => {
-    expect((await cli('tokens', 'create', '--payto', '--agreement', 'ptagr_A', ...MONEY)).code).toBe(0)
+    expect((await cli('tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', ...MONEY)).code).toBe(0)
     server.respond(() => ({ body: { SavedPaymentSourceToken: { paymentTokenId: 'ptkn_BBBBBBBBBBBBBBBB' } } }))
     const saved = await cli('tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', ...MONEY, '--json')
     expect(saved.code, saved.stderr).toBe(0)
     expect(JSON.parse(saved.stdout)).toEqual({ paymentTokenId: 'ptkn_BBBBBBBBBBBBBBBB' })
     expect(server.requests.map((r) => r.json)).toEqual([
-      { CreatePayToToken: { amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, agreementToken: 'ptagr_A' } },
+      { CreatePayToToken: { amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, agreementToken: 'ptagr_AAAAAAAAAAAAAAAA' } },
       { CreateSavedPaymentSourceToken: { paymentSourceId: 'psrc_AAAAAAAAAAAAAAAA', amount: { minorCurrencyUnits: 1250, currency: 'AUD' } } },
     ])
   })

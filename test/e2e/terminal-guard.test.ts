@@ -12,7 +12,7 @@ import { type RecordingServer, startRecordingServer } from '../helpers/recording
 import { BIN } from '../helpers/spawn-cli.js'
 
 const SOCKET = `payfac-guard-${process.pid}`
-const TRAN = 'tran_TerminalGuard0001'
+const TRAN = 'tran_TerminalGuard001'
 const found = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
 const TMUX = found.status === 0 ? found.stdout.trim() : undefined
 const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })

@@ -58,6 +58,16 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     expect(exitCodeFor(error)).toBe(code)
     expect(describeError(error).code).toBe(code)
   })
+
+  it('an interruption by SIGTERM exits 143', async () => {
+    const { noteSignal, resetSignalState } = await import('../../src/cli/signals.js')
+    noteSignal('SIGTERM', Date.now())
+    try {
+      expect(exitCodeFor(new InterruptedError())).toBe(143)
+    } finally {
+      resetSignalState()
+    }
+  })
 })
 
 describe('describeError', () => {

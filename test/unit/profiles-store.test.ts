@@ -145,12 +145,51 @@ describe.runIf(posix)('ProfileStore: file and directory permissions', () => {
     expect(fs.statSync(path.join(dir, 'profiles.json')).mode & 0o777).toBe(0o600)
   })
 
-  it('tightens a file that was readable by others back to 0600 on the next write', () => {
+  it('refuses a file readable by others, for reads and writes, with the chmod that fixes it', () => {
     const store = new ProfileStore({ dir: tmp.dir })
     store.add(profile({ name: 'one' }))
     fs.chmodSync(file, 0o644)
-    store.add(profile({ name: 'two' }))
+    for (const attempt of [() => new ProfileStore({ dir: tmp.dir }), () => store.list(), () => store.add(profile({ name: 'two' }))]) {
+      const error = errorOf(attempt)
+      expect(error.reason).toBe('exposed-store')
+      expect(error.message).toContain('0644')
+      expect(error.hint).toBe(`Run: chmod 600 ${file}`)
+    }
+    expect(fs.statSync(file).mode & 0o777).toBe(0o644)
+    fs.chmodSync(file, 0o600)
+    expect(new ProfileStore({ dir: tmp.dir }).list().map((p) => p.name)).toEqual(['one'])
+  })
+
+  it('refuses a folder others can open, and names both fixes when both are loose', () => {
+    new ProfileStore({ dir: tmp.dir }).add(profile())
+    fs.chmodSync(tmp.dir, 0o755)
+    expect(errorOf(() => new ProfileStore({ dir: tmp.dir })).hint).toBe(`Run: chmod 700 ${tmp.dir}`)
+    fs.chmodSync(file, 0o640)
+    expect(errorOf(() => new ProfileStore({ dir: tmp.dir })).hint).toBe(`Run: chmod 700 ${tmp.dir} && chmod 600 ${file}`)
+  })
+
+  it('narrows a folder that existed before the store to 0700 when it writes the file', () => {
+    fs.chmodSync(tmp.dir, 0o755)
+    new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(fs.statSync(tmp.dir).mode & 0o777).toBe(0o700)
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('takes over a lock left by a process that is gone, and leaves no lock behind', () => {
+    fs.writeFileSync(`${file}.lock`, `999999999 ${Date.now()}\n`)
+    new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
+  })
+
+  it('waits for a lock held by a running process (this one) and gives up with a ConfigError', async () => {
+    const { withLock } = await import('../../src/config/store-lock.js')
+    const lock = `${file}.lock`
+    let clock = Date.now()
+    // Taken "later" than the clock ever reaches, so it never becomes stale by age.
+    fs.writeFileSync(lock, `${process.pid} ${clock + 3_600_000}\n`)
+    const error = errorOf(() => withLock(lock, () => 'never', () => (clock += 1000)))
+    expect(error.message).toContain(`process ${process.pid}`)
+    expect(fs.existsSync(lock)).toBe(true)
   })
 
   it('replaces the file by rename (a new inode) and leaves no temporary file behind', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, isSensitiveKey, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl } from '../../src/client/redact.js'
+import { REDACTED, isSensitiveKey, redactBodyText, redactHeaders, redactJson, redactSecrets, redactText, redactUrl } from '../../src/client/redact.js'
 
 describe('redactHeaders', () => {
   it('hides the bearer credential but keeps the scheme', () => {
@@ -38,7 +38,7 @@ describe('redactJson', () => {
     expect(redactJson(input)).toEqual(input)
   })
 
-  it('hides bank account identifiers: Bban.value, Alias.value, account numbers, BSBs', () => {
+  it('hides bank account identifiers, keeping a hint of account numbers: Bban.value, Alias.value, account numbers, BSBs', () => {
     const body = {
       customerName: 'Ada',
       customerAccIdentifier: { Bban: { value: '062000 12345678' } },
@@ -47,8 +47,8 @@ describe('redactJson', () => {
     }
     expect(redactJson(body)).toEqual({
       customerName: 'Ada',
-      customerAccIdentifier: { Bban: { value: REDACTED } },
-      bankAccount: { bsb: REDACTED, accountNumber: REDACTED, accountName: 'Ada' },
+      customerAccIdentifier: { Bban: { value: '***678' } },
+      bankAccount: { bsb: REDACTED, accountNumber: '***678', accountName: 'Ada' },
       other: { Alias: { aliasType: 'Phone', value: REDACTED } },
     })
   })
@@ -100,5 +100,25 @@ describe('redactSecrets and redactBodyText', () => {
     expect(redactBodyText('{"customToken":"t","x":1}')).toBe(`{"customToken":"${REDACTED}","x":1}`)
     expect(redactBodyText('<html>key sandbox_sk_1234</html>', ['sandbox_sk_1234'])).toBe(`<html>key ${REDACTED}</html>`)
     expect(redactBodyText('x'.repeat(50), [], 10)).toBe(`${'x'.repeat(10)}… (40 more characters)`)
+  })
+})
+
+describe('cards, URL passwords and free text', () => {
+  it('keeps the last four digits of a card number and hides the security code whole', () => {
+    const body = { CreateCardPaymentSource: { cardNumber: '4111 1111 1111 1111', cvc: '123', expiryMonth: 12, cardholderName: 'Ada' } }
+    expect(redactJson(body)).toEqual({ CreateCardPaymentSource: { cardNumber: '****1111', cvc: REDACTED, expiryMonth: 12, cardholderName: 'Ada' } })
+    expect(redactJson({ card: { pan: 4111111111111111, cvv: 999, securityCode: '0000' } })).toEqual({ card: { pan: '****1111', cvv: REDACTED, securityCode: REDACTED } })
+  })
+
+  it('hides the password of a URL and keeps the user and host', () => {
+    expect(redactUrl('https://ann:s3cret@api.example.com/orders?limit=5')).toBe(`https://ann:${REDACTED}@api.example.com/orders?limit=5`)
+    expect(redactText('cannot reach http://u:p%40ss@h.test:8080 now')).toBe(`cannot reach http://u:${REDACTED}@h.test:8080 now`)
+  })
+
+  it('masks card numbers in free text (Luhn-valid runs only) and leaves other numbers alone', () => {
+    expect(redactText('card 4111111111111111 declined')).toBe('card ****1111 declined')
+    expect(redactText('card 4111-1111-1111-1111 declined')).toBe('card ****1111 declined')
+    expect(redactText('order 1234567890123456 and amount 1250')).toBe('order 1234567890123456 and amount 1250')
+    expect(redactSecrets('{"detail":"5555555555554444 refused"}', [])).toBe('{"detail":"****4444 refused"}')
   })
 })

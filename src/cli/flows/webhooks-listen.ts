@@ -17,31 +17,11 @@ import { WEBHOOK_SIGNATURE_HEADER, describeWebhookSignatureFailure, verifyWebhoo
 import type { Environment } from '../../config/profiles.js'
 import { UsageError } from '../errors.js'
 import { webhookEnvelope, webhookLevel } from '../requests/webhooks.js'
+import { KNOWN_EVENTS } from '../known-names.js'
 import { watchInterrupts } from './interrupt.js'
 
 /** Every event the emulator sends (docs/emulator.md, "For integrators" → Events). */
-export const EMULATOR_EVENTS = [
-  'MerchantCreated',
-  'MerchantUpdated',
-  'CustomerCreated',
-  'MarketplaceCustomerCreated',
-  'PaymentSourceCreated',
-  'PayToAgreementCreated',
-  'PayToAgreementStatusChanged',
-  'OrderCreated',
-  'OrderCancelled',
-  'TransactionPaid',
-  'TransactionFailed',
-  'TransactionRefunded',
-  'PayoutCreated',
-  'PayoutPaid',
-  'DisputeOpened',
-  'DisputeClosed',
-  'PayPlanCreated',
-  'DigitalCardIssued',
-  'DigitalCardUpdated',
-  'CardBlocked',
-] as const
+export const EMULATOR_EVENTS = KNOWN_EVENTS
 
 /** Largest delivery body read; a bigger one is answered 413. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024

@@ -2,16 +2,16 @@
 // each asking for the attempts after the last one seen. Pure of I/O itself: the caller gives the
 // fetch, and the abort signal that Ctrl-C trips.
 
+import { watchInterrupts } from '../flows/interrupt.js'
+
 export interface Sequenced {
   seq: number
 }
 
-/** Stops a follow on Ctrl-C: the signal aborts, and the handler is removed by `release()`. */
+/** Stops a follow on Ctrl-C or SIGTERM: the signal aborts, and the handlers are removed by `release()`. */
 export function abortOnInterrupt(): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController()
-  const onSignal = () => controller.abort()
-  process.once('SIGINT', onSignal)
-  return { signal: controller.signal, release: () => process.off('SIGINT', onSignal) }
+  const interrupts = watchInterrupts()
+  return { signal: interrupts.signal, release: () => interrupts.dispose() }
 }
 
 /**

@@ -40,9 +40,26 @@ export function orderBodyFromFlags(f: OrderFlagValues): Record<string, unknown> 
   const metadata = metadataFrom(f.metadata)
   if (metadata) body.metadata = metadata
   if (f.discount !== undefined) body.discountAmount = amountOrZero(f.discount, f.currency, '--discount')
+  if (Array.isArray(body.items)) checkItemsTotal(body.items, body.amount as { minorCurrencyUnits: number }, (body.discountAmount as number | undefined) ?? 0)
   const shipping = shippingFromFlags(f, f.currency)
   if (shipping) body.shipping = shipping
   return body
+}
+
+/**
+ * Refuses items whose total (quantity × unit amount, in minor units) is more than the order's
+ * amount plus its discount (a discount lowers the amount below the items' total).
+ */
+export function checkItemsTotal<I extends { quantity: number; amount: { minorCurrencyUnits: number } }>(items: I[], order: { minorCurrencyUnits: number }, discount = 0): I[] {
+  const total = items.reduce((sum, item) => sum + item.quantity * item.amount.minorCurrencyUnits, 0)
+  if (total > order.minorCurrencyUnits + discount) {
+    const bound = discount ? `the order's --amount and --discount (${order.minorCurrencyUnits} + ${discount})` : `the order's --amount (${order.minorCurrencyUnits})`
+    throw new UsageError(
+      `The --item lines add up to ${total} minor units, more than ${bound}`,
+      'Each --item amount is a unit price: quantity × amount, summed, may not exceed --amount plus --discount',
+    )
+  }
+  return items
 }
 
 /**

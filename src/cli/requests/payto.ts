@@ -93,6 +93,8 @@ export function termsFromFlags(f: AgreementFlagValues): SendAgreement['terms'] {
   if (f.open) return { AgreementRequestTermsOpen: {} }
   if (f.amount === undefined || f.currency === undefined) throw new UsageError('A one-off agreement needs both --amount and --currency')
   const currency = f.currency.toUpperCase()
+  // PayTo runs on Australia's New Payments Platform: agreements are in Australian dollars only.
+  if (currency !== 'AUD') throw new UsageError(`A PayTo agreement is in AUD only (got --currency ${f.currency})`, 'PayTo moves Australian dollars between Australian accounts')
   return { AgreementRequestTermsOneOff: { amount: { amount: minorUnitsFrom(f.amount, currency), currency } } }
 }
 

@@ -12,6 +12,13 @@ export function checkMethod(input: string): string {
 }
 
 /** Splits `/orders?status=paid&orderId=a&orderId=b` into a path and a query whose repeated keys are arrays. */
+/** A GET carries no body: `--data` with one is refused rather than sent. */
+export function checkBodyAllowed(method: string, data: string | undefined): void {
+  if (data !== undefined && method === 'GET') {
+    throw new UsageError(`--data cannot be sent with ${method}`, 'Put filters in the query (/orders?status=paid), or use POST, PUT or PATCH')
+  }
+}
+
 export function splitPath(input: string): { path: string; query: Record<string, string | string[]> } {
   if (!input.startsWith('/')) throw new UsageError(`The path must start with / (got "${input}")`, 'For example: payfac api GET /orders')
   const url = new URL(input, 'http://placeholder.invalid')

@@ -1,17 +1,26 @@
 // The `POST /simulation` envelope from `payfac simulate <action>`. Pure: no I/O, no client.
 import { UsageError } from '../errors.js'
+import { SIMULATION_ACTIONS } from '../known-names.js'
 
 /** `AdvanceClock` as given, or `advance-clock` turned into it. */
 export function actionName(input: string): string {
   const text = input.trim()
-  if (/^[A-Z][A-Za-z0-9]*$/.test(text)) return text
-  if (/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(text)) {
-    return text
+  let name: string | undefined
+  if (/^[A-Z][A-Za-z0-9]*$/.test(text)) name = text
+  else if (/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(text)) {
+    name = text
       .split('-')
       .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
       .join('')
   }
-  throw new UsageError(`"${input}" is not an action name`, 'For example AdvanceClock (or advance-clock)')
+  if (name === undefined) throw new UsageError(`"${input}" is not an action name`, 'For example AdvanceClock (or advance-clock)')
+  if (!(SIMULATION_ACTIONS as readonly string[]).includes(name)) {
+    throw new UsageError(
+      `Unknown simulation action "${name}"; known: ${SIMULATION_ACTIONS.join(', ')}`,
+      `Send another action as it is with: payfac api POST /simulation --data '{"${name}":{…}}'`,
+    )
+  }
+  return name
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { Listable } from '../base-command.js'
 import { UsageError } from '../errors.js'
 import { metadataFrom } from '../flags.js'
+import { KNOWN_EVENTS, unknownEvents } from '../known-names.js'
 
 /** Hosts to which plain http is allowed, for a receiver on this machine (the client allows them too). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -38,6 +39,16 @@ export function checkEventName(input: string, flag = '--events'): string {
     )
   }
   return value
+}
+
+/**
+ * Warns on stderr of event names no list knows: they are still sent (the contract's list of
+ * events is not complete), but a typo would otherwise subscribe to nothing silently.
+ */
+export function warnUnknownEvents(events: readonly string[], stderr: { write(text: string): unknown } = process.stderr): void {
+  const unknown = unknownEvents(events)
+  if (unknown.length === 0) return
+  stderr.write(`Warning: ${unknown.map((e) => `"${e}"`).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} payfac knows; sending as given. Known events: ${KNOWN_EVENTS.join(', ')}.\n`)
 }
 
 /** Credential kinds whose subscriptions are marketplace-level when no merchant is named. */

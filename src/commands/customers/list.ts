@@ -19,7 +19,7 @@ export default class CustomersList extends ApiCommand<typeof CustomersList> {
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'emailAddress', 'givenName', 'familyName', 'referenceCustomerId'] }),
     email: Flags.string({ description: 'Only customers with this e-mail address (repeatable).', multiple: true }),
     customer: idsFlag('cust', 'Only these customers (repeatable).'),
     'merchant-id': merchantFilterFlag('Only customers of these merchants (repeatable). A filter here, not the Merchant-Id header.'),

@@ -51,10 +51,8 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     const ready = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
     process.stdout.write(`${flags.json ? JSON.stringify(ready) : emulatorReadyText(ready)}\n`)
     process.stderr.write('Emulator running; press Ctrl-C to stop.\n')
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'))
-      process.once('SIGTERM', () => resolve('SIGTERM'))
-    })
+    const { stopSignal } = await import('../../cli/flows/interrupt.js')
+    const signal = await stopSignal()
     await emulator.close()
     process.stderr.write(`Emulator stopped (${signal}).\n`)
   }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkNonEmpty } from '../../cli/validate.js'
+import { checkIdText } from '../../cli/validate.js'
 import { invoiceView } from '../../output/views/money.js'
 
 export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
@@ -12,7 +12,7 @@ export default class InvoicesGet extends ApiCommand<typeof InvoicesGet> {
   ]
 
   static override args = {
-    invoiceId: Args.string({ description: 'Invoice id.', required: true, parse: async (input) => checkNonEmpty(input, 'The invoice id').trim() }),
+    invoiceId: Args.string({ description: 'Invoice id.', required: true, parse: async (input) => checkIdText(input, 'The invoice id') }),
   }
 
   async run() {

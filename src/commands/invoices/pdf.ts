@@ -1,8 +1,9 @@
-import { Args, Flags } from '@oclif/core'
+import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../cli/download.js'
-import { checkNonEmpty } from '../../cli/validate.js'
+import { outFlag } from '../../cli/flags-out.js'
+import { checkIdText } from '../../cli/validate.js'
 
 export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
   static override summary = 'Download the PDF of a merchant invoice.'
@@ -15,11 +16,11 @@ export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
   ]
 
   static override args = {
-    invoiceId: Args.string({ description: 'Invoice id.', required: true, parse: async (input) => checkNonEmpty(input, 'The invoice id').trim() }),
+    invoiceId: Args.string({ description: 'Invoice id.', required: true, parse: async (input) => checkIdText(input, 'The invoice id') }),
   }
 
   static override flags = {
-    out: Flags.string({ char: 'o', description: 'Write the PDF to this file (atomically).' }),
+    out: outFlag('Write the PDF to this file (atomically).'),
   }
 
   async run() {

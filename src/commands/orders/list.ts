@@ -17,11 +17,11 @@ export default class OrdersList extends ApiCommand<typeof OrdersList> {
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'amount', 'referenceOrderId', 'status'] }),
     'order-id': idsFlag('ordr', 'Only these orders (repeatable).'),
     reference: Flags.string({ description: 'Only orders with this referenceOrderId.' }),
     email: Flags.string({ description: "Only orders with this customer's e-mail address." }),
-    status: Flags.string({ description: 'Only orders in this state.' }),
+    status: Flags.string({ description: 'Only orders in this state.', options: ['pending', 'paid', 'cancelled'] }),
     'created-after': dateFlag('Only orders created at or after'),
     'created-before': dateFlag('Only orders created before'),
   }

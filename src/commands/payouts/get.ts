@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkNonEmpty } from '../../cli/validate.js'
+import { checkIdText } from '../../cli/validate.js'
 import { payoutView } from '../../output/views/money.js'
 
 export default class PayoutsGet extends ApiCommand<typeof PayoutsGet> {
@@ -13,7 +13,7 @@ export default class PayoutsGet extends ApiCommand<typeof PayoutsGet> {
   ]
 
   static override args = {
-    payoutId: Args.string({ description: 'Payout id.', required: true, parse: async (input) => checkNonEmpty(input, 'The payout id').trim() }),
+    payoutId: Args.string({ description: 'Payout id.', required: true, parse: async (input) => checkIdText(input, 'The payout id') }),
   }
 
   async run() {

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkNonEmpty } from '../../cli/validate.js'
+import { checkIdText } from '../../cli/validate.js'
 import { payPlanView } from '../../output/views/payplans.js'
 
 export default class PayPlansGet extends ApiCommand<typeof PayPlansGet> {
@@ -12,7 +12,7 @@ export default class PayPlansGet extends ApiCommand<typeof PayPlansGet> {
   ]
 
   static override args = {
-    payPlanId: Args.string({ description: 'Pay plan id.', required: true, parse: async (input) => checkNonEmpty(input, 'The pay plan id').trim() }),
+    payPlanId: Args.string({ description: 'Pay plan id.', required: true, parse: async (input) => checkIdText(input, 'The pay plan id') }),
   }
 
   async run() {

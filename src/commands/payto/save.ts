@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../cli/base-command.js'
 import { againFlag } from '../../cli/flags-safety.js'
 import { agreementAccountFlags, approveFlag } from '../../cli/flags-payto.js'
-import { idFlag, waitFlags } from '../../cli/flags.js'
+import { checkPrefix, idFlag, waitFlags } from '../../cli/flags.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
 import { runPayToSave } from '../../cli/flows/payto-save.js'
 import { agreementBodyFromFlags } from '../../cli/requests/payto.js'
@@ -26,7 +26,7 @@ export default class PayToSave extends ApiCommand<typeof PayToSave> {
   static override flags = {
     ...agreementAccountFlags({ nameRequired: false, exclusiveWith: ['agreement'] }),
     purpose: Flags.string({ description: 'What the agreement is for, shown to the customer.', exclusive: ['agreement'] }),
-    agreement: Flags.string({ description: 'Token of an open agreement already sent, instead of sending one.' }),
+    agreement: Flags.string({ description: 'Token of an open agreement already sent, instead of sending one.', parse: async (input) => checkPrefix(input, 'ptagr', '--agreement') }),
     customer: idFlag('cust', 'The customer the source is saved for (cust_…), sent as the Customer-Id header.', { required: true }),
     'usage-scope': Flags.string({ description: 'Who may use the source (usageScope).', options: ['ScopeOrganisation'] }),
     approve: approveFlag,

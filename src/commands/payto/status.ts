@@ -1,9 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { waitFlags } from '../../cli/flags.js'
+import { checkPrefix, waitFlags } from '../../cli/flags.js'
 import { statusResume, waitTimes, waitUntilActive } from '../../cli/flows/agreement.js'
-import { checkNonEmpty } from '../../cli/validate.js'
 import { agreementView } from '../../output/views/payto.js'
 
 export default class PayToStatus extends ApiCommand<typeof PayToStatus> {
@@ -21,7 +20,7 @@ export default class PayToStatus extends ApiCommand<typeof PayToStatus> {
   ]
 
   static override args = {
-    token: Args.string({ description: 'The agreement token from `payto agree`.', required: true, parse: async (input) => checkNonEmpty(input, 'The token').trim() }),
+    token: Args.string({ description: 'The agreement token from `payto agree`.', required: true, parse: async (input) => checkPrefix(input, 'ptagr', 'The token') }),
   }
 
   static override flags = {

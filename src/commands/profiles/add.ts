@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { askCredentialKind, profileRow, readCredential } from '../../cli/credentials.js'
-import { checkPrefix } from '../../cli/flags.js'
+import { checkBaseUrl, checkPrefix } from '../../cli/flags.js'
 import { profileTarget } from '../../cli/profile-wizard.js'
 import { profileView } from '../../output/views/profiles.js'
 
@@ -20,7 +20,7 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
   static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _).', required: true }) }
   static override flags = {
     environment: Flags.string({ description: 'Which environment the profile is for (asked for on a terminal when missing).', options: ['sandbox', 'production', 'local'] }),
-    'base-url': Flags.string({ description: 'Base URL of that environment (asked for on a terminal when missing).' }),
+    'base-url': Flags.string({ description: 'Base URL of that environment (asked for on a terminal when missing).', parse: async (v) => checkBaseUrl(v, '--base-url') }),
     'credential-kind': Flags.string({ description: 'Kind of credential; inferred from the key prefix when not given.' }),
     'credential-stdin': Flags.boolean({ description: 'Read the credential from stdin.' }),
     'merchant-id': Flags.string({ description: 'Default Merchant-Id.', parse: async (v) => checkPrefix(v, 'mcht', '--merchant-id') }),

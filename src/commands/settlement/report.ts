@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream'
-import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../cli/download.js'
+import { outFlag } from '../../cli/flags-out.js'
 import { fanOutFlags } from '../../cli/flags-range.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
 import { reportDocument, reportStream } from '../../cli/range/settlement.js'
@@ -24,7 +24,7 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
   static override flags = {
     ...settlementFlags(),
     ...fanOutFlags(),
-    out: Flags.string({ char: 'o', description: 'Save the report (CSV with --csv, otherwise JSON) to this file, atomically.' }),
+    out: outFlag('Save the report (CSV with --csv, otherwise JSON) to this file, atomically.'),
   }
 
   async run() {

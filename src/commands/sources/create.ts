@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag } from '../../cli/flags.js'
+import { checkPrefix, dataFlag } from '../../cli/flags.js'
 import { requireCustomerContext, warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { sourceEnvelope } from '../../cli/requests/sources.js'
@@ -19,7 +19,7 @@ export default class SourcesCreate extends ApiCommand<typeof SourcesCreate> {
   ]
 
   static override flags = {
-    agreement: Flags.string({ description: 'Token of an Active PayTo open agreement (from sending the agreement).' }),
+    agreement: Flags.string({ description: 'Token of an Active PayTo open agreement (from sending the agreement).', parse: async (input) => checkPrefix(input, 'ptagr', '--agreement') }),
     'usage-scope': Flags.string({ description: 'Who may use the source (usageScope).', options: ['ScopeOrganisation'] }),
     data: dataFlag('The whole body as JSON (a CreateSavedPaymentSource body, or any envelope of POST /sources): text, @file, or - for stdin.', [
       'agreement',

@@ -14,7 +14,7 @@ export default class SourcesList extends ApiCommand<typeof SourcesList> {
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'customerId'] }),
     customer: idsFlag('cust', 'Only sources of these customers (repeatable).'),
     'source-id': idsFlag('psrc', 'Only these payment sources (repeatable).'),
     'created-after': dateFlag('Only sources created at or after'),

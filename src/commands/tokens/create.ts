@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { againFlag } from '../../cli/flags-safety.js'
-import { dataFlag, idFlag, moneyFlags } from '../../cli/flags.js'
+import { checkPrefix, dataFlag, idFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
 import { tokenEnvelope } from '../../cli/requests/tokens.js'
@@ -22,7 +22,7 @@ export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
 
   static override flags = {
     payto: Flags.boolean({ description: 'Make a PayTo token (CreatePayToToken) from --agreement.' }),
-    agreement: Flags.string({ description: 'Token of an Active PayTo agreement (with --payto).' }),
+    agreement: Flags.string({ description: 'Token of an Active PayTo agreement (with --payto).', parse: async (input) => checkPrefix(input, 'ptagr', '--agreement') }),
     'saved-source': idFlag('psrc', 'Make the token from this saved payment source (psrc_…).'),
     ...moneyFlags(),
     data: dataFlag('A whole token envelope as JSON, {"<Variant>": {...}}: text, @file, or - for stdin.', ['payto', 'agreement', 'saved-source', 'amount', 'currency']),

@@ -21,7 +21,7 @@ export default class TransactionsList extends ApiCommand<typeof TransactionsList
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'amount', 'status', 'paidOn'] }),
     ...fanOutFlags(),
     'order-id': idsFlag('ordr', 'Only transactions of these orders (repeatable).'),
     status: Flags.string({ description: 'Only transactions in this status (repeatable).', multiple: true, options: [...TRANSACTION_STATUSES] }),

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { metadataFlag } from '../../cli/flags.js'
-import { checkEventName, checkWebhookUrl, webhookEnvelope, webhookLevel } from '../../cli/requests/webhooks.js'
+import { checkEventName, checkWebhookUrl, warnUnknownEvents, webhookEnvelope, webhookLevel } from '../../cli/requests/webhooks.js'
 import { webhookWithSecretView } from '../../output/views/webhooks.js'
 
 export default class WebhooksCreate extends ApiCommand<typeof WebhooksCreate> {
@@ -30,6 +30,7 @@ export default class WebhooksCreate extends ApiCommand<typeof WebhooksCreate> {
   async run() {
     const settings = await this.settings()
     const envelope = webhookEnvelope(webhookLevel(settings.credentialKind, settings.context.merchantId), this.flags)
+    warnUnknownEvents(this.flags.events)
     const client = await this.client()
     return this.show(webhookWithSecretView, await client.webhooks.create(envelope))
   }

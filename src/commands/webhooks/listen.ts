@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { idFlag } from '../../cli/flags.js'
+import { webhookSecret, webhookSecretFlag } from '../../cli/flags-secret.js'
 import { listenForWebhooks } from '../../cli/flows/webhooks-listen.js'
 import { checkEventName } from '../../cli/requests/webhooks.js'
 import { checkForwardUrl } from '../../cli/requests/webhooks-local.js'
@@ -27,13 +28,14 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     port: Flags.integer({ description: 'Port on 127.0.0.1 to listen on; 0 picks a free one.', default: 0, min: 0, max: 65_535 }),
     events: Flags.string({ description: 'Only these events, such as TransactionPaid (repeatable).', multiple: true, parse: async (input) => checkEventName(input) }),
     'forward-to': Flags.string({ description: 'Send each delivery on to this URL, headers and raw body as received.', parse: async (input) => checkForwardUrl(input) }),
-    secret: Flags.string({ description: "The subscription's secret, to check signatures (default: the secret of the subscription created or given)." }),
+    secret: webhookSecretFlag("The subscription's secret, to check signatures (default: the secret of the subscription created or given)."),
     subscription: idFlag('webhook', 'Use this existing subscription (webhook_…) instead of creating one.'),
   }
 
   async run() {
     const f = this.flags
-    const options = { port: f.port, events: f.events, forwardTo: f['forward-to'], secret: f.secret, subscriptionId: f.subscription, json: Boolean(f.json) }
+    const secret = await webhookSecret(f.secret, { stdinFree: true, required: false })
+    const options = { port: f.port, events: f.events, forwardTo: f['forward-to'], secret, subscriptionId: f.subscription, json: Boolean(f.json) }
     const context = { client: await this.client(), settings: await this.settings(), stdout: process.stdout, stderr: process.stderr }
     await listenForWebhooks(options, context)
   }

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { durationMs } from '../../cli/flags.js'
+import { webhookSecret, webhookSecretFlag } from '../../cli/flags-secret.js'
 import { checkSignature, readRawStdin } from '../../cli/flows/webhooks-verify.js'
 import { signatureCheckView } from '../../output/views/webhooks-local.js'
 
@@ -17,11 +18,11 @@ export default class WebhooksVerify extends PayfacCommand<typeof WebhooksVerify>
 
   static override examples = [
     '<%= config.bin %> webhooks verify --secret whsec_localTestSecret --signature "t=1740823202,v1=5f0c…" < delivery.json',
-    '<%= config.bin %> webhooks verify --secret "$WEBHOOK_SECRET" --signature "$SIGNATURE" --timestamp-tolerance 1h --json < delivery.json',
+    'PAYFAC_WEBHOOK_SECRET="$WEBHOOK_SECRET" <%= config.bin %> webhooks verify --signature "$SIGNATURE" --timestamp-tolerance 1h --json < delivery.json',
   ]
 
   static override flags = {
-    secret: Flags.string({ description: "The subscription's secret (from `webhooks create`, or `webhooks get --show-secret`).", required: true }),
+    secret: webhookSecretFlag("The subscription's secret (from `webhooks create`, or `webhooks get --show-secret`)."),
     signature: Flags.string({ description: 'The Webhook-Signature header as received: t=<unix seconds>,v1=<hex>.', required: true }),
     'timestamp-tolerance': Flags.string({
       description: 'How far the signature time may be from this machine\'s clock, such as 5m or 1h.',
@@ -31,8 +32,9 @@ export default class WebhooksVerify extends PayfacCommand<typeof WebhooksVerify>
   }
 
   async run() {
+    const secret = (await webhookSecret(this.flags.secret, { stdinFree: false, required: true })) as string
     const body = await readRawStdin()
     const tolerance = durationMs(this.flags['timestamp-tolerance'], '--timestamp-tolerance')
-    return this.show(signatureCheckView, checkSignature(this.flags.secret, this.flags.signature, body, tolerance))
+    return this.show(signatureCheckView, checkSignature(secret, this.flags.signature, body, tolerance))
   }
 }

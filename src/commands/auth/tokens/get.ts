@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 import { serviceTokenDetailView } from '../../../output/views/auth.js'
 
 export default class AuthTokensGet extends ApiCommand<typeof AuthTokensGet> {
@@ -12,7 +12,7 @@ export default class AuthTokensGet extends ApiCommand<typeof AuthTokensGet> {
   ]
 
   static override args = {
-    serviceTokenId: Args.string({ description: 'Service token id.', required: true, parse: async (input) => checkNonEmpty(input, 'The service token id').trim() }),
+    serviceTokenId: Args.string({ description: 'Service token id.', required: true, parse: async (input) => checkIdText(input, 'The service token id') }),
   }
 
   async run() {

@@ -18,7 +18,7 @@ export default class AuthTokensList extends ApiCommand<typeof AuthTokensList> {
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'expiresAt', 'status'] }),
     'merchant-id': merchantFilterFlag('Only secret tokens of these merchants (repeatable). A filter here, not the Merchant-Id header.'),
     'marketplace-id': marketplaceFilterFlag('Only API keys of these marketplaces (repeatable). A filter here, not the Marketplace-Id header.'),
     status: Flags.string({ description: 'Only tokens in this status, such as Active or Revoked (repeatable).', multiple: true }),

@@ -4,7 +4,7 @@ import { ApiCommand } from '../../../cli/base-command.js'
 import { dateFlag } from '../../../cli/flags.js'
 import { readDataObject } from '../../../cli/input.js'
 import { updateServiceTokenEnvelope } from '../../../cli/requests/auth.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 import { serviceTokenDetailView } from '../../../output/views/auth.js'
 
 export default class AuthTokensUpdate extends ApiCommand<typeof AuthTokensUpdate> {
@@ -19,7 +19,7 @@ export default class AuthTokensUpdate extends ApiCommand<typeof AuthTokensUpdate
   ]
 
   static override args = {
-    serviceTokenId: Args.string({ description: 'Service token id.', required: true, parse: async (input) => checkNonEmpty(input, 'The service token id').trim() }),
+    serviceTokenId: Args.string({ description: 'Service token id.', required: true, parse: async (input) => checkIdText(input, 'The service token id') }),
   }
 
   static override flags = {

@@ -17,7 +17,7 @@ export default class CustomersDelegatesList extends ApiCommand<typeof CustomersD
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'emailAddress'] }),
     customer: idsFlag('cust', 'Only delegates of these organisation customers (repeatable).'),
     email: Flags.string({ description: 'Only delegates with this e-mail address (repeatable).', multiple: true }),
   }

@@ -2,8 +2,9 @@ import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
 import { saveStream, streamToStdout } from '../../../cli/download.js'
+import { outFlag } from '../../../cli/flags-out.js'
 import { UsageError } from '../../../cli/errors.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 
 export default class LoansStatementsDownload extends ApiCommand<typeof LoansStatementsDownload> {
   static override summary = 'Download a loan statement report (a password-protected zip).'
@@ -17,11 +18,11 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
   ]
 
   static override args = {
-    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkNonEmpty(input, 'The loan statement id').trim() }),
+    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkIdText(input, 'The loan statement id') }),
   }
 
   static override flags = {
-    out: Flags.string({ char: 'o', description: 'Write the zip to this file (atomically) instead of stdout.' }),
+    out: outFlag('Write the zip to this file (atomically) instead of stdout.'),
     format: Flags.string({ description: 'Format of the statement inside the zip.', options: ['csv', 'pdf', 'xml'], default: 'csv' }),
     'show-password': Flags.boolean({ description: "Print the zip's password on stderr, when the service sends one." }),
   }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 import { loanStatementView } from '../../../output/views/loans.js'
 
 export default class LoansStatementsGet extends ApiCommand<typeof LoansStatementsGet> {
@@ -12,7 +12,7 @@ export default class LoansStatementsGet extends ApiCommand<typeof LoansStatement
   ]
 
   static override args = {
-    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkNonEmpty(input, 'The loan statement id').trim() }),
+    loanStatementId: Args.string({ description: 'Loan statement id.', required: true, parse: async (input) => checkIdText(input, 'The loan statement id') }),
   }
 
   async run() {

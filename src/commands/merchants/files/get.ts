@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
 import { idArg } from '../../../cli/flags.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 import { merchantFileView } from '../../../output/views/merchants.js'
 
 export default class MerchantsFilesGet extends ApiCommand<typeof MerchantsFilesGet> {
@@ -14,7 +14,7 @@ export default class MerchantsFilesGet extends ApiCommand<typeof MerchantsFilesG
 
   static override args = {
     merchantId: idArg('mcht', 'Merchant id (mcht_…).'),
-    fileId: Args.string({ description: 'File id, as the upload printed it.', required: true, parse: async (input) => checkNonEmpty(input, 'The file id').trim() }),
+    fileId: Args.string({ description: 'File id, as the upload printed it.', required: true, parse: async (input) => checkIdText(input, 'The file id') }),
   }
 
   async run() {

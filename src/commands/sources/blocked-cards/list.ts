@@ -14,7 +14,7 @@ export default class SourcesBlockedCardsList extends ApiCommand<typeof SourcesBl
   ]
 
   static override flags = {
-    ...paginationFlags(),
+    ...paginationFlags({ sortFields: ['createdAt', 'updatedAt', 'status'] }),
     customer: idsFlag('cust', 'Only events of these customers (repeatable).'),
     status: Flags.string({ description: 'Only events in this status, such as Blocked or Unblocked (repeatable).', multiple: true }),
     'created-after': dateFlag('Only events created at or after'),

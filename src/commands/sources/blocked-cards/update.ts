@@ -4,7 +4,7 @@ import { ApiCommand } from '../../../cli/base-command.js'
 import { warnPreviousGeneration } from '../../../cli/flags-transactions.js'
 import { readDataObject } from '../../../cli/input.js'
 import { blockedCardEnvelope } from '../../../cli/requests/sources.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate.js'
 import { blockedCardView } from '../../../output/views/sources.js'
 
 export default class SourcesBlockedCardsUpdate extends ApiCommand<typeof SourcesBlockedCardsUpdate> {
@@ -18,7 +18,7 @@ export default class SourcesBlockedCardsUpdate extends ApiCommand<typeof Sources
   ]
 
   static override args = {
-    cardBlockId: Args.string({ description: 'Id of the blocked-card event.', required: true, parse: async (input) => checkNonEmpty(input, 'The card block id').trim() }),
+    cardBlockId: Args.string({ description: 'Id of the blocked-card event.', required: true, parse: async (input) => checkIdText(input, 'The card block id') }),
   }
 
   static override flags = {

@@ -1,0 +1,105 @@
+// SIGINT (Ctrl-C) and SIGTERM, handled alike for the whole process. main() installs the handler
+// once. A signal ends the process at once with 130 (SIGINT) or 143 (SIGTERM), after the clean-ups
+// registered here have run (temporary files removed, an open JSON array closed). A command that
+// can stop at a safe point (a wait, a payment flow, a server) holds a deferral through
+// watchInterrupts(): the first signal then only aborts its AbortSignal and the command reports
+// the interruption itself; a second signal ends the process as above.
+//
+// conf's atomic writer hooks the signals too (when-exit): it runs its own clean-ups and sends the
+// same signal again, expecting the process to die. That echo arrives within milliseconds; a
+// person's second Ctrl-C does not, so a repeat within ECHO_MS is ignored.
+
+export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
+export type HandledSignal = keyof typeof SIGNAL_EXIT
+export const HANDLED_SIGNALS = Object.keys(SIGNAL_EXIT) as HandledSignal[]
+
+/** A repeat of a signal within this time is an echo, not a second Ctrl-C. */
+export const ECHO_MS = 300
+
+const cleanups = new Set<() => void>()
+const deferrals = new Set<symbol>()
+let received: { name: HandledSignal; at: number } | undefined
+
+export function exitCodeForSignal(name: string): 130 | 143 {
+  return name === 'SIGTERM' ? SIGNAL_EXIT.SIGTERM : SIGNAL_EXIT.SIGINT
+}
+
+/** The first signal this process received, if any (it decides the exit code of an interruption). */
+export function receivedSignal(): HandledSignal | undefined {
+  return received?.name
+}
+
+/**
+ * Registers a synchronous clean-up to run if the process ends by a signal or exits before the
+ * work is done (for example removing a temporary file); call the returned function once the work
+ * is finished or has cleaned up after itself.
+ */
+export function addCleanup(cleanup: () => void): () => void {
+  cleanups.add(cleanup)
+  return () => void cleanups.delete(cleanup)
+}
+
+/** Runs every registered clean-up once; one failing does not stop the others. */
+export function runCleanups(): void {
+  const pending = [...cleanups]
+  cleanups.clear()
+  for (const cleanup of pending) {
+    try {
+      cleanup()
+    } catch {
+      // A clean-up is best effort: the process is ending either way.
+    }
+  }
+}
+
+/** While held, the first signal does not end the process: its holder stops at a safe point. */
+export function deferSignals(): () => void {
+  const token = Symbol('deferral')
+  deferrals.add(token)
+  return () => void deferrals.delete(token)
+}
+
+/** Records a signal: the first one, an echo of it, or a repeat (a second Ctrl-C). */
+export function noteSignal(name: HandledSignal, now: number): 'first' | 'echo' | 'repeat' {
+  if (!received) {
+    received = { name, at: now }
+    return 'first'
+  }
+  return now - received.at <= ECHO_MS ? 'echo' : 'repeat'
+}
+
+type SignalTarget = Pick<NodeJS.Process, 'on' | 'off' | 'exit'> & { stderr?: { write(text: string): unknown } }
+
+/**
+ * Installs the process-wide handler (once; later calls do nothing); returns its removal, for tests.
+ * Clean-ups also run on a plain `exit`, so that a path that exits early leaves nothing behind.
+ */
+export function installSignalHandling(target: SignalTarget = process, now: () => number = Date.now): () => void {
+  if (installedOn.has(target)) return () => {}
+  const onSignal = (signal: HandledSignal) => {
+    const kind = noteSignal(signal, now())
+    if (kind === 'echo') return
+    if (kind === 'first' && deferrals.size > 0) return
+    runCleanups()
+    if (kind === 'first') target.stderr?.write(`Interrupted (${signal}).\n`)
+    target.exit(exitCodeForSignal(signal))
+  }
+  const handlers = HANDLED_SIGNALS.map((name) => [name, () => onSignal(name)] as const)
+  for (const [name, handler] of handlers) target.on(name, handler)
+  target.on('exit', runCleanups)
+  installedOn.add(target)
+  return () => {
+    for (const [name, handler] of handlers) target.off(name, handler)
+    target.off('exit', runCleanups)
+    installedOn.delete(target)
+  }
+}
+
+const installedOn = new Set<unknown>()
+
+/** Forgets received signals, deferrals and clean-ups (tests only). */
+export function resetSignalState(): void {
+  received = undefined
+  deferrals.clear()
+  cleanups.clear()
+}
