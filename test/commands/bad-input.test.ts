@@ -211,7 +211,7 @@ const cases: Case[] = [
   // Conflicting flags
   ['conflicts', 'an agreement to save and a new one to send at once', ['payto', 'save', '--agreement', TOKEN, '--name', 'X', '--customer', CUST], /--agreement|cannot also be provided|either/],
   ['conflicts', '--page with --all', ['orders', 'list', '--page', '2', '--all'], /cannot also be provided|--all|--page/],
-  ['conflicts', 'a one-off and an open agreement at once', ['payto', 'agree', '--name', 'Ada', '--bban', '062-000 12345678', '--amount', '1', ...AUD, '--open', '--purpose', 'Retail'], /exactly one|--amount=1 cannot also be provided when using --open/],
+  ['conflicts', 'a one-off and an open agreement at once', ['payto', 'agree', '--name', 'Ada', '--bban', '062-000 12345678', '--amount', '1', ...AUD, '--open', '--purpose', 'Retail'], /use either --open or --amount, not both/],
   ['conflicts', 'neither one-off nor open', ['payto', 'agree', '--name', 'Ada', '--bban', '062-000 12345678', '--purpose', 'Retail'], /exactly one/],
   ['conflicts', 'two token kinds at once', ['tokens', 'create', '--payto', '--agreement', TOKEN, '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--amount', '1', ...AUD], /got --payto and --saved-source/],
   ['conflicts', '--agreement without --payto', ['tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--agreement', TOKEN, '--amount', '1', ...AUD], /--agreement goes with --payto/],
