@@ -188,8 +188,8 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   /** The profile, base URL, credential and context in force, after flags, environment and profiles. */
   protected async settings(): Promise<ResolvedSettings> {
     if (this.resolved) return this.resolved
-    // Read-only: no conf (nor the ajv it loads) to run a command; see config/read-only.ts.
-    const [{ readProfiles }, { resolveSettings }] = await Promise.all([import('../config/read-only.js'), import('../config/resolve.js')])
+    // The store reads profiles.json with one readFileSync and a zod parse: no conf, no ajv.
+    const [{ ProfileStore }, { resolveSettings }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')])
     const f = this.flags as Globals
     this.resolved = resolveSettings({
       flags: {
@@ -200,7 +200,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
         customerId: f['customer-id'],
       },
       env: process.env,
-      store: readProfiles(),
+      store: new ProfileStore(),
     })
     for (const notice of this.resolved.notices) process.stderr.write(`${redactText(notice)}\n`)
     return this.resolved

@@ -1,11 +1,9 @@
-// The read-only view of the profile store that commands resolve their settings from: it sees
-// what the store (conf) wrote, reports a damaged or unreadable file as the store does, and
-// creates or changes nothing.
+// The profile store as commands read it to resolve their settings: it sees what a change wrote,
+// reports a damaged or unreadable file, and opening it creates or changes nothing.
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/config/errors.js'
-import { readProfiles } from '../../src/config/read-only.js'
 import { ProfileStore } from '../../src/config/store.js'
 import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
 
@@ -23,10 +21,10 @@ const dev = {
   credential: 'sandbox_sk_devSecretValue0001',
 }
 
-describe('reading profiles without the store', () => {
+describe('reading profiles to resolve settings', () => {
   it('sees no profiles, and creates nothing, where there is no store yet', () => {
     const dir = path.join(tmp.dir, 'not-yet')
-    const profiles = readProfiles({ dir })
+    const profiles = new ProfileStore({ dir })
     expect(profiles.list()).toEqual([])
     expect(profiles.activeName()).toBeUndefined()
     expect(fs.existsSync(dir)).toBe(false)
@@ -36,7 +34,7 @@ describe('reading profiles without the store', () => {
     const store = new ProfileStore({ dir: tmp.dir })
     store.add({ ...dev, name: 'zeta' })
     store.add(dev, { use: true })
-    const profiles = readProfiles({ dir: tmp.dir })
+    const profiles = new ProfileStore({ dir: tmp.dir })
     expect(profiles.list()).toEqual(store.list())
     expect(profiles.get('dev')).toEqual(store.get('dev'))
     expect(profiles.get('nope')).toBeUndefined()
@@ -46,16 +44,16 @@ describe('reading profiles without the store', () => {
 
   it('follows PAYFAC_CONFIG_DIR like the store', () => {
     new ProfileStore({ dir: tmp.dir }).add(dev, { use: true })
-    expect(readProfiles({ env: { PAYFAC_CONFIG_DIR: tmp.dir } }).activeName()).toBe('dev')
+    expect(new ProfileStore({ env: { PAYFAC_CONFIG_DIR: tmp.dir } }).activeName()).toBe('dev')
   })
 
   it('reports a damaged store by name, without quoting it, and leaves it as it was', () => {
     const file = path.join(tmp.dir, 'profiles.json')
     const text = '{"version":1,"profiles":{"dev":{"credential":"sandbox_sk_secretInside'
-    fs.writeFileSync(file, text)
+    fs.writeFileSync(file, text, { mode: 0o600 })
     const error = (() => {
       try {
-        readProfiles({ dir: tmp.dir })
+        new ProfileStore({ dir: tmp.dir })
       } catch (e) {
         return e as ConfigError
       }
@@ -69,7 +67,7 @@ describe('reading profiles without the store', () => {
   })
 
   it('refuses a store whose content does not have the store shape', () => {
-    fs.writeFileSync(path.join(tmp.dir, 'profiles.json'), JSON.stringify({ version: 1, profiles: { dev: { name: 'dev' } } }))
-    expect(() => readProfiles({ dir: tmp.dir })).toThrow(/damaged/)
+    fs.writeFileSync(path.join(tmp.dir, 'profiles.json'), JSON.stringify({ version: 1, profiles: { dev: { name: 'dev' } } }), { mode: 0o600 })
+    expect(() => new ProfileStore({ dir: tmp.dir })).toThrow(/damaged/)
   })
 })

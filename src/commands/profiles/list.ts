@@ -9,7 +9,7 @@ export default class ProfilesList extends PayfacCommand<typeof ProfilesList> {
 
   async run() {
     const { BUILTIN_LOCAL_PROFILE, maskCredential } = await import('../../config/profiles.js')
-    const store = (await import('../../config/read-only.js')).readProfiles()
+    const store = new (await import('../../config/store.js')).ProfileStore()
     const active = store.activeName()
     const rows = store.list().map((p) => profileRow(p, p.name === active, 'stored', maskCredential))
     if (!rows.some((r) => r.name === BUILTIN_LOCAL_PROFILE.name)) {

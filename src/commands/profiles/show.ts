@@ -13,7 +13,7 @@ export default class ProfilesShow extends PayfacCommand<typeof ProfilesShow> {
   async run() {
     const { BUILTIN_LOCAL_PROFILE, maskCredential } = await import('../../config/profiles.js')
     const { ConfigError } = await import('../../config/errors.js')
-    const store = (await import('../../config/read-only.js')).readProfiles()
+    const store = new (await import('../../config/store.js')).ProfileStore()
     const active = store.activeName()
     const name = this.args.name ?? active ?? BUILTIN_LOCAL_PROFILE.name
     const stored = store.get(name)
