@@ -6,6 +6,7 @@
 // `handle()` is synchronous, like the pipeline. What only a socket can do (hold an answer back,
 // destroy the connection) is returned in `transport` for the server to carry out;
 // `handleAsync()` also waits where the control plane asks it to (a long poll) and for latency.
+import { redactText as maskCardsAndUrls } from '../client/redact.js'
 import { EmulatorError, errorBody } from './api-error.js'
 import { authenticate } from './auth.js'
 import type { Clock } from './clock.js'
@@ -215,8 +216,14 @@ export function maskCredential(text: string): string {
   return text.replace(SECRET_VALUE, (m, env: string, kind: string) => `${env}_${kind}_…${m.slice(-4)}`)
 }
 
+/** Card security codes, hidden whole wherever a body names them. */
+const CARD_CODE_FIELD = /("(?:cvc|cvv|cvc2|cvv2|cvn|csc|securityCode|cardSecurityCode|cardVerificationCode)"\s*:\s*)("[^"]*"|\d+)/gi
+
+/** Credentials, secret fields, card numbers (last four kept), security codes and URL passwords hidden. */
 export function redactText(text: string): string {
-  return maskCredential(text).replace(SECRET_FIELD, (_m, open: string, value: string, close: string) => `${open}…${value.slice(-4)}${close}`)
+  return maskCardsAndUrls(maskCredential(text))
+    .replace(SECRET_FIELD, (_m, open: string, value: string, close: string) => `${open}…${value.slice(-4)}${close}`)
+    .replace(CARD_CODE_FIELD, (_m, open: string) => `${open}"[REDACTED]"`)
 }
 
 /**

@@ -197,4 +197,17 @@ describe('the request log', () => {
     expect(log[0].requestHeaders.authorization).toBe('Bearer sandbox_sk_…0001')
     a.close()
   })
+
+  it('shows a card number by its last four digits and never its security code', () => {
+    const a = createEmulatorApp({ clock: fakeClock(), ids: seededIds('log') })
+    const card = { cardNumber: '4111 1111 1111 1111', cvc: '737', expiryMonth: 12, expiryYear: 2030, cardholderName: 'Sam' }
+    a.request('POST', '/sources', { body: { CreateCardPaymentSource: card } })
+    const log = a.request('GET', '/__emulator/requests', { credential: null }).body as any[]
+    const body = String(log[0].requestBody)
+    expect(body).toContain('****1111')
+    expect(body).not.toMatch(/4111 ?1111 ?1111/)
+    expect(body).toContain('"cvc":"[REDACTED]"')
+    expect(body).not.toContain('737')
+    a.close()
+  })
 })
