@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
+import { writeJsonAtomic as writeFileAtomic } from './atomic-file.js'
 import { ConfigError } from './errors.js'
 
 export const JOURNAL_FORMAT = 'payfac-journal'
@@ -149,26 +150,11 @@ export function writePayToPayRun(file: string, run: PayToPayRun, now: Date = new
   return saved
 }
 
-/**
- * Writes `value` as JSON at `file` atomically (temporary file in the same folder, flush, rename),
- * 0600 in a 0700 folder: a crash leaves the old file or the new one, never half of either.
- */
+/** Writes `value` as JSON at `file` atomically, 0600 in a 0700 folder (atomic-file.ts). */
 export function writeJsonAtomic(file: string, value: unknown): void {
-  const saved = value
-  const dir = path.dirname(file)
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const fd = fs.openSync(temp, 'w', 0o600)
-    try {
-      fs.writeSync(fd, `${JSON.stringify(saved, null, 2)}\n`)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(temp, file)
+    writeFileAtomic(file, value)
   } catch (error) {
-    fs.rmSync(temp, { force: true })
     throw new ConfigError(`Cannot write the journal ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, {
       hint: 'Check the permissions of the folder, or set PAYFAC_CONFIG_DIR to another folder.',
       cause: error,

@@ -12,10 +12,10 @@
 //   old file or the new one, never half of either.
 // - Every change reads (and so validates) first and only then writes: a damaged file is
 //   reported, named, and never overwritten.
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
+import { writeJsonAtomic } from './atomic-file.js'
 import { ConfigError } from './errors.js'
 import { resolveConfigDir, type ProfileStoreOptions } from './paths.js'
 import { checkPrivate, withLock } from './store-lock.js'
@@ -186,18 +186,9 @@ export class ProfileStore {
   }
 
   #write(data: StoreData): void {
-    const temp = path.join(this.#dir, `.${STORE_FILE_NAME}.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
     try {
-      const fd = fs.openSync(temp, 'wx', 0o600)
-      try {
-        fs.writeSync(fd, `${JSON.stringify(data, null, 2)}\n`)
-        fs.fsyncSync(fd)
-      } finally {
-        fs.closeSync(fd)
-      }
-      fs.renameSync(temp, this.#file)
+      writeJsonAtomic(this.#file, data)
     } catch (error) {
-      fs.rmSync(temp, { force: true })
       throw fileError(error, this.#file, 'write')
     }
   }
