@@ -56,7 +56,7 @@ describe('the production guard at a terminal (tmux)', () => {
     const env = `PAYFAC_CONFIG_DIR=${quote(configDir)} PAYFAC_BASE_URL=${quote(server.url)} PAYFAC_API_KEY=live_sk_terminalGuardKey0001 NO_COLOR=1`
     // The command (and its live key) goes into a script, so the pane shows only what payfac prints.
     const script = join(configDir, `refund-${answer}.sh`)
-    writeFileSync(script, `env -u PAYFAC_PROFILE ${env} ${quote(process.execPath)} ${quote(BIN)} transactions refund ${TRAN} --amount 5.00\n`)
+    writeFileSync(script, `env -u PAYFAC_PROFILE -u CI ${env} ${quote(process.execPath)} ${quote(BIN)} transactions refund ${TRAN} --amount 5.00\n`)
     tmux('send-keys', '-t', session, '-l', `bash ${quote(script)}; echo EXIT=$?`)
     tmux('send-keys', '-t', session, 'Enter')
     const asked = await waitFor(session, 'the question', (text) => text.includes('Go ahead?'))

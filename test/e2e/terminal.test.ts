@@ -63,7 +63,7 @@ describe('a terminal session (tmux)', () => {
     // An interactive shell with job control, as a person has: Ctrl-C goes to the command only.
     tmux('new-session', '-d', '-s', SESSION, '-x', '120', '-y', '30', 'bash --norc --noprofile -i')
     const command =
-      `env -u PAYFAC_PROFILE ${env} ${quote(process.execPath)} ${quote(BIN)} payto agree --name 'Jo Citizen' ` +
+      `env -u PAYFAC_PROFILE -u CI ${env} ${quote(process.execPath)} ${quote(BIN)} payto agree --name 'Jo Citizen' ` +
       `--bban '062-000 22222222' --amount 12.50 --currency AUD --poll --interval 200ms; echo EXIT=$?`
     tmux('send-keys', '-t', SESSION, 'clear', 'Enter')
     tmux('send-keys', '-t', SESSION, '-l', command)
@@ -92,7 +92,7 @@ describe('a terminal session (tmux)', () => {
     try {
       tmux('new-session', '-d', '-s', 'prompt', '-x', '120', '-y', '30', 'bash --norc --noprofile -i')
       const command =
-        `env -u PAYFAC_PROFILE PAYFAC_CONFIG_DIR=${quote(dir)} ${quote(process.execPath)} ${quote(BIN)} profiles add tty ` +
+        `env -u PAYFAC_PROFILE -u CI PAYFAC_CONFIG_DIR=${quote(dir)} ${quote(process.execPath)} ${quote(BIN)} profiles add tty ` +
         `--environment sandbox --base-url https://sandbox.example.com; echo EXIT=$?`
       tmux('send-keys', '-t', 'prompt', '-l', command)
       tmux('send-keys', '-t', 'prompt', 'Enter')
