@@ -54,22 +54,19 @@ async function forEach<T>(
       }),
     ))
   let finished = false
-  // Ctrl-C while the next page is on its way stops the wait at once.
-  let onAbort: (() => void) | undefined
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new OutputInterruptedError())
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-  aborted.catch(() => undefined)
   try {
     for (;;) {
       stopIfAsked()
       const pending = iterator.next()
       pending.catch(() => undefined)
-      let step = await Promise.race([pending, idle(), aborted])
+      // Only the next record and the idle tick race here: a long-lived promise in this race
+      // (one per record) would keep every race's reaction alive, and memory would grow with
+      // the list.
+      let step = await Promise.race([pending, idle()])
       if (step === WAITING) {
         await onIdle()
-        step = await Promise.race([pending, aborted])
+        // Ctrl-C while the next page is on its way stops the wait at once.
+        step = await untilAborted(pending, signal)
       }
       if (step.done) {
         finished = true
@@ -79,11 +76,31 @@ async function forEach<T>(
       await onRecord(step.value)
     }
   } finally {
-    if (onAbort) signal?.removeEventListener('abort', onAbort)
     // A source stuck on a request is not waited for: it is abandoned, not returned.
     if (!finished && !signal?.aborted) await iterator.return?.()
   }
   return count
+}
+
+/** `pending`, or OutputInterruptedError as soon as `signal` aborts; the listener goes with the wait. */
+function untilAborted<V>(pending: Promise<V>, signal: AbortSignal | undefined): Promise<V> {
+  if (!signal) return pending
+  return new Promise<V>((resolve, reject) => {
+    const onAbort = () => reject(new OutputInterruptedError())
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    const settle = () => signal.removeEventListener('abort', onAbort)
+    pending.then(
+      (value) => {
+        settle()
+        resolve(value)
+      },
+      (error: unknown) => {
+        settle()
+        reject(error)
+      },
+    )
+  })
 }
 
 /**
