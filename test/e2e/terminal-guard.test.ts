@@ -1,22 +1,20 @@
 // The production guard at a real terminal (tmux, as in terminal.test.ts): a refund on a
 // production target shows what it will do and asks; "no" exits 3 with nothing sent, "yes"
 // sends the refund once. Against a recording server, which takes the live key.
-import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { BIN } from '../helpers/spawn-cli.js'
+import { quote, tmuxServer, waitForPane } from '../helpers/tmux.js'
 
 const SOCKET = `payfac-guard-${process.pid}`
 const TRAN = 'tran_TerminalGuard001'
-const found = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
-const TMUX = found.status === 0 ? found.stdout.trim() : undefined
-const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })
-const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+const terminals = tmuxServer(SOCKET)
+const TMUX = terminals.path
+const tmux = terminals.run
 
 let server: RecordingServer
 let configDir: string
@@ -28,21 +26,12 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (TMUX) spawnSync(TMUX, ['-L', SOCKET, 'kill-server'])
+  terminals.kill()
   await server?.close()
   rmSync(configDir, { recursive: true, force: true })
 })
 
-async function waitFor(session: string, what: string, test: (text: string) => boolean): Promise<string> {
-  const deadline = Date.now() + 15_000
-  let text = ''
-  while (Date.now() < deadline) {
-    text = tmux('capture-pane', '-p', '-t', session)
-    if (test(text)) return text
-    await sleep(100)
-  }
-  throw new Error(`the pane never showed ${what}; it shows:\n${text}`)
-}
+const waitFor = (session: string, what: string, test: (text: string) => boolean) => waitForPane(() => tmux('capture-pane', '-p', '-t', session), what, test)
 
 describe('the production guard at a terminal (tmux)', () => {
   it.each([

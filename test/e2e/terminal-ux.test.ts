@@ -2,20 +2,19 @@
 // columns, one table for --all, progress on stderr while the data goes to a file, a prompt
 // answered, the profiles add wizard with its hidden credential, and Ctrl-C at a prompt. The same
 // commands without a terminal are at the end: they must not ask, and say which flags are missing.
-import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
 import { BIN, spawnCli } from '../helpers/spawn-cli.js'
+import { quote, tmuxServer, waitForPane } from '../helpers/tmux.js'
 
 const SOCKET = `payfac-ux-${process.pid}`
-const TMUX = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).stdout.trim() || undefined
-const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })
-const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+const terminals = tmuxServer(SOCKET)
+const TMUX = terminals.path
+const tmux = terminals.run
 const ORDERS = 600
 
 let ctx: EmulatorEnv
@@ -34,7 +33,7 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  if (TMUX) spawnSync(TMUX, ['-L', SOCKET, 'kill-server'])
+  terminals.kill()
   await ctx?.close()
   rmSync(scratch, { recursive: true, force: true })
 })
@@ -60,16 +59,7 @@ function terminal(width: number, extraEnv: Record<string, string> = {}): { name:
   }
 }
 
-async function waitFor(pane: () => string, what: string, test: (text: string) => boolean, ms = 20_000): Promise<string> {
-  const deadline = Date.now() + ms
-  let text = ''
-  while (Date.now() < deadline) {
-    text = pane()
-    if (test(text)) return text
-    await sleep(100)
-  }
-  throw new Error(`the pane never showed ${what}; it shows:\n${text}`)
-}
+const waitFor = (pane: () => string, what: string, test: (text: string) => boolean, ms = 20_000) => waitForPane(pane, what, test, ms)
 
 const exitOf = (text: string) => Number(/EXIT=(\d+)/.exec(text)?.[1])
 

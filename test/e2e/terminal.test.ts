@@ -5,7 +5,6 @@
 // Needs tmux (the test fails, saying so, when it is missing) and the compiled dist and manifest
 // (`npx tsc -p tsconfig.json && npx oclif manifest`). It runs its own tmux server (-L), so it
 // never touches a tmux session of yours.
-import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,17 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
 import { BIN } from '../helpers/spawn-cli.js'
+import { quote, tmuxServer, waitForPane as waitForText } from '../helpers/tmux.js'
 
 const SOCKET = `payfac-e2e-${process.pid}`
 const SESSION = 'payfac'
 
-function tmuxPath(): string | undefined {
-  const found = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' })
-  return found.status === 0 ? found.stdout.trim() : undefined
-}
-
-const TMUX = tmuxPath()
-const tmux = (...args: string[]) => execFileSync(TMUX as string, ['-L', SOCKET, ...args], { encoding: 'utf8' })
+const terminals = tmuxServer(SOCKET)
+const TMUX = terminals.path
+const tmux = terminals.run
 const pane = () => tmux('capture-pane', '-p', '-t', SESSION)
 
 let ctx: EmulatorEnv
@@ -34,22 +30,11 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  if (TMUX) spawnSync(TMUX, ['-L', SOCKET, 'kill-server'])
+  terminals.kill()
   await ctx?.close()
 })
 
-async function waitForPane(what: string, test: (text: string) => boolean, ms = 15_000): Promise<string> {
-  const deadline = Date.now() + ms
-  let text = ''
-  while (Date.now() < deadline) {
-    text = pane()
-    if (test(text)) return text
-    await sleep(100)
-  }
-  throw new Error(`the pane never showed ${what}; it shows:\n${text}`)
-}
-
-const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
+const waitForPane = (what: string, test: (text: string) => boolean, ms?: number) => waitForText(pane, what, test, ms)
 
 describe('a terminal session (tmux)', () => {
   it('shows a spinner with the status and the time waited; Ctrl-C prints the token and the resume command and exits 130', async () => {
