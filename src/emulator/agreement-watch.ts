@@ -36,7 +36,7 @@ export class AgreementWatcher {
   baseline(): void {
     this.seen.clear()
     const now = timestamp(this.clock.now())
-    for (const agreement of this.store.agreements.all()) {
+    for (const agreement of this.store.agreements.values()) {
       let processed = 0
       let status: AgreementStatus = 'Pending'
       for (const entry of agreement.schedule) {
@@ -57,7 +57,7 @@ export class AgreementWatcher {
     const nowDate = this.clock.now()
     const now = timestamp(nowDate)
     let count = 0
-    for (const agreement of this.store.agreements.all()) {
+    for (const agreement of this.store.agreements.values()) {
       let seen = this.seen.get(agreement.token)
       if (!seen) {
         // New since the last look: its first entry is the status it was sent in.

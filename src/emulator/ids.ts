@@ -39,8 +39,22 @@ function build(bytes: (n: number) => Buffer): IdGenerator {
   }
 }
 
+/** Random bytes drawn from the system's source this many at a time (one call per id would cost more than the rest of a request). */
+const RANDOM_POOL_BYTES = 4096
+
 export function randomIds(): IdGenerator {
-  return build((n) => randomBytes(n))
+  let pool = randomBytes(RANDOM_POOL_BYTES)
+  let used = 0
+  return build((n) => {
+    if (n > RANDOM_POOL_BYTES) return randomBytes(n)
+    if (used + n > RANDOM_POOL_BYTES) {
+      pool = randomBytes(RANDOM_POOL_BYTES)
+      used = 0
+    }
+    used += n
+    // Each byte is handed out once, and every caller turns its bytes into text at once.
+    return pool.subarray(used - n, used)
+  })
 }
 
 /** Deterministic ids: the same seed gives the same sequence. */
