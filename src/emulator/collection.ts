@@ -162,7 +162,7 @@ export class Collection<T> implements SelectionSource<T> {
   }
 
   *values(): IterableIterator<T> {
-    yield* this
+    for (const slot of this.#byId.values()) yield slot.record
   }
 
   keys(): IterableIterator<string> {

@@ -9,7 +9,6 @@
 import { EmulatorError, errorBody } from './api-error.js'
 import { authenticate } from './auth.js'
 import type { Clock } from './clock.js'
-import { timestamp } from './clock.js'
 import { CONTROL_PREFIX, handleControl, longPollWait } from './control-plane.js'
 import { FAULT_HEADER, parseFault, type Fault } from './faults.js'
 import type { IdGenerator } from './ids.js'
@@ -117,7 +116,7 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
     // Logged as received; the log masks secrets when it is read (request-log.ts).
     ns.requests.add({
       requestId,
-      at: timestamp(now),
+      at: now.getTime(),
       method,
       url: raw.url,
       status: answer.status,

@@ -6,6 +6,7 @@
 // the log hands it out (the masked entry then replaces it). Whatever reads the log (the control
 // plane, tests) only ever sees masked entries; the raw ones never leave this module.
 import { redactText as maskCardsAndUrls } from '../client/redact.js'
+import { timestamp } from './clock.js'
 import { RingBuffer } from './ring-buffer.js'
 import { StreamBody } from './route.js'
 
@@ -31,16 +32,18 @@ export interface RequestLogEntry {
 /** How much of a request or answer body the request log keeps. */
 export const LOGGED_SNIPPET_CHARS = 4096
 
-/** A request as logged before it is masked: its headers as received. */
-export type RawLogEntry = Omit<RequestLogEntry, 'seq' | 'requestHeaders'> & { requestHeaders: Readonly<Record<string, string | undefined>> }
+/** A request as logged before it is masked: its headers as received, its time in milliseconds (written out when read). */
+export type RawLogEntry = Omit<RequestLogEntry, 'seq' | 'requestHeaders' | 'at'> & { at: number; requestHeaders: Readonly<Record<string, string | undefined>> }
 
 export class RequestLog extends RingBuffer<RequestLogEntry> {
   constructor(capacity: number) {
     const masked = new WeakSet<RequestLogEntry>()
     super(capacity, (entry) => {
       if (masked.has(entry)) return entry
+      const at: unknown = entry.at
       const out: RequestLogEntry = {
         ...entry,
+        at: typeof at === 'number' ? timestamp(new Date(at)) : entry.at,
         url: redactText(entry.url),
         requestHeaders: redactHeaders(entry.requestHeaders),
         requestBody: entry.requestBody === null ? null : redactText(entry.requestBody),
@@ -53,7 +56,7 @@ export class RequestLog extends RingBuffer<RequestLogEntry> {
 
   /** Logs a request as received; it is masked when first read. (The raw entry is not handed back.) */
   add(entry: RawLogEntry): void {
-    this.push(entry as Omit<RequestLogEntry, 'seq'>)
+    this.push(entry as unknown as Omit<RequestLogEntry, 'seq'>)
   }
 }
 
