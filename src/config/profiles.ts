@@ -142,15 +142,35 @@ function plainHttpToRemote(url: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-const prefixedId = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]+$`), `must be an id starting with ${prefix}`)
+const ID_PREFIXES = { marketplaceId: 'mktp_', merchantId: 'mcht_', customerId: 'cust_' } as const
+const idPattern = (prefix: string) => new RegExp(`^${prefix}[A-Za-z0-9_-]+$`)
+const idMessage = (prefix: string) => `must be an id starting with ${prefix}`
 
-/** Identifier checks shared with settings resolution. */
+/** What is wrong with a context identifier (as the profile schema says it), or undefined. */
+export function contextIdProblem(field: keyof typeof ID_PREFIXES, value: string): string | undefined {
+  const prefix = ID_PREFIXES[field]
+  return idPattern(prefix).test(value) ? undefined : idMessage(prefix)
+}
+
+const idChecks = new Map<string, z.ZodString>()
+const prefixedId = (prefix: string) => {
+  let check = idChecks.get(prefix)
+  if (!check) idChecks.set(prefix, (check = z.string().regex(idPattern(prefix), idMessage(prefix))))
+  return check
+}
+
+/** Identifier checks shared with settings resolution, each built when first used. */
 export const ID_SCHEMAS = {
-  marketplaceId: prefixedId('mktp_'),
-  merchantId: prefixedId('mcht_'),
-  customerId: prefixedId('cust_'),
-} as const
+  get marketplaceId() {
+    return prefixedId(ID_PREFIXES.marketplaceId)
+  },
+  get merchantId() {
+    return prefixedId(ID_PREFIXES.merchantId)
+  },
+  get customerId() {
+    return prefixedId(ID_PREFIXES.customerId)
+  },
+}
 
 export const profileSchema = z
   .strictObject({
