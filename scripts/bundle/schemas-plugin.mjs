@@ -15,11 +15,13 @@
 // registered beside the lazy constant: a command checks an answer that conforms without building
 // the schema or loading zod (which the bundle loads on first use, see zod-lazy.mjs).
 import { readFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const LAZY_FILES = /[\\/]src[\\/](client[\\/](schemas|resources)[\\/][\w-]+|client[\\/]client|config[\\/][\w-]+)\.ts$/
 const SCHEMA_FILES = /[\\/]src[\\/]client[\\/]schemas[\\/][\w-]+\.ts$/
+// Files whose schema constants get a registered plan.
+const PLAN_FILES = /[\\/]src[\\/](client[\\/]schemas[\\/][\w-]+|config[\\/]profiles)\.ts$/
 
 export function lazySchemas(root) {
   const helper = join(root, 'scripts/bundle/lazy-schema.mjs')
@@ -33,8 +35,8 @@ export function lazySchemas(root) {
         const out = lazify(ts, readFileSync(args.path, 'utf8'), args.path, names)
         if (names.length === 0) return undefined
         const header = `import { lazySchema as __lazySchema } from ${JSON.stringify(helper)}\n`
-        if (!SCHEMA_FILES.test(args.path)) return { contents: header + out, loader: 'ts' }
-        const plans = await planRegistrations(root, basename(args.path).replace(/\.ts$/, '.js'), names)
+        if (!PLAN_FILES.test(args.path)) return { contents: header + out, loader: 'ts' }
+        const plans = await planRegistrations(root, relative(join(root, 'src'), args.path).replace(/\.ts$/, '.js'), names)
         return { contents: `${header}import { registerPlan as __registerPlan } from ${JSON.stringify(fastCheck)}\n${out}\n${plans}`, loader: 'ts' }
       })
     },
@@ -46,7 +48,7 @@ export function lazySchemas(root) {
  * compiled schema; a plan is JSON and only evaluated when the schema is first used.
  */
 async function planRegistrations(root, file, names) {
-  const compiled = await import(pathToFileURL(join(root, 'dist/client/schemas', file)).href)
+  const compiled = await import(pathToFileURL(join(root, 'dist', file)).href)
   const { planOf } = await import(pathToFileURL(join(root, 'dist/client/fast-check.js')).href)
   const lines = []
   for (const name of names) {

@@ -40,6 +40,19 @@ describe('zod in the CLI bundle', () => {
     expect(result.stderr).toContain('zod-probe: not loaded')
   })
 
+  it('is not loaded to read a sound profile store', async () => {
+    const profileEnv = { ...ctx.env, PAYFAC_BASE_URL: undefined, PAYFAC_API_KEY: undefined }
+    const added = await spawnCli(['profiles', 'add', 'lazy', '--environment', 'sandbox', '--base-url', ctx.emulator.url, '--credential-stdin', '--use'], {
+      env: profileEnv,
+      input: `${ctx.emulator.credentials.merchantSecretKey}\n`,
+    })
+    expect(added.code, added.stderr).toBe(0)
+    const result = await spawnCli(['orders', 'get', orderId, '--json'], { env: { ...profileEnv, NODE_OPTIONS: `--require ${PROBE}` } })
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({ orderId })
+    expect(result.stderr).toContain('zod-probe: not loaded')
+  })
+
   it('is loaded when a request body must be checked, and the command works the same', async () => {
     const result = await probed(['orders', 'create', '--amount', '1.00', '--currency', 'AUD', '--reference', 'lazy-zod-2', '--json'])
     expect(result.code).toBe(0)
