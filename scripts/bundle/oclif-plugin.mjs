@@ -19,6 +19,13 @@ const DEFER = {
   'lib/help/util.js': ['const ejs_1 = __importDefault(require("ejs"));'],
 }
 
+// oclif's own dependencies that only its configuration loader, its help and its spinner use
+// (globbing, semver ranges, config-file search, templates, spinner frames): about half of oclif's
+// part of the bundle, which Node would otherwise parse on every start. They stay out of the
+// bundle and are required from oclif's installation when first used, exactly where oclif
+// requires them, so a command that never loads oclif's configuration never reads them.
+const FROM_OCLIF = ['cli-spinners', 'semver', 'minimatch', 'ejs', 'tinyglobby', 'lilconfig', 'get-package-type']
+
 const LAZY = 'function __payfacLazy(load){let m;return new Proxy({},{get:(_,k)=>(m??=load())[k],has:(_,k)=>k in(m??=load())})}\n'
 
 function defer(line) {
@@ -36,6 +43,16 @@ export function oclifLite(root) {
     setup(on) {
       on.onResolve({ filter: /^@oclif\/core$/ }, () => ({ path: lite }))
       on.onResolve({ filter: /^@oclif\/core\/index$/ }, () => ({ path: join(core, 'lib/index.js') }))
+      const fromOclif = new RegExp(`^(${FROM_OCLIF.join('|')})(/.*)?$`)
+      on.onResolve({ filter: fromOclif }, (args) =>
+        args.importer.startsWith(core) ? { path: args.path, namespace: 'from-oclif' } : undefined,
+      )
+      // Resolved from @oclif/core's own folder (where npm put what it depends on), when required.
+      on.onLoad({ filter: /.*/, namespace: 'from-oclif' }, (args) => ({
+        contents: `module.exports = require('node:module').createRequire(require.resolve('@oclif/core/package.json'))(${JSON.stringify(args.path)})`,
+        loader: 'js',
+        resolveDir: root,
+      }))
       on.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
         const file = args.path.slice(core.length + 1).split('\\').join('/')
         const lines = DEFER[file]
