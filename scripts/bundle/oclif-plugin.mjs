@@ -4,9 +4,12 @@
 // - a few requires inside oclif's modules that a running command never uses are deferred until
 //   first use: the configuration loader (only Command.run uses it, and the fast start does not
 //   call it), the help system (the `--help` flag and the error handler), the terminal toolkit (a
-//   command prints through process.stdout) and ejs (help templates). Each deferred module is
-//   loaded, unchanged, by the first property read. The build stops if oclif's code no longer
-//   has the expected line, rather than bundle something untested.
+//   command prints through process.stdout), ejs (help templates), and Node's readline and
+//   perf_hooks (a flag read from stdin, OCLIF_PERFORMANCE). Each deferred module is loaded,
+//   unchanged, by the first property read. The build stops if oclif's code no longer has the
+//   expected line, rather than bundle something untested;
+// - oclif's own dependencies that only its configuration loader and help use stay out of the
+//   bundle (FROM_OCLIF below).
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -17,6 +20,9 @@ const DEFER = {
   'lib/errors/index.js': ['var handle_1 = require("./handle");'],
   'lib/parser/help.js': ['const ux_1 = require("../ux");'],
   'lib/help/util.js': ['const ejs_1 = __importDefault(require("ejs"));'],
+  // Node's readline (for a flag read from standard input) and perf_hooks (OCLIF_PERFORMANCE).
+  'lib/parser/parse.js': ['const node_readline_1 = require("node:readline");'],
+  'lib/performance.js': ['const node_perf_hooks_1 = require("node:perf_hooks");'],
 }
 
 // oclif's own dependencies that only its configuration loader, its help and its spinner use
