@@ -56,6 +56,16 @@ export const lowercase = (text: string | null | undefined): string | undefined =
 
 const defaultTime = (record: unknown): string => ((record as { createdAt?: unknown }).createdAt as string | undefined) ?? ''
 
+/**
+ * Told of a collection's writes, to keep something derived from its records up to date: each new
+ * record as it is added (in creation order), and that some record was removed, replaced or changed
+ * in place (then what was derived is to be derived again).
+ */
+export interface CollectionWatcher<T> {
+  added(record: T): void
+  rewritten(): void
+}
+
 /** Cached results of a collection, dropped on every change. */
 const CACHE_SIZE = 8
 
@@ -71,6 +81,7 @@ export class Collection<T> implements SelectionSource<T> {
   readonly #json: 'object' | 'array'
   readonly #idOf: ((record: T) => string) | undefined
   readonly #cache = new Map<string, Slot<T>[]>()
+  readonly #watchers: CollectionWatcher<T>[] = []
   #seq = 0
   #version = 0
 
@@ -114,7 +125,13 @@ export class Collection<T> implements SelectionSource<T> {
     insertSorted(this.#timeline, added)
     added.keys.forEach((key, i) => this.#post(i, key, added))
     this.#changed()
+    for (const w of this.#watchers) w.added(record)
     return this
+  }
+
+  /** Tells `watcher` of every write from now on (see CollectionWatcher). */
+  watch(watcher: CollectionWatcher<T>): void {
+    this.#watchers.push(watcher)
   }
 
   delete(id: string): boolean {
@@ -124,6 +141,7 @@ export class Collection<T> implements SelectionSource<T> {
     removeSorted(this.#timeline, slot)
     slot.keys.forEach((key, i) => this.#unpost(i, key, slot))
     this.#changed()
+    this.#rewritten()
     return true
   }
 
@@ -154,6 +172,7 @@ export class Collection<T> implements SelectionSource<T> {
     for (const p of this.#postings) p.clear()
     this.#posted.fill(0)
     this.#changed()
+    this.#rewritten()
   }
 
   /** Records in creation order. */
@@ -374,6 +393,11 @@ export class Collection<T> implements SelectionSource<T> {
     }
     slot.keys = keys
     this.#changed()
+    this.#rewritten()
+  }
+
+  #rewritten(): void {
+    for (const w of this.#watchers) w.rewritten()
   }
 
   #changed(): void {

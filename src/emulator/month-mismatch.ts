@@ -48,7 +48,11 @@ export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind,
   if (!target) throw badRequest('invalid_request', `Invalid request: no ${wanted} entry left to change for ${kind}`)
   const seeded: SeededMismatch = { kind, settlementEntryId: target.settlementEntryId, transactionId: target.transactionId }
   if (kind === 'missing-entry') removeSettlementEntry(store, target.settlementEntryId)
-  else if (kind === 'fee-off-by-cent') target.amount.minorCurrencyUnits -= 1
+  else if (kind === 'fee-off-by-cent') {
+    target.amount.minorCurrencyUnits -= 1
+    // Changed in place: what the ledger's watchers derived from it (the invoices) is derived again.
+    store.settlementEntries.reindex(target.settlementEntryId)
+  }
   else {
     const copy: SettlementEntry = { ...target, amount: { ...target.amount }, settlementEntryId: ids.next('stl') }
     // Same time as the original, made after it: it follows it in every list and report.

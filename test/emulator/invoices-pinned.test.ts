@@ -53,7 +53,7 @@ function answers(app: EmulatorApp) {
 describe('invoices over a ledger of several merchants, currencies and months', () => {
   it('answer as pinned, after appends, a rewound clock, a removed entry and a fee changed in place', () => {
     const app = testApp()
-    const clock = app.clock
+    const clock = app.clock as Required<typeof app.clock>
     clock.rewind(100 * 86_400) // 2024-11-21
     const tx: string[] = []
     for (let day = 0; day < 130; day += 7) {
@@ -83,6 +83,7 @@ describe('invoices over a ledger of several merchants, currencies and months', (
     // A fee entry removed, then one changed in place (the month fixture's mismatches).
     const victim = app.store.settlementEntries.filter((e) => e.type === 'ServiceFee' && e.merchantId === SUB_MERCHANT)[1]
     removeSettlementEntry(app.store, victim!.settlementEntryId)
+    expect(answers(app)).toMatchSnapshot('removed')
     seedMismatch(app.store, app.ids, 'fee-off-by-cent', tx)
     expect(answers(app)).toMatchSnapshot('changed')
   })

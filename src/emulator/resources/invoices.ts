@@ -3,70 +3,25 @@
 // so its total is exactly what the fees took from the balance. The id is derived from (merchant,
 // currency, month) and so never changes. Status Open during the month, Issued from the first day
 // of the next.
-import { createHash } from 'node:crypto'
 import { formatMinorUnits, type Money } from '../../client/money.js'
 import { notFound } from '../api-error.js'
 import { PRIVATE, visibleMerchantIds } from '../auth.js'
 import { isoDate } from '../clock.js'
 import type { SettlementEntry } from '../ledger.js'
-import { filters, oneOf, paginate } from '../lists.js'
+import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { renderPdf, type PdfLine } from '../pdf.js'
 import { Reply, route, type HandlerContext } from '../route.js'
-import { lookup, type Store, type TransactionRecord } from '../store.js'
+import { lookup, type Store } from '../store.js'
+import { invoiceBook, lineOf, totalsOf, type BookInvoice } from './invoice-book.js'
 import { profileOf } from './merchants.js'
 
 const money = (minorCurrencyUnits: number, currency: string): Money => ({ minorCurrencyUnits, currency })
 
-interface InvoiceLine {
-  settlementEntryId: string
-  transactionId: string | null
-  orderId: string | null
-  description: string
-  createdAt: string
-  variableAmount: number
-  fixedAmount: number
-  taxAmount: number
-  /** What the line charged (a returned fee is negative). */
-  amount: number
-}
-
+/** An invoice as read now: its book entry and its status today. */
 interface Invoice {
-  invoiceId: string
-  merchantId: string
-  currency: string
-  period: string
-  periodStart: string
-  periodEnd: string
+  book: BookInvoice
   status: 'Open' | 'Issued'
   issuedOn: string | null
-  createdAt: string
-  updatedAt: string
-  lines: InvoiceLine[]
-}
-
-/** The invoice id of a merchant's fees in a currency and month: `inv_` + 16 characters of a hash. */
-export function invoiceIdFor(merchantId: string, currency: string, period: string): string {
-  return `inv_${createHash('sha256').update(`${merchantId}|${currency}|${period}`).digest('base64url').slice(0, 16)}`
-}
-
-function lineOf(store: Store, e: SettlementEntry): InvoiceLine {
-  const amount = -e.amount.minorCurrencyUnits
-  const txn: TransactionRecord | undefined = e.transactionId === null ? undefined : lookup(store.transactions, e.transactionId)
-  const fees = txn?.details.serviceFees
-  let variableAmount: number
-  let fixedAmount: number
-  let taxAmount: number
-  if (fees && Math.abs(amount) === fees.totalAmount && fees.totalAmount !== 0) {
-    const sign = Math.sign(amount)
-    variableAmount = sign * fees.variableAmount
-    fixedAmount = sign * fees.fixedAmount
-    taxAmount = sign * fees.taxAmount
-  } else {
-    taxAmount = Math.round(amount / 11)
-    fixedAmount = 0
-    variableAmount = amount - taxAmount
-  }
-  return { settlementEntryId: e.settlementEntryId, transactionId: e.transactionId, orderId: e.orderId, description: e.description, createdAt: e.createdAt, variableAmount, fixedAmount, taxAmount, amount }
 }
 
 function lastDayOf(period: string): string {
@@ -79,94 +34,71 @@ function firstDayAfter(period: string): string {
   return isoDate(new Date(Date.UTC(year, month, 1)))
 }
 
-/** Every invoice of the given merchants, from the ledger's ServiceFee entries. */
-export function invoicesOf(store: Store, merchantIds: ReadonlySet<string>, now: Date): Invoice[] {
-  const byKey = new Map<string, Invoice>()
+/** The invoice with its status on `today` (YYYY-MM-DD): Open during the month, Issued from the first day of the next. */
+function asOf(book: BookInvoice, today: string): Invoice {
+  const issuedOn = firstDayAfter(book.period)
+  return issuedOn <= today ? { book, status: 'Issued', issuedOn } : { book, status: 'Open', issuedOn: null }
+}
+
+/** Every invoice of the given merchants, in the order their first fees were written. */
+function invoicesOf(store: Store, merchantIds: ReadonlySet<string>, now: Date): Invoice[] {
   const today = isoDate(now)
-  // The fee entries of these merchants, in creation order (lines are listed in that order).
-  const fees = store.settlementEntries
-    .select({ where: { type: ['ServiceFee'], merchantId: [...merchantIds] } })
-    .slots()
-    .slice()
-    .sort((a, b) => a.seq - b.seq)
-  for (const { record: e } of fees) {
-    const period = e.createdAt.slice(0, 7)
-    const currency = e.amount.currency
-    const key = `${e.merchantId}|${currency}|${period}`
-    let invoice = byKey.get(key)
-    if (!invoice) {
-      const issuedOn = firstDayAfter(period)
-      invoice = {
-        invoiceId: invoiceIdFor(e.merchantId, currency, period),
-        merchantId: e.merchantId,
-        currency,
-        period,
-        periodStart: `${period}-01`,
-        periodEnd: lastDayOf(period),
-        status: issuedOn <= today ? 'Issued' : 'Open',
-        issuedOn: issuedOn <= today ? issuedOn : null,
-        createdAt: e.createdAt,
-        updatedAt: e.createdAt,
-        lines: [],
-      }
-      byKey.set(key, invoice)
-    }
-    invoice.lines.push(lineOf(store, e))
-    invoice.updatedAt = e.createdAt
-  }
-  return [...byKey.values()]
+  return invoiceBook(store)
+    .of(merchantIds)
+    .map((book) => asOf(book, today))
 }
 
-function invoiceTotals(invoice: Invoice) {
-  const sum = (pick: (l: InvoiceLine) => number) => invoice.lines.reduce((s, l) => s + pick(l), 0)
-  const c = invoice.currency
+function invoiceTotals(store: Store, invoice: Invoice) {
+  const t = totalsOf(store, invoice.book)
+  const c = invoice.book.currency
   return {
-    variableAmount: money(sum((l) => l.variableAmount), c),
-    fixedAmount: money(sum((l) => l.fixedAmount), c),
-    subtotalAmount: money(sum((l) => l.variableAmount + l.fixedAmount), c),
-    taxAmount: money(sum((l) => l.taxAmount), c),
-    totalAmount: money(sum((l) => l.amount), c),
+    variableAmount: money(t.variableAmount, c),
+    fixedAmount: money(t.fixedAmount, c),
+    subtotalAmount: money(t.variableAmount + t.fixedAmount, c),
+    taxAmount: money(t.taxAmount, c),
+    totalAmount: money(t.amount, c),
   }
 }
 
-function invoiceSummary(invoice: Invoice) {
-  const totals = invoiceTotals(invoice)
+function invoiceSummary(store: Store, invoice: Invoice) {
+  const { book } = invoice
+  const totals = invoiceTotals(store, invoice)
   return {
-    invoiceId: invoice.invoiceId,
-    merchantId: invoice.merchantId,
-    period: invoice.period,
-    periodStart: invoice.periodStart,
-    periodEnd: invoice.periodEnd,
+    invoiceId: book.invoiceId,
+    merchantId: book.merchantId,
+    period: book.period,
+    periodStart: `${book.period}-01`,
+    periodEnd: lastDayOf(book.period),
     status: invoice.status,
     issuedOn: invoice.issuedOn,
-    currency: invoice.currency,
-    lineCount: invoice.lines.length,
+    currency: book.currency,
+    lineCount: book.entries.length,
     subtotalAmount: totals.subtotalAmount,
     taxAmount: totals.taxAmount,
     totalAmount: totals.totalAmount,
     /** Fees are taken from the settlement as they occur: nothing is left to pay. */
     settledBy: 'DeductedFromSettlement',
-    amountDue: money(0, invoice.currency),
-    createdAt: invoice.createdAt,
-    updatedAt: invoice.updatedAt,
+    amountDue: money(0, book.currency),
+    createdAt: (book.entries[0] as SettlementEntry).createdAt,
+    updatedAt: (book.entries[book.entries.length - 1] as SettlementEntry).createdAt,
   }
 }
 
 function invoiceDetail(store: Store, invoice: Invoice) {
-  const merchant = lookup(store.merchants, invoice.merchantId)
-  const profile = profileOf(store, invoice.merchantId)
-  const c = invoice.currency
+  const { merchantId, currency: c } = invoice.book
+  const merchant = lookup(store.merchants, merchantId)
+  const profile = profileOf(store, merchantId)
   return {
-    ...invoiceSummary(invoice),
-    breakdown: invoiceTotals(invoice),
+    ...invoiceSummary(store, invoice),
+    breakdown: invoiceTotals(store, invoice),
     billingDetails: {
-      merchantId: invoice.merchantId,
+      merchantId,
       name: merchant?.name ?? null,
       businessNumber: profile.businessNumber,
       emailAddress: profile.emailAddress,
       address: profile.address,
     },
-    lines: invoice.lines.map((l) => ({
+    lines: invoice.book.entries.map((e) => lineOf(store, e)).map((l) => ({
       settlementEntryId: l.settlementEntryId,
       transactionId: l.transactionId,
       orderId: l.orderId,
@@ -181,21 +113,22 @@ function invoiceDetail(store: Store, invoice: Invoice) {
 }
 
 function visibleInvoice(ctx: HandlerContext, id: string): Invoice {
-  const invoice = invoicesOf(ctx.store, visibleMerchantIds(ctx.store, ctx.scope), ctx.clock.now()).find((i) => i.invoiceId === id)
-  if (!invoice) throw notFound('Invoice', id)
-  return invoice
+  const book = invoiceBook(ctx.store).get(id)
+  if (!book || !visibleMerchantIds(ctx.store, ctx.scope).has(book.merchantId)) throw notFound('Invoice', id)
+  return asOf(book, isoDate(ctx.clock.now()))
 }
 
 function invoicePdf(store: Store, invoice: Invoice): Buffer {
   const detail = invoiceDetail(store, invoice)
+  const { invoiceId, merchantId } = invoice.book
   const fmt = (m: Money) => `${formatMinorUnits(m.minorCurrencyUnits, m.currency)} ${m.currency}`
   const col = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}~` : text.padEnd(width))
   const lines: Array<PdfLine | string> = [
     { text: 'Tax invoice: service fees', heading: true },
-    `Invoice ${invoice.invoiceId}`,
-    `Period ${invoice.periodStart} to ${invoice.periodEnd} (${invoice.status}${invoice.issuedOn ? `, issued ${invoice.issuedOn}` : ''})`,
+    `Invoice ${invoiceId}`,
+    `Period ${detail.periodStart} to ${detail.periodEnd} (${invoice.status}${invoice.issuedOn ? `, issued ${invoice.issuedOn}` : ''})`,
     { text: 'Bill to', heading: true, gapBefore: 6 },
-    `${detail.billingDetails.name ?? invoice.merchantId} (${invoice.merchantId})`,
+    `${detail.billingDetails.name ?? merchantId} (${merchantId})`,
     ...(detail.billingDetails.businessNumber ? [`ABN/ACN ${detail.billingDetails.businessNumber}`] : []),
     { text: 'Lines', heading: true, gapBefore: 6 },
     `${col('Date', 12)}${col('Transaction', 24)}${col('Fee', 14)}${col('GST', 12)}Amount`,
@@ -208,7 +141,7 @@ function invoicePdf(store: Store, invoice: Invoice): Buffer {
     { text: `Total: ${fmt(detail.breakdown.totalAmount)}`, heading: true },
     'These fees were deducted from your settlement as they occurred; nothing is left to pay.',
   ]
-  return renderPdf({ title: `Invoice ${invoice.invoiceId}`, lines })
+  return renderPdf({ title: `Invoice ${invoiceId}`, lines })
 }
 
 export const routes = [
@@ -222,17 +155,18 @@ export const routes = [
       const statuses = f.list('status')
       const periods = f.list('period')
       const currency = f.string('currency')?.toUpperCase()
-      const records = invoicesOf(ctx.store, visibleMerchantIds(ctx.store, ctx.scope), ctx.clock.now()).filter(
-        (i) => oneOf(merchantIds, i.merchantId) && oneOf(statuses, i.status) && oneOf(periods, i.period) && (currency === undefined || i.currency === currency),
+      const store = ctx.store
+      const records = invoicesOf(store, new Set(merchantsWithin(visibleMerchantIds(store, ctx.scope), merchantIds)), ctx.clock.now()).filter(
+        (i) => oneOf(statuses, i.status) && oneOf(periods, i.book.period) && (currency === undefined || i.book.currency === currency),
       )
       return paginate(records, req.query, {
         sortable: {
-          createdAt: (i) => i.createdAt,
-          period: (i) => i.period,
+          createdAt: (i) => (i.book.entries[0] as SettlementEntry).createdAt,
+          period: (i) => i.book.period,
           status: (i) => i.status,
-          totalAmount: (i) => i.lines.reduce((s, l) => s + l.amount, 0),
+          totalAmount: (i) => totalsOf(store, i.book).amount,
         },
-        view: invoiceSummary,
+        view: (i) => invoiceSummary(store, i),
       })
     },
   }),
@@ -249,7 +183,7 @@ export const routes = [
     produces: ['application/pdf'],
     handle: (ctx, req) => {
       const invoice = visibleInvoice(ctx, req.params.invoiceId as string)
-      return new Reply(200, invoicePdf(ctx.store, invoice), { 'Content-Disposition': `attachment; filename="${invoice.invoiceId}.pdf"` }, 'application/pdf')
+      return new Reply(200, invoicePdf(ctx.store, invoice), { 'Content-Disposition': `attachment; filename="${invoice.book.invoiceId}.pdf"` }, 'application/pdf')
     },
   }),
 ]
