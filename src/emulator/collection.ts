@@ -19,6 +19,7 @@
 //
 // The pure ordering of slots and runs is in slots.ts, a query's selection in selection.ts.
 
+import type { CollectionOptions, CollectionWatcher } from './collection-options.js'
 import { Selection, type Plan, type Query, type SelectionSource } from './selection.js'
 import {
   bySlotOrder,
@@ -38,33 +39,9 @@ import {
 
 export { Selection, type Query } from './selection.js'
 export type { IndexKey } from './slots.js'
-
-export interface CollectionOptions<T> {
-  /** The record's time (default: its `createdAt`): the lists' default order and time ranges. */
-  time?: (record: T) => string
-  /** Equality indexes by name. */
-  indexes?: Record<string, (record: T) => IndexKey>
-  /** How `toJSON()` writes the collection: an object by id (default) or an array in creation order (then `id` is needed to read it back). */
-  json?: 'object' | 'array'
-  /** The id of a record (needed by `load()` for a collection written as an array). */
-  id?: (record: T) => string
-}
-
-/** Index helpers: a record's merchant, and a text key without case. */
-export const byMerchantId = { merchantId: (record: { merchantId: string }) => record.merchantId }
-export const lowercase = (text: string | null | undefined): string | undefined => text?.toLowerCase()
+export { byMerchantId, lowercase, type CollectionOptions, type CollectionWatcher } from './collection-options.js'
 
 const defaultTime = (record: unknown): string => ((record as { createdAt?: unknown }).createdAt as string | undefined) ?? ''
-
-/**
- * Told of a collection's writes, to keep something derived from its records up to date: each new
- * record as it is added (in creation order), and that some record was removed, replaced or changed
- * in place (then what was derived is to be derived again).
- */
-export interface CollectionWatcher<T> {
-  added(record: T): void
-  rewritten(): void
-}
 
 /** Cached results of a collection, dropped on every change. */
 const CACHE_SIZE = 8
@@ -216,6 +193,20 @@ export class Collection<T> implements SelectionSource<T> {
   first(): T | undefined {
     for (const slot of this.#byId.values()) return slot.record
     return undefined
+  }
+
+  /** The ids of the records with any of these keys in an index (each key's in timeline order). */
+  idsByIndex(name: string, keys: Iterable<string>): string[] {
+    const i = this.#indexNames.indexOf(name)
+    if (i < 0) throw new Error(`No index "${name}"`)
+    const out: string[] = []
+    for (const key of keys) {
+      const found = (this.#postings[i] as Postings<T>).get(key)
+      if (found === undefined) continue
+      if (Array.isArray(found)) for (const slot of found) out.push(slot.id)
+      else out.push(found.id)
+    }
+    return out
   }
 
   /** The records of one index key, in timeline order. */

@@ -187,7 +187,10 @@ export const routes = [
       const expiresFrom = f.dateTime('expiresAtFromInclusive')
       const expiresTo = f.dateTime('expiresAtToExclusive')
       const now = timestamp(ctx.clock.now())
-      const records = ctx.store.serviceTokens.select({ filter: (t) => {
+      // Candidates from the owner indexes (the tokens of the owners named), then the other conditions.
+      const tokens = ctx.store.serviceTokens
+      const ids = [...tokens.idsByIndex('merchantId', merchantIds ?? []), ...tokens.idsByIndex('marketplaceId', marketplaceIds ?? [])]
+      const records = tokens.select({ ids, filter: (t) => {
         const owned = t.merchantId !== null ? (merchantIds ?? []).includes(t.merchantId) : (marketplaceIds ?? []).includes(t.marketplaceId as string)
         const isExpired = t.expiresAt !== null && t.expiresAt <= now
         return (

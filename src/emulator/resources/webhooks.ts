@@ -12,7 +12,7 @@ import { Metadata } from '../../client/schemas/common.js'
 import { WebhookUrl } from '../../client/schemas/webhooks.js'
 import type { WebhookSubscriptionRecord } from '../account-records.js'
 import { badRequest, forbidden, notFound } from '../api-error.js'
-import { PRIVATE, mayActForMerchant, requireMerchant } from '../auth.js'
+import { PRIVATE, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { filters, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
@@ -128,7 +128,15 @@ export const routes = [
       const merchantIds = f.list('merchantId')
       const marketplaceIds = f.list('marketplaceId')
       const statuses = f.list('status')
-      const records = ctx.store.webhookSubscriptions.select({
+      // Candidates from the indexes: the subscriptions of the merchants and marketplace this request may manage.
+      const subscriptions = ctx.store.webhookSubscriptions
+      const { marketplaceId } = ctx.scope
+      const ids = [
+        ...subscriptions.idsByIndex('merchantId', visibleMerchantIds(ctx.store, ctx.scope)),
+        ...(ctx.scope.merchantId === null && marketplaceId !== null ? subscriptions.idsByIndex('marketplaceId', [marketplaceId]) : []),
+      ]
+      const records = subscriptions.select({
+        ids,
         filter: (s) =>
           mayManage(ctx, s) &&
           oneOf(statuses, s.status) &&
