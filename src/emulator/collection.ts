@@ -209,13 +209,14 @@ export class Collection<T> implements SelectionSource<T> {
     return out
   }
 
-  /** The records of one index key, in timeline order. */
-  byIndex(name: string, key: string): T[] {
+  /** The records of one index key, in timeline order (or in creation order). */
+  byIndex(name: string, key: string, order: 'timeline' | 'creation' = 'timeline'): T[] {
     const i = this.#indexNames.indexOf(name)
     if (i < 0) throw new Error(`No index "${name}"`)
     const found = (this.#postings[i] as Postings<T>).get(key)
     if (found === undefined) return []
-    return Array.isArray(found) ? found.map((s) => s.record) : [found.record]
+    if (!Array.isArray(found)) return [found.record]
+    return (order === 'creation' ? found.slice().sort((a, b) => a.seq - b.seq) : found).map((s) => s.record)
   }
 
   /** The records a query selects, ready to be cut into pages. */

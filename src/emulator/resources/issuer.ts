@@ -20,7 +20,7 @@ import { emitEvent } from '../events.js'
 import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup } from '../store.js'
-import { loanCardLimits } from './loans.js'
+import { loanCardLimits } from './loan-figures.js'
 
 /** Years a new card is valid for. */
 export const CARD_VALIDITY_YEARS = 3

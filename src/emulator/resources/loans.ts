@@ -11,7 +11,7 @@
 // password is the borrowing merchant's id (e.g. `mcht_LocalMerchant001`); the emulator also
 // sends it in the `Statement-Password` header.
 import { formatMinorUnits, type Money } from '../../client/money.js'
-import type { LoanEntryRecord, LoanEntryType, LoanRecord, LoanStatementRecord } from '../account-records.js'
+import type { LoanEntryRecord, LoanEntryType, LoanStatementRecord } from '../account-records.js'
 import { badRequest } from '../api-error.js'
 import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { isoDate } from '../clock.js'
@@ -22,6 +22,7 @@ import { Reply, route, type HandlerContext } from '../route.js'
 import type { Selection } from '../collection.js'
 import { lookup, type Store } from '../store.js'
 import { buildZip } from '../zip.js'
+import { loanView, statementFigures, statementView } from './loan-figures.js'
 
 const money = (minorCurrencyUnits: number, currency: string): Money => ({ minorCurrencyUnits, currency })
 
@@ -111,85 +112,6 @@ export function seedLoans(store: Store, merchantId: string): void {
         dueOn: month.due,
       })
     })
-  }
-}
-
-// Figures -------------------------------------------------------------------------------------
-
-function entriesOf(store: Store, predicate: (e: LoanEntryRecord) => boolean): LoanEntryRecord[] {
-  return store.loanEntries.filter(predicate)
-}
-
-/** What the merchant owes on a loan: the sum of its entries. */
-export function loanOutstanding(store: Store, loanId: string): number {
-  return entriesOf(store, (e) => e.loanId === loanId).reduce((s, e) => s + e.amount.minorCurrencyUnits, 0)
-}
-
-/** Sum of the limits of the loan's cards that are not cancelled (the issuer checks new cards against it). */
-export function loanCardLimits(store: Store, loanId: string, exceptCardId?: string): number {
-  return store.digitalCards.all()
-    .filter((c) => c.loanId === loanId && c.status !== 'Cancelled' && c.cardId !== exceptCardId)
-    .reduce((s, c) => s + c.limit.minorCurrencyUnits, 0)
-}
-
-export function loanView(store: Store, loan: LoanRecord, now: Date) {
-  const c = loan.creditLimit.currency
-  const outstanding = loanOutstanding(store, loan.loanId)
-  const statements = store.loanStatements.all().filter((s) => s.loanId === loan.loanId)
-  const unpaid = statements.filter((s) => s.loanSettlementId === null)
-  return {
-    loanId: loan.loanId,
-    merchantId: loan.merchantId,
-    loanType: loan.loanType,
-    status: loan.status,
-    creditLimit: loan.creditLimit,
-    outstandingBalance: money(outstanding, c),
-    availableCredit: money(Math.max(0, loan.creditLimit.minorCurrencyUnits - outstanding), c),
-    interestRateBasisPoints: loan.interestRateBasisPoints,
-    openedOn: loan.openedOn,
-    statementCount: statements.length,
-    latestStatementId: statements[statements.length - 1]?.loanStatementId ?? null,
-    nextDueOn: unpaid.map((s) => s.dueOn).sort()[0] ?? null,
-    overdue: unpaid.some((s) => s.dueOn < isoDate(now)),
-    cardCount: store.digitalCards.all().filter((card) => card.loanId === loan.loanId && card.status !== 'Cancelled').length,
-    createdAt: loan.createdAt,
-    updatedAt: loan.updatedAt,
-  }
-}
-
-function statementFigures(store: Store, s: LoanStatementRecord) {
-  const own = entriesOf(store, (e) => e.loanStatementId === s.loanStatementId)
-  const before = entriesOf(store, (e) => e.loanId === s.loanId && e.loanStatementId !== s.loanStatementId && e.createdAt < `${s.periodStart}T00:00:00.000Z`)
-  const sum = (list: LoanEntryRecord[]) => list.reduce((t, e) => t + e.amount.minorCurrencyUnits, 0)
-  const ofType = (type: LoanEntryType) => sum(own.filter((e) => e.type === type))
-  const opening = sum(before)
-  return { own, opening, drawdowns: ofType('Drawdown'), repayments: ofType('Repayment'), interest: ofType('Interest'), fees: ofType('Fee'), closing: opening + sum(own) }
-}
-
-export function statementView(store: Store, s: LoanStatementRecord, now: Date) {
-  const f = statementFigures(store, s)
-  const c = s.currency
-  return {
-    loanStatementId: s.loanStatementId,
-    loanId: s.loanId,
-    merchantId: s.merchantId,
-    periodStart: s.periodStart,
-    periodEnd: s.periodEnd,
-    issuedOn: s.issuedOn,
-    dueOn: s.dueOn,
-    currency: c,
-    openingBalance: money(f.opening, c),
-    drawdowns: money(f.drawdowns, c),
-    repayments: money(f.repayments, c),
-    interest: money(f.interest, c),
-    fees: money(f.fees, c),
-    closingBalance: money(f.closing, c),
-    amountDue: money(Math.max(0, f.closing), c),
-    status: s.loanSettlementId !== null ? 'Paid' : 'Unpaid',
-    overdue: s.loanSettlementId === null && s.dueOn < isoDate(now),
-    loanSettlementId: s.loanSettlementId,
-    entryCount: f.own.length,
-    createdAt: s.createdAt,
   }
 }
 
