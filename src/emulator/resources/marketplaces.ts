@@ -16,7 +16,7 @@ import { lookup, type Store } from '../store.js'
 export function marketplaceView(store: Store, marketplaceId: string) {
   const marketplace = lookup(store.marketplaces, marketplaceId)
   if (!marketplace) return undefined
-  const merchants = store.merchants.all().filter((m) => m.marketplaceId === marketplaceId)
+  const merchants = store.merchants.byIndex('marketplaceId', marketplaceId, 'creation')
   return {
     marketplaceId: marketplace.marketplaceId,
     name: marketplace.name,
@@ -40,8 +40,9 @@ const UpsertMarketplaceCustomerBody = z.strictObject({
 
 function customerView(store: Store, c: MarketplaceCustomerRecord, created: boolean) {
   const email = c.emailAddress.toLowerCase()
-  const merchantCustomers = store.customers.all()
-    .filter((mc) => mc.emailAddress?.toLowerCase() === email && lookup(store.merchants, mc.merchantId)?.marketplaceId === c.marketplaceId)
+  const merchantCustomers = store.customers
+    .byIndex('emailAddress', email, 'creation')
+    .filter((mc) => lookup(store.merchants, mc.merchantId)?.marketplaceId === c.marketplaceId)
     .map((mc) => ({ merchantId: mc.merchantId, customerId: mc.customerId }))
   return { ...c, created, merchantCustomers }
 }
@@ -53,7 +54,7 @@ function upsertCustomer(ctx: HandlerContext, body: z.output<typeof UpsertMarketp
   const marketplaceId = ctx.principal.marketplaceId
   const email = body.emailAddress.toLowerCase()
   const now = timestamp(ctx.clock.now())
-  const existing = ctx.store.marketplaceCustomers.all().find((c) => c.marketplaceId === marketplaceId && c.emailAddress.toLowerCase() === email)
+  const existing = ctx.store.marketplaceCustomers.byIndex('marketplaceId', marketplaceId, 'creation').find((c) => c.emailAddress.toLowerCase() === email)
   const record: MarketplaceCustomerRecord = existing ?? {
     marketplaceCustomerId: ctx.ids.next('mcust'),
     marketplaceId,
