@@ -67,7 +67,7 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
   RaiseBlockedCardEvent: action(z.strictObject({ paymentSourceId: z.string().min(1), reason: z.string().trim().min(1).max(200).optional() }), (ctx, body) => {
     const source = visibleOr404(ctx, ctx.store.sources, body.paymentSourceId, 'Payment source')
     if (source.card === null) throw unprocessable('not_a_card', 'Only a saved card can be blocked')
-    const blocked = ctx.store.blockedCards.all().find((b) => b.paymentSourceId === source.paymentSourceId && b.status === 'Blocked')
+    const blocked = ctx.store.blockedCards.byIndex('paymentSourceId', source.paymentSourceId, 'creation').find((b) => b.status === 'Blocked')
     if (blocked) throw conflict('card_already_blocked', `The card is already blocked (${blocked.cardBlockId})`)
     const now = timestamp(ctx.clock.now())
     const record: BlockedCardRecord = {
