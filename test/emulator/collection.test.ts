@@ -155,6 +155,31 @@ describe('an indexed collection', () => {
     expect(c.select({ where: { merchantId: [] } }).total).toBe(0)
   })
 
+  it('answers an index key in creation order or timeline order, and the ids of several keys', () => {
+    const c = rows()
+    c.set('a', { id: 'a', merchantId: 'm1', status: 'paid', reference: null, amount: 1, createdAt: time(2) })
+    c.set('b', { id: 'b', merchantId: 'm2', status: 'paid', reference: null, amount: 2, createdAt: time(1) })
+    c.set('c', { id: 'c', merchantId: 'm1', status: 'paid', reference: null, amount: 3, createdAt: time(0) })
+    expect(c.byIndex('status', 'paid', 'creation').map((r) => r.id)).toEqual(['a', 'b', 'c'])
+    expect(c.byIndex('status', 'paid').map((r) => r.id)).toEqual(['c', 'b', 'a'])
+    expect(c.idsByIndex('merchantId', ['m2', 'm1', 'm3'])).toEqual(['b', 'c', 'a'])
+  })
+
+  it('tells its watchers of each new record, and of every removal, replacement or change in place', () => {
+    const c = rows()
+    const seen: string[] = []
+    c.watch({ added: (r) => seen.push(`+${r.id}`), rewritten: () => seen.push('~') })
+    const a: Row = { id: 'a', merchantId: 'm1', status: 'paid', reference: null, amount: 1, createdAt: time(2) }
+    c.set('a', a)
+    c.bulk(() => c.set('b', { ...a, id: 'b', createdAt: time(1) }))
+    c.touch()
+    c.reindex('a')
+    c.set('a', { ...a, amount: 5 })
+    c.delete('b')
+    c.clear()
+    expect(seen).toEqual(['+a', '+b', '~', '~', '~', '~'])
+  })
+
   it('writes itself as JSON in creation order and reads that back', () => {
     const c = rows()
     c.set('b', { id: 'b', merchantId: 'm1', status: 'paid', reference: null, amount: 1, createdAt: time(9) })
