@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { Reconciler } from '../../src/cli/reconcile/engine.js'
+import { EntryIndex } from '../../src/cli/reconcile/entry-index.js'
 import { LedgerBook, parseLedger, parseLedgerColumns } from '../../src/cli/reconcile/ledger.js'
 
 type Loose = Record<string, unknown>
@@ -96,6 +97,32 @@ describe('the reconciler over a month with every kind of difference', () => {
 
   it('names the merchant first in the summary of a fan-out run', () => {
     expect(month('mcht_a').r.summary()).toBe(`mcht_a: ${GOLDEN_SUMMARY}`)
+  })
+})
+
+describe('the entry index', () => {
+  it('keeps every amount of every kind in arrival order, the first merchant and currency, past its growth', () => {
+    const index = new EntryIndex(2)
+    const n = 5000
+    for (let i = 0; i < n; i++) index.add(`t${i}`, i % 3 === 0 ? 1 : 0, i, i % 7 === 0 ? null : `m${i % 5}`, i % 2 ? 'AUD' : 'NZD')
+    for (let i = 0; i < n; i += 10) index.add(`t${i}`, 0, -i, 'other', 'USD')
+    index.add('t1', 0, 2 ** 53 - 1, 'm1', 'AUD')
+    index.add('t1', 0, -0.5, 'm1', 'AUD')
+    expect(index.size).toBe(n)
+    expect(index.take('t1')).toEqual({ merchantId: 'm1', currency: 'AUD', amounts: [[1, 2 ** 53 - 1, -0.5], []] })
+    expect(index.take('t1')).toBeUndefined()
+    expect(index.take('t0')).toEqual({ merchantId: null, currency: 'NZD', amounts: [[-0], [0]] })
+    expect(index.take('t30')).toEqual({ merchantId: 'm0', currency: 'NZD', amounts: [[-30], [30]] })
+    expect(index.take('t4999')).toEqual({ merchantId: 'm4', currency: 'AUD', amounts: [[4999], []] })
+    expect(index.take('nope')).toBeUndefined()
+    const left = [...index.drain()]
+    expect(left).toHaveLength(n - 4)
+    expect(left.slice(0, 3).map(([id]) => id)).toEqual(['t2', 't3', 't4'])
+    expect(left[1]).toEqual(['t3', { merchantId: 'm3', currency: 'AUD', amounts: [[], [3]] }])
+    expect(left.at(-1)).toEqual(['t4998', { merchantId: null, currency: 'NZD', amounts: [[], [4998]] }])
+    expect(left.find(([id]) => id === 't4997')).toEqual(['t4997', { merchantId: 'm2', currency: 'AUD', amounts: [[4997], []] }])
+    expect(index.size).toBe(0)
+    expect([...index.drain()]).toEqual([])
   })
 })
 
