@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { Reconciler } from '../../src/cli/reconcile/engine.js'
 import { EntryIndex } from '../../src/cli/reconcile/entry-index.js'
 import { LedgerBook, parseLedger, parseLedgerColumns } from '../../src/cli/reconcile/ledger.js'
+import { terminalProgress } from '../../src/cli/reconcile/run.js'
 
 type Loose = Record<string, unknown>
 
@@ -123,6 +124,33 @@ describe('the entry index', () => {
     expect(left.find(([id]) => id === 't4997')).toEqual(['t4997', { merchantId: 'm2', currency: 'AUD', amounts: [[4997], []] }])
     expect(index.size).toBe(0)
     expect([...index.drain()]).toEqual([])
+  })
+})
+
+describe('the progress line', () => {
+  const stream = (isTTY: boolean) => {
+    const written: string[] = []
+    return { written, stream: { isTTY, write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream }
+  }
+
+  it('makes no text at all when stderr is not a terminal', () => {
+    const { written, stream: s } = stream(false)
+    const show = terminalProgress(s)
+    let made = 0
+    for (let i = 0; i < 1000; i++) show(() => `${++made}`)
+    show.done()
+    expect([made, written]).toEqual([0, []])
+  })
+
+  it('on a terminal, makes and shows the text at most every 100 ms, and clears it when done', () => {
+    const { written, stream: s } = stream(true)
+    const show = terminalProgress(s)
+    let made = 0
+    for (let i = 0; i < 1000; i++) show(() => `Reconciling: ${++made}`)
+    show.done()
+    expect(made).toBe(written.length - 1)
+    expect(written[0]).toBe('\r\x1b[2KReconciling: 1')
+    expect(written.at(-1)).toBe('\r\x1b[2K')
   })
 })
 
