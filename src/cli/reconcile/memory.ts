@@ -1,5 +1,5 @@
 // How reconcile asks V8 to spend memory. What reconcile must hold is small (the index of the
-// month's entries: tens of bytes an entry), but it reads the month through pages that are
+// month's entries: under a hundred bytes an entry), but it reads the month through pages that are
 // garbage a moment later. Left to its defaults, V8 lets that garbage pile up: the young
 // generation grows to 2 × 16 MiB, and every page that waits its turn long enough to live through
 // one young collection is moved to the old generation, where it stays until the next full
