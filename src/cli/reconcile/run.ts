@@ -15,12 +15,6 @@ export interface ReconcileScope {
 }
 
 const PAGE = 500
-/**
- * Pages asked for ahead of the one being checked. One keeps the wire busy while a page is checked;
- * more would only make pages wait, as text, long enough to be moved to V8's old generation and
- * stay there as garbage until a full collection (memory.ts).
- */
-const AHEAD = 1
 type Loose = Record<string, unknown>
 
 /** Says how far the run is; the text is made only when it is shown. */
@@ -50,27 +44,26 @@ export async function* reconcile(
   const range = scope.from && scope.to ? { createdAfter: scope.from.toISOString(), createdBefore: scope.to.toISOString() } : undefined
   const settlement = client.transactions.settlement
   const entryQuery = scope.payoutId ? { payoutId: scope.payoutId } : { currency: scope.currency, ...range }
-  const walk = { call, concurrency: AHEAD }
-  for await (const entry of settlement.iterate({ ...entryQuery, limit: PAGE }, walk)) {
+  for await (const entry of settlement.iterate({ ...entryQuery, limit: PAGE }, { call })) {
     engine.addEntry(entry as Loose)
     progress(() => `Reconciling: ${engine.entries} settlement entries read`)
   }
   const payouts: Loose[] = []
   if (scope.payoutId) payouts.push((await client.transactions.payouts.get(scope.payoutId, call)) as Loose)
   if (range) {
-    for await (const t of client.transactions.iterate({ ...range, limit: PAGE }, walk)) {
+    for await (const t of client.transactions.iterate({ ...range, limit: PAGE }, { call })) {
       yield* engine.checkTransaction(t as Loose)
       progress(() => `Reconciling: ${engine.entries} entries, ${engine.checked} records checked`)
     }
-    for await (const r of client.transactions.refunds.iterate({ ...range, limit: PAGE }, walk)) yield* engine.checkRefund(r as Loose)
-    for await (const p of client.transactions.payouts.iterate({ ...range, currency: scope.currency, limit: PAGE }, walk)) {
+    for await (const r of client.transactions.refunds.iterate({ ...range, limit: PAGE }, { call })) yield* engine.checkRefund(r as Loose)
+    for await (const p of client.transactions.payouts.iterate({ ...range, currency: scope.currency, limit: PAGE }, { call })) {
       payouts.push((await client.transactions.payouts.get(String((p as Loose).payoutId), call)) as Loose)
     }
   }
   for (const payout of payouts) {
     let swept = 0
     const own: number[] = []
-    for await (const e of settlement.iterate({ payoutId: String(payout.payoutId), limit: PAGE }, walk)) {
+    for await (const e of settlement.iterate({ payoutId: String(payout.payoutId), limit: PAGE }, { call })) {
       const amount = ((e as Loose).amount as { minorCurrencyUnits?: number } | undefined)?.minorCurrencyUnits ?? 0
       if ((e as Loose).type === 'Payout') own.push(amount)
       else swept += amount
