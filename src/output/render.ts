@@ -9,7 +9,7 @@ import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns,
 import type { OutputOptions } from './format.js'
 import { OutputClosedError, OutputInterruptedError, Sink } from './sink.js'
 import { StreamTable, idColumn, recordTable } from './table.js'
-import { readColumn, type Column, type View } from './view.js'
+import { columnReader, readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
 export const TABLE_BATCH_ROWS = 200
@@ -21,15 +21,35 @@ function isAsyncIterable<T>(value: Iterable<T> | AsyncIterable<T>): value is Asy
 }
 
 /**
- * Calls `onRecord` for each record in order, and `onIdle` whenever an async source has no
- * record ready yet. Returns the count. Stops the source (return()) when ended early.
+ * A source that can also hand over its records in the groups they arrive in (the client's
+ * `--all` walks give one array a page): the loop then writes a page at a time, with one await a
+ * page instead of one a record.
  */
-async function forEach<T>(
-  records: Iterable<T> | AsyncIterable<T>,
-  onRecord: (record: T) => Promise<void>,
-  onIdle: () => Promise<void>,
-  signal?: AbortSignal,
-): Promise<number> {
+interface Batched<T> {
+  batches(): AsyncIterable<T[]>
+}
+
+function batchesOf<T>(records: Iterable<T> | AsyncIterable<T>): AsyncIterable<T[]> | undefined {
+  const batches = (records as Partial<Batched<T>>).batches
+  return typeof batches === 'function' ? batches.call(records) : undefined
+}
+
+/** How a list format writes: records added synchronously, and what to do when a pause comes. */
+interface ListWriter<T> {
+  /** Adds one record's text to the sink (no I/O: the sink writes when its buffer is full). */
+  add(record: T): void
+  /** Adds a page of records; default: each in turn. */
+  addBatch?(records: T[]): void
+  /** Writes out everything added so far (the source is about to wait, or a page is done). */
+  settle(): Promise<void>
+}
+
+/**
+ * Feeds every record to `writer` in order and returns the count. Stops the source (return())
+ * when ended early. A batched source is written a page at a time, settled after each page; an
+ * async source of single records is settled whenever it has no record ready.
+ */
+async function forEach<T>(records: Iterable<T> | AsyncIterable<T>, writer: ListWriter<T>, sink: Sink, signal?: AbortSignal): Promise<number> {
   let count = 0
   const stopIfAsked = () => {
     if (signal?.aborted) throw new OutputInterruptedError()
@@ -38,10 +58,13 @@ async function forEach<T>(
     for (const record of records) {
       stopIfAsked()
       count += 1
-      await onRecord(record)
+      writer.add(record)
+      if (sink.full) await sink.flush()
     }
     return count
   }
+  const batches = batchesOf(records)
+  if (batches) return forEachBatch(batches, writer, signal)
   const iterator = records[Symbol.asyncIterator]()
   // One pending setImmediate at most: it fires only once the loop has yielded to the event
   // loop, i.e. when the source is really waiting (for the network, say).
@@ -64,7 +87,7 @@ async function forEach<T>(
       // the list.
       let step = await Promise.race([pending, idle()])
       if (step === WAITING) {
-        await onIdle()
+        await writer.settle()
         // Ctrl-C while the next page is on its way stops the wait at once.
         step = await untilAborted(pending, signal)
       }
@@ -73,10 +96,40 @@ async function forEach<T>(
         break
       }
       count += 1
-      await onRecord(step.value)
+      writer.add(step.value)
+      if (sink.full) await sink.flush()
     }
   } finally {
     // A source stuck on a request is not waited for: it is abandoned, not returned.
+    if (!finished && !signal?.aborted) await iterator.return?.()
+  }
+  return count
+}
+
+/**
+ * A page at a time: the page is written out as soon as it is rendered, so nothing waits in the
+ * buffer while the next page is on its way, and no record outlives its page.
+ */
+async function forEachBatch<T>(batches: AsyncIterable<T[]>, writer: ListWriter<T>, signal?: AbortSignal): Promise<number> {
+  let count = 0
+  const iterator = batches[Symbol.asyncIterator]()
+  let finished = false
+  try {
+    for (;;) {
+      if (signal?.aborted) throw new OutputInterruptedError()
+      // Ctrl-C while the next page is on its way stops the wait at once.
+      const step = await untilAborted(iterator.next(), signal)
+      if (step.done) {
+        finished = true
+        break
+      }
+      const batch = step.value
+      if (writer.addBatch) writer.addBatch(batch)
+      else for (const record of batch) writer.add(record)
+      count += batch.length
+      await writer.settle()
+    }
+  } finally {
     if (!finished && !signal?.aborted) await iterator.return?.()
   }
   return count
@@ -140,6 +193,24 @@ const CSV_QUOTE = /[",\r\n]/
 
 function csvRow<T>(columns: Column<T>[], record: T): string {
   return csvLine(columns.map((column) => csvText(readColumn(column, record))))
+}
+
+/**
+ * csvRow for many records with the same columns: each column's reader is found once, and the
+ * line is built straight from the record, with no array of cells in between.
+ */
+function csvRowWriter<T>(columns: Column<T>[]): (record: T) => string {
+  const readers = columns.map((column) => columnReader(column))
+  const n = readers.length
+  return (record) => {
+    let line = ''
+    for (let i = 0; i < n; i++) {
+      const cell = csvText((readers[i] as (record: T) => unknown)(record))
+      if (i > 0) line += ','
+      if (cell !== '') line += CSV_QUOTE.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
+    }
+    return `${line}\n`
+  }
 }
 
 function jsonForm<T>(view: View<T>): (record: T) => unknown {
@@ -253,11 +324,21 @@ function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column
 
 async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   if (options.query) return queriedList(view, records, options, sink)
-  const flush = () => sink.flush()
   let first = true
-  const write = async (record: T) => {
-    await sink.push(`${first ? '[\n' : ',\n'}${indent(jsonOf(view, record))}`)
-    first = false
+  const writer: ListWriter<T> = {
+    add(record) {
+      sink.append(`${first ? '[\n' : ',\n'}${indent(jsonOf(view, record))}`)
+      first = false
+    },
+    addBatch(batch) {
+      if (batch.length === 0) return
+      // One stringify for the page: the array's own text, brackets cut off, is its records
+      // indented as they are inside the list (what JSON.stringify(all, null, 2) writes).
+      const text = JSON.stringify(view.json ? batch.map((record) => view.json?.(record)) : batch, null, 2)
+      sink.append(`${first ? '[\n' : ',\n'}${text.slice(2, -2)}`)
+      first = false
+    },
+    settle: () => sink.flush(),
   }
   const close = async () => {
     await sink.push(first ? '[]\n' : '\n]\n')
@@ -265,7 +346,7 @@ async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T
   }
   let count: number
   try {
-    count = await forEach(records, write, flush, options.signal)
+    count = await forEach(records, writer, sink, options.signal)
   } catch (error) {
     // Interrupted or failed mid-walk: the records so far stay a valid JSON array; the caller
     // reports the error on stderr.
@@ -293,7 +374,7 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
     return jsonList(projected, skipNull, { ...options, query: undefined }, sink)
   }
   const all: unknown[] = []
-  const count = await forEach(records, async (record) => void all.push(json(record)), async () => undefined, options.signal)
+  const count = await forEach(records, { add: (record) => void all.push(json(record)), settle: async () => undefined }, sink, options.signal)
   await sink.push(queryText(options.query as string, all))
   await sink.flush()
   return count
@@ -302,29 +383,45 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
 /** `--ids`: the id of each record, one a line. */
 async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   let id: Column<T> | undefined
-  const write = async (record: T) => {
-    id ??= idColumn(viewColumns(view, { record }).columns)
-    const value = id ? readColumn(id, record) : undefined
-    if (value !== undefined && value !== null && value !== '') await sink.push(`${sanitize(String(value))}\n`)
+  const writer: ListWriter<T> = {
+    add(record) {
+      id ??= idColumn(viewColumns(view, { record }).columns)
+      const value = id ? readColumn(id, record) : undefined
+      if (value !== undefined && value !== null && value !== '') sink.append(`${sanitize(String(value))}\n`)
+    },
+    settle: () => sink.flush(),
   }
-  const flush = () => sink.flush()
-  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
   await sink.flush()
   return count
 }
 
 async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
-  const flush = () => sink.flush()
   const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), allColumns(known), options.columns, sample))
-  let columns: Column<T>[] | undefined
-  const write = async (record: T) => {
-    if (!columns) {
-      columns = csvColumns(pick(record), { record })
-      await sink.push(csvLine(columns.map((c) => c.key)))
-    }
-    await sink.push(csvRow(columns, record))
+  let row: ((record: T) => string) | undefined
+  const writer: ListWriter<T> = {
+    add(record) {
+      if (!row) {
+        const columns = csvColumns(pick(record), { record })
+        sink.append(csvLine(columns.map((c) => c.key)))
+        row = csvRowWriter(columns)
+      }
+      sink.append(row(record))
+    },
+    addBatch(batch) {
+      let text = ''
+      for (const record of batch) {
+        if (!row) {
+          writer.add(record)
+          continue
+        }
+        text += row(record)
+      }
+      sink.append(text)
+    },
+    settle: () => sink.flush(),
   }
-  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
   if (count === 0 && !view.fromSample) {
     const header = emptyHeader(view, options.columns)
     if (header.length > 0) await sink.push(csvLine(header))
@@ -348,21 +445,23 @@ async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<
   const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), known.columns, options.columns, sample))
   let table: StreamTable<T> | undefined
   let written = 0
-  const flush = async () => {
-    await sink.push(table?.flush() ?? '')
-    await sink.flush()
-  }
-  const write = async (record: T) => {
-    table ??= new StreamTable(pick(record), options)
-    await sink.push(table.add(record))
-    // The first batch fixes the widths; a source with no pause still gets them fixed.
-    if ((written += 1) % TABLE_BATCH_ROWS === 0) await flush()
+  const writer: ListWriter<T> = {
+    add(record) {
+      table ??= new StreamTable(pick(record), options)
+      sink.append(table.add(record))
+      // The first batch fixes the widths; a source with no pause still gets them fixed.
+      if ((written += 1) % TABLE_BATCH_ROWS === 0) sink.append(table.flush())
+    },
+    settle: async () => {
+      sink.append(table?.flush() ?? '')
+      await sink.flush()
+    },
   }
   const end = async () => {
     await sink.push(table?.end() ?? '')
     await sink.flush()
   }
-  const count = await streaming(() => forEach(records, write, flush, options.signal), end)
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), end)
   await end()
   return count
 }
