@@ -99,18 +99,23 @@ export class Transport {
   /** Sends `raw`, retrying as retry.ts allows, and returns the successful answer or throws a PayfacError. */
   async send<B = unknown>(raw: RawRequest): Promise<RawResponse<B>> {
     const method = raw.method.toUpperCase()
-    const signal = raw.signal && this.signal ? AbortSignal.any([raw.signal, this.signal]) : (raw.signal ?? this.signal)
+    // The caller's signals, not combined into one: AbortSignal.any costs a weak reference per
+    // source and call, which a walk of hundreds of pages pays on every page.
+    const signals = [this.signal, raw.signal].filter((given): given is AbortSignal => given !== undefined)
+    const stopped = () => signals.find((given) => given.aborted)
     if (this.intercept) await this.intercept(this.outgoing({ ...raw, method }))
     const path = this.describePath(raw.path)
     const started = this.now()
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | undefined
-      if (signal?.aborted) throw signal.reason
+      const before = stopped()
+      if (before) throw before.reason
       const left = this.budgetMs - (this.now() - started)
       try {
-        return (await this.once({ ...raw, method, signal }, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
+        return (await this.once({ ...raw, method }, signals, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
       } catch (error) {
-        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
+        const during = stopped()
+        if (during) throw outcomeOf(method, path, error, during.reason)
         let decision: boolean
         if (error instanceof ApiError) {
           retryAfter = (error as ApiErrorWithRetry)[RETRY_AFTER]
@@ -136,7 +141,8 @@ export class Transport {
           }
         }
         await this.sleep(wait)
-        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
+        const asleep = stopped()
+        if (asleep) throw outcomeOf(method, path, error, asleep.reason)
       }
     }
   }
@@ -150,7 +156,8 @@ export class Transport {
     return url
   }
 
-  private async once(raw: RawRequest, timeoutMs: number): Promise<RawResponse> {
+  /** One attempt: `signals` (the caller's) abort it, as does its deadline. */
+  private async once(raw: RawRequest, signals: AbortSignal[], timeoutMs: number): Promise<RawResponse> {
     const method = raw.method
     const url = this.buildUrl(raw.path, raw.query)
     const path = this.describePath(raw.path)
@@ -167,13 +174,26 @@ export class Transport {
 
     if (debugging) this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
 
+    // One controller for the attempt, aborted by its deadline or by any of the caller's signals
+    // (with that signal's reason); the listeners go when the answer has been read.
     const timer = new AbortController()
     let timedOut = false
-    const disarm = this.setDeadline(() => {
+    const deadline = this.setDeadline(() => {
       timedOut = true
       timer.abort(new Error('timeout'))
     }, timeoutMs)
-    const signal = raw.signal ? AbortSignal.any([raw.signal, timer.signal]) : timer.signal
+    const follow = () => {
+      const source = signals.find((given) => given.aborted)
+      if (source && !timer.signal.aborted) timer.abort(source.reason)
+    }
+    for (const given of signals) given.addEventListener('abort', follow)
+    const disarm = () => {
+      deadline()
+      for (const given of signals) given.removeEventListener('abort', follow)
+    }
+    follow()
+    const signal = timer.signal
+    const callerAborted = () => signals.some((given) => given.aborted)
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
 
@@ -190,7 +210,7 @@ export class Transport {
       })
     } catch (error) {
       disarm()
-      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     }
 
     const status = response.statusCode
@@ -199,8 +219,9 @@ export class Transport {
     const ok = status >= 200 && status < 300
 
     if (ok && responseType === 'stream') {
-      // The deadline covered the wait for headers; a download then only has the idle timeout.
-      disarm()
+      // The deadline covered the wait for headers; a download then only has the idle timeout,
+      // and the caller's signals still stop it.
+      deadline()
       if (debugging) this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
       return { status, headers: responseHeaders, body: response.body as unknown as Readable, requestId }
     }
@@ -218,7 +239,7 @@ export class Transport {
       if (binary || later) bytes = new Uint8Array(await response.body.arrayBuffer())
       else text = await response.body.text()
     } catch (error) {
-      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     } finally {
       disarm()
     }
