@@ -234,9 +234,11 @@ export class Transport {
     const later = ok && responseType === 'json-later' && !debugging
     // Other answers are read as text (one decode, no copy through an ArrayBuffer).
     let bytes: Uint8Array | undefined
+    let chunks: Buffer[] | undefined
     let text = ''
     try {
-      if (binary || later) bytes = new Uint8Array(await response.body.arrayBuffer())
+      if (later) chunks = await bodyChunks(response.body)
+      else if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
       else text = await response.body.text()
     } catch (error) {
       throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
@@ -259,11 +261,15 @@ export class Transport {
       throw error
     }
 
-    if (bytes && later) {
-      const page = bytes
+    if (chunks) {
+      let page: Buffer[] | undefined = chunks
       // Parsed when the walk reaches the page: its records die young instead of ageing in memory
-      // while earlier pages are printed.
-      const parse = () => readJson(utf8Text(page), { method, path, status, contentType, requestId, secrets })
+      // while earlier pages are printed. The chunks are let go as soon as they are decoded.
+      const parse = () => {
+        const held = page ?? []
+        page = undefined
+        return readJson(utf8Text(held), { method, path, status, contentType, requestId, secrets })
+      }
       return { status, headers: responseHeaders, body: parse, requestId }
     }
     if (bytes) return { status, headers: responseHeaders, body: bytes, requestId }
@@ -379,10 +385,21 @@ export class Transport {
   }
 }
 
-/** UTF-8 bytes as text, as `body.text()` decodes them: a leading byte order mark is dropped. */
-function utf8Text(bytes: Uint8Array): string {
+/** The body's chunks as they arrived, not joined. */
+function bodyChunks(body: Dispatcher.ResponseData['body']): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    body.on('data', (chunk: Buffer) => chunks.push(chunk))
+    body.once('end', () => resolve(chunks))
+    body.once('error', reject)
+  })
+}
+
+/** UTF-8 chunks as text, as `body.text()` decodes them: a leading byte order mark is dropped. */
+function utf8Text(chunks: Buffer[]): string {
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
   const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', start)
+  return bytes.toString('utf8', start)
 }
 
 /** Notes on the final error of a request tried more than once how often and for how long. */
