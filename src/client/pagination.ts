@@ -192,8 +192,10 @@ export async function* iteratePageBatches<T>(
   if (max === 0) return
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
   const controller = new AbortController()
-  const seen = options.identify ? new IdSet() : undefined
   const identify = options.identify
+  /** The identifiers delivered so far: made at the first page, for the records it announces. */
+  let seen: IdSet | undefined
+  let expected: number | undefined
   const warned = new Set<string>()
   const anomaly = (page: number, reason: ListIntegrityError['reason'], message: string) => {
     if (!options.allowPartial) throw new ListIntegrityError({ page, reason, message })
@@ -231,7 +233,8 @@ export async function* iteratePageBatches<T>(
    */
   const deliverable = (items: T[]): T[] => {
     let out: T[] | undefined
-    if (seen !== undefined && identify !== undefined) {
+    if (identify !== undefined) {
+      seen ??= new IdSet(expected)
       for (let i = 0; i < items.length; i++) {
         const item = items[i] as T
         const id = identify(item)
@@ -277,6 +280,7 @@ export async function* iteratePageBatches<T>(
     const limit = smaller ? got : first.limit
     let last = pageCount
     if (max !== undefined) last = Math.min(last, firstPage + Math.ceil(max / Math.max(limit, 1)) - 1)
+    if (total !== undefined) expected = Math.min(max ?? Infinity, Math.max(0, total - (firstPage - 1) * limit))
     if (last - firstPage + 1 > maxPages) {
       throw new PageLimitError(`The list has ${pageCount} pages (${first.totalRecordCount} records), more than the ${maxPages} a walk may fetch. Narrow the query or use a larger limit.`)
     }
