@@ -4,16 +4,18 @@
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
 
-import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, InvalidInputError, PayfacError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
 import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
-import { type Context, type Query, type RawRequest, type RawResponse, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson } from './wire.js'
+import { errorCode, errorReason, outcomeOf, tried } from './outcome.js'
+import { type Context, type Query, type RawRequest, type RawResponse, bodyChunks, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson, utf8Text } from './wire.js'
 
 export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
 export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 export { encodeQuery, mergeContext } from './wire.js'
+export { outcomeOf } from './outcome.js'
 
 export const DEFAULT_TIMEOUT_MS = 30_000
 export const DEFAULT_BUDGET_MS = 60_000
@@ -385,85 +387,11 @@ export class Transport {
   }
 }
 
-/** The body's chunks as they arrived, not joined. */
-function bodyChunks(body: Dispatcher.ResponseData['body']): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    body.on('data', (chunk: Buffer) => chunks.push(chunk))
-    body.once('end', () => resolve(chunks))
-    body.once('error', reject)
-  })
-}
-
-/** UTF-8 chunks as text, as `body.text()` decodes them: a leading byte order mark is dropped. */
-function utf8Text(chunks: Buffer[]): string {
-  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
-  return bytes.toString('utf8', start)
-}
-
-/** Notes on the final error of a request tried more than once how often and for how long. */
-function tried(error: unknown, attempts: number, elapsedMs: number): unknown {
-  if (attempts > 1 && error instanceof PayfacError) error.tried = { attempts, elapsedMs: Math.max(0, Math.round(elapsedMs)) }
-  return error
-}
-
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback
   if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
   return value
 }
 
-/** Methods that may change something on the service: their lost answers are unknown outcomes. */
-const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE'])
-/** Answers after which a changing request may have been applied all the same. */
-const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504])
-
-/**
- * The one decision of what a failure means for a request that may change something: a POST,
- * PATCH or DELETE that may have reached the service and lost its answer (a connection dropped
- * after it was written, the deadline, 500/502/503/504, an interruption in flight) is an
- * OutcomeUnknownError; anything else is thrown as it is. `interruption` is the abort reason of
- * the caller's signal, when it fired.
- */
-export function outcomeOf(method: string, path: string, error: unknown, interruption?: unknown): unknown {
-  const interrupted = interruption !== undefined && !(error instanceof TimeoutError)
-  if (!CHANGING_METHODS.has(method)) return interrupted ? interruption : error
-  // An answer that says what happened (a 4xx) is known, even when an interruption came with it.
-  if (error instanceof ApiError && !UNKNOWN_OUTCOME_STATUSES.has(error.status)) return error
-  if (interrupted) {
-    const signal = typeof interruption === 'string' ? interruption : undefined
-    return new OutcomeUnknownError({ method, path, lost: 'interrupted', cause: interruption, signal })
-  }
-  if (error instanceof ConnectionError && error.mayHaveReachedService) return new OutcomeUnknownError({ method, path, lost: 'connection', cause: error })
-  if (error instanceof TimeoutError) return new OutcomeUnknownError({ method, path, lost: 'timeout', cause: error })
-  if (error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status)) {
-    return new OutcomeUnknownError({ method, path, lost: 'status', cause: error, status: error.status })
-  }
-  return error
-}
-
 const RETRY_AFTER = Symbol('retryAfter')
 type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string') {
-      // A socket error from undici wraps the system error; prefer the system code when present.
-      const inner = (current as { cause?: { code?: unknown } }).cause?.code
-      return typeof inner === 'string' ? inner : code
-    }
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-function errorReason(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : ''
-    return `${error.message || error.name}${cause}`
-  }
-  return String(error)
-}
