@@ -1,6 +1,6 @@
 // The settlement report streams (issue 13, item 4, the emulator's side): the emulator's RSS while
 // it sends a report of 1 000 000 entries (quick: 100 000) against its RSS with the store alone
-// (after a full GC), the time to the first byte, and a report of 5 000 000 entries (full runs
+// (after a full GC, just before each report), the time to the first byte, and a report of 5 000 000 entries (full runs
 // only) that must arrive whole. The baseline is the same report of a store of 1 000 entries.
 import { Agent, request } from 'node:http'
 import { KEY, fmt, mib, rssOf, startChild, timed } from './lib/child.mjs'
@@ -58,12 +58,14 @@ export default async function bench(ctx) {
     }
     ctx.log(`emulator-report: seeding ${n} settlement entries …`)
     const seeded = await seed(child.url, { settlementEntries: n - 1000, days: 30 })
-    const store = await child.memory()
     const label = n.toLocaleString('en')
     for (const [format, accept] of [
       ['JSON', 'application/json'],
       ['CSV', 'text/csv'],
     ]) {
+      // The store alone, just before this report (after a full GC): a report weighed against what
+      // the process held after the one before would be off by whatever that one left or gave back.
+      const store = await child.memory()
       const r = await download(`${child.url}/transactions/settlement/report?${query(seeded)}`, accept, child.pid)
       if (r.status !== 200) throw new Error(`report: status ${r.status}`)
       const over = mib(r.peak - store)

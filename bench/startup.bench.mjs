@@ -18,6 +18,8 @@ const CASES = [
   { figure: 'payfac --help', args: () => ['--help'], goal: 50 },
   { figure: 'payfac orders create --help', args: () => ['orders', 'create', '--help'], goal: 50 },
   { figure: 'payfac orders get <id> --json (local emulator)', args: (id) => ['orders', 'get', id, '--json'], goal: 100 },
+  // The same call as most users make it: the credential from a profile in the store, not from the environment.
+  { figure: 'payfac orders get <id> --json (local emulator, profile from the store)', args: (id) => ['orders', 'get', id, '--json'], goal: 100, profile: true },
 ]
 
 export default async function bench(ctx) {
@@ -28,13 +30,15 @@ export default async function bench(ctx) {
   const env = { ...process.env, PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: emulator.credentials.merchantSecretKey, PAYFAC_CONFIG_DIR: configDir, NO_COLOR: '1' }
   try {
     const created = await run([BIN, 'orders', 'create', '--amount', '1.00', '--currency', 'AUD', '--reference', 'bench', '--json'], env)
+    const { PAYFAC_BASE_URL: _url, PAYFAC_API_KEY: _key, ...profileEnv } = env
+    await run([BIN, 'profiles', 'add', 'bench', '--environment', 'sandbox', '--base-url', emulator.url, '--credential-stdin', '--use'], profileEnv, `${emulator.credentials.merchantSecretKey}\n`)
     const orderId = JSON.parse(created.stdout).orderId
     const bare = []
     const samples = CASES.map(() => [])
     ctx.log(`startup: ${rounds} rounds of ${CASES.length + 1} runs`)
     for (let round = 0; round < rounds; round++) {
       bare.push(await run(['-r', CPU_REPORT, '-e', '0'], env))
-      for (const [i, c] of CASES.entries()) samples[i].push(await run(['-r', CPU_REPORT, BIN, ...c.args(orderId)], env))
+      for (const [i, c] of CASES.entries()) samples[i].push(await run(['-r', CPU_REPORT, BIN, ...c.args(orderId)], c.profile ? profileEnv : env))
     }
     const base = median(bare.map((s) => s.ms))
     const baseCpu = median(bare.map((s) => s.cpu))
@@ -67,10 +71,11 @@ function median(values) {
 }
 
 // Asynchronous on purpose: the emulator answering the API calls runs in this process.
-function run(args, env) {
+function run(args, env, input) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint()
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe'] })
+    if (input !== undefined) child.stdin.end(input)
     let stdout = ''
     let stderr = ''
     let cpu = ''

@@ -5,7 +5,8 @@
 // 3. esbuild bundles the command line (the entry point and every command) into dist/bundle/,
 //    sharing oclif, the client, zod and the rest in a few chunks, and the manifest is pointed at
 //    the bundled commands. Node then reads a handful of files instead of hundreds of modules
-//    when a command runs (see `npm run bench`);
+//    when a command runs (see `npm run bench`); zod is bundled apart, as dist/bundle/zod.cjs,
+//    and loaded only when a schema is first built;
 // 4. a small command index, dist/bundle/commands.json, lets bin/run.js start a command without
 //    loading oclif's configuration or parsing the whole manifest (src/cli/dispatch.ts).
 import { spawnSync } from 'node:child_process'
@@ -39,6 +40,30 @@ step('tsc', bin('tsc'), ['-p', 'tsconfig.json'])
 step('oclif manifest', bin('oclif'), ['manifest'])
 
 const { build } = await import('esbuild')
+const ZOD_LAZY = join(root, 'scripts/bundle/zod-lazy.mjs')
+// zod for the CLI bundle, as one CommonJS file that zod-lazy.mjs requires when a schema is first
+// built, with only zod's English messages (see scripts/bundle/zod-locales.mjs).
+await build({
+  absWorkingDir: root,
+  stdin: { contents: "export { z } from 'zod'", resolveDir: root, loader: 'js' },
+  outfile: join(root, 'dist/bundle/zod.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  plugins: [
+    {
+      name: 'zod-locales',
+      setup(on) {
+        on.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+          /node_modules\/zod\/v4\/(classic|core)$/.test(args.resolveDir) ? { path: join(root, 'scripts/bundle/zod-locales.mjs') } : undefined,
+        )
+      },
+    },
+  ],
+  logLevel: 'warning',
+})
 const { oclifLite } = await import('./bundle/oclif-plugin.mjs')
 const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
 const { undiciLite } = await import('./bundle/undici-plugin.mjs')
@@ -65,12 +90,10 @@ const bundled = await build({
     // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).
     lazySchemas(root),
     {
-      // Only zod's English messages (see scripts/bundle/zod-locales.mjs).
-      name: 'zod-locales',
+      // zod loaded on first use, from dist/bundle/zod.cjs (see scripts/bundle/zod-lazy.mjs).
+      name: 'zod-lazy',
       setup(on) {
-        on.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-          /node_modules\/zod\/v4\/(classic|core)$/.test(args.resolveDir) ? { path: join(root, 'scripts/bundle/zod-locales.mjs') } : undefined,
-        )
+        on.onResolve({ filter: /^zod$/ }, () => ({ path: ZOD_LAZY }))
       },
     },
   ],
@@ -82,6 +105,12 @@ const bundled = await build({
 // Which files each bundled file holds and imports (read by the start-up import guard test; kept
 // out of dist/bundle/, which is published).
 writeFileSync(join(root, 'dist/bundle-meta.json'), JSON.stringify(bundled.metafile))
+// zod-lazy.mjs finds zod.cjs one folder up from the chunk that holds it.
+const zodLazyIn = Object.entries(bundled.metafile.outputs).filter(([, o]) => Object.hasOwn(o.inputs, relative(root, ZOD_LAZY)))
+if (zodLazyIn.length !== 1 || !/^dist\/bundle\/chunks\/[^/]+\.js$/.test(zodLazyIn[0][0])) {
+  console.error(`build: scripts/bundle/zod-lazy.mjs must be in one chunk of dist/bundle/chunks/, not ${zodLazyIn.map(([f]) => f).join(', ') || 'nowhere'}`)
+  process.exit(1)
+}
 
 const manifestPath = join(root, 'oclif.manifest.json')
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))

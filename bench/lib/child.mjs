@@ -43,6 +43,17 @@ export function rssOf(pid) {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in microseconds, from /proc (0 where there is none). */
+export function cpuOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000
+  } catch {
+    return 0
+  }
+}
+
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 
 /** One request; resolves with { status, ms, firstByteMs, bytes } (the body is read and dropped unless `keep`). */

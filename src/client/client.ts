@@ -44,14 +44,16 @@ export interface PayfacClient {
   simulation: SimulationResource
 }
 
+/** The schema of the generic list and iterate: records of any shape. */
+const Anything = z.unknown()
+
 export function createClient(options: ClientOptions): PayfacClient {
   const transport = new Transport(options)
   const core = new Core(transport)
-  const anything = z.unknown()
   return {
     request: (raw) => core.request(raw),
-    list: (path, query = {}, call) => core.list(path, anything, query, call) as Promise<Page<never>>,
-    iterate: (path, query = {}, iterateOptions = {}) => core.iterate(path, anything, query, iterateOptions) as AsyncIterable<never>,
+    list: (path, query = {}, call) => core.list(path, Anything, query, call) as Promise<Page<never>>,
+    iterate: (path, query = {}, iterateOptions = {}) => core.iterate(path, Anything, query, iterateOptions) as AsyncIterable<never>,
     auth: authResource(core),
     customers: customersResource(core),
     merchants: merchantsResource(core),

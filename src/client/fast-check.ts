@@ -1,16 +1,40 @@
-// A fast path for checking list records against their (loose) response schema.
+// A fast path for checking answers against their (loose) response schema.
 //
 // zod's parse builds a new object for every record; at 500 records a page that copying (and the
 // garbage it leaves) costs more than reading the JSON. For a schema made only of parts whose
 // output equals their input when the input is valid (objects that keep or refuse unknown keys,
 // strings, numbers, booleans, null, optional/nullable, arrays, records, enums, literals, unions,
-// with length, range, integer and regex checks), `fastCheck` compiles a predicate: when it says
-// yes, zod would have returned a deep copy of the record, so the record itself is used as is.
+// with length, range, integer and regex checks), `fastCheck` gives a predicate: when it says
+// yes, zod would have returned a deep copy of the value, so the value itself is used as is.
 // When it says no, or for any schema with a transform, default, refinement or a part not listed,
 // zod parses as before (and gives the exact message). The fast path never accepts what zod refuses.
+//
+// It is made in two steps: `planOf` reads the zod schema into a plan, plain JSON data, and
+// `compilePlan` turns a plan into the predicate. The CLI bundle computes the plans of the
+// contract's schemas when it is built and registers them here (`registerPlan`, see
+// scripts/bundle/schemas-plugin.mjs), so that a command checks an answer without building the
+// schema, or loading zod at all, unless the answer fails the check.
 import type { z } from 'zod'
 
 type Predicate = (value: unknown) => boolean
+
+/** One check of a string, number or array, as plain data. */
+export type PlanCheck =
+  | ['regex', string, string]
+  | ['min_length' | 'max_length' | 'length', number]
+  | ['>' | '>=' | '<' | '<=', number]
+  | ['safeint' | 'int32' | 'uint32']
+
+/** What a schema accepts, as plain JSON data. */
+export type Plan =
+  | { t: 'string' | 'number'; checks?: PlanCheck[] }
+  | { t: 'boolean' | 'null' | 'any' }
+  | { t: 'optional' | 'nullable'; of: Plan }
+  | { t: 'oneOf'; values: Array<string | number | boolean | null> }
+  | { t: 'array'; of: Plan; checks?: PlanCheck[] }
+  | { t: 'record'; of: Plan }
+  | { t: 'union'; of: Plan[] }
+  | { t: 'object'; shape: Array<[string, Plan]>; rest: 'strip' | 'never' | Plan }
 
 interface Def {
   type: string
@@ -41,94 +65,184 @@ interface Schema {
   _zod: { def: Def }
 }
 
+/** Predicates made so far, by schema (null: only zod can check it). */
 const compiled = new WeakMap<object, Predicate | null>()
+/** Plans registered ahead of use, by schema (null: the schema has no fast path). */
+const registered = new WeakMap<object, () => Plan | null>()
+
+/**
+ * Gives `schema` the plan computed for it ahead of time (null when it has none), so that
+ * fastCheck never needs to read the schema itself. Looking a schema up in a WeakMap does not
+ * touch it: a schema built on first use (scripts/bundle/lazy-schema.mjs) stays unbuilt.
+ */
+export function registerPlan(schema: object, plan: () => Plan | null): void {
+  registered.set(schema, plan)
+}
 
 /** The predicate for `schema`, or undefined when only zod itself can check it. */
 export function fastCheck(schema: z.ZodType): Predicate | undefined {
   const key = schema as unknown as object
   let predicate = compiled.get(key)
   if (predicate === undefined) {
-    try {
-      predicate = build(schema as unknown as Schema)
-    } catch {
-      predicate = null
-    }
+    const known = registered.get(key)
+    const plan = known ? known() : known === undefined ? planOf(schema) : undefined
+    predicate = plan ? compilePlan(plan) : null
     compiled.set(key, predicate)
   }
   return predicate ?? undefined
 }
 
-/** Thrown while building: this part has no fast path. */
+/** The plan of `schema`, or undefined when only zod itself can check it. */
+export function planOf(schema: z.ZodType): Plan | undefined {
+  try {
+    return plan(schema as unknown as Schema)
+  } catch (error) {
+    if (error instanceof NoFastPath) return undefined
+    throw error
+  }
+}
+
+/** Thrown while planning: this part has no fast path. */
 class NoFastPath extends Error {}
 
-function build(schema: Schema): Predicate {
+function plan(schema: Schema): Plan {
   const def = schema?._zod?.def
   if (!def) throw new NoFastPath()
   switch (def.type) {
     case 'string':
-      return withChecks((v) => typeof v === 'string', def, stringCheck)
+      return withChecks({ t: 'string' }, def, stringCheck)
     case 'number':
-      return withChecks((v) => typeof v === 'number' && Number.isFinite(v), def, numberCheck)
+      return withChecks({ t: 'number' }, def, numberCheck)
     case 'boolean':
-      return plain(def, (v) => typeof v === 'boolean')
     case 'null':
-      return plain(def, (v) => v === null)
+      return plain(def, { t: def.type })
     case 'unknown':
     case 'any':
-      return plain(def, () => true)
-    case 'optional': {
-      const inner = build(def.innerType as Schema)
-      return plain(def, (v) => v === undefined || inner(v))
-    }
-    case 'nullable': {
-      const inner = build(def.innerType as Schema)
-      return plain(def, (v) => v === null || inner(v))
-    }
-    case 'enum': {
-      const allowed = new Set(Object.values(def.entries ?? {}))
-      return plain(def, (v) => allowed.has(v))
-    }
-    case 'literal': {
-      const allowed = new Set(def.values ?? [])
-      return plain(def, (v) => allowed.has(v))
-    }
-    case 'array': {
-      const element = build(def.element as Schema)
-      const each = (v: unknown) => {
-        if (!Array.isArray(v)) return false
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false
-        return true
-      }
-      return withChecks(each, def, lengthCheck)
-    }
+      return plain(def, { t: 'any' })
+    case 'optional':
+    case 'nullable':
+      return plain(def, { t: def.type, of: plan(def.innerType as Schema) })
+    case 'enum':
+      return plain(def, { t: 'oneOf', values: Object.values(def.entries ?? {}).map(jsonValue) })
+    case 'literal':
+      return plain(def, { t: 'oneOf', values: (def.values ?? []).map(jsonValue) })
+    case 'array':
+      return withChecks({ t: 'array', of: plan(def.element as Schema) }, def, lengthCheck)
     case 'record': {
       const keyDef = def.keyType?._zod?.def
       if (keyDef?.type !== 'string' || (keyDef.checks ?? []).length > 0) throw new NoFastPath()
-      const value = build(def.valueType as Schema)
-      return plain(def, (v) => {
-        if (!isPlainObject(v)) return false
-        for (const k in v) if (!value(v[k])) return false
-        return true
-      })
+      return plain(def, { t: 'record', of: plan(def.valueType as Schema) })
     }
-    case 'union': {
-      const options = (def.options ?? []).map(build)
-      return plain(def, (v) => options.some((option) => option(v)))
+    case 'union':
+      return plain(def, { t: 'union', of: (def.options ?? []).map(plan) })
+    case 'object': {
+      const shape = Object.entries(def.shape ?? {}).map(([name, field]) => [name, plan(field)] as [string, Plan])
+      const catchallType = def.catchall?._zod?.def.type
+      // Loose (unknown keys kept as they are) and strict (refused) objects give back what they got;
+      // the default strips unknown keys, so a record with any must go through zod.
+      const rest = catchallType === undefined ? 'strip' : catchallType === 'never' ? 'never' : plan(def.catchall as Schema)
+      return plain(def, { t: 'object', shape, rest })
     }
-    case 'object':
-      return plain(def, objectCheck(def))
     default:
       throw new NoFastPath()
   }
 }
 
-function objectCheck(def: Def): Predicate {
-  const entries = Object.entries(def.shape ?? {}).map(([name, field]) => [name, build(field)] as const)
+/** A value a plan can hold as JSON and compare with `===`. */
+function jsonValue(value: unknown): string | number | boolean | null {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value
+  throw new NoFastPath()
+}
+
+/** A part with no checks of its own. */
+function plain(def: Def, result: Plan): Plan {
+  if ((def.checks ?? []).length > 0) throw new NoFastPath()
+  return result
+}
+
+function withChecks(base: Extract<Plan, { t: 'string' | 'number' | 'array' }>, def: Def, toCheck: (check: CheckDef) => PlanCheck): Plan {
+  const checks = (def.checks ?? []).map((c) => toCheck(c._zod.def))
+  return checks.length === 0 ? base : { ...base, checks }
+}
+
+function lengthCheck(check: CheckDef): PlanCheck {
+  if (check.check === 'min_length' && typeof check.minimum === 'number') return ['min_length', check.minimum]
+  if (check.check === 'max_length' && typeof check.maximum === 'number') return ['max_length', check.maximum]
+  if (check.check === 'length_equals' && typeof check.length === 'number') return ['length', check.length]
+  throw new NoFastPath()
+}
+
+function stringCheck(check: CheckDef): PlanCheck {
+  const pattern = check.pattern
+  if (check.check === 'string_format' && check.format === 'regex' && pattern instanceof RegExp && !pattern.global && !pattern.sticky) {
+    return ['regex', pattern.source, pattern.flags]
+  }
+  return lengthCheck(check)
+}
+
+function numberCheck(check: CheckDef): PlanCheck {
+  const value = check.value
+  if (check.check === 'greater_than' && typeof value === 'number') return [check.inclusive ? '>=' : '>', value]
+  if (check.check === 'less_than' && typeof value === 'number') return [check.inclusive ? '<=' : '<', value]
+  if (check.check === 'number_format' && (check.format === 'safeint' || check.format === 'int32' || check.format === 'uint32')) return [check.format]
+  throw new NoFastPath()
+}
+
+/** The predicate a plan describes. */
+export function compilePlan(p: Plan): Predicate {
+  switch (p.t) {
+    case 'string':
+      return checked((v) => typeof v === 'string', p.checks)
+    case 'number':
+      return checked((v) => typeof v === 'number' && Number.isFinite(v), p.checks)
+    case 'boolean':
+      return (v) => typeof v === 'boolean'
+    case 'null':
+      return (v) => v === null
+    case 'any':
+      return () => true
+    case 'optional': {
+      const inner = compilePlan(p.of)
+      return (v) => v === undefined || inner(v)
+    }
+    case 'nullable': {
+      const inner = compilePlan(p.of)
+      return (v) => v === null || inner(v)
+    }
+    case 'oneOf': {
+      const allowed = new Set<unknown>(p.values)
+      return (v) => allowed.has(v)
+    }
+    case 'array': {
+      const element = compilePlan(p.of)
+      const each = (v: unknown) => {
+        if (!Array.isArray(v)) return false
+        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false
+        return true
+      }
+      return checked(each, p.checks)
+    }
+    case 'record': {
+      const value = compilePlan(p.of)
+      return (v) => {
+        if (!isPlainObject(v)) return false
+        for (const k in v) if (!value(v[k])) return false
+        return true
+      }
+    }
+    case 'union': {
+      const options = p.of.map(compilePlan)
+      return (v) => options.some((option) => option(v))
+    }
+    case 'object':
+      return objectCheck(p.shape, p.rest)
+  }
+}
+
+function objectCheck(shape: Array<[string, Plan]>, restPlan: 'strip' | 'never' | Plan): Predicate {
+  const entries = shape.map(([name, field]) => [name, compilePlan(field)] as const)
   const known = new Set(entries.map(([name]) => name))
-  const catchallType = def.catchall?._zod?.def.type
-  // Loose (unknown keys kept as they are) and strict (refused) objects give back what they got;
-  // the default strips unknown keys, so a record with any must go through zod.
-  const rest: Predicate | 'strip' = catchallType === undefined ? 'strip' : catchallType === 'never' ? () => false : build(def.catchall as Schema)
+  const rest: Predicate | 'strip' = restPlan === 'strip' ? 'strip' : restPlan === 'never' ? () => false : compilePlan(restPlan)
   return (v) => {
     if (!isPlainObject(v)) return false
     for (let i = 0; i < entries.length; i++) {
@@ -147,46 +261,42 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-/** A part with no checks of its own. */
-function plain(def: Def, predicate: Predicate): Predicate {
-  if ((def.checks ?? []).length > 0) throw new NoFastPath()
-  return predicate
-}
-
-function withChecks(base: Predicate, def: Def, toCheck: (check: CheckDef) => Predicate): Predicate {
-  const checks = (def.checks ?? []).map((c) => toCheck(c._zod.def))
-  if (checks.length === 0) return base
+function checked(base: Predicate, checks: PlanCheck[] | undefined): Predicate {
+  if (!checks || checks.length === 0) return base
+  const each = checks.map(checkOf)
   return (v) => {
     if (!base(v)) return false
-    for (let i = 0; i < checks.length; i++) if (!(checks[i] as Predicate)(v)) return false
+    for (let i = 0; i < each.length; i++) if (!(each[i] as Predicate)(v)) return false
     return true
   }
 }
 
-function lengthCheck(check: CheckDef): Predicate {
+function checkOf(check: PlanCheck): Predicate {
   const length = (v: unknown) => (v as { length: number }).length
-  if (check.check === 'min_length' && typeof check.minimum === 'number') return (v) => length(v) >= (check.minimum as number)
-  if (check.check === 'max_length' && typeof check.maximum === 'number') return (v) => length(v) <= (check.maximum as number)
-  if (check.check === 'length_equals' && typeof check.length === 'number') return (v) => length(v) === check.length
-  throw new NoFastPath()
-}
-
-function stringCheck(check: CheckDef): Predicate {
-  if (check.check === 'string_format' && check.format === 'regex' && check.pattern instanceof RegExp && !check.pattern.global && !check.pattern.sticky) {
-    const pattern = check.pattern
-    return (v) => pattern.test(v as string)
+  switch (check[0]) {
+    case 'regex': {
+      const pattern = new RegExp(check[1], check[2])
+      return (v) => pattern.test(v as string)
+    }
+    case 'min_length':
+      return (v) => length(v) >= check[1]
+    case 'max_length':
+      return (v) => length(v) <= check[1]
+    case 'length':
+      return (v) => length(v) === check[1]
+    case '>':
+      return (v) => (v as number) > check[1]
+    case '>=':
+      return (v) => (v as number) >= check[1]
+    case '<':
+      return (v) => (v as number) < check[1]
+    case '<=':
+      return (v) => (v as number) <= check[1]
+    case 'safeint':
+      return (v) => Number.isSafeInteger(v)
+    case 'int32':
+      return (v) => Number.isInteger(v) && (v as number) >= -2_147_483_648 && (v as number) <= 2_147_483_647
+    case 'uint32':
+      return (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4_294_967_295
   }
-  return lengthCheck(check)
-}
-
-function numberCheck(check: CheckDef): Predicate {
-  const value = check.value
-  if (check.check === 'greater_than' && typeof value === 'number') return check.inclusive ? (v) => (v as number) >= value : (v) => (v as number) > value
-  if (check.check === 'less_than' && typeof value === 'number') return check.inclusive ? (v) => (v as number) <= value : (v) => (v as number) < value
-  if (check.check === 'number_format') {
-    if (check.format === 'safeint') return (v) => Number.isSafeInteger(v)
-    if (check.format === 'int32') return (v) => Number.isInteger(v) && (v as number) >= -2_147_483_648 && (v as number) <= 2_147_483_647
-    if (check.format === 'uint32') return (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 4_294_967_295
-  }
-  throw new NoFastPath()
 }

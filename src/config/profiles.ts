@@ -3,6 +3,7 @@
 // environment check and masking. The file itself is handled by store.ts, so importing these
 // helpers never touches the file system.
 import { z } from 'zod'
+import { fastCheck } from '../client/fast-check.js'
 import { LOCAL_BASE_URL, WELL_KNOWN } from '../well-known.js'
 import { ConfigError } from './errors.js'
 
@@ -142,48 +143,92 @@ function plainHttpToRemote(url: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Schemas
 
-const prefixedId = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9_-]+$`), `must be an id starting with ${prefix}`)
+const ID_PREFIXES = { marketplaceId: 'mktp_', merchantId: 'mcht_', customerId: 'cust_' } as const
+const idPattern = (prefix: string) => new RegExp(`^${prefix}[A-Za-z0-9_-]+$`)
+const idMessage = (prefix: string) => `must be an id starting with ${prefix}`
 
-/** Identifier checks shared with settings resolution. */
+/** What is wrong with a context identifier (as the profile schema says it), or undefined. */
+export function contextIdProblem(field: keyof typeof ID_PREFIXES, value: string): string | undefined {
+  const prefix = ID_PREFIXES[field]
+  return idPattern(prefix).test(value) ? undefined : idMessage(prefix)
+}
+
+const idChecks = new Map<string, z.ZodString>()
+const prefixedId = (prefix: string) => {
+  let check = idChecks.get(prefix)
+  if (!check) idChecks.set(prefix, (check = z.string().regex(idPattern(prefix), idMessage(prefix))))
+  return check
+}
+
+/** Identifier checks shared with settings resolution, each built when first used. */
 export const ID_SCHEMAS = {
-  marketplaceId: prefixedId('mktp_'),
-  merchantId: prefixedId('mcht_'),
-  customerId: prefixedId('cust_'),
-} as const
+  get marketplaceId() {
+    return prefixedId(ID_PREFIXES.marketplaceId)
+  },
+  get merchantId() {
+    return prefixedId(ID_PREFIXES.merchantId)
+  },
+  get customerId() {
+    return prefixedId(ID_PREFIXES.customerId)
+  },
+}
 
-export const profileSchema = z
-  .strictObject({
-    name: z
-      .string()
-      .regex(PROFILE_NAME_PATTERN, 'must be 1 to 64 letters, digits, "_" or "-", starting with a letter or digit'),
+/** A profile's fields, its base URL checked by `baseUrl`. */
+function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
+  return {
+    name: z.string().regex(PROFILE_NAME_PATTERN, 'must be 1 to 64 letters, digits, "_" or "-", starting with a letter or digit'),
     environment: z.enum(ENVIRONMENTS),
-    baseUrl: z
-      .string()
-      .refine(isHttpUrl, 'must be an http:// or https:// URL')
-      .refine((url) => !hasUrlCredentials(url), 'must not hold a user name or password'),
+    baseUrl,
     credentialKind: z.enum(CREDENTIAL_KINDS),
     credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces'),
     marketplaceId: ID_SCHEMAS.marketplaceId.optional(),
     merchantId: ID_SCHEMAS.merchantId.optional(),
     customerId: ID_SCHEMAS.customerId.optional(),
-  })
+  }
+}
+
+interface Issue {
+  path: Array<string | number>
+  message: string
+}
+
+/** What is wrong with a well-formed profile as a whole: its key's kind, plain http to production. */
+function profileIssues(profile: { credential: string; credentialKind: CredentialKind; environment: Environment; baseUrl: string }): Issue[] {
+  const issues: Issue[] = []
+  const inferred = inferCredentialKind(profile.credential)
+  if (inferred && inferred !== profile.credentialKind) {
+    issues.push({ path: ['credentialKind'], message: `is ${profile.credentialKind}, but the credential is a ${inferred} (${maskCredential(profile.credential)})` })
+  }
+  if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
+    issues.push({ path: ['baseUrl'], message: 'must use https:// for a production profile' })
+  }
+  return issues
+}
+
+/** What is wrong with a well-formed store as a whole: names that differ from their keys, the active name. */
+function storeIssues(store: { active?: string | undefined; profiles: Record<string, { name: string }> }): Issue[] {
+  const issues: Issue[] = []
+  for (const [key, profile] of Object.entries(store.profiles)) {
+    if (profile.name !== key) issues.push({ path: ['profiles', key, 'name'], message: `must equal its key "${key}"` })
+    if (key === LOCAL_PROFILE_NAME) issues.push({ path: ['profiles', key], message: `"${LOCAL_PROFILE_NAME}" is reserved for the built-in profile` })
+  }
+  if (store.active !== undefined && store.active !== LOCAL_PROFILE_NAME && !Object.hasOwn(store.profiles, store.active)) {
+    issues.push({ path: ['active'], message: `names "${store.active}", which is not a profile in this file` })
+  }
+  return issues
+}
+
+export const profileSchema = z
+  .strictObject(
+    profileFields(
+      z
+        .string()
+        .refine(isHttpUrl, 'must be an http:// or https:// URL')
+        .refine((url) => !hasUrlCredentials(url), 'must not hold a user name or password'),
+    ),
+  )
   .superRefine((profile, ctx) => {
-    const inferred = inferCredentialKind(profile.credential)
-    if (inferred && inferred !== profile.credentialKind) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['credentialKind'],
-        message: `is ${profile.credentialKind}, but the credential is a ${inferred} (${maskCredential(profile.credential)})`,
-      })
-    }
-    if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['baseUrl'],
-        message: 'must use https:// for a production profile',
-      })
-    }
+    for (const issue of profileIssues(profile)) ctx.addIssue({ code: 'custom', ...issue })
   })
 
 export type Profile = z.infer<typeof profileSchema>
@@ -196,18 +241,32 @@ export const storeSchema = z
     profiles: z.record(z.string(), profileSchema),
   })
   .superRefine((store, ctx) => {
-    for (const [key, profile] of Object.entries(store.profiles)) {
-      if (profile.name !== key) {
-        ctx.addIssue({ code: 'custom', path: ['profiles', key, 'name'], message: `must equal its key "${key}"` })
-      }
-      if (key === LOCAL_PROFILE_NAME) {
-        ctx.addIssue({ code: 'custom', path: ['profiles', key], message: `"${LOCAL_PROFILE_NAME}" is reserved for the built-in profile` })
-      }
-    }
-    if (store.active !== undefined && store.active !== LOCAL_PROFILE_NAME && !Object.hasOwn(store.profiles, store.active)) {
-      ctx.addIssue({ code: 'custom', path: ['active'], message: `names "${store.active}", which is not a profile in this file` })
-    }
+    for (const issue of storeIssues(store)) ctx.addIssue({ code: 'custom', ...issue })
   })
+
+/**
+ * The store's structure without its refinements: the part of storeSchema that a fast-check plan
+ * can hold (the CLI bundle registers that plan when it is built; see soundStore).
+ */
+export const storeShape = z.looseObject({
+  version: z.literal(1),
+  active: z.string().optional(),
+  profiles: z.record(z.string(), z.strictObject(profileFields(z.string()))),
+})
+
+/**
+ * The store itself when storeSchema would accept it as it is, decided without building either
+ * schema (or loading zod): the structure by its fast-check plan, then the same refinements.
+ * undefined when only storeSchema can say (and word what is wrong).
+ */
+export function soundStore(value: unknown): StoreData | undefined {
+  if (!fastCheck(storeShape)?.(value)) return undefined
+  const store = value as StoreData
+  for (const profile of Object.values(store.profiles)) {
+    if (!isHttpUrl(profile.baseUrl) || hasUrlCredentials(profile.baseUrl) || profileIssues(profile).length > 0) return undefined
+  }
+  return storeIssues(store).length === 0 ? store : undefined
+}
 
 export type StoreData = z.infer<typeof storeSchema>
 

@@ -21,7 +21,7 @@
 import {
   BUILTIN_LOCAL_PROFILE,
   CREDENTIAL_KINDS,
-  ID_SCHEMAS,
+  contextIdProblem,
   LOCAL_PROFILE_NAME,
   checkKeyMatchesEnvironment,
   hasUrlCredentials,
@@ -261,12 +261,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       notices,
     )
     if (!winner?.value) continue
-    const checked = ID_SCHEMAS[field].safeParse(winner.value)
-    if (!checked.success) {
-      throw new ConfigError(`The ${words} from ${winner.origin} (${winner.value}) ${checked.error.issues[0]?.message ?? 'is invalid'}.`, {
-        reason: 'invalid',
-      })
-    }
+    const problem = contextIdProblem(field, winner.value)
+    if (problem) throw new ConfigError(`The ${words} from ${winner.origin} (${winner.value}) ${problem}.`, { reason: 'invalid' })
     context[field] = winner.value
     origins[field] = winner.origin
   }

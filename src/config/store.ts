@@ -23,6 +23,7 @@ import {
   LOCAL_PROFILE_NAME,
   describeIssues,
   parseProfile,
+  soundStore,
   storeSchema,
   unknownProfile,
   type Profile,
@@ -56,6 +57,9 @@ function parseStoreText(text: string, file: string): StoreData {
     // V8's SyntaxError message quotes part of the input, so it is not passed on.
     throw damaged(file, 'it is not valid JSON')
   }
+  // A sound store is taken as it is; only one that is not needs zod, to say what is wrong.
+  const sound = soundStore(value)
+  if (sound) return sound
   const result = storeSchema.safeParse(value)
   if (!result.success) throw damaged(file, describeIssues(result.error))
   return result.data

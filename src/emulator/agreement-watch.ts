@@ -36,7 +36,7 @@ export class AgreementWatcher {
   baseline(): void {
     this.seen.clear()
     const now = timestamp(this.clock.now())
-    for (const agreement of this.store.agreements.all()) {
+    for (const agreement of this.store.agreements.values()) {
       let processed = 0
       let status: AgreementStatus = 'Pending'
       for (const entry of agreement.schedule) {
@@ -55,9 +55,10 @@ export class AgreementWatcher {
    */
   evaluate(requestId: string | null): number {
     const nowDate = this.clock.now()
-    const now = timestamp(nowDate)
+    // Written out only when some agreement has a scheduled change still to come (on every request, most have none).
+    let now: string | undefined
     let count = 0
-    for (const agreement of this.store.agreements.all()) {
+    for (const agreement of this.store.agreements.values()) {
       let seen = this.seen.get(agreement.token)
       if (!seen) {
         // New since the last look: its first entry is the status it was sent in.
@@ -68,6 +69,7 @@ export class AgreementWatcher {
       if (seen.processed > agreement.schedule.length) seen.processed = agreement.schedule.length
       while (seen.processed < agreement.schedule.length) {
         const entry = agreement.schedule[seen.processed]
+        now ??= timestamp(nowDate)
         if (!entry || entry.at > now) break
         seen.processed++
         if (entry.status === seen.status) continue

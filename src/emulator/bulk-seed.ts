@@ -48,7 +48,7 @@ function batchIds(ids: IdGenerator, prefix: string): () => string {
   return () => {
     let tail = ''
     for (let v = n++, i = 0; i < 10; i++, v = Math.floor(v / 64)) tail = BASE64URL[v % 64] + tail
-    return head + tail
+    return [head, tail].join('') // in one piece (see ids.ts)
   }
 }
 
@@ -81,7 +81,7 @@ function addOrders(store: Store, merchant: MerchantRecord, nextId: () => string,
       orderId: nextId(),
       merchantId: merchant.merchantId,
       customerId: null,
-      referenceOrderId: `seed-${i + 1}`,
+      referenceOrderId: ['seed-', i + 1].join(''), // in one piece (see ids.ts)
       orderType: 'online',
       status: cancelled ? 'cancelled' : 'pending',
       amount: money(1000 + ((i * 7919) % 5000)),
@@ -125,7 +125,8 @@ function addEntries(store: Store, merchant: MerchantRecord, nextId: () => string
       payoutId: null,
       createdAt,
       availableOn: available,
-      description: payment ? `Seeded payment ${i / 2 + 1}` : `Service fee for seeded payment ${(i + 1) / 2}`,
+      // In one piece (see ids.ts), so that the first report that reads it does not copy it.
+      description: payment ? ['Seeded payment ', i / 2 + 1].join('') : ['Service fee for seeded payment ', (i + 1) / 2].join(''),
     }
     store.settlementEntries.set(entry.settlementEntryId, entry)
   }

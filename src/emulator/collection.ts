@@ -16,18 +16,28 @@
 // `select(query)` picks the cheapest way in: the index (or the time range of the timeline) that
 // yields the fewest candidates, then checks the other conditions on those alone. When a single
 // sorted run of slots is the whole answer, pages are cut straight from it.
+//
+// The pure ordering of slots and runs is in slots.ts, a query's selection in selection.ts.
 
-/** An index key of a record; null or undefined keeps the record out of that index. */
-export type IndexKey = string | null | undefined
+import { Selection, type Plan, type Query, type SelectionSource } from './selection.js'
+import {
+  bySlotOrder,
+  inBulk,
+  insertSorted,
+  positionOf,
+  post,
+  removeSorted,
+  runSize,
+  timePosition,
+  unpost,
+  type IndexKey,
+  type Postings,
+  type Run,
+  type Slot,
+} from './slots.js'
 
-export interface Slot<T> {
-  readonly id: string
-  record: T
-  /** Creation number: the order in which records were first added. */
-  readonly seq: number
-  time: string
-  keys: IndexKey[]
-}
+export { Selection, type Query } from './selection.js'
+export type { IndexKey } from './slots.js'
 
 export interface CollectionOptions<T> {
   /** The record's time (default: its `createdAt`): the lists' default order and time ranges. */
@@ -40,111 +50,16 @@ export interface CollectionOptions<T> {
   id?: (record: T) => string
 }
 
-/** Which records a list wants: indexed conditions (AND across names, OR within a name), a time range, and a residual test. */
-export interface Query<T> {
-  /** Record ids accepted (undefined: no condition). */
-  ids?: readonly string[] | undefined
-  /** Index name → the keys accepted (undefined: no condition). An empty array matches nothing. */
-  where?: Record<string, readonly string[] | undefined>
-  /** Time range [after, before), bounds optional (ISO 8601 text, compared as text). */
-  after?: string | undefined
-  before?: string | undefined
-  /** Conditions no index answers. */
-  filter?: ((record: T) => boolean) | undefined
-  /**
-   * What `filter` depends on, as text (the query parameters it reads): lets a sorted result be
-   * cached. Without it, a query with a `filter` is never cached.
-   */
-  filterKey?: string | undefined
-}
-
 /** Index helpers: a record's merchant, and a text key without case. */
 export const byMerchantId = { merchantId: (record: { merchantId: string }) => record.merchantId }
 export const lowercase = (text: string | null | undefined): string | undefined => text?.toLowerCase()
 
 const defaultTime = (record: unknown): string => ((record as { createdAt?: unknown }).createdAt as string | undefined) ?? ''
 
-/** Slot order: time, then creation number. */
-export function before<T>(a: Slot<T>, b: Slot<T>): boolean {
-  return a.time < b.time || (a.time === b.time && a.seq < b.seq)
-}
-
-/** The first position in `list` (sorted by slot order) whose slot is not before `slot`. */
-function positionOf<T>(list: readonly Slot<T>[], slot: Slot<T>): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (before(list[mid] as Slot<T>, slot)) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** The first position whose time is at or after `time` (`strict`: after it). */
-function timePosition<T>(list: readonly Slot<T>[], time: string, strict: boolean): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    const t = (list[mid] as Slot<T>).time
-    if (t < time || (strict && t === time)) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** During `Collection.bulk()`: the runs appended to out of order, sorted once at the end. */
-let deferred: Set<Slot<unknown>[]> | undefined
-
-function insertSorted<T>(list: Slot<T>[], slot: Slot<T>): void {
-  const last = list[list.length - 1]
-  if (last === undefined || before(last, slot)) list.push(slot)
-  else if (deferred) {
-    list.push(slot)
-    deferred.add(list as Slot<unknown>[])
-  } else list.splice(positionOf(list, slot), 0, slot)
-}
-
-function removeSorted<T>(list: Slot<T>[], slot: Slot<T>): void {
-  const at = positionOf(list, slot)
-  if (list[at] === slot) list.splice(at, 1)
-}
-
-type Postings<T> = Map<string, Slot<T> | Slot<T>[]>
-
-function post<T>(postings: Postings<T>, key: string, slot: Slot<T>): void {
-  const found = postings.get(key)
-  if (found === undefined) postings.set(key, slot)
-  else if (Array.isArray(found)) insertSorted(found, slot)
-  else postings.set(key, before(found, slot) ? [found, slot] : [slot, found])
-}
-
-function unpost<T>(postings: Postings<T>, key: string, slot: Slot<T>): void {
-  const found = postings.get(key)
-  if (found === undefined) return
-  if (!Array.isArray(found)) {
-    if (found === slot) postings.delete(key)
-    return
-  }
-  removeSorted(found, slot)
-  if (found.length === 1) postings.set(key, found[0] as Slot<T>)
-  else if (found.length === 0) postings.delete(key)
-}
-
-/** A run of slots in slot order: list[from, to). */
-interface Run<T> {
-  list: readonly Slot<T>[]
-  from: number
-  to: number
-}
-
-const runSize = <T>(runs: readonly Run<T>[]) => runs.reduce((n, r) => n + (r.to - r.from), 0)
-
 /** Cached results of a collection, dropped on every change. */
 const CACHE_SIZE = 8
 
-export class Collection<T> {
+export class Collection<T> implements SelectionSource<T> {
   readonly #byId = new Map<string, Slot<T>>()
   readonly #timeline: Slot<T>[] = []
   readonly #indexNames: string[]
@@ -225,17 +140,7 @@ export class Collection<T> {
    * records to n costs O(n + m) instead of a splice each.
    */
   bulk(add: () => void): void {
-    const outer = deferred
-    deferred = outer ?? new Set()
-    try {
-      add()
-    } finally {
-      if (outer === undefined) {
-        const lists = deferred
-        deferred = undefined
-        for (const list of lists) list.sort((a, b) => (before(a, b) ? -1 : 1))
-      }
-    }
+    inBulk(add)
   }
 
   /** Forgets everything derived from the records (the pipeline calls it for every request that may write). */
@@ -257,7 +162,7 @@ export class Collection<T> {
   }
 
   *values(): IterableIterator<T> {
-    yield* this
+    for (const slot of this.#byId.values()) yield slot.record
   }
 
   keys(): IterableIterator<string> {
@@ -370,7 +275,7 @@ export class Collection<T> {
   // Internals, used by Selection ------------------------------------------------------------
 
   /** @internal the runs that hold exactly the records an indexed query selects, or the smallest run set and what is left to check. */
-  plan(query: Query<T>): { runs: Run<T>[]; exact: boolean; check: (slot: Slot<T>) => boolean } {
+  plan(query: Query<T>): Plan<T> {
     const conditions: Array<{ index: number; keys: Set<string> }> = []
     for (const [name, keys] of Object.entries(query.where ?? {})) {
       if (keys === undefined) continue
@@ -393,7 +298,7 @@ export class Collection<T> {
     const ids = query.ids === undefined ? undefined : new Set(query.ids)
     if (ids !== undefined) {
       const slots = [...ids].map((id) => this.#byId.get(id)).filter((slot): slot is Slot<T> => slot !== undefined)
-      best = { runs: [cut(slots.sort((a, b) => (before(a, b) ? -1 : 1)))], condition: -2 }
+      best = { runs: [cut(slots.sort(bySlotOrder))], condition: -2 }
       bestSize = runSize(best.runs)
     }
     conditions.forEach((c, n) => {
@@ -474,84 +379,5 @@ export class Collection<T> {
   #changed(): void {
     this.#version++
     if (this.#cache.size > 0) this.#cache.clear()
-  }
-}
-
-/**
- * The records of one query. Counting and cutting pages of the default order cost the page when
- * one index run answers the query exactly; otherwise the candidates are checked once and the
- * result is kept (with the collection's version) for the next pages.
- */
-export class Selection<T> {
-  readonly #collection: Collection<T>
-  readonly #query: Query<T>
-  #runs: Run<T>[] | undefined
-  #matched: Slot<T>[] | undefined
-
-  constructor(collection: Collection<T>, query: Query<T>) {
-    this.#collection = collection
-    this.#query = query
-    const plan = collection.plan(query)
-    if (plan.exact && plan.runs.length <= 1) {
-      this.#runs = plan.runs
-      return
-    }
-    const key = this.cacheKey
-    const cached = key === undefined ? undefined : collection.cached(`match|${key}`)
-    if (cached) {
-      this.#matched = cached
-      return
-    }
-    const matched: Slot<T>[] = []
-    for (const run of plan.runs) for (let i = run.from; i < run.to; i++) if (plan.check(run.list[i] as Slot<T>)) matched.push(run.list[i] as Slot<T>)
-    if (plan.runs.length > 1) matched.sort((a, b) => (before(a, b) ? -1 : 1))
-    this.#matched = matched
-    if (key !== undefined) collection.remember(`match|${key}`, matched)
-  }
-
-  /** Text that identifies the query (undefined when its filter cannot be named). */
-  get cacheKey(): string | undefined {
-    const q = this.#query
-    if (q.filter !== undefined && q.filterKey === undefined) return undefined
-    const where = Object.entries(q.where ?? {})
-      .filter(([, keys]) => keys !== undefined)
-      .map(([name, keys]) => `${name}=${[...new Set(keys)].sort().join(',')}`)
-      .join('&')
-    const ids = q.ids === undefined ? '*' : [...new Set(q.ids)].sort().join(',')
-    return `${ids}|${where}|${q.after ?? ''}|${q.before ?? ''}|${q.filterKey ?? ''}`
-  }
-
-  get total(): number {
-    return this.#runs ? runSize(this.#runs) : (this.#matched as Slot<T>[]).length
-  }
-
-  /** Records at positions [start, start + count) of the timeline order (`newest`: read from its end). */
-  page(start: number, count: number, newest: boolean): T[] {
-    const total = this.total
-    const out: T[] = []
-    const end = Math.min(total, start + count)
-    const run = this.#runs?.[0]
-    for (let n = start; n < end; n++) {
-      const at = newest ? total - 1 - n : n
-      const slot = run ? run.list[run.from + at] : this.#matched?.[at]
-      out.push((slot as Slot<T>).record)
-    }
-    return out
-  }
-
-  /** Every selected slot, in timeline order. */
-  slots(): Slot<T>[] {
-    if (this.#matched) return this.#matched
-    const run = this.#runs?.[0]
-    return run ? run.list.slice(run.from, run.to) : []
-  }
-
-  /** Cached results kept beside the collection (same invalidation). */
-  cached(key: string): Slot<T>[] | undefined {
-    return this.#collection.cached(key)
-  }
-
-  remember(key: string, slots: Slot<T>[]): void {
-    this.#collection.remember(key, slots)
   }
 }

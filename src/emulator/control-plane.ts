@@ -295,7 +295,8 @@ export function handleControl(ctx: ControlContext, raw: RawRequest, url: URL): R
  * after `seq` is logged or the wait is over; undefined when the request is not such a long poll.
  */
 export function longPollWait(namespaces: Namespaces, raw: RawRequest): Promise<void> | undefined {
-  if (raw.method.toUpperCase() !== 'GET') return undefined
+  // Most requests are not for the control plane: said without parsing their URL.
+  if (!raw.url.includes(CONTROL_PREFIX) || raw.method.toUpperCase() !== 'GET') return undefined
   const url = new URL(raw.url, 'http://emulator.invalid')
   if (url.pathname.replace(/\/$/, '') !== `${CONTROL_PREFIX}/deliveries`) return undefined
   const wait = Number(url.searchParams.get('wait') ?? '0')

@@ -6,23 +6,19 @@
 // `handle()` is synchronous, like the pipeline. What only a socket can do (hold an answer back,
 // destroy the connection) is returned in `transport` for the server to carry out;
 // `handleAsync()` also waits where the control plane asks it to (a long poll) and for latency.
-import { redactText as maskCardsAndUrls } from '../client/redact.js'
 import { EmulatorError, errorBody } from './api-error.js'
 import { authenticate } from './auth.js'
 import type { Clock } from './clock.js'
-import { timestamp } from './clock.js'
 import { CONTROL_PREFIX, handleControl, longPollWait } from './control-plane.js'
 import { FAULT_HEADER, parseFault, type Fault } from './faults.js'
 import type { IdGenerator } from './ids.js'
 import { WARNING_HEADER } from './lenient.js'
 import { NAMESPACE_HEADER, Namespace, Namespaces, type IntegratorOptions, type NamespaceBase } from './namespaces.js'
 import { handleRequest, type RawRequest, type RawResponse } from './pipeline.js'
-import { StreamBody } from './route.js'
+import { snippet } from './request-log.js'
 import type { Router } from './router.js'
 import type { Store } from './store.js'
 
-/** How much of a request or answer body the request log keeps. */
-export const LOGGED_SNIPPET_CHARS = 4096
 /** The background tick (agreement changes, due retries) while the emulator listens. */
 export const TICK_MS = 1000
 
@@ -98,7 +94,7 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
         answer = { status: 0, headers: { 'Request-Id': requestId }, body: '', transport: { destroy: 'before' } }
       } else {
         if (options.strictHttps) refuseLoopbackWebhook(ns, method, url.pathname, raw)
-        answer = handleRequest(ns.deps, raw)
+        answer = handleRequest(ns.deps, raw, url)
         requestId = answer.headers['Request-Id'] as string
         ns.settle(requestId)
         if (fault?.action?.kind === 'drop-after-commit') answer.transport = { destroy: 'after' }
@@ -115,16 +111,18 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
     }
     if (fault && fault.latencyMs > 0) answer.transport = { ...answer.transport, delayMs: fault.latencyMs }
     // The service's clock, as a real server's Date header gives it: emulator time, advanced or not.
-    answer.headers.Date = ns.clock.now().toUTCString()
-    ns.requests.push({
+    const now = ns.clock.now()
+    answer.headers.Date = now.toUTCString()
+    // Logged as received; the log masks secrets when it is read (request-log.ts).
+    ns.requests.add({
       requestId,
-      at: timestamp(ns.clock.now()),
+      at: now.getTime(),
       method,
-      url: redactText(raw.url),
+      url: raw.url,
       status: answer.status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       fault: fault?.text ?? (answer.status === 429 && !fault ? 'rate-limit' : null),
-      requestHeaders: redactHeaders(raw.headers),
+      requestHeaders: raw.headers,
       requestBody: snippet(raw.body),
       responseBody: answer.transport?.destroy === 'before' ? null : snippet(answer.body),
       warning: answer.headers[WARNING_HEADER] ?? null,
@@ -203,67 +201,4 @@ function refuseLoopbackWebhook(ns: Namespace, method: string, pathname: string, 
   if (typeof target === 'string' && /^http:/i.test(target.trim())) {
     throw new EmulatorError(400, 'invalid_request', 'Invalid request: url: expected an https:// URL (this emulator runs with --strict-https, so loopback http is refused too)')
   }
-}
-
-// Redaction for the request log ---------------------------------------------------------------
-
-const SECRET_VALUE = /\b(sandbox|live)_(sk|api|ct)_[A-Za-z0-9_-]+/g
-const IS_SECRET_VALUE = /^(sandbox|live)_(sk|api|ct)_/
-const SECRET_FIELD = /("(?:secret|secretKey|password|apiKey)"\s*:\s*")([^"]*)(")/gi
-
-/** A credential shown as its kind and last four characters: `sandbox_sk_…0001`. */
-export function maskCredential(text: string): string {
-  return text.replace(SECRET_VALUE, (m, env: string, kind: string) => `${env}_${kind}_…${m.slice(-4)}`)
-}
-
-/** Card security codes, hidden whole wherever a body names them. */
-const CARD_CODE_FIELD = /("(?:cvc|cvv|cvc2|cvv2|cvn|csc|securityCode|cardSecurityCode|cardVerificationCode)"\s*:\s*)("[^"]*"|\d+)/gi
-
-/** Credentials, secret fields, card numbers (last four kept), security codes and URL passwords hidden. */
-export function redactText(text: string): string {
-  return maskCardsAndUrls(maskCredential(text))
-    .replace(SECRET_FIELD, (_m, open: string, value: string, close: string) => `${open}…${value.slice(-4)}${close}`)
-    .replace(CARD_CODE_FIELD, (_m, open: string) => `${open}"[REDACTED]"`)
-}
-
-/**
- * Some hosts send their header lines again under stray names (`0: Authorization: Bearer …`, field
- * notes); such a line holds the credential as much as the real header does.
- */
-const STRAY_AUTHORIZATION = /^\s*authorization\s*:\s*/i
-
-function maskBearer(value: string): string {
-  const credential = /^\s*Bearer\s+(\S+)/i.exec(value)?.[1]
-  return credential === undefined ? '…' : IS_SECRET_VALUE.test(credential) ? `Bearer ${maskCredential(credential)}` : `Bearer …${credential.slice(-4)}`
-}
-
-function redactHeaders(headers: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    if (name === 'authorization') out[name] = maskBearer(value)
-    else if (STRAY_AUTHORIZATION.test(value)) out[name] = `Authorization: ${maskBearer(value.replace(STRAY_AUTHORIZATION, ''))}`
-    else out[name] = redactText(value)
-  }
-  return out
-}
-
-function snippet(body: string | Buffer | StreamBody | undefined): string | null {
-  if (body === undefined) return null
-  if (body instanceof StreamBody) return '<streamed>'
-  if (Buffer.isBuffer(body)) {
-    if (body.length === 0) return null
-    // Binary answers (PDF, zip) are not worth keeping; text is.
-    const text = body.subarray(0, LOGGED_SNIPPET_CHARS).toString('utf8')
-    if (text.includes('\uFFFD') || body.subarray(0, 512).includes(0)) return `<${body.length} bytes>`
-    return redactText(body.length > LOGGED_SNIPPET_CHARS ? `${text}…` : text)
-  }
-  if (body === '') return null
-  // A copy, never a slice: a slice of a large body would keep the whole body alive in the log.
-  return redactText(body.length > LOGGED_SNIPPET_CHARS ? `${copyOf(body.slice(0, LOGGED_SNIPPET_CHARS))}…` : body)
-}
-
-/** A string that shares no storage with its source (V8 keeps the parent of a sliced string alive). */
-function copyOf(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8')
 }

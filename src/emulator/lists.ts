@@ -11,7 +11,7 @@
 // names the parameter. Identifier filters repeat (`?orderId=a&orderId=b`) and also accept
 // comma-separated values. Query parameters a list does not know are ignored.
 import { badRequest } from './api-error.js'
-import { Selection } from './collection.js'
+import { Selection } from './selection.js'
 import { Reply } from './route.js'
 
 export const DEFAULT_LIMIT = 20

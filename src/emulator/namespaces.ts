@@ -12,7 +12,7 @@ import { FaultRules, RateLimiter } from './faults.js'
 import { applyFixtures, type Fixtures } from './fixtures.js'
 import type { IdGenerator } from './ids.js'
 import type { PipelineDeps } from './pipeline.js'
-import { RingBuffer } from './ring-buffer.js'
+import { RequestLog } from './request-log.js'
 import type { Router } from './router.js'
 import { seedStore } from './seed.js'
 import { emptyStore, type Store } from './store.js'
@@ -24,25 +24,6 @@ export const MAX_NAMESPACES = 100
 /** Requests (and their answers) kept in each namespace's request log. */
 export const REQUEST_LOG_CAPACITY = 1000
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-
-/** One request as `/__emulator/requests` lists it (credentials and secrets masked). */
-export interface RequestLogEntry {
-  seq: number
-  requestId: string
-  /** Emulator time at which the request was handled. */
-  at: string
-  method: string
-  url: string
-  status: number
-  durationMs: number
-  /** The fault applied (from the header or a standing rule), if any. */
-  fault: string | null
-  requestHeaders: Record<string, string>
-  requestBody: string | null
-  responseBody: string | null
-  /** The `Emulator-Warning` of the answer (unknown fields accepted), if any. */
-  warning?: string | null
-}
 
 export interface IntegratorOptions {
   /** Seed of the fault rules' PRNG (`--seed`); each namespace draws from its own sequence. Default "payfac". */
@@ -95,7 +76,7 @@ export function childClock(root: Clock): Clock {
 export class Namespace {
   readonly faults: FaultRules
   readonly rateLimiter: RateLimiter | undefined
-  readonly requests: RingBuffer<RequestLogEntry>
+  readonly requests: RequestLog
   readonly deliveries: DeliveryEngine
   readonly agreements: AgreementWatcher
   readonly deps: PipelineDeps
@@ -113,7 +94,7 @@ export class Namespace {
     const o = base.options
     this.faults = new FaultRules(`${String(o.faultSeed ?? 'payfac')}:${name}`)
     this.rateLimiter = o.rateLimit ? new RateLimiter(o.rateLimit) : undefined
-    this.requests = new RingBuffer<RequestLogEntry>(o.requestLogCapacity ?? REQUEST_LOG_CAPACITY)
+    this.requests = new RequestLog(o.requestLogCapacity ?? REQUEST_LOG_CAPACITY)
     this.deliveries = new DeliveryEngine({
       store,
       clock,

@@ -56,14 +56,18 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const SHARED_ACTIONS = ACTIONS as unknown as Record<string, Record<string, z.ZodType> | '*' | undefined>
 const SHARED_BODIES = BODIES as unknown as Record<string, z.ZodType | undefined>
 
-export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse {
+/** The body of a request that sent none (shared: nothing writes to a request's body). */
+const EMPTY_BODY = Buffer.alloc(0)
+
+/** `parsed`: the request's URL when the caller has parsed it already (the front door has). */
+export function handleRequest(deps: PipelineDeps, raw: RawRequest, parsed?: URL): RawResponse {
   const started = Date.now()
   const requestId = deps.ids.next('req')
   let response: RawResponse
   let mayHaveChanged = false
   let unknown: string[] = []
   try {
-    const url = new URL(raw.url, 'http://emulator.invalid')
+    const url = parsed ?? new URL(raw.url, 'http://emulator.invalid')
     const principal = authenticate(deps.store, deps.clock, raw.headers.authorization)
     const scope = resolveScope(deps.store, principal, contextHeaders(raw.headers))
     const { route, params } = deps.router.match(raw.method.toUpperCase(), url.pathname)
@@ -92,7 +96,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest): RawResponse 
       action,
       headers: raw.headers,
       accept,
-      rawBody: raw.body === undefined ? Buffer.alloc(0) : typeof raw.body === 'string' ? Buffer.from(raw.body, 'utf8') : raw.body,
+      rawBody: raw.body === undefined ? EMPTY_BODY : typeof raw.body === 'string' ? Buffer.from(raw.body, 'utf8') : raw.body,
     }
     mayHaveChanged = route.method !== 'GET'
     response = toResponse(route.handle(ctx, req))

@@ -1,6 +1,8 @@
 // A log that keeps only its last `capacity` entries, so memory stays bounded however long the
 // emulator runs. Every entry gets a sequence number (1, 2, 3, …) that never repeats, which
-// callers use as a cursor: "everything after 41".
+// callers use as a cursor: "everything after 41". An optional `view` turns an entry as pushed
+// into the entry as read, once (the result replaces it), so costly work is done only for the
+// entries someone reads.
 
 export interface Sequenced {
   seq: number
@@ -13,7 +15,10 @@ export class RingBuffer<T extends Sequenced> {
   private size = 0
   private lastSeq = 0
 
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    private readonly view?: (entry: T) => T,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`A ring buffer needs a capacity of at least 1, not ${capacity}`)
     this.capacity = capacity
     this.items = new Array<T | undefined>(capacity)
@@ -42,10 +47,20 @@ export class RingBuffer<T extends Sequenced> {
     return full
   }
 
+  /** The i-th entry held, oldest first, as read. */
+  private at(i: number): T {
+    const index = (this.start + i) % this.capacity
+    const item = this.items[index] as T
+    if (this.view === undefined) return item
+    const seen = this.view(item)
+    if (seen !== item) this.items[index] = seen
+    return seen
+  }
+
   /** Entries oldest first. */
   toArray(): T[] {
     const out: T[] = []
-    for (let i = 0; i < this.size; i++) out.push(this.items[(this.start + i) % this.capacity] as T)
+    for (let i = 0; i < this.size; i++) out.push(this.at(i))
     return out
   }
 
@@ -53,8 +68,7 @@ export class RingBuffer<T extends Sequenced> {
   after(seq: number, limit = this.capacity): T[] {
     const out: T[] = []
     for (let i = 0; i < this.size && out.length < limit; i++) {
-      const item = this.items[(this.start + i) % this.capacity] as T
-      if (item.seq > seq) out.push(item)
+      if ((this.items[(this.start + i) % this.capacity] as T).seq > seq) out.push(this.at(i))
     }
     return out
   }
@@ -63,14 +77,14 @@ export class RingBuffer<T extends Sequenced> {
   last(count: number): T[] {
     const n = Math.max(0, Math.min(count, this.size))
     const out: T[] = []
-    for (let i = this.size - n; i < this.size; i++) out.push(this.items[(this.start + i) % this.capacity] as T)
+    for (let i = this.size - n; i < this.size; i++) out.push(this.at(i))
     return out
   }
 
   /** The newest entry that satisfies `test`. */
   findLast(test: (entry: T) => boolean): T | undefined {
     for (let i = this.size - 1; i >= 0; i--) {
-      const item = this.items[(this.start + i) % this.capacity] as T
+      const item = this.at(i)
       if (test(item)) return item
     }
     return undefined

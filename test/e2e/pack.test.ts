@@ -64,6 +64,11 @@ describe('npm pack', () => {
     expect(created.stderr).toBe('')
     expect(created.code).toBe(0)
     expect(created.stdout).toMatch(/^ordr_\S+\n$/)
+    // An unknown command is answered by oclif's own configuration loader, whose globbing and
+    // semver dependencies the bundle requires from oclif's installation (scripts/bundle/oclif-plugin.mjs).
+    const unknown = await run('nosuch')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('"nosuch" is not a payfac command')
     const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('payfac'); console.log(typeof m.createClient)"], { cwd: app, encoding: 'utf8' })
     expect(library.stdout.trim()).toBe('function')
   }, 300_000)

@@ -29,6 +29,35 @@ describe('RingBuffer', () => {
     expect(ring.push({ n: 6 }).seq).toBe(6)
     expect(() => new RingBuffer(0)).toThrow()
   })
+
+  it('turns an entry into its view the first time it is read, and only once', () => {
+    let views = 0
+    const ring = new RingBuffer<{ seq: number; n: number; seen?: boolean }>(2, (e) => {
+      if (e.seen) return e
+      views++
+      return { ...e, n: e.n * 10, seen: true }
+    })
+    ring.push({ n: 1 })
+    ring.push({ n: 2 })
+    expect(views).toBe(0)
+    expect(ring.last(1).map((e) => e.n)).toEqual([20])
+    expect(views).toBe(1)
+    expect(ring.toArray().map((e) => e.n)).toEqual([10, 20])
+    expect(ring.after(0).map((e) => e.n)).toEqual([10, 20])
+    expect(views).toBe(2)
+  })
+})
+
+describe('the request log', () => {
+  it('keeps requests as received and hands them out masked', () => {
+    const app = createEmulatorApp({ clock: fakeClock(), ids: seededIds() })
+    app.request('GET', '/orders?note=sandbox_sk_leakedKey12345678', { headers: { 'x-extra': 'sandbox_api_anotherKey00009999' } })
+    const [entry] = app.namespaces.root.requests.last(1)
+    expect(entry?.url).toBe('/orders?note=sandbox_sk_…5678')
+    expect(entry?.requestHeaders['x-extra']).toBe('sandbox_api_…9999')
+    expect(entry?.requestHeaders.authorization).toBe('Bearer sandbox_sk_…0001')
+    expect(JSON.stringify(app.request('GET', '/__emulator/requests?limit=5', { credential: null }).body)).not.toMatch(/leakedKey|anotherKey|MerchantSecret/)
+  })
 })
 
 describe('bounded logs under 100 000 requests', () => {
