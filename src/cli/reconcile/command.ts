@@ -9,6 +9,7 @@ import { RefusedError } from '../errors.js'
 import { resolveRange } from '../range/range.js'
 import { type Difference, Reconciler } from './engine.js'
 import { LedgerBook, parseLedgerColumns } from './ledger.js'
+import { preferSmallHeap } from './memory.js'
 import { type ReconcileScope, reconcile, terminalProgress } from './run.js'
 
 export interface ReconcileFlags {
@@ -56,6 +57,7 @@ export async function reconcileScope(f: ReconcileFlags, now: Date): Promise<Reco
 
 /** The differences of one run (one merchant, or everything the credential sees), streamed. */
 export function reconcileRun(client: PayfacClient, scope: ReconcileScope, engines: Reconciler[], call?: CallOptions): AsyncIterable<Difference> {
+  preferSmallHeap()
   const engine = new Reconciler(scope.currency, scope.ledger, call?.context?.merchantId)
   engines.push(engine)
   return reconcile(client, scope, engine, call, terminalProgress())

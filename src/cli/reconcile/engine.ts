@@ -1,9 +1,10 @@
 // The reconciliation itself, pure and streaming: settlement entries are indexed once (by
-// transaction and by refund, amounts only), then transactions, refunds and payouts are checked
+// transaction and by refund, amounts only, in typed columns: entry-index.ts), then transactions, refunds and payouts are checked
 // against that index as they stream past, and what is left over is reported at the end. Every
 // difference names its kind, the reference (transaction, refund or payout id, or the ledger's
 // reference), what was expected and what was found.
 import { formatMinorUnits } from '../../client/money.js'
+import { EntryIndex, type Slot } from './entry-index.js'
 import type { LedgerBook } from './ledger.js'
 
 export type DifferenceKind =
@@ -38,19 +39,10 @@ export const TAKEN = new Set(['paid', 'accepted', 'partially_refunded', 'refunde
 /** Statuses whose entries (if any) are handed back in the ledger: not checked. */
 const UNDONE = new Set(['cancelled'])
 
-/** Amounts of one kind of entry: one number for the usual single entry, an array for several (less memory per record). */
-type Amounts = number | number[] | undefined
-
-const withAmount = (amounts: Amounts, amount: number): Amounts =>
-  amounts === undefined ? amount : typeof amounts === 'number' ? [amounts, amount] : (amounts.push(amount), amounts)
-const listOf = (amounts: Amounts): number[] => (amounts === undefined ? [] : typeof amounts === 'number' ? [amounts] : amounts)
-
-interface Indexed {
-  merchantId: string | null
-  currency: string
-  payments: Amounts
-  fees: Amounts
-}
+/** The kinds of entry a transaction's slot counts, and the one a refund's slot counts. */
+const PAYMENT = 0
+const FEE = 1
+const REFUND = 0
 
 interface Totals {
   payments: number
@@ -70,11 +62,10 @@ const currencyOf = (v: unknown, fallback: string): string =>
   v && typeof v === 'object' && typeof (v as Loose).currency === 'string' ? ((v as Loose).currency as string) : fallback
 
 export class Reconciler {
-  private readonly byTransaction = new Map<string, Indexed>()
-  private readonly byRefund = new Map<string, { amounts: Amounts; merchantId: string | null; currency: string }>()
+  /** Payment and ServiceFee entries by transaction, and Refund entries by refund (entry-index.ts). */
+  private readonly byTransaction = new EntryIndex(2)
+  private readonly byRefund = new EntryIndex(1)
   readonly totals = new Map<string, Totals>()
-  /** One string per merchant id, however many entries name it. */
-  private readonly merchants = new Map<string, string>()
   entries = 0
   checked = 0
   matched = 0
@@ -106,21 +97,12 @@ export class Reconciler {
     this.totals.set(currency, totals)
     const bucket = type === 'Payment' ? 'payments' : type === 'Refund' ? 'refunds' : type === 'ServiceFee' ? 'fees' : type === 'Payout' ? 'payouts' : 'other'
     totals[bucket] += amount
-    const given = str(e.merchantId)
-    const merchantId = given === null ? null : (this.merchants.get(given) ?? (this.merchants.set(given, given), given))
+    const merchantId = str(e.merchantId)
     const refundId = str(e.refundId)
-    if (type === 'Refund' && refundId) {
-      const slot = this.byRefund.get(refundId) ?? { amounts: undefined, merchantId, currency }
-      slot.amounts = withAmount(slot.amounts, amount)
-      this.byRefund.set(refundId, slot)
-      return
-    }
+    if (type === 'Refund' && refundId) return this.byRefund.add(refundId, REFUND, amount, merchantId, currency)
     const transactionId = str(e.transactionId)
     if ((type === 'Payment' || type === 'ServiceFee') && transactionId) {
-      const slot = this.byTransaction.get(transactionId) ?? { merchantId, currency, payments: undefined, fees: undefined }
-      if (type === 'Payment') slot.payments = withAmount(slot.payments, amount)
-      else slot.fees = withAmount(slot.fees, amount)
-      this.byTransaction.set(transactionId, slot)
+      this.byTransaction.add(transactionId, type === 'Payment' ? PAYMENT : FEE, amount, merchantId, currency)
     }
   }
 
@@ -132,20 +114,19 @@ export class Reconciler {
     const currency = currencyOf(p.amount, this.currency)
     if (currency !== this.currency) return
     const status = str(p.status) ?? ''
-    const slot = this.byTransaction.get(id)
-    this.byTransaction.delete(id)
+    const slot = this.byTransaction.take(id)
     if (UNDONE.has(status)) return
     const merchantId = str(p.merchantId)
     this.checked += 1
     const before = this.differences
     if (TAKEN.has(status)) {
       const gross = (minor(p.amount) ?? 0) + (minor(p.surchargeAmount) ?? 0)
-      yield* this.one('payment', id, listOf(slot?.payments), gross, merchantId)
+      yield* this.one('payment', id, slot?.amounts[PAYMENT] ?? [], gross, merchantId)
       const fees = (t.serviceFees ?? {}) as Loose
       const fee = minor(fees.totalAmount)
-      if (fee !== null) yield* this.one('fee', id, listOf(slot?.fees), -fee, merchantId)
+      if (fee !== null) yield* this.one('fee', id, slot?.amounts[FEE] ?? [], -fee, merchantId)
       if (this.ledger) yield* this.ledgerCheck([id, str(p.orderId), str(p.referenceOrderId)], minor(p.amount) ?? 0, id, merchantId)
-    } else if (slot && (slot.payments !== undefined || slot.fees !== undefined)) {
+    } else if (slot) {
       yield this.diff('unexpected-entry', id, `no entry (transaction ${status || 'without status'})`, this.entryText(slot), merchantId)
     }
     if (this.differences === before) this.matched += 1
@@ -169,11 +150,9 @@ export class Reconciler {
     if (currencyOf(amountField ?? r.transactionAmount, this.currency) !== this.currency) return
     const amount = minor(amountField) ?? 0
     const merchantId = str(r.merchantId)
-    const slot = this.byRefund.get(id)
-    this.byRefund.delete(id)
+    const found = this.byRefund.take(id)?.amounts[REFUND] ?? []
     this.checked += 1
     const before = this.differences
-    const found = listOf(slot?.amounts)
     if (found.length === 0) yield this.diff('missing-refund', id, this.money(-amount), 'no entry', merchantId)
     else if (found.length > 1) yield this.diff('duplicate-refund', id, `1 entry of ${this.money(-amount)}`, `${found.length} entries`, merchantId)
     else if (found[0] !== -amount) yield this.diff('refund-amount', id, this.money(-amount), this.money(found[0] as number), merchantId)
@@ -217,21 +196,20 @@ export class Reconciler {
     if (Math.abs(line.amount) !== Math.abs(amount)) yield this.diff('ledger-amount', line.reference, this.money(Math.abs(amount)), `${this.money(line.amount)} (ledger line ${line.line})`, merchantId)
   }
 
-  private entryText(slot: Indexed): string {
-    return [...listOf(slot.payments).map((a) => `Payment ${this.money(a, slot.currency)}`), ...listOf(slot.fees).map((a) => `ServiceFee ${this.money(a, slot.currency)}`)].join(', ')
+  private entryText(slot: Slot): string {
+    const payments = (slot.amounts[PAYMENT] ?? []).map((a) => `Payment ${this.money(a, slot.currency)}`)
+    return [...payments, ...(slot.amounts[FEE] ?? []).map((a) => `ServiceFee ${this.money(a, slot.currency)}`)].join(', ')
   }
 
   /** Entries no transaction or refund of the range accounted for, and ledger lines nothing matched. */
   *finish(): Generator<Difference> {
-    for (const [id, slot] of this.byTransaction) {
-      if (slot.payments === undefined && slot.fees === undefined) continue
+    for (const [id, slot] of this.byTransaction.drain()) {
       yield this.diff('unexpected-entry', id, 'no transaction paid in the range', this.entryText(slot), slot.merchantId)
     }
-    for (const [id, slot] of this.byRefund) {
-      yield this.diff('unexpected-entry', id, 'no refund in the range', listOf(slot.amounts).map((a) => `Refund ${this.money(a, slot.currency)}`).join(', '), slot.merchantId)
+    for (const [id, slot] of this.byRefund.drain()) {
+      const found = (slot.amounts[REFUND] ?? []).map((a) => `Refund ${this.money(a, slot.currency)}`)
+      yield this.diff('unexpected-entry', id, 'no refund in the range', found.join(', '), slot.merchantId)
     }
-    this.byTransaction.clear()
-    this.byRefund.clear()
     if (this.ledger) {
       for (const line of this.ledger.left(this.currency)) {
         this.checked += 1

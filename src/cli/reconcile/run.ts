@@ -17,14 +17,17 @@ export interface ReconcileScope {
 const PAGE = 500
 type Loose = Record<string, unknown>
 
-/** A progress line on stderr, rewritten in place; only when stderr is a terminal. */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): ((text: string) => void) & { done(): void } {
+/** Says how far the run is; the text is made only when it is shown. */
+export type Progress = (text: () => string) => void
+
+/** A progress line on stderr, rewritten in place at most every 100 ms; only when stderr is a terminal. */
+export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): Progress & { done(): void } {
   let last = 0
-  const show = ((text: string) => {
+  const show = ((text: () => string) => {
     if (!stream.isTTY || Date.now() - last < 100) return
     last = Date.now()
-    stream.write(`\r\x1b[2K${text}`)
-  }) as ((text: string) => void) & { done(): void }
+    stream.write(`\r\x1b[2K${text()}`)
+  }) as Progress & { done(): void }
   show.done = () => {
     if (stream.isTTY && last > 0) stream.write('\r\x1b[2K')
   }
@@ -36,21 +39,21 @@ export async function* reconcile(
   scope: ReconcileScope,
   engine: Reconciler,
   call?: CallOptions,
-  progress: (text: string) => void = () => {},
+  progress: Progress = () => {},
 ): AsyncGenerator<Difference> {
   const range = scope.from && scope.to ? { createdAfter: scope.from.toISOString(), createdBefore: scope.to.toISOString() } : undefined
   const settlement = client.transactions.settlement
   const entryQuery = scope.payoutId ? { payoutId: scope.payoutId } : { currency: scope.currency, ...range }
   for await (const entry of settlement.iterate({ ...entryQuery, limit: PAGE }, { call })) {
     engine.addEntry(entry as Loose)
-    progress(`Reconciling: ${engine.entries} settlement entries read`)
+    progress(() => `Reconciling: ${engine.entries} settlement entries read`)
   }
   const payouts: Loose[] = []
   if (scope.payoutId) payouts.push((await client.transactions.payouts.get(scope.payoutId, call)) as Loose)
   if (range) {
     for await (const t of client.transactions.iterate({ ...range, limit: PAGE }, { call })) {
       yield* engine.checkTransaction(t as Loose)
-      progress(`Reconciling: ${engine.entries} entries, ${engine.checked} records checked`)
+      progress(() => `Reconciling: ${engine.entries} entries, ${engine.checked} records checked`)
     }
     for await (const r of client.transactions.refunds.iterate({ ...range, limit: PAGE }, { call })) yield* engine.checkRefund(r as Loose)
     for await (const p of client.transactions.payouts.iterate({ ...range, currency: scope.currency, limit: PAGE }, { call })) {
@@ -66,7 +69,7 @@ export async function* reconcile(
       else swept += amount
     }
     yield* engine.checkPayout(payout, swept, own)
-    progress(`Reconciling: ${engine.checked} records checked`)
+    progress(() => `Reconciling: ${engine.checked} records checked`)
   }
   if (!scope.payoutId) yield* engine.finish()
 }
