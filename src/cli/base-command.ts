@@ -116,10 +116,13 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     if (fanned !== undefined) return fanned
     if (f.all || f.max !== undefined) {
       const { listProgress, wantsProgress } = await import('./progress.js')
+      const { shapeHeapForWalk } = await import('./walk-heap.js')
       const progress = wantsProgress((await this.outputOptions()).format) ? listProgress() : undefined
+      const unshape = shapeHeapForWalk()
       try {
         return await this.showAll(view, source.iterate({ ...paging, limit, page: undefined }, { ...walk, onPage: progress?.onPage }))
       } finally {
+        unshape()
         progress?.end()
       }
     }

@@ -6,7 +6,7 @@ import { InvalidInputError, ListIntegrityError, ResponseFormatError } from './er
 import { fastCheck } from './fast-check.js'
 import { listKeys } from './list-keys.js'
 import { redactJson } from './redact.js'
-import { type IterateOptions, type Page, MAX_PAGE_SIZE, checkPaging, iteratePages, toPage } from './pagination.js'
+import { type IterateOptions, type Page, MAX_PAGE_SIZE, checkPaging, pageStream, toPage } from './pagination.js'
 import { ACTIONS, type ActionRoute, parseAction } from './schemas/actions.js'
 import { describeIssues } from './schemas/common.js'
 import type { Context, RawRequest, RawResponse, ResponseType, Transport } from './transport.js'
@@ -176,7 +176,8 @@ export class Core {
         return parsed
       }
     }
-    return { [Symbol.asyncIterator]: () => iteratePages(fetchPage, first, iterateOptions) }
+    // A RecordStream: records one by one, or a page at a time through batches().
+    return pageStream(fetchPage, first, iterateOptions)
   }
 }
 

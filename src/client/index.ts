@@ -25,7 +25,7 @@ export { EnvelopeError, isEnvelope, unwrap, unwrapOneOf, wrap } from './envelope
 export type { Unwrapped } from './envelope.js'
 
 export { DEFAULT_CONCURRENCY, DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './pagination.js'
-export type { Page } from './pagination.js'
+export type { Page, RecordStream } from './pagination.js'
 
 export { backoffMs, shouldRetry } from './retry.js'
 export {

@@ -131,7 +131,40 @@ export interface PageRequest {
 }
 
 /**
- * Every record of every page, strictly in order, starting at `firstPage`.
+ * What a walk gives: every record, one at a time (`for await`), or in the groups they arrive in
+ * (`batches()`, one array a page, records already delivered left out), which lets a consumer
+ * such as the CLI's CSV writer handle a whole page in one go instead of one promise a record.
+ */
+export interface RecordStream<T> extends AsyncIterable<T> {
+  batches(): AsyncIterable<T[]>
+}
+
+/** The walk of iteratePageBatches, as a RecordStream. */
+export function pageStream<T>(
+  fetchPage: (page: number, request: PageRequest) => Promise<Page<T> | (() => Page<T>)>,
+  firstPage: number,
+  options: IterateOptions<T> = {},
+): RecordStream<T> {
+  return {
+    [Symbol.asyncIterator]: () => iteratePages(fetchPage, firstPage, options),
+    batches: () => iteratePageBatches(fetchPage, firstPage, options),
+  }
+}
+
+/** Every record of every page, strictly in order, one at a time: see iteratePageBatches. */
+export async function* iteratePages<T>(
+  fetchPage: (page: number, request: PageRequest) => Promise<Page<T> | (() => Page<T>)>,
+  firstPage: number,
+  options: IterateOptions<T> = {},
+): AsyncGenerator<T, void, undefined> {
+  for await (const batch of iteratePageBatches(fetchPage, firstPage, options)) {
+    for (const item of batch) yield item
+  }
+}
+
+/**
+ * Every record of every page, strictly in order, starting at `firstPage`, as one array a page
+ * (never an empty one).
  *
  * Once the first page has given the page count, up to `concurrency` further pages are in flight
  * at once; records are still delivered page by page, in order, and at most `concurrency` pages
@@ -143,11 +176,11 @@ export interface PageRequest {
  * whose body is malformed, or a number of distinct records that is not the total, each throw a
  * ListIntegrityError naming the page (or, with `allowPartial`, are reported through `onWarning`).
  */
-export async function* iteratePages<T>(
+export async function* iteratePageBatches<T>(
   fetchPage: (page: number, request: PageRequest) => Promise<Page<T> | (() => Page<T>)>,
   firstPage: number,
   options: IterateOptions<T> = {},
-): AsyncGenerator<T, void, undefined> {
+): AsyncGenerator<T[], void, undefined> {
   const max = options.max
   if (max !== undefined && (!Number.isInteger(max) || max < 0)) {
     throw new InvalidInputError(`max must be a whole number of at least 0 (got ${String(max)})`)
@@ -159,8 +192,10 @@ export async function* iteratePages<T>(
   if (max === 0) return
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
   const controller = new AbortController()
-  const seen = options.identify ? new IdSet() : undefined
   const identify = options.identify
+  /** The identifiers delivered so far: made at the first page, for the records it announces. */
+  let seen: IdSet | undefined
+  let expected: number | undefined
   const warned = new Set<string>()
   const anomaly = (page: number, reason: ListIntegrityError['reason'], message: string) => {
     if (!options.allowPartial) throw new ListIntegrityError({ page, reason, message })
@@ -192,20 +227,33 @@ export async function* iteratePages<T>(
   let delivered = 0
   let unique = 0
   let duplicates = 0
-  /** Whether the record should be delivered: false for one already delivered. */
-  const fresh = (item: T): boolean => {
-    const id = identify?.(item)
-    if (id === undefined || seen === undefined) {
-      unique++
-      return true
+  /**
+   * The records of `items` to deliver: those not delivered before, cut at `max`. The page's own
+   * array when nothing is left out.
+   */
+  const deliverable = (items: T[]): T[] => {
+    let out: T[] | undefined
+    if (identify !== undefined) {
+      seen ??= new IdSet(expected)
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i] as T
+        const id = identify(item)
+        if (id === undefined || seen.add(id)) {
+          out?.push(item)
+          continue
+        }
+        duplicates++
+        out ??= items.slice(0, i)
+      }
     }
-    if (seen.add(id)) {
-      unique++
-      return true
-    }
-    duplicates++
-    return false
+    const fresh = out ?? items
+    unique += fresh.length
+    const room = max === undefined ? fresh.length : max - delivered
+    const batch = fresh.length > room ? fresh.slice(0, room) : fresh
+    delivered += batch.length
+    return batch
   }
+  const done = () => max !== undefined && delivered >= max
 
   try {
     let bound = options.bounded ? Math.floor((options.now ?? Date.now)()) : undefined
@@ -219,7 +267,7 @@ export async function* iteratePages<T>(
     }
 
     if (first.inferred && !first.counted?.pages) {
-      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { max, maxPages, fresh, countDelivered: () => ++delivered })
+      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { maxPages, deliverable, done })
       return
     }
 
@@ -232,6 +280,7 @@ export async function* iteratePages<T>(
     const limit = smaller ? got : first.limit
     let last = pageCount
     if (max !== undefined) last = Math.min(last, firstPage + Math.ceil(max / Math.max(limit, 1)) - 1)
+    if (total !== undefined) expected = Math.min(max ?? Infinity, Math.max(0, total - (firstPage - 1) * limit))
     if (last - firstPage + 1 > maxPages) {
       throw new PageLimitError(`The list has ${pageCount} pages (${first.totalRecordCount} records), more than the ${maxPages} a walk may fetch. Narrow the query or use a larger limit.`)
     }
@@ -270,13 +319,10 @@ export async function* iteratePages<T>(
     fill()
     let page: Page<T> | undefined = first
     for (let n = firstPage; page; n++) {
-      for (const item of page.items) {
-        if (!fresh(item)) continue
-        yield item
-        delivered++
-        if (max !== undefined && delivered >= max) return
-      }
+      const batch = deliverable(page.items)
       page = undefined
+      if (batch.length > 0) yield batch
+      if (done()) return
       if (n + 1 <= last) {
         page = open(await (inFlight.get(n + 1) as Promise<Page<T> | (() => Page<T>)>), n + 1)
         inFlight.delete(n + 1)
@@ -301,8 +347,8 @@ export async function* iteratePages<T>(
 async function* sequentialWalk<T>(
   first: Page<T>,
   get: (page: number) => Promise<Page<T>>,
-  state: { max: number | undefined; maxPages: number; fresh: (item: T) => boolean; countDelivered: () => number },
-): AsyncGenerator<T, void, undefined> {
+  state: { maxPages: number; deliverable: (items: T[]) => T[]; done: () => boolean },
+): AsyncGenerator<T[], void, undefined> {
   let fetched = 1
   let current: Page<T> | undefined = first
   while (current) {
@@ -317,11 +363,9 @@ async function* sequentialWalk<T>(
       next.catch(() => undefined)
       fetched++
     }
-    for (const item of page.items) {
-      if (!state.fresh(item)) continue
-      yield item
-      if (state.max !== undefined && state.countDelivered() >= state.max) return
-    }
+    const batch = state.deliverable(page.items)
+    if (batch.length > 0) yield batch
+    if (state.done()) return
     current = next ? await next : undefined
   }
 }

@@ -4,16 +4,18 @@
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
 
-import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, InvalidInputError, PayfacError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
 import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
-import { type Context, type Query, type RawRequest, type RawResponse, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson } from './wire.js'
+import { errorCode, errorReason, outcomeOf, tried } from './outcome.js'
+import { type Context, type Query, type RawRequest, type RawResponse, bodyChunks, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson, utf8Text } from './wire.js'
 
 export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
 export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 export { encodeQuery, mergeContext } from './wire.js'
+export { outcomeOf } from './outcome.js'
 
 export const DEFAULT_TIMEOUT_MS = 30_000
 export const DEFAULT_BUDGET_MS = 60_000
@@ -99,18 +101,23 @@ export class Transport {
   /** Sends `raw`, retrying as retry.ts allows, and returns the successful answer or throws a PayfacError. */
   async send<B = unknown>(raw: RawRequest): Promise<RawResponse<B>> {
     const method = raw.method.toUpperCase()
-    const signal = raw.signal && this.signal ? AbortSignal.any([raw.signal, this.signal]) : (raw.signal ?? this.signal)
+    // The caller's signals, not combined into one: AbortSignal.any costs a weak reference per
+    // source and call, which a walk of hundreds of pages pays on every page.
+    const signals = [this.signal, raw.signal].filter((given): given is AbortSignal => given !== undefined)
+    const stopped = () => signals.find((given) => given.aborted)
     if (this.intercept) await this.intercept(this.outgoing({ ...raw, method }))
     const path = this.describePath(raw.path)
     const started = this.now()
     for (let attempt = 1; ; attempt++) {
       let retryAfter: string | undefined
-      if (signal?.aborted) throw signal.reason
+      const before = stopped()
+      if (before) throw before.reason
       const left = this.budgetMs - (this.now() - started)
       try {
-        return (await this.once({ ...raw, method, signal }, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
+        return (await this.once({ ...raw, method }, signals, Math.max(1, Math.min(this.timeoutMs, left)))) as RawResponse<B>
       } catch (error) {
-        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
+        const during = stopped()
+        if (during) throw outcomeOf(method, path, error, during.reason)
         let decision: boolean
         if (error instanceof ApiError) {
           retryAfter = (error as ApiErrorWithRetry)[RETRY_AFTER]
@@ -136,7 +143,8 @@ export class Transport {
           }
         }
         await this.sleep(wait)
-        if (signal?.aborted) throw outcomeOf(method, path, error, signal.reason)
+        const asleep = stopped()
+        if (asleep) throw outcomeOf(method, path, error, asleep.reason)
       }
     }
   }
@@ -150,7 +158,8 @@ export class Transport {
     return url
   }
 
-  private async once(raw: RawRequest, timeoutMs: number): Promise<RawResponse> {
+  /** One attempt: `signals` (the caller's) abort it, as does its deadline. */
+  private async once(raw: RawRequest, signals: AbortSignal[], timeoutMs: number): Promise<RawResponse> {
     const method = raw.method
     const url = this.buildUrl(raw.path, raw.query)
     const path = this.describePath(raw.path)
@@ -167,13 +176,26 @@ export class Transport {
 
     if (debugging) this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
 
+    // One controller for the attempt, aborted by its deadline or by any of the caller's signals
+    // (with that signal's reason); the listeners go when the answer has been read.
     const timer = new AbortController()
     let timedOut = false
-    const disarm = this.setDeadline(() => {
+    const deadline = this.setDeadline(() => {
       timedOut = true
       timer.abort(new Error('timeout'))
     }, timeoutMs)
-    const signal = raw.signal ? AbortSignal.any([raw.signal, timer.signal]) : timer.signal
+    const follow = () => {
+      const source = signals.find((given) => given.aborted)
+      if (source && !timer.signal.aborted) timer.abort(source.reason)
+    }
+    for (const given of signals) given.addEventListener('abort', follow)
+    const disarm = () => {
+      deadline()
+      for (const given of signals) given.removeEventListener('abort', follow)
+    }
+    follow()
+    const signal = timer.signal
+    const callerAborted = () => signals.some((given) => given.aborted)
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
 
@@ -190,7 +212,7 @@ export class Transport {
       })
     } catch (error) {
       disarm()
-      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     }
 
     const status = response.statusCode
@@ -199,21 +221,29 @@ export class Transport {
     const ok = status >= 200 && status < 300
 
     if (ok && responseType === 'stream') {
-      // The deadline covered the wait for headers; a download then only has the idle timeout.
-      disarm()
+      // The deadline covered the wait for headers; a download then only has the idle timeout,
+      // and the caller's signals still stop it.
+      deadline()
       if (debugging) this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
       return { status, headers: responseHeaders, body: response.body as unknown as Readable, requestId }
     }
 
     const binary = ok && responseType === 'bytes'
-    // The answer as received: text is read as text (one decode, no copy through an ArrayBuffer).
+    // A list page that waits its turn in a walk stays bytes (outside the JS heap) until it is
+    // parsed: as text, a page of 500 records is a string large enough that V8 moves it to the
+    // old generation the first time a collection finds it alive, where it stays until the next
+    // full collection. Decoded just before parsing, it lives only while it is parsed.
+    const later = ok && responseType === 'json-later' && !debugging
+    // Other answers are read as text (one decode, no copy through an ArrayBuffer).
     let bytes: Uint8Array | undefined
+    let chunks: Buffer[] | undefined
     let text = ''
     try {
-      if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
+      if (later) chunks = await bodyChunks(response.body)
+      else if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
       else text = await response.body.text()
     } catch (error) {
-      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: raw.signal?.aborted ?? false, elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     } finally {
       disarm()
     }
@@ -233,12 +263,21 @@ export class Transport {
       throw error
     }
 
+    if (chunks) {
+      let page: Buffer[] | undefined = chunks
+      // Parsed when the walk reaches the page: its records die young instead of ageing in memory
+      // while earlier pages are printed. The chunks are let go as soon as they are decoded.
+      const parse = () => {
+        const held = page ?? []
+        page = undefined
+        return readJson(utf8Text(held), { method, path, status, contentType, requestId, secrets })
+      }
+      return { status, headers: responseHeaders, body: parse, requestId }
+    }
     if (bytes) return { status, headers: responseHeaders, body: bytes, requestId }
     if (responseType === 'text') return { status, headers: responseHeaders, body: text, requestId }
 
     const read = () => readJson(text, { method, path, status, contentType, requestId, secrets })
-    // A list page waiting its turn in a walk is kept as text: parsed when it is reached, its
-    // records die young instead of ageing in memory while earlier pages are printed.
     if (responseType === 'json-later') return { status, headers: responseHeaders, body: read, requestId }
     return { status, headers: responseHeaders, body: read(), requestId }
   }
@@ -348,68 +387,11 @@ export class Transport {
   }
 }
 
-/** Notes on the final error of a request tried more than once how often and for how long. */
-function tried(error: unknown, attempts: number, elapsedMs: number): unknown {
-  if (attempts > 1 && error instanceof PayfacError) error.tried = { attempts, elapsedMs: Math.max(0, Math.round(elapsedMs)) }
-  return error
-}
-
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback
   if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
   return value
 }
 
-/** Methods that may change something on the service: their lost answers are unknown outcomes. */
-const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE'])
-/** Answers after which a changing request may have been applied all the same. */
-const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504])
-
-/**
- * The one decision of what a failure means for a request that may change something: a POST,
- * PATCH or DELETE that may have reached the service and lost its answer (a connection dropped
- * after it was written, the deadline, 500/502/503/504, an interruption in flight) is an
- * OutcomeUnknownError; anything else is thrown as it is. `interruption` is the abort reason of
- * the caller's signal, when it fired.
- */
-export function outcomeOf(method: string, path: string, error: unknown, interruption?: unknown): unknown {
-  const interrupted = interruption !== undefined && !(error instanceof TimeoutError)
-  if (!CHANGING_METHODS.has(method)) return interrupted ? interruption : error
-  // An answer that says what happened (a 4xx) is known, even when an interruption came with it.
-  if (error instanceof ApiError && !UNKNOWN_OUTCOME_STATUSES.has(error.status)) return error
-  if (interrupted) {
-    const signal = typeof interruption === 'string' ? interruption : undefined
-    return new OutcomeUnknownError({ method, path, lost: 'interrupted', cause: interruption, signal })
-  }
-  if (error instanceof ConnectionError && error.mayHaveReachedService) return new OutcomeUnknownError({ method, path, lost: 'connection', cause: error })
-  if (error instanceof TimeoutError) return new OutcomeUnknownError({ method, path, lost: 'timeout', cause: error })
-  if (error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status)) {
-    return new OutcomeUnknownError({ method, path, lost: 'status', cause: error, status: error.status })
-  }
-  return error
-}
-
 const RETRY_AFTER = Symbol('retryAfter')
 type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string') {
-      // A socket error from undici wraps the system error; prefer the system code when present.
-      const inner = (current as { cause?: { code?: unknown } }).cause?.code
-      return typeof inner === 'string' ? inner : code
-    }
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-function errorReason(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : ''
-    return `${error.message || error.name}${cause}`
-  }
-  return String(error)
-}

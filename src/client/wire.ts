@@ -153,3 +153,20 @@ export function describeForm(form: FormData): string {
   }
   return `<multipart ${parts.join(', ')}>`
 }
+
+/** The body's chunks as they arrived, not joined. */
+export function bodyChunks(body: NodeJS.ReadableStream): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    body.on('data', (chunk: Buffer) => chunks.push(chunk))
+    body.once('end', () => resolve(chunks))
+    body.once('error', reject)
+  })
+}
+
+/** UTF-8 chunks as text, as `body.text()` decodes them: a leading byte order mark is dropped. */
+export function utf8Text(chunks: Buffer[]): string {
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  return bytes.toString('utf8', start)
+}

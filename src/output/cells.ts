@@ -18,7 +18,11 @@ export function sanitize(text: string): string {
 
 /** The value as Money when the column holds money: a Money object, or minor units plus currency. */
 export function moneyOf<T>(column: Column<T>, record: T): Money | undefined {
-  const value = readColumn(column, record)
+  return moneyIn(column, readColumn(column, record), record)
+}
+
+/** moneyOf for a value already read from the column. */
+export function moneyIn<T>(column: Column<T>, value: unknown, record: T): Money | undefined {
   if (isMoney(value)) return value
   if (column.kind === 'minor' && typeof value === 'number') {
     const currency = column.currency?.(record)

@@ -1,7 +1,7 @@
 // Which columns a rendering uses: --columns selection, and how columns become CSV cells.
-import { moneyOf } from './cells.js'
-import { flatten, getPath, isMoney, isPlainObject } from './flatten.js'
-import { readColumn, type Column, type View } from './view.js'
+import { moneyIn } from './cells.js'
+import { flatten, isMoney, isPlainObject, pathReader } from './flatten.js'
+import { columnReader, readColumn, type Column, type View } from './view.js'
 
 /** A --columns entry the view does not know. Thrown before anything is written. */
 export class UnknownColumnError extends Error {
@@ -25,16 +25,17 @@ function holdsMoney<T>(column: Column<T>): boolean {
 
 /** `<key>.minorCurrencyUnits` or `<key>.currency` of a money column, as a column of its own. */
 function moneyPart<T>(column: Column<T>, part: MoneyPart): Column<T> {
+  const read = columnReader(column)
   if (part === 'currency') {
-    return { key: `${column.key}.currency`, header: `${column.header} currency`, get: (r) => moneyOf(column, r)?.currency }
+    return { key: `${column.key}.currency`, header: `${column.header} currency`, get: (r) => moneyIn(column, read(r), r)?.currency }
   }
   return {
     key: `${column.key}.minorCurrencyUnits`,
     header: `${column.header} (minor units)`,
     get: (r) => {
-      const money = moneyOf(column, r)
+      const value = read(r)
+      const money = moneyIn(column, value, r)
       if (money) return money.minorCurrencyUnits
-      const value = readColumn(column, r)
       return typeof value === 'number' ? value : undefined
     },
   }
@@ -101,8 +102,9 @@ export function selectColumns<T>(
  * record has something there; undefined otherwise (a typo).
  */
 function recordPath<T>(key: string, sample: { json: (record: T) => unknown; record: T }): Column<T> | undefined {
-  if (getPath(sample.json(sample.record), key) === undefined) return undefined
-  return { key, header: key, get: (record) => getPath(sample.json(record), key) }
+  const read = pathReader(key)
+  if (read(sample.json(sample.record)) === undefined) return undefined
+  return { key, header: key, get: (record) => read(sample.json(record)) }
 }
 
 /**
@@ -122,8 +124,10 @@ export function csvColumns<T>(columns: Column<T>[], sample?: { record: T }): Col
       const money: Column<T> = { ...column, kind: 'money' }
       out.push(moneyPart(money, 'minorCurrencyUnits'), moneyPart(money, 'currency'))
     } else if (isPlainObject(value) && Object.keys(value).length > 0) {
+      const outer = columnReader(column)
       for (const [path] of flatten(value)) {
-        out.push({ key: `${column.key}.${path}`, header: path, get: (r) => getPath(readColumn(column, r), path) })
+        const inner = pathReader(path)
+        out.push({ key: `${column.key}.${path}`, header: path, get: (r) => inner(outer(r)) })
       }
     } else {
       out.push(column)

@@ -37,14 +37,43 @@ export function flatten(value: unknown, prefix = ''): Array<[string, unknown]> {
  * (`getPath({ 'a.b': 1 }, 'a.b')` is 1), so every path flatten() produces can be read back.
  */
 export function getPath(value: unknown, path: string): unknown {
-  if (path === '') return value
-  if (!isPlainObject(value)) return undefined
-  if (Object.hasOwn(value, path)) return value[path]
-  for (let i = path.indexOf('.'); i !== -1; i = path.indexOf('.', i + 1)) {
-    const head = path.slice(0, i)
-    if (!Object.hasOwn(value, head)) continue
-    const found = getPath(value[head], path.slice(i + 1))
-    if (found !== undefined) return found
+  return pathReader(path)(value)
+}
+
+/** A reader of one dot path: what getPath(value, path) gives. */
+export type PathReader = (value: unknown) => unknown
+
+const readers = new Map<string, PathReader>()
+/** Readers kept at most: paths come from columns, a handful a rendering. */
+const MAX_READERS = 1000
+
+/**
+ * getPath for one path, made once: the ways to split the path at its dots are found when the
+ * reader is made, not on every read (a CSV export reads every column of every record).
+ * The whole path as a key wins; then each split, first dot first, as long as it finds a value.
+ */
+export function pathReader(path: string): PathReader {
+  let reader = readers.get(path)
+  if (reader) return reader
+  if (path === '') {
+    reader = (value) => value
+  } else if (!path.includes('.')) {
+    reader = (value) => (isPlainObject(value) && Object.hasOwn(value, path) ? value[path] : undefined)
+  } else {
+    const splits: Array<[string, PathReader]> = []
+    for (let i = path.indexOf('.'); i !== -1; i = path.indexOf('.', i + 1)) splits.push([path.slice(0, i), pathReader(path.slice(i + 1))])
+    reader = (value) => {
+      if (!isPlainObject(value)) return undefined
+      if (Object.hasOwn(value, path)) return value[path]
+      for (const [head, rest] of splits) {
+        if (!Object.hasOwn(value, head)) continue
+        const found = rest(value[head])
+        if (found !== undefined) return found
+      }
+      return undefined
+    }
   }
-  return undefined
+  if (readers.size >= MAX_READERS) readers.clear()
+  readers.set(path, reader)
+  return reader
 }

@@ -7,101 +7,13 @@
 import { csvText, sanitize } from './cells.js'
 import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
-import { OutputClosedError, OutputInterruptedError, Sink } from './sink.js'
+import { forEach, type ListWriter } from './record-loop.js'
+import { OutputClosedError, Sink } from './sink.js'
 import { StreamTable, idColumn, recordTable } from './table.js'
-import { readColumn, type Column, type View } from './view.js'
+import { columnReader, readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
 export const TABLE_BATCH_ROWS = 200
-
-const WAITING = Symbol('waiting')
-
-function isAsyncIterable<T>(value: Iterable<T> | AsyncIterable<T>): value is AsyncIterable<T> {
-  return typeof (value as AsyncIterable<T>)[Symbol.asyncIterator] === 'function'
-}
-
-/**
- * Calls `onRecord` for each record in order, and `onIdle` whenever an async source has no
- * record ready yet. Returns the count. Stops the source (return()) when ended early.
- */
-async function forEach<T>(
-  records: Iterable<T> | AsyncIterable<T>,
-  onRecord: (record: T) => Promise<void>,
-  onIdle: () => Promise<void>,
-  signal?: AbortSignal,
-): Promise<number> {
-  let count = 0
-  const stopIfAsked = () => {
-    if (signal?.aborted) throw new OutputInterruptedError()
-  }
-  if (!isAsyncIterable(records)) {
-    for (const record of records) {
-      stopIfAsked()
-      count += 1
-      await onRecord(record)
-    }
-    return count
-  }
-  const iterator = records[Symbol.asyncIterator]()
-  // One pending setImmediate at most: it fires only once the loop has yielded to the event
-  // loop, i.e. when the source is really waiting (for the network, say).
-  let tick: Promise<typeof WAITING> | undefined
-  const idle = () =>
-    (tick ??= new Promise((resolve) =>
-      setImmediate(() => {
-        tick = undefined
-        resolve(WAITING)
-      }),
-    ))
-  let finished = false
-  try {
-    for (;;) {
-      stopIfAsked()
-      const pending = iterator.next()
-      pending.catch(() => undefined)
-      // Only the next record and the idle tick race here: a long-lived promise in this race
-      // (one per record) would keep every race's reaction alive, and memory would grow with
-      // the list.
-      let step = await Promise.race([pending, idle()])
-      if (step === WAITING) {
-        await onIdle()
-        // Ctrl-C while the next page is on its way stops the wait at once.
-        step = await untilAborted(pending, signal)
-      }
-      if (step.done) {
-        finished = true
-        break
-      }
-      count += 1
-      await onRecord(step.value)
-    }
-  } finally {
-    // A source stuck on a request is not waited for: it is abandoned, not returned.
-    if (!finished && !signal?.aborted) await iterator.return?.()
-  }
-  return count
-}
-
-/** `pending`, or OutputInterruptedError as soon as `signal` aborts; the listener goes with the wait. */
-function untilAborted<V>(pending: Promise<V>, signal: AbortSignal | undefined): Promise<V> {
-  if (!signal) return pending
-  return new Promise<V>((resolve, reject) => {
-    const onAbort = () => reject(new OutputInterruptedError())
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
-    const settle = () => signal.removeEventListener('abort', onAbort)
-    pending.then(
-      (value) => {
-        settle()
-        resolve(value)
-      },
-      (error: unknown) => {
-        settle()
-        reject(error)
-      },
-    )
-  })
-}
 
 /**
  * Runs the loop; if the source (or a write) fails, first writes out what was already
@@ -140,6 +52,24 @@ const CSV_QUOTE = /[",\r\n]/
 
 function csvRow<T>(columns: Column<T>[], record: T): string {
   return csvLine(columns.map((column) => csvText(readColumn(column, record))))
+}
+
+/**
+ * csvRow for many records with the same columns: each column's reader is found once, and the
+ * line is built straight from the record, with no array of cells in between.
+ */
+function csvRowWriter<T>(columns: Column<T>[]): (record: T) => string {
+  const readers = columns.map((column) => columnReader(column))
+  const n = readers.length
+  return (record) => {
+    let line = ''
+    for (let i = 0; i < n; i++) {
+      const cell = csvText((readers[i] as (record: T) => unknown)(record))
+      if (i > 0) line += ','
+      if (cell !== '') line += CSV_QUOTE.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
+    }
+    return `${line}\n`
+  }
 }
 
 function jsonForm<T>(view: View<T>): (record: T) => unknown {
@@ -253,11 +183,21 @@ function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column
 
 async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   if (options.query) return queriedList(view, records, options, sink)
-  const flush = () => sink.flush()
   let first = true
-  const write = async (record: T) => {
-    await sink.push(`${first ? '[\n' : ',\n'}${indent(jsonOf(view, record))}`)
-    first = false
+  const writer: ListWriter<T> = {
+    add(record) {
+      sink.append(`${first ? '[\n' : ',\n'}${indent(jsonOf(view, record))}`)
+      first = false
+    },
+    addBatch(batch) {
+      if (batch.length === 0) return
+      // One stringify for the page: the array's own text, brackets cut off, is its records
+      // indented as they are inside the list (what JSON.stringify(all, null, 2) writes).
+      const text = JSON.stringify(view.json ? batch.map((record) => view.json?.(record)) : batch, null, 2)
+      sink.append(`${first ? '[\n' : ',\n'}${text.slice(2, -2)}`)
+      first = false
+    },
+    settle: () => sink.flush(),
   }
   const close = async () => {
     await sink.push(first ? '[]\n' : '\n]\n')
@@ -265,7 +205,7 @@ async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T
   }
   let count: number
   try {
-    count = await forEach(records, write, flush, options.signal)
+    count = await forEach(records, writer, sink, options.signal)
   } catch (error) {
     // Interrupted or failed mid-walk: the records so far stay a valid JSON array; the caller
     // reports the error on stderr.
@@ -293,7 +233,7 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
     return jsonList(projected, skipNull, { ...options, query: undefined }, sink)
   }
   const all: unknown[] = []
-  const count = await forEach(records, async (record) => void all.push(json(record)), async () => undefined, options.signal)
+  const count = await forEach(records, { add: (record) => void all.push(json(record)), settle: async () => undefined }, sink, options.signal)
   await sink.push(queryText(options.query as string, all))
   await sink.flush()
   return count
@@ -302,29 +242,45 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
 /** `--ids`: the id of each record, one a line. */
 async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   let id: Column<T> | undefined
-  const write = async (record: T) => {
-    id ??= idColumn(viewColumns(view, { record }).columns)
-    const value = id ? readColumn(id, record) : undefined
-    if (value !== undefined && value !== null && value !== '') await sink.push(`${sanitize(String(value))}\n`)
+  const writer: ListWriter<T> = {
+    add(record) {
+      id ??= idColumn(viewColumns(view, { record }).columns)
+      const value = id ? readColumn(id, record) : undefined
+      if (value !== undefined && value !== null && value !== '') sink.append(`${sanitize(String(value))}\n`)
+    },
+    settle: () => sink.flush(),
   }
-  const flush = () => sink.flush()
-  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
   await sink.flush()
   return count
 }
 
 async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
-  const flush = () => sink.flush()
   const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), allColumns(known), options.columns, sample))
-  let columns: Column<T>[] | undefined
-  const write = async (record: T) => {
-    if (!columns) {
-      columns = csvColumns(pick(record), { record })
-      await sink.push(csvLine(columns.map((c) => c.key)))
-    }
-    await sink.push(csvRow(columns, record))
+  let row: ((record: T) => string) | undefined
+  const writer: ListWriter<T> = {
+    add(record) {
+      if (!row) {
+        const columns = csvColumns(pick(record), { record })
+        sink.append(csvLine(columns.map((c) => c.key)))
+        row = csvRowWriter(columns)
+      }
+      sink.append(row(record))
+    },
+    addBatch(batch) {
+      let text = ''
+      for (const record of batch) {
+        if (!row) {
+          writer.add(record)
+          continue
+        }
+        text += row(record)
+      }
+      sink.append(text)
+    },
+    settle: () => sink.flush(),
   }
-  const count = await streaming(() => forEach(records, write, flush, options.signal), flush)
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
   if (count === 0 && !view.fromSample) {
     const header = emptyHeader(view, options.columns)
     if (header.length > 0) await sink.push(csvLine(header))
@@ -348,21 +304,23 @@ async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<
   const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), known.columns, options.columns, sample))
   let table: StreamTable<T> | undefined
   let written = 0
-  const flush = async () => {
-    await sink.push(table?.flush() ?? '')
-    await sink.flush()
-  }
-  const write = async (record: T) => {
-    table ??= new StreamTable(pick(record), options)
-    await sink.push(table.add(record))
-    // The first batch fixes the widths; a source with no pause still gets them fixed.
-    if ((written += 1) % TABLE_BATCH_ROWS === 0) await flush()
+  const writer: ListWriter<T> = {
+    add(record) {
+      table ??= new StreamTable(pick(record), options)
+      sink.append(table.add(record))
+      // The first batch fixes the widths; a source with no pause still gets them fixed.
+      if ((written += 1) % TABLE_BATCH_ROWS === 0) sink.append(table.flush())
+    },
+    settle: async () => {
+      sink.append(table?.flush() ?? '')
+      await sink.flush()
+    },
   }
   const end = async () => {
     await sink.push(table?.end() ?? '')
     await sink.flush()
   }
-  const count = await streaming(() => forEach(records, write, flush, options.signal), end)
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), end)
   await end()
   return count
 }

@@ -74,9 +74,19 @@ export class Sink {
   }
 
   async push(text: string): Promise<void> {
+    this.append(text)
+    if (this.#buffer.length >= BUFFER_BYTES) await this.flush()
+  }
+
+  /** Adds text without writing: the caller flushes when `full` (or when it pauses). */
+  append(text: string): void {
     if (this.#closed) throw new OutputClosedError()
     this.#buffer += text
-    if (this.#buffer.length >= BUFFER_BYTES) await this.flush()
+  }
+
+  /** Enough text is collected to be worth a write. */
+  get full(): boolean {
+    return this.#buffer.length >= BUFFER_BYTES
   }
 
   async flush(): Promise<void> {

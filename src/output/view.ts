@@ -13,7 +13,7 @@
 // `key` is the dot path of the value in the record, used by --columns and as the CSV header.
 // When the value is not at that path (computed, or nested deeper), give `get`, and choose a
 // short key people can type. JSON output ignores views: it prints the record itself.
-import { getPath } from './flatten.js'
+import { pathReader } from './flatten.js'
 import { MISSING } from './format.js'
 
 export type ColumnKind =
@@ -100,6 +100,11 @@ export function liftColumns<Outer, Inner>(columns: Column<Inner>[], inner: (reco
 
 /** The value of a column in a record: `get`, or the value at `key`. */
 export function readColumn<T>(column: Column<T>, record: T): unknown {
-  return column.get ? column.get(record) : getPath(record, column.key)
+  return column.get ? column.get(record) : pathReader(column.key)(record)
+}
+
+/** readColumn for one column, made once: for reading the same column of many records. */
+export function columnReader<T>(column: Column<T>): (record: T) => unknown {
+  return column.get ?? pathReader(column.key)
 }
 

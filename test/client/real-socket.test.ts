@@ -73,3 +73,26 @@ describe('real sockets', () => {
     expect(result).toMatchObject({ kind: 'PayOrderComplete', transaction: { echo: { PayByPayTo: { paymentTokenId: 'ptkn_1' } }, url: '/orders/ordr_1/pay' } })
   })
 })
+
+describe('a walk over real sockets', () => {
+  it('reads pages sent in many small writes, with a byte order mark and characters split across writes', async () => {
+    const all = Array.from({ length: 7 }, (_, i) => ({ orderId: `ordr_${i}`, description: `Crème brûlée ☕ ${i}`, amount: { minorCurrencyUnits: 100 + i, currency: 'AUD' } }))
+    const base = await listen((res, _body, url) => {
+      const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? 1)
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(all.slice((page - 1) * 3, page * 3)))])
+      res.writeHead(200, { 'content-type': 'application/json', 'page-count': '3', 'total-record-count': '7' })
+      // Three bytes at a time: the multi-byte characters arrive in pieces.
+      let at = 0
+      const next = () => {
+        if (at >= bytes.length) return res.end()
+        res.write(bytes.subarray(at, (at += 3)))
+        setImmediate(next)
+      }
+      next()
+    })
+    const client = createClient({ baseUrl: base, credential: 'sandbox_sk_x', ...quick })
+    const seen: unknown[] = []
+    for await (const order of client.orders.iterate({ limit: 3 })) seen.push(order)
+    expect(seen).toEqual(all)
+  })
+})

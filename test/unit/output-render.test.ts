@@ -454,3 +454,70 @@ describe('--query over a list, streamed when it is a plain projection', () => {
     expect(JSON.parse(o.text())).toEqual(['row_1', 'row_2'])
   })
 })
+
+describe('a source that hands over a page at a time (the client walk: batches())', () => {
+  /** Records in pages of `size`, each page after a turn of the event loop; iterating one by one is refused. */
+  function paged<T>(records: T[], size: number, hooks: { before?: (page: number) => Promise<void> } = {}): AsyncIterable<T> & { batches(): AsyncIterable<T[]> } {
+    return {
+      [Symbol.asyncIterator]() {
+        throw new Error('a batched source is read page by page')
+      },
+      async *batches() {
+        for (let start = 0, page = 1; start < records.length; start += size, page += 1) {
+          await (hooks.before?.(page) ?? new Promise((resolve) => setImmediate(resolve)))
+          yield records.slice(start, start + size)
+        }
+      },
+    }
+  }
+
+  const records = Array.from({ length: 1234 }, (_, i) => row(i, i % 7 === 0 ? { note: i % 2 ? '=SUM(A1)' : 'a, "quoted"\nline' } : {}))
+
+  it.each(['csv', 'json', 'table'] as const)('%s: writes the same text as the same records one by one', async (format) => {
+    const one = options(format)
+    const paging = options(format)
+    expect(await renderList(rowView, generate(records.length, (i) => records[i] as Row), one)).toBe(1234)
+    expect(await renderList(rowView, paged(records, 500), paging)).toBe(1234)
+    expect(paging.text()).toBe(one.text())
+  })
+
+  it("JSON: the view's json form, page by page, is the array JSON.stringify writes", async () => {
+    const view: View<Row> = { ...rowView, json: (r) => ({ id: r.id, cents: r.total.minorCurrencyUnits }) }
+    const o = options('json')
+    await renderList(view, paged(records.slice(0, 30), 7), o)
+    expect(o.text()).toBe(`${JSON.stringify(records.slice(0, 30).map((r) => view.json?.(r)), null, 2)}\n`)
+  })
+
+  it('writes each page before the next one arrives', async () => {
+    const o = options('csv')
+    const seen: string[] = []
+    const source = paged(records.slice(0, 6), 3, {
+      before: async (page) => {
+        seen.push(o.text())
+        await new Promise((resolve) => setImmediate(resolve))
+        void page
+      },
+    })
+    await renderList(rowView, source, o)
+    expect(seen[1]).toContain('row_2')
+    expect(seen[1]).not.toContain('row_3')
+  })
+
+  it('JSON: Ctrl-C while the next page is awaited stops at once and closes the array', async () => {
+    const o = options('json')
+    const controller = new AbortController()
+    const source = paged(records.slice(0, 4), 2, { before: (page) => (page === 1 ? Promise.resolve() : new Promise(() => undefined)) })
+    const done = renderList(rowView, source, { ...o, signal: controller.signal })
+    setTimeout(() => controller.abort(), 20)
+    await expect(done).rejects.toBeInstanceOf(OutputInterruptedError)
+    expect(JSON.parse(o.text())).toEqual(records.slice(0, 2))
+  })
+
+  it('CSV: a failing page leaves the rows of the pages before it', async () => {
+    const o = options('csv')
+    const source = paged(records.slice(1, 5), 2, { before: async (page) => (page === 2 ? Promise.reject(new Error('page 2 failed')) : undefined) })
+    await expect(renderList(rowView, source, o)).rejects.toThrow('page 2 failed')
+    const lines = o.text().trimEnd().split('\n')
+    expect([lines.length, lines[2]?.startsWith('row_2,')]).toEqual([3, true])
+  })
+})

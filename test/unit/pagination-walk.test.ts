@@ -237,4 +237,12 @@ describe('IdSet', () => {
     for (let i = 0; i < 50_000; i += 997) if (set.add(id(i))) again++
     expect([added, again, set.size]).toEqual([50_000, 0, 50_000])
   })
+
+  it('made for the records a walk expects, still takes more than announced', () => {
+    const set = new IdSet(1_000)
+    const id = (i: number) => `txn_${i.toString(36).padStart(16, '0')}`
+    const fresh = Array.from({ length: 5_000 }, (_, i) => set.add(id(i)))
+    const repeated = Array.from({ length: 5_000 }, (_, i) => set.add(id(i)))
+    expect([fresh.every(Boolean), repeated.some(Boolean), set.size]).toEqual([true, false, 5_000])
+  })
 })
