@@ -29,6 +29,12 @@ function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0
 }
 
+/** True on Node 20 to 24, whose V8 has the heap flags set here and in reconcile/memory.ts. */
+export function knowsHeapFlags(nodeVersion = process.versions.node): boolean {
+  const major = Number(nodeVersion.split('.')[0])
+  return major >= 20 && major <= 24
+}
+
 /**
  * Shapes the heap for a walk: the old generation grows by at most OLD_GENERATION_GROWTH_PERCENT
  * after a full collection, and the young generation stops growing once it reaches
@@ -37,8 +43,7 @@ function youngGenerationBytes(): number {
  * resizes (a V8 without a flag would print an error).
  */
 export function shapeHeapForWalk(nodeVersion = process.versions.node): () => void {
-  const major = Number(nodeVersion.split('.')[0])
-  if (major < 20 || major > 24) return () => undefined
+  if (!knowsHeapFlags(nodeVersion)) return () => undefined
   setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`)
   let capped = false
   const check = () => {

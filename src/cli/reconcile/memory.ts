@@ -18,12 +18,14 @@
 // +30 MiB, for about a tenth more CPU time (more, smaller collections) and the same wall time.
 // `--optimize-for-size` also keeps the heap small, but cost a third more CPU time here.
 import { setFlagsFromString } from 'node:v8'
+import { knowsHeapFlags } from '../walk-heap.js'
 
 let set = false
 
 /** From now on, V8 collects early and keeps the heap small (this process only). */
 export function preferSmallHeap(): void {
-  if (set) return
+  // A V8 without one of these flags would print an error (the same guard as a walk's, walk-heap.ts).
+  if (set || !knowsHeapFlags()) return
   setFlagsFromString('--semi-space-growth-factor=1')
   setFlagsFromString('--heap-growing-percent=10')
   set = true
