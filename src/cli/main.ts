@@ -3,13 +3,12 @@
 // the small command index and run without oclif's configuration (./dispatch.ts); everything else
 // (unknown commands, plugins' commands) goes to oclif, which reads the manifest instead of
 // loading every command file.
-import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from './not-found.js'
-import { quietOnClosedStdout } from './pipes.js'
+import { quietOnClosedStdout, stdoutClosed } from './pipes.js'
 import { installSignalHandling } from './signals.js'
 import { stayOnBaselineWasm } from './wasm-tiering.js'
 
@@ -77,11 +76,24 @@ async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index:
 }
 
 /**
- * Waits until stdout has no backlog left. (oclif's flush() leaves a 'drain' listener on stdout
- * whenever the stream was already drained, one more per call.)
+ * Waits until stdout has no backlog left, or until it is gone: a reader that closed the pipe
+ * (`| head -1`) leaves a backlog that will never drain, and on Node 24 the stream still says it
+ * needs to. (oclif's flush() leaves a 'drain' listener on stdout whenever the stream was already
+ * drained, one more per call.)
  */
-async function flushStdout(): Promise<void> {
-  if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain')
+async function flushStdout(out: NodeJS.WriteStream = process.stdout): Promise<void> {
+  if (!out.writableNeedDrain || stdoutClosed() || out.destroyed || out.errored) return
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      out.off('drain', done)
+      out.off('close', done)
+      out.off('error', done)
+      resolve()
+    }
+    out.on('drain', done)
+    out.on('close', done)
+    out.on('error', done)
+  })
 }
 
 type Oclif = typeof import('@oclif/core')

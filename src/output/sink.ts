@@ -25,10 +25,18 @@ function isClosedError(error: unknown): boolean {
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END'
 }
 
+/** The stream was destroyed or failed: nothing more will be written, and no 'drain' will come. */
+function isGone(out: NodeJS.WritableStream): boolean {
+  const state = out as { destroyed?: boolean; errored?: unknown; closed?: boolean }
+  return state.destroyed === true || state.closed === true || (state.errored !== undefined && state.errored !== null)
+}
+
 /** Writes, and waits for 'drain' when the stream's buffer is full. */
 async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<void> {
-  if ((out as { destroyed?: boolean }).destroyed) throw new OutputClosedError()
+  if (isGone(out)) throw new OutputClosedError()
   if (out.write(text)) return
+  // The stream may have failed (and said so) during the write itself: no 'drain' would come.
+  if (isGone(out)) throw new OutputClosedError()
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {
       out.off('drain', onDrain)
