@@ -2,7 +2,6 @@
 // Content-Type. undici's FormData is not handed to undici as a body: on Node 24, loading node:http
 // makes Node's internal copy of undici the process's global dispatcher, which does not recognise
 // the FormData class of the undici we import, and the upload hangs without a byte sent.
-import { randomBytes } from 'node:crypto'
 
 import type { FormData } from 'undici'
 
@@ -16,7 +15,7 @@ function escapeName(name: string): string {
   return name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22')
 }
 
-export async function encodeForm(form: FormData, boundary = `payfac-${randomBytes(16).toString('hex')}`): Promise<EncodedForm> {
+export async function encodeForm(form: FormData, boundary = `payfac-${randomHex(16)}`): Promise<EncodedForm> {
   const chunks: Uint8Array[] = []
   const text = (s: string) => chunks.push(Buffer.from(s, 'utf8'))
   for (const [name, value] of form.entries()) {
@@ -34,4 +33,9 @@ export async function encodeForm(form: FormData, boundary = `payfac-${randomByte
   }
   text(`--${boundary}--\r\n`)
   return { bytes: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+/** `bytes` random bytes as hex, from the Web Crypto global (node:crypto is not loaded for it). */
+function randomHex(bytes: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex')
 }

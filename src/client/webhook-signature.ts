@@ -11,7 +11,11 @@
 // body, byte for byte as sent. `t` is the sender's wall-clock time, so a receiver can refuse a
 // signature older than its tolerance (a replay). A header may carry several `v1` values (while a
 // secret is rotated); one match is enough. Keys other than `t` and `v1` are ignored.
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createRequire } from 'node:module'
+
+// node:crypto is loaded when a signature is first made or checked, not whenever the client is.
+let loaded: typeof import('node:crypto') | undefined
+const nodeCrypto = () => (loaded ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'))
 
 /** The header that carries the signature. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Webhook-Signature'
@@ -44,7 +48,7 @@ export interface VerifyWebhookOptions {
 /** Hex HMAC-SHA256, keyed with `secret`, of `${timestamp}.` followed by the body. */
 export function signWebhookPayload(secret: string, timestamp: number, body: string | Uint8Array): string {
   if (!Number.isInteger(timestamp) || timestamp < 0) throw new RangeError(`The timestamp must be whole unix seconds, not ${timestamp}`)
-  const hmac = createHmac('sha256', secret)
+  const hmac = nodeCrypto().createHmac('sha256', secret)
   hmac.update(`${timestamp}.`)
   hmac.update(body)
   return hmac.digest('hex')
@@ -97,7 +101,7 @@ export function verifyWebhookSignature(
   const expected = Buffer.from(signWebhookPayload(secret, parsed.timestamp, body), 'hex')
   const match = parsed.signatures.some((candidate) => {
     const given = Buffer.from(candidate, 'hex')
-    return given.length === expected.length && timingSafeEqual(given, expected)
+    return given.length === expected.length && nodeCrypto().timingSafeEqual(given, expected)
   })
   return match ? { ok: true, timestamp: parsed.timestamp } : { ok: false, reason: 'signature_mismatch', timestamp: parsed.timestamp }
 }
