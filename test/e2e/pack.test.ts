@@ -5,7 +5,7 @@
 // whose cache lacks them it falls back to `--prefer-offline`, which fetches what is missing from
 // the registry once; later runs are offline. Needs `npm run build` first (dist/ is packed as is).
 import { execFile, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -64,6 +64,13 @@ describe('npm pack', () => {
     expect(created.stderr).toBe('')
     expect(created.code).toBe(0)
     expect(created.stdout).toMatch(/^ordr_\S+\n$/)
+    // An upload makes a FormData, whose code the bundle requires from undici's installation
+    // (scripts/bundle/undici-plugin.mjs).
+    const scan = join(dir, 'scan.png')
+    writeFileSync(scan, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]))
+    const uploaded = await run('merchants', 'files', 'upload', 'mcht_LocalMerchant001', scan, '--purpose', 'identity', '--json')
+    expect(uploaded.stderr).toBe('')
+    expect(JSON.parse(uploaded.stdout)).toMatchObject({ fileName: 'scan.png', purpose: 'identity' })
     // An unknown command is answered by oclif's own configuration loader, whose globbing and
     // semver dependencies the bundle requires from oclif's installation (scripts/bundle/oclif-plugin.mjs).
     const unknown = await run('nosuch')
