@@ -5,6 +5,7 @@
 // loading every command file.
 import { readFileSync } from 'node:fs'
 
+import { isGone } from '../output/sink.js'
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from './not-found.js'
@@ -82,7 +83,7 @@ async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index:
  * drained, one more per call.)
  */
 async function flushStdout(out: NodeJS.WriteStream = process.stdout): Promise<void> {
-  if (!out.writableNeedDrain || stdoutClosed() || out.destroyed || out.errored) return
+  if (!out.writableNeedDrain || stdoutClosed() || isGone(out)) return
   await new Promise<void>((resolve) => {
     const done = () => {
       out.off('drain', done)

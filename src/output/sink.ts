@@ -26,7 +26,7 @@ function isClosedError(error: unknown): boolean {
 }
 
 /** The stream was destroyed or failed: nothing more will be written, and no 'drain' will come. */
-function isGone(out: NodeJS.WritableStream): boolean {
+export function isGone(out: NodeJS.WritableStream): boolean {
   const state = out as { destroyed?: boolean; errored?: unknown; closed?: boolean }
   return state.destroyed === true || state.closed === true || (state.errored !== undefined && state.errored !== null)
 }

@@ -19,7 +19,6 @@ import type { PayfacClient } from '../../client/client.js'
 import { ApiError, OutcomeUnknownError } from '../../client/errors.js'
 import { formatMoney } from '../../client/money.js'
 import type { Order } from '../../client/schemas/orders.js'
-import type { SendAgreement } from '../../client/schemas/payto.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
 import { ConfigError } from '../../config/errors.js'
 import {
@@ -30,57 +29,14 @@ import {
   readPayToPayRun,
   writePayToPayRun,
 } from '../../config/journal.js'
-import type { Environment } from '../../config/profiles.js'
 import { InterruptedError, RefusedError, UsageError } from '../errors.js'
-import type { ProgressStream } from '../wait.js'
 import { readForDryRun } from '../safety/dry-run.js'
 import { ordersWithReference } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
 import { type PaymentFound, orderOfRun, paymentSummary, restartRun } from './payto-pay-restart.js'
+import { type PayToPayContext, type PayToPayRequest, payToPayInputs } from './payto-pay-request.js'
 
-export interface PayToPayRequest {
-  /** Names the run; sent as the order's referenceOrderId. */
-  reference: string
-  /** The one-off agreement to send (built by `agreementBodyFromFlags`). */
-  agreement: SendAgreement
-  description: string | undefined
-  approve: boolean
-  restart: boolean
-  intervalMs: number
-  timeoutMs: number
-}
-
-export interface PayToPayContext {
-  client: PayfacClient
-  environment: Environment
-  /** The journal of this reference (config/journal.ts `journalPath`). */
-  journalFile: string
-  /** The command that resumes the run: the same command again. */
-  resume: string
-  /** Step lines and the wait's spinner. */
-  stderr: ProgressStream
-  /** Ctrl-C: the run stops at the next safe point (a wait at once, a request once answered and journaled). */
-  signal: AbortSignal
-  now?: (() => Date) | undefined
-  /** A dry run: the journal is read but never written (the first changing request stops the run). */
-  dryRun?: boolean | undefined
-}
-
-/** What a run is asked to do, as the journal keeps it. */
-export function payToPayInputs(request: PayToPayRequest): PayToPayInputs {
-  const terms = request.agreement.terms
-  if (!('AgreementRequestTermsOneOff' in terms)) throw new UsageError('payto pay sends a one-off agreement: give --amount and --currency')
-  const { amount, currency } = terms.AgreementRequestTermsOneOff.amount
-  const id = request.agreement.customerAccIdentifier
-  const account = 'Bban' in id ? { type: 'Bban', value: id.Bban.value } : { type: id.Alias.aliasType, value: id.Alias.value }
-  return {
-    customerName: request.agreement.customerName,
-    account,
-    amount: { minorCurrencyUnits: amount, currency },
-    purpose: request.agreement.purpose ?? null,
-    description: request.description ?? null,
-  }
-}
+export type { PayToPayContext, PayToPayRequest } from './payto-pay-request.js'
 
 /** Runs (or resumes) the flow and returns the transaction that paid the order. */
 export async function runPayToPay(request: PayToPayRequest, context: PayToPayContext): Promise<Transaction> {

@@ -1,6 +1,7 @@
 // Merchants: onboarding (a marketplace creates sub-merchants), the merchant record with its bank
-// accounts and public key, balances read from the ledger, wallet-pay domains and the industry
-// list. Onboarding files are in merchant-files.ts, beneficial owners in merchant-owners.ts.
+// accounts and public key, wallet-pay domains and the industry list. Balances are read from the
+// ledger in merchant-balances.ts, onboarding files are in merchant-files.ts, beneficial owners in
+// merchant-owners.ts.
 //
 // Records: store.merchants (MerchantRecord, seeded), store.merchantProfiles (the emulator's
 // extra merchant fields); keys in store.apiKeys.
@@ -13,10 +14,10 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api
 import { PRIVATE, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { ledgerTotal } from '../ledger.js'
 import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type BankAccountRecord, type MerchantRecord, type Store } from '../store.js'
+import { merchantBalances } from './merchant-balances.js'
 import { isValidAbn, isValidAcn } from './payto.js'
 
 // Industries ----------------------------------------------------------------------------------
@@ -123,37 +124,6 @@ export function accountNumberHint(accountNumber: string): string {
 
 export function primaryBankAccount(merchant: MerchantRecord): BankAccountRecord | undefined {
   return merchant.bankAccounts.find((b) => b.isPrimary) ?? merchant.bankAccounts[0]
-}
-
-// Balances ------------------------------------------------------------------------------------
-
-export interface CurrencyBalance {
-  currency: string
-  available: { minorCurrencyUnits: number; currency: string }
-  pending: { minorCurrencyUnits: number; currency: string }
-  total: { minorCurrencyUnits: number; currency: string }
-}
-
-/**
- * A merchant's balances per currency, from the ledger: entries available by today (`availableOn`
- * on or before the emulator's date) are available, later ones pending. The merchant's own currency
- * is always listed; other currencies when the ledger has entries in them.
- */
-export function merchantBalances(store: Store, merchant: MerchantRecord, now: Date): CurrencyBalance[] {
-  const currencies = [merchant.currency]
-  for (const e of store.settlementEntries) {
-    if (e.merchantId === merchant.merchantId && !currencies.includes(e.amount.currency)) currencies.push(e.amount.currency)
-  }
-  return currencies.map((currency) => {
-    const total = ledgerTotal(store.settlementEntries, merchant.merchantId, currency)
-    const available = ledgerTotal(store.settlementEntries, merchant.merchantId, currency, now)
-    return {
-      currency,
-      available: { minorCurrencyUnits: available, currency },
-      pending: { minorCurrencyUnits: total - available, currency },
-      total: { minorCurrencyUnits: total, currency },
-    }
-  })
 }
 
 // Requests ------------------------------------------------------------------------------------

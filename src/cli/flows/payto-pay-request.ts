@@ -1,0 +1,52 @@
+// What `payfac payto pay` is asked to do: the request its command builds, what the flow runs with,
+// and the inputs a run's journal keeps (so that a re-run can tell a changed request).
+import type { PayfacClient } from '../../client/client.js'
+import type { SendAgreement } from '../../client/schemas/payto.js'
+import type { PayToPayInputs } from '../../config/journal.js'
+import type { Environment } from '../../config/profiles.js'
+import { UsageError } from '../errors.js'
+import type { ProgressStream } from '../wait.js'
+
+export interface PayToPayRequest {
+  /** Names the run; sent as the order's referenceOrderId. */
+  reference: string
+  /** The one-off agreement to send (built by `agreementBodyFromFlags`). */
+  agreement: SendAgreement
+  description: string | undefined
+  approve: boolean
+  restart: boolean
+  intervalMs: number
+  timeoutMs: number
+}
+
+export interface PayToPayContext {
+  client: PayfacClient
+  environment: Environment
+  /** The journal of this reference (config/journal.ts `journalPath`). */
+  journalFile: string
+  /** The command that resumes the run: the same command again. */
+  resume: string
+  /** Step lines and the wait's spinner. */
+  stderr: ProgressStream
+  /** Ctrl-C: the run stops at the next safe point (a wait at once, a request once answered and journaled). */
+  signal: AbortSignal
+  now?: (() => Date) | undefined
+  /** A dry run: the journal is read but never written (the first changing request stops the run). */
+  dryRun?: boolean | undefined
+}
+
+/** What a run is asked to do, as the journal keeps it. */
+export function payToPayInputs(request: PayToPayRequest): PayToPayInputs {
+  const terms = request.agreement.terms
+  if (!('AgreementRequestTermsOneOff' in terms)) throw new UsageError('payto pay sends a one-off agreement: give --amount and --currency')
+  const { amount, currency } = terms.AgreementRequestTermsOneOff.amount
+  const id = request.agreement.customerAccIdentifier
+  const account = 'Bban' in id ? { type: 'Bban', value: id.Bban.value } : { type: id.Alias.aliasType, value: id.Alias.value }
+  return {
+    customerName: request.agreement.customerName,
+    account,
+    amount: { minorCurrencyUnits: amount, currency },
+    purpose: request.agreement.purpose ?? null,
+    description: request.description ?? null,
+  }
+}
