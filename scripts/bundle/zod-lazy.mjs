@@ -3,19 +3,10 @@
 // CommonJS file that can be required synchronously, at the moment the first schema is built.
 // Evaluating zod and building a command's schemas cost a command some 20 ms of start-up, and a
 // command whose answers pass their fast check (src/client/fast-check.ts) never needs either.
-// scripts/build.mjs checks that this module lands in dist/bundle/chunks/, which the path below
-// assumes. The importable library imports zod as it is.
+// The stand-in is the one the schemas use (lazy-schema.mjs). scripts/build.mjs checks that this
+// module lands in dist/bundle/chunks/, which the path below assumes. The importable library
+// imports zod as it is.
 import { createRequire } from 'node:module'
+import { lazySchema } from './lazy-schema.mjs'
 
-let real
-const zod = () => (real ??= createRequire(import.meta.url)('../zod.cjs').z)
-
-export const z = new Proxy(Object.create(null), {
-  get: (_, key) => zod()[key],
-  has: (_, key) => key in zod(),
-  ownKeys: () => Reflect.ownKeys(zod()),
-  getOwnPropertyDescriptor: (_, key) => {
-    const found = Reflect.getOwnPropertyDescriptor(zod(), key)
-    return found && { ...found, configurable: true }
-  },
-})
+export const z = lazySchema(() => createRequire(import.meta.url)('../zod.cjs').z)
