@@ -153,25 +153,8 @@ export function contextIdProblem(field: keyof typeof ID_PREFIXES, value: string)
   return idPattern(prefix).test(value) ? undefined : idMessage(prefix)
 }
 
-const idChecks = new Map<string, z.ZodString>()
-const prefixedId = (prefix: string) => {
-  let check = idChecks.get(prefix)
-  if (!check) idChecks.set(prefix, (check = z.string().regex(idPattern(prefix), idMessage(prefix))))
-  return check
-}
-
-/** Identifier checks shared with settings resolution, each built when first used. */
-export const ID_SCHEMAS = {
-  get marketplaceId() {
-    return prefixedId(ID_PREFIXES.marketplaceId)
-  },
-  get merchantId() {
-    return prefixedId(ID_PREFIXES.merchantId)
-  },
-  get customerId() {
-    return prefixedId(ID_PREFIXES.customerId)
-  },
-}
+/** A context id field of a profile, checked as contextIdProblem does. */
+const prefixedId = (prefix: string) => z.string().regex(idPattern(prefix), idMessage(prefix))
 
 /** A profile's fields, its base URL checked by `baseUrl`. */
 function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
@@ -181,9 +164,9 @@ function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
     baseUrl,
     credentialKind: z.enum(CREDENTIAL_KINDS),
     credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces'),
-    marketplaceId: ID_SCHEMAS.marketplaceId.optional(),
-    merchantId: ID_SCHEMAS.merchantId.optional(),
-    customerId: ID_SCHEMAS.customerId.optional(),
+    marketplaceId: prefixedId(ID_PREFIXES.marketplaceId).optional(),
+    merchantId: prefixedId(ID_PREFIXES.merchantId).optional(),
+    customerId: prefixedId(ID_PREFIXES.customerId).optional(),
   }
 }
 
