@@ -67,7 +67,7 @@ interface Schema {
 
 /** Predicates made so far, by schema (null: only zod can check it). */
 const compiled = new WeakMap<object, Predicate | null>()
-/** Plans registered ahead of use, by schema (null: the schema has no fast path). */
+/** Plans registered ahead of use, by schema (a plan of null: the schema has no fast path). */
 const registered = new WeakMap<object, () => Plan | null>()
 
 /**
@@ -85,7 +85,7 @@ export function fastCheck(schema: z.ZodType): Predicate | undefined {
   let predicate = compiled.get(key)
   if (predicate === undefined) {
     const known = registered.get(key)
-    const plan = known ? known() : known === undefined ? planOf(schema) : undefined
+    const plan = known ? known() : planOf(schema)
     predicate = plan ? compilePlan(plan) : null
     compiled.set(key, predicate)
   }
