@@ -36,6 +36,12 @@ export interface OperationSpec<T, B = unknown> {
   resultId?: ((result: T) => string | undefined) | undefined
   /** An identical operation already done is refused without --again (a second identical refund). */
   repeatNeedsAgain?: boolean | undefined
+  /**
+   * The second witness: looks on the service for an identical operation already made within the
+   * repeat window (witness.ts) and returns what it found, in words ("refund ref_… of 10.00 AUD at
+   * 2026-11-25T10:00:00Z"), or undefined. Run before sending unless --again; a find is exit 6.
+   */
+  witness?: (() => Promise<string | undefined>) | undefined
 }
 
 export async function runOperation<T, B = unknown>(session: SafetySession, spec: OperationSpec<T, B>): Promise<T> {
@@ -76,6 +82,15 @@ export async function runOperation<T, B = unknown>(session: SafetySession, spec:
   }
 
   await spec.guard?.()
+  if (spec.witness && !session.again) {
+    const seen = await spec.witness()
+    if (seen !== undefined) {
+      throw new RefusedError(
+        `The service already shows an identical ${spec.action}: ${seen}. Nothing was sent. ` +
+          'To make another one on purpose, run the command again with --again.',
+      )
+    }
+  }
   const before = spec.before ? await spec.before() : undefined
   let record = writeOperation(file, newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0))
   const { watchInterrupts } = await import('../flows/interrupt.js')
