@@ -142,13 +142,13 @@ describe('an identical transfer or reversal', () => {
     expect(findTransfer(t, 300, 'mcht_any', NOW, DAY)).toBe(`transfer trf_unlisted of 3.00 AUD at ${ago(HOUR)}, within the 24h window`)
   })
 
-  it('is a reversal of the same transfer (and amount, when given) within the window', () => {
+  it('is a reversal of the same transfer and amount within the window', () => {
     const t = transaction([{ eventType: 'FundsTransferReversed', amount: 100, identifier: 'trf_toSub', eventTime: ago(HOUR) }])
-    expect(findReversal(t, 'trf_toSub', undefined, NOW, DAY)).toBe(`reversal of transfer trf_toSub of 1.00 AUD at ${ago(HOUR)}, within the 24h window`)
-    expect(findReversal(t, 'trf_toSub', 100, NOW, DAY)).toContain('trf_toSub')
+    expect(findReversal(t, 'trf_toSub', 100, NOW, DAY)).toBe(`reversal of transfer trf_toSub of 1.00 AUD at ${ago(HOUR)}, within the 24h window`)
     expect(findReversal(t, 'trf_toSub', 50, NOW, DAY)).toBeUndefined()
-    expect(findReversal(t, 'trf_toOther', undefined, NOW, DAY)).toBeUndefined()
-    expect(findReversal(t, 'trf_toSub', undefined, NOW, 0)).toBeUndefined()
+    expect(findReversal(t, 'trf_toOther', 100, NOW, DAY)).toBeUndefined()
+    expect(findReversal(t, 'trf_toSub', 100, NOW, 0)).toBeUndefined()
+    expect(findReversal(t, 'trf_toSub', 100, NOW + DAY, DAY)).toBeUndefined()
   })
 })
 

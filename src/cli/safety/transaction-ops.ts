@@ -244,7 +244,8 @@ export async function transactionActionOnce(
 /** The second witness of a transfer or a reversal (of a named transfer); none for the other actions. */
 function witnessOf(kind: keyof typeof HAPPENED, units: number | undefined, destination: string | undefined, transferId: string | undefined, flag: string | undefined): TransactionOperation['witness'] {
   if (kind === 'transfer') return { windowMs: repeatWindowMs(kind, flag), find: (t, now, ms) => findTransfer(t, units, destination, now, ms) }
-  if (kind === 'reverse-transfer' && transferId !== undefined) {
+  // A reversal of "all that is left" cannot move money twice: a repeat finds nothing left.
+  if (kind === 'reverse-transfer' && transferId !== undefined && units !== undefined) {
     return { windowMs: repeatWindowMs(kind, flag), find: (t, now, ms) => findReversal(t, transferId, units, now, ms) }
   }
   return undefined

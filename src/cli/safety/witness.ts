@@ -9,7 +9,8 @@
 //   transfer          the transaction's timeline: `FundsTransferred` entries of the same amount
 //                     (and the same destination, when the transaction's transfers show it)
 //   reverse-transfer  the transaction's timeline: `FundsTransferReversed` entries of the same
-//                     transfer (and the same amount, when one is given)
+//                     transfer and amount (a reversal of all that is left has no witness: a
+//                     repeat finds nothing left to reverse, so it cannot move money twice)
 //   payout            the merchant's payouts, newest first, the same amount and currency within
 //                     the window (default 1 h: a daily job may repeat on purpose)
 //
@@ -140,9 +141,9 @@ export function findTransfer(t: Transaction, units: number | undefined, destinat
   return `transfer ${entry.identifier ?? '(no id shown)'}${amount}${to} ${atWords(entry.eventTime, windowMs)}`
 }
 
-/** An identical reversal within the window: of the same transfer, and of the same amount when one is given. */
-export function findReversal(t: Transaction, transferId: string, units: number | undefined, now: number, windowMs: number): string | undefined {
-  const entry = recentEntries(t, 'FundsTransferReversed', now, windowMs).find((e) => e.identifier === transferId && (units === undefined || e.amount === units))
+/** An identical reversal within the window: of the same transfer and the same amount. */
+export function findReversal(t: Transaction, transferId: string, units: number, now: number, windowMs: number): string | undefined {
+  const entry = recentEntries(t, 'FundsTransferReversed', now, windowMs).find((e) => e.identifier === transferId && e.amount === units)
   if (!entry) return undefined
   const amount = typeof entry.amount === 'number' ? ` of ${moneyWords(entry.amount, transactionCurrency(t))}` : ''
   return `reversal of transfer ${transferId}${amount} ${atWords(entry.eventTime, windowMs)}`

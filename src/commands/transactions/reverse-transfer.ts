@@ -16,7 +16,7 @@ import { transactionDetailView } from '../../output/views/transactions.js'
 export default class TransactionsReverseTransfer extends ApiCommand<typeof TransactionsReverseTransfer> {
   static override summary = 'Reverse all or part of a transfer of funds (ReverseFundsTransfer).'
   static override description =
-    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {transferId, amount?} (without --amount, all that is left of the transfer); --data sends fields as given. The transfer ids are in `payfac transactions get`. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, a reversal of the same transfer (and amount, when given) within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction."
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {transferId, amount?} (without --amount, all that is left of the transfer); --data sends fields as given. The transfer ids are in `payfac transactions get`. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, a reversal of the same transfer and --amount within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction."
 
   static override examples = [
     '<%= config.bin %> transactions reverse-transfer tran_ZqCNoNcm_22WeZ-j --transfer trf_ZqCNoNcm_22WeZ-j',
