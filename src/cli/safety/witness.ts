@@ -21,10 +21,9 @@
 // be shown to be older. `--repeat-window` (else PAYFAC_REPEAT_WINDOW) sets the window of whatever
 // the command does; 0 turns the witness off.
 import type { PayfacClient } from '../../client/client.js'
-import { parseAnswer, path } from '../../client/core.js'
 import { formatMinorUnits } from '../../client/money.js'
 import type { Page } from '../../client/pagination.js'
-import { Transaction, type Payout, type TimelineEntry } from '../../client/schemas/transactions.js'
+import type { Payout, TimelineEntry, Transaction } from '../../client/schemas/transactions.js'
 import { UsageError } from '../errors.js'
 import { durationMs } from '../flags.js'
 
@@ -158,6 +157,8 @@ export interface TimedTransaction {
 
 /** `GET /transactions/{id}` (as client.transactions.get) keeping the service's Date header, for the window's "now". */
 export async function readTransactionTimed(client: PayfacClient, transactionId: string): Promise<TimedTransaction> {
+  // Loaded here, not at the top: the schemas (zod) stay off the start-up path of the commands.
+  const [{ parseAnswer, path }, { Transaction }] = await Promise.all([import('../../client/core.js'), import('../../client/schemas/transactions.js')])
   const at = path`/transactions/${transactionId}`
   const answer = await client.request({ method: 'GET', path: at })
   const transaction = parseAnswer(Transaction, answer.body, { method: 'GET', path: at, status: answer.status })
