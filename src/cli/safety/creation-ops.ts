@@ -1,7 +1,7 @@
 // Creations that move money or make what moves it, at most once: a payout request (looked up
 // among the payouts after a lost answer; before sending, the second witness looks among the
-// merchant's recent payouts for an identical one: witness.ts) and a payment token (a lost one is harmless: it moves
-// no money by itself and expires unused, so a re-run simply makes a new one).
+// merchant's recent payouts for an identical one: witness.ts) and a payment token (a lost one
+// is harmless: it moves no money by itself and expires unused, so a re-run makes a new one).
 import type { PayfacClient } from '../../client/client.js'
 import { formatMoney } from '../../client/money.js'
 import type { TokenResult } from '../../client/resources/tokens.js'
