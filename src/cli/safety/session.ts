@@ -13,7 +13,7 @@ import { ConfigError } from '../../config/errors.js'
 import { isLoopbackUrl, keyEnvironment } from '../../config/profiles.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
 import { UsageError } from '../errors.js'
-import { whyNoPrompt } from '../prompts.js'
+import { onTerminal, whyNoPrompt } from '../prompts.js'
 import { DryRunStop, changes } from './dry-run.js'
 import { confirmOnProduction, noTerminal, productionBanner } from './guard.js'
 import { isEmulatorControl, isEmulatorTarget, isProductionTarget } from './policy.js'
@@ -30,8 +30,8 @@ export interface SafetyInput {
   noInput?: boolean | undefined
   /** The command declares that it writes (policy.ts declaresWrites): refused early when it cannot be confirmed. */
   writes?: boolean | undefined
-  /** Why nobody can be asked; by default from --no-input, CI and the terminal (prompts.ts whyNoPrompt). */
-  noPrompt?: string | undefined
+  /** stdin and stderr are terminals; by default as the process has them. */
+  terminal?: boolean | undefined
 }
 
 export class SafetySession {
@@ -59,7 +59,7 @@ export class SafetySession {
     this.yes = input.yes
     this.again = input.again
     this.bin = input.bin
-    this.noPrompt = 'noPrompt' in input ? input.noPrompt : whyNoPrompt(input.noInput)
+    this.noPrompt = whyNoPrompt(input.noInput, process.env, input.terminal ?? onTerminal())
     this.writes = input.writes ?? false
     this.production = isProductionTarget(input.settings)
   }
