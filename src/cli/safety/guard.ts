@@ -1,9 +1,8 @@
 // The production guard: on a production target, anything but a read shows what it will send and
 // asks first (on a terminal, once per command run), or needs --yes. Never a prompt when CI is
 // set or --no-input is given. Declined or missing confirmation: exit 3, nothing sent.
-import { decideEnvironment } from '../../config/environment.js'
 import { ConfigError } from '../../config/errors.js'
-import { keyEnvironment, type Environment } from '../../config/profiles.js'
+import type { Environment } from '../../config/profiles.js'
 import { whyNoPrompt } from '../prompts.js'
 
 export interface Confirmation {
@@ -64,6 +63,8 @@ export async function confirmProfileRemoval(
 ): Promise<boolean> {
   if (flags.dryRun) return false
   if (!profile) return true
+  // Loaded here: profiles.ts brings zod, and `profiles remove` imports this file at start-up.
+  const [{ decideEnvironment }, { keyEnvironment }] = await Promise.all([import('../../config/environment.js'), import('../../config/profiles.js')])
   const { environment } = decideEnvironment({ profile, replaced: false, credential: profile.credential, baseUrl: profile.baseUrl, urlOrigin: `profile ${profile.name}`, credentialOrigin: `profile ${profile.name}` })
   if (environment !== 'production' && keyEnvironment(profile.credential) !== 'live') return true
   const details: Array<[string, string]> = [['environment', 'production'], ['target', profile.baseUrl]]
