@@ -132,7 +132,9 @@ describe('the environment follows the values in effect', () => {
     })
     const sent = await runCommand(write, { env })
     expect(sent.code, sent.stderr).toBe(3)
-    expect(sent.stderr).toContain('PRODUCTION: profile "local", environment production, https://payfac-guard.invalid')
+    expect(sent.stderr).toContain(
+      'PRODUCTION: profile "local", environment production (PAYFAC_BASE_URL and PAYFAC_API_KEY replace the values of profile local: payfac-guard.invalid (PAYFAC_BASE_URL) is not this machine and the credential names no environment), https://payfac-guard.invalid',
+    )
     expect(sent.stderr).toContain('needs confirmation, and there is no terminal to ask: nothing was sent')
     const reset = await runCommand(['emulator', 'reset'], { env })
     expect(reset.code, reset.stderr).toBe(2)
@@ -152,6 +154,7 @@ describe('the environment follows the values in effect', () => {
     const sent = await runCommand([...write, '--profile', 'lab'], { env })
     expect(sent.code, sent.stderr).toBe(3)
     expect(sent.stderr).toContain('needs confirmation')
+    expect(sent.stderr).toContain('PRODUCTION: profile "lab", environment production (profile lab says local, but payfac-guard.invalid is not this machine and the credential names no environment)')
     const dry = await runCommand([...write, '--profile', 'lab', '--dry-run'], { env })
     expect(dry.code, dry.stderr).toBe(0)
     expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, request: { method: 'POST', url: `${REMOTE}/webhooks` } })

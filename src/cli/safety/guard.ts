@@ -45,10 +45,15 @@ export function noTerminal(what: string, why = 'there is no terminal to ask'): C
   })
 }
 
-/** The one-line notice whenever a production target is used. */
-export function productionBanner(profileName: string | undefined, environment: string, baseUrl: string, liveKey: boolean): string {
+/**
+ * The one-line notice whenever a production target is used. `reason` (config/environment.ts) is
+ * added when a profile is production by something other than its own label, so that a profile
+ * labelled local or sandbox is not a surprise there.
+ */
+export function productionBanner(profileName: string | undefined, environment: string, baseUrl: string, liveKey: boolean, reason?: string): string {
   const who = profileName ? `profile "${profileName}"` : 'PAYFAC_API_KEY (no profile)'
-  const why = environment === 'production' ? 'environment production' : `a live_ credential (environment ${environment})`
+  const raised = profileName !== undefined && reason !== undefined && reason !== `profile ${profileName} says production`
+  const why = environment === 'production' ? `environment production${raised ? ` (${reason})` : ''}` : `a live_ credential (environment ${environment})`
   return `PRODUCTION: ${who}, ${why}, ${baseUrl}${liveKey && environment === 'production' ? ' (live key)' : ''}`
 }
 

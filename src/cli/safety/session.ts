@@ -68,7 +68,7 @@ export class SafetySession {
   admit(): void {
     const s = this.settings
     if (this.production) {
-      process.stderr.write(`${productionBanner(s.profileName, s.environment, s.baseUrl, keyEnvironment(s.credential) === 'live')}\n`)
+      process.stderr.write(`${productionBanner(s.profileName, s.environment, s.baseUrl, keyEnvironment(s.credential) === 'live', s.environmentReason)}\n`)
     }
     if (isEmulatorControl(this.commandId)) this.admitEmulatorControl()
     if (this.production && this.writes && !this.dryRun && !this.yes && this.noPrompt !== undefined) {
