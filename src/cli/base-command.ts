@@ -212,9 +212,18 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   /** The command's safety rules (production guard, --dry-run, interruptions); checked once, before any request. */
   protected async safety(): Promise<SafetySession> {
     if (this.safetySession) return this.safetySession
-    const { SafetySession } = await import('./safety/session.js')
+    const [{ SafetySession }, { declaresWrites }] = await Promise.all([import('./safety/session.js'), import('./safety/policy.js')])
     const f = this.flags as Globals & { again?: boolean }
-    const session = new SafetySession({ commandId: this.id, settings: await this.settings(), dryRun: f['dry-run'], yes: f.yes, again: f.again ?? false, bin: this.config.bin })
+    const session = new SafetySession({
+      commandId: this.id,
+      settings: await this.settings(),
+      dryRun: f['dry-run'],
+      yes: f.yes,
+      again: f.again ?? false,
+      bin: this.config.bin,
+      noInput: f['no-input'],
+      writes: declaresWrites((this.ctor as typeof Command).flags),
+    })
     session.admit()
     this.safetySession = session
     return session
