@@ -5,6 +5,7 @@
 // loading every command file.
 import { readFileSync } from 'node:fs'
 
+import { sanitizeLine } from '../output/sanitize.js'
 import { isGone } from '../output/sink.js'
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
@@ -53,7 +54,8 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: Pac
   }
   const words = argv[0] === 'help' ? argv.slice(1) : argv
   const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
-  process.stderr.write(`Error: ${message}\nHint: ${hint}\n`)
+  // The words are the user's: shown inert, whatever they hold.
+  process.stderr.write(`Error: ${sanitizeLine(message)}\nHint: ${sanitizeLine(hint)}\n`)
   process.exitCode = 2
   return true
 }
