@@ -8,7 +8,7 @@ import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/inde
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
-import { sanitizeLine } from '../output/sanitize.js'
+import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
 import { colourAllowed, unicodeAllowed } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out-run.js'
 import { reportError } from './error-output.js'
@@ -148,7 +148,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     this.parsed = true
     const { isDryRunStop, dryRunReport } = await import('./safety/dry-run.js')
     if (isDryRunStop(error)) {
-      process.stdout.write(`${JSON.stringify(dryRunReport(error), null, 2)}\n`)
+      const text = JSON.stringify(dryRunReport(error), null, 2)
+      process.stdout.write(`${process.stdout.isTTY ? sanitizeText(text) : text}\n`)
       process.stderr.write('Dry run: nothing was sent.\n')
       return
     }

@@ -168,7 +168,7 @@ async function receive(
       event.forwardStatus = forwarded.status ?? `error: ${forwarded.error}`
       answer(forwarded.status ?? 502, forwarded.status === undefined ? { error: `forward failed: ${forwarded.error}` } : { forwarded: forwarded.status })
     } else answer(200, { received: true })
-    context.stdout.write(`${options.json ? JSON.stringify(event) : eventLine(event)}\n`)
+    context.stdout.write(`${options.json ? JSON.stringify(event) : sanitizeLine(eventLine(event))}\n`)
   } catch (error) {
     answer(500, { error: error instanceof Error ? error.message : String(error) })
   }

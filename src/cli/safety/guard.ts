@@ -2,6 +2,7 @@
 // something shows what it will do and asks first (on a terminal), or needs --yes (without one).
 // Declined or missing confirmation: exit 3, nothing sent.
 import { ConfigError } from '../../config/errors.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 export interface Confirmation {
   /** What the command is about to do, one line (the command and its target). */
@@ -18,8 +19,8 @@ export async function confirmOnProduction(c: Confirmation): Promise<void> {
   if (c.yes) return
   if (!c.interactive) throw noTerminal(c.what)
   const width = Math.max(...c.details.map(([label]) => label.length))
-  const lines = c.details.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
-  process.stderr.write(`About to send on PRODUCTION: ${c.what}\n${lines.join('\n')}\n`)
+  const lines = c.details.map(([label, value]) => `  ${label.padEnd(width)}  ${sanitizeLine(value)}`)
+  process.stderr.write(`About to send on PRODUCTION: ${sanitizeLine(c.what)}\n${lines.join('\n')}\n`)
   const { confirm } = await import('@inquirer/prompts')
   let agreed = false
   try {
