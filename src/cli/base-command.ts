@@ -12,6 +12,7 @@ import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
 import { colourAllowed, unicodeAllowed } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out-run.js'
 import { reportError } from './error-output.js'
+import { wantsJsonErrors } from './signals.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { describeRetry, requestTimeoutMs } from './flags-lists.js'
@@ -154,7 +155,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       return
     }
     const flags = this.flags as { json?: boolean; jsonl?: boolean; query?: string; debug?: boolean } | undefined
-    const json = flags ? Boolean(flags.json || flags.jsonl || flags.query) : this.argv.some((arg) => /^--(json|jsonl|query)(=|$)/.test(arg))
+    const json = flags ? Boolean(flags.json || flags.jsonl || flags.query) : wantsJsonErrors(this.argv)
     // stdout never carries an error: with --json the error object is the one line on stderr.
     const code = reportError(error, { json, debug: flags?.debug })
     if (code !== 0) process.exitCode = code

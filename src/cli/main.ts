@@ -11,7 +11,7 @@ import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from './not-found.js'
 import { quietOnClosedStdout, stdoutClosed } from './pipes.js'
-import { installSignalHandling } from './signals.js'
+import { installSignalHandling, wantsJsonErrors } from './signals.js'
 import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
@@ -31,7 +31,7 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     return
   }
   // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
-  installSignalHandling()
+  installSignalHandling(process, Date.now, { json: wantsJsonErrors(argv) })
   try {
     await dispatch(argv, binUrl, pkg, index)
   } catch (error) {
