@@ -5,6 +5,7 @@
 // dry run is skipped by the helpers that make it (`readForDryRun`).
 import type { OutgoingRequest } from '../../client/transport.js'
 import { ConnectionError, TimeoutError } from '../../client/errors.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Thrown by the intercept hook in a dry run; the command's catch prints it and exits 0. */
 export class DryRunStop extends Error {
@@ -43,7 +44,7 @@ export async function readForDryRun<T>(dryRun: boolean, what: string, read: () =
     return await read()
   } catch (error) {
     if (!dryRun || !(error instanceof ConnectionError || error instanceof TimeoutError)) throw error
-    process.stderr.write(`Dry run: could not read ${what} (${error.message}); its checks are skipped.\n`)
+    process.stderr.write(`${sanitizeLine(`Dry run: could not read ${what} (${error.message}); its checks are skipped.`)}\n`)
     return undefined
   }
 }

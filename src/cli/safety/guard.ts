@@ -3,6 +3,7 @@
 // set or --no-input is given. Declined or missing confirmation: exit 3, nothing sent.
 import { ConfigError } from '../../config/errors.js'
 import type { Environment } from '../../config/profiles.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 import { whyNoPrompt } from '../prompts.js'
 
 export interface Confirmation {
@@ -20,8 +21,8 @@ export async function confirmOnProduction(c: Confirmation): Promise<void> {
   if (c.yes) return
   if (c.noPrompt !== undefined) throw noTerminal(c.what, c.noPrompt)
   const width = Math.max(...c.details.map(([label]) => label.length))
-  const lines = c.details.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)
-  process.stderr.write(`About to send on PRODUCTION: ${c.what}\n${lines.join('\n')}\n`)
+  const lines = c.details.map(([label, value]) => `  ${label.padEnd(width)}  ${sanitizeLine(value)}`)
+  process.stderr.write(`About to send on PRODUCTION: ${sanitizeLine(c.what)}\n${lines.join('\n')}\n`)
   const { confirm } = await import('@inquirer/prompts')
   let agreed = false
   try {
