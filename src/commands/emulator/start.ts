@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { exposedWarning } from '../../cli/flags-emulator.js'
 import { emulatorReadyText } from '../../output/views/emulator.js'
 
 export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
@@ -25,7 +26,8 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
   static override baseFlags = { json: outputFlags.json }
   static override flags = {
     port: Flags.integer({ description: 'Port to listen on; 0 picks a free port.', default: 4010, min: 0, max: 65_535 }),
-    host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
+    host: Flags.string({ description: 'Address to listen on. Other than loopback, the control plane needs a control token (printed at start).', default: '127.0.0.1' }),
+    'control-token': Flags.string({ description: 'Require this Emulator-Control-Token header on /__emulator requests (default: one is generated when --host is not loopback).', env: 'PAYFAC_EMULATOR_TOKEN' }),
     state: Flags.string({ description: 'Keep the state in this JSON file (loaded at start, saved after every change).' }),
     log: Flags.boolean({ description: 'Log one line per request to stderr.', default: false }),
     fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
@@ -33,7 +35,8 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
     strict: Flags.boolean({ description: 'Refuse request fields the emulator does not know (400), instead of accepting and reporting them.', default: false }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
-    'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
+    'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
+    'allow-private-webhooks': Flags.boolean({ description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.', default: false, dependsOn: ['allow-remote-webhooks'] }),
   }
 
   async run(): Promise<void> {
@@ -44,12 +47,14 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
       ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
       ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
       strict: flags.strict, strictHttps: flags['strict-https'],
-      allowRemoteWebhooks: flags['allow-remote-webhooks'],
+      allowRemoteWebhooks: flags['allow-remote-webhooks'], allowPrivateWebhooks: flags['allow-private-webhooks'],
     }
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
-    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
+    const token = flags['control-token'] ? { controlToken: flags['control-token'] } : {}
+    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...token, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
     const ready = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
     process.stdout.write(`${flags.json ? JSON.stringify(ready) : emulatorReadyText(ready)}\n`)
+    if (emulator.exposed) process.stderr.write(`${exposedWarning(emulator.host, token.controlToken === undefined ? emulator.controlToken : undefined)}\n`)
     process.stderr.write('Emulator running; press Ctrl-C to stop.\n')
     const { stopSignal } = await import('../../cli/flows/interrupt.js')
     const signal = await stopSignal()
