@@ -30,6 +30,28 @@ export function controlHeaders(namespace: string | undefined, env: Record<string
   return { ...(namespace ? { 'Emulator-Namespace': namespace } : {}), ...(token ? { 'Emulator-Control-Token': token } : {}) }
 }
 
+/** The integrator options of `emulator start` from its flags (fixtures apart); refuses --allow-private-webhooks alone. */
+export function emulatorOptions(flags: {
+  seed?: string | undefined
+  'rate-limit'?: number | undefined
+  strict: boolean
+  'strict-https': boolean
+  'allow-remote-webhooks': boolean
+  'allow-private-webhooks': boolean
+}) {
+  if (flags['allow-private-webhooks'] && !flags['allow-remote-webhooks']) {
+    throw new UsageError('--allow-private-webhooks widens --allow-remote-webhooks and needs it', 'Give both: --allow-remote-webhooks --allow-private-webhooks')
+  }
+  return {
+    ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
+    ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
+    strict: flags.strict,
+    strictHttps: flags['strict-https'],
+    allowRemoteWebhooks: flags['allow-remote-webhooks'],
+    allowPrivateWebhooks: flags['allow-private-webhooks'],
+  }
+}
+
 /** What `emulator start` says on stderr when other machines can reach it; the token only when it was generated. */
 export function exposedWarning(address: string, generatedToken: string | undefined): string {
   const lines = [

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
-import { exposedWarning } from '../../cli/flags-emulator.js'
+import { emulatorOptions, exposedWarning } from '../../cli/flags-emulator.js'
 import { emulatorReadyText } from '../../output/views/emulator.js'
 
 export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
@@ -36,19 +36,13 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     strict: Flags.boolean({ description: 'Refuse request fields the emulator does not know (400), instead of accepting and reporting them.', default: false }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
     'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
-    'allow-private-webhooks': Flags.boolean({ description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.', default: false, dependsOn: ['allow-remote-webhooks'] }),
+    'allow-private-webhooks': Flags.boolean({ description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.', default: false }),
   }
 
   async run(): Promise<void> {
     const flags = this.flags
     const { startEmulator, loadFixtures } = await import('../../emulator/index.js')
-    const integrators = {
-      ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}),
-      ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
-      ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
-      strict: flags.strict, strictHttps: flags['strict-https'],
-      allowRemoteWebhooks: flags['allow-remote-webhooks'], allowPrivateWebhooks: flags['allow-private-webhooks'],
-    }
+    const integrators = { ...emulatorOptions(flags), ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}) }
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
     const token = flags['control-token'] ? { controlToken: flags['control-token'] } : {}
     const emulator = await startEmulator({ port: flags.port, host: flags.host, ...token, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
