@@ -11,19 +11,10 @@ import type { LookupAddress, LookupOptions } from 'node:dns'
 import { Agent, type Dispatcher } from 'undici'
 import { PayfacError } from './errors.js'
 import { keyEnvironment } from './key-prefix.js'
+import { isLiteralLoopback, isLocalhostName } from './loopback.js'
 import type { ClientOptions } from './options.js'
 
-/** 127.0.0.0/8 or ::1, written as an address (a URL's hostname: `127.0.0.1`, `[::1]`). */
-export function isLiteralLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '::1' || host === '0:0:0:0:0:0:0:1'
-}
-
-/** `localhost` or a name under it (`app.localhost`), with or without the final dot. */
-export function isLocalhostName(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '')
-  return host === 'localhost' || host.endsWith('.localhost')
-}
+export { isLiteralLoopback, isLocalhostName } from './loopback.js'
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void
 

@@ -7,7 +7,7 @@
 // - else it does not start: exit 2, saying how to give one. `--skip-verify` starts without one,
 //   loudly, and is refused against production (exit 3) and beside a secret (exit 2).
 import type { PayfacClient } from '../../client/client.js'
-import { isLiteralLoopback, isLocalhostName } from '../../client/local-transport.js'
+import { isLiteralLoopback, isLocalhostName } from '../../client/loopback.js'
 import { ConfigError } from '../../config/errors.js'
 import type { Environment } from '../../config/profiles.js'
 import { UsageError } from '../errors.js'
