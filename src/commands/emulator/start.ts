@@ -14,6 +14,7 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'With --json the first line on stdout is one JSON object with the base URL, the seeded ids and the credentials. ' +
     'With --fixtures the given records are added to the seed (and again on every reset). With --strict, request fields it does not know are refused (400) instead of accepted and reported. ' +
     'The control plane is at /__emulator (see `payfac emulator state`, `requests`, `deliveries`). ' +
+    'It answers only Host names of its own (421), refuses control requests a web page could send (403), and beyond loopback requires the control token. ' +
     'See docs/emulator.md for the test values, the simulation actions, faults, namespaces and webhooks.'
 
   static override examples = [
