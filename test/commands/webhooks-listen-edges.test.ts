@@ -143,6 +143,11 @@ describe('--skip-verify', () => {
       expect(target.bodies).toHaveLength(1)
       expect(running.err.join('')).toContain('WARNING: forwarding an UNVERIFIED delivery dlv_unsignedOne (PayoutPaid)')
       expect(JSON.parse(running.out[0] as string)).toMatchObject({ signatureValid: null, forwardStatus: 204 })
+      // A sender's text reaches the warning with its controls made visible.
+      await post(running.port, JSON.stringify({ webhookEventType: 'Evil\u001b]52;c;aGk=\u0007\u202eX', event: {} }), {})
+      const warning = running.err.join('').split('\n').find((l) => l.includes('Evil')) as string
+      expect(warning).toContain('Evil?]52;c;aGk=??X')
+      expect(running.err.join('')).not.toMatch(/[\u001b\u0007\u202e]/)
     } finally {
       await running.stop()
       await target.close()

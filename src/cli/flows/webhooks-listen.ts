@@ -165,7 +165,9 @@ async function setUpSubscription(
 
 async function receive(req: IncomingMessage, res: ServerResponse, options: ListenOptions, state: ListenState, context: ListenContext): Promise<void> {
   const answer = (status: number, body: unknown) => answerJson(res, status, body)
-  const warn = (line: string) => context.stderr.write(`${line}\n`)
+  // What a sender wrote (an event type, a delivery id) is shown with its control characters made visible.
+  const warn = (line: string) => context.stderr.write(`${visible(line)}\n`)
+  let begun: string | undefined
   try {
     if (req.method !== 'POST') return answer(405, { error: 'payfac webhooks listen takes POST deliveries' })
     // Fail closed: until the secret is known (it may still be being fetched), nothing is accepted; the sender retries.
@@ -197,6 +199,7 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
     // Kept while the signature could still be accepted: its timestamp plus the tolerance.
     const until = ((check?.ok ? check.timestamp : Date.now() / 1000) + DEFAULT_WEBHOOK_TOLERANCE_SECONDS) * 1000
     const verdict = deliveryId === null ? 'new' : state.dedupe.begin(deliveryId, until)
+    if (verdict === 'new' && deliveryId !== null) begun = deliveryId
     if (verdict === 'duplicate') {
       warn(`Delivery ${deliveryId} was acknowledged before: answered 200 again, not forwarded.`)
       answer(200, { duplicate: true, deliveryId })
@@ -218,9 +221,11 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
       if (options.skipVerify) warn(`WARNING: accepted an UNVERIFIED delivery${deliveryId ? ` ${deliveryId}` : ''} (${type}) (--skip-verify).`)
       answer(200, { received: true })
     }
-    if (deliveryId !== null) state.dedupe.settle(deliveryId, status >= 200 && status < 300)
+    if (begun !== undefined) state.dedupe.settle(begun, status >= 200 && status < 300)
+    begun = undefined
     print()
   } catch (error) {
+    if (begun !== undefined) state.dedupe.settle(begun, false)
     answer(500, { error: error instanceof Error ? error.message : String(error) })
   }
 }
@@ -232,7 +237,12 @@ export function eventLine(event: ReceivedEvent): string {
   const signature = event.signatureValid === null ? 'signature unchecked' : event.signatureValid ? 'signature ok' : `signature BAD (${event.signatureError})`
   const forward =
     event.duplicate ? 'duplicate, not forwarded' : event.forwardStatus === null ? (event.signatureValid === false ? 'not forwarded' : '') : `forward ${event.forwardStatus}`
-  return [time, event.type, ids.join(' ') || '-', signature, forward].filter(Boolean).join('  ').replace(/[\u0000-\u001f\u007f]/g, '?')
+  return visible([time, event.type, ids.join(' ') || '-', signature, forward].filter(Boolean).join('  '))
+}
+
+/** C0, DEL, C1 and bidi controls as `?`, so a sender's text cannot drive the terminal. */
+function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?')
 }
 
 /** The ids that say what an event is about: `orderId=…`, `transactionId=…`, `token=…` (at most five). */
