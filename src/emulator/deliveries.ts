@@ -2,7 +2,8 @@
 // each Active subscription whose `events` name it (`matchingSubscriptions`, resources/webhooks.ts).
 //
 // - Asynchronous. The request that caused an event only queues the deliveries; a background
-//   sender (node:http/https) posts them, so no API call ever waits for a receiver.
+//   sender (node:http/https, webhook-sender.ts) posts them, so no API call ever waits for a
+//   receiver. Where it may post is judged on the resolved address (webhook-targets.ts).
 // - Payload (field notes): {merchantId | marketplaceId, metadata, webhookSubscriptionId,
 //   webhookEventType, requestId, event, timestamp}. Merchant-level subscriptions get
 //   `merchantId`, marketplace-level ones `marketplaceId`; `metadata` is the subscription's.
