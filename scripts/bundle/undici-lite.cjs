@@ -1,5 +1,5 @@
 'use strict'
-// What the client takes from undici (`request`, `FormData`), for the CLI bundle only: undici's
+// What the client takes from undici (`request`, `FormData`, `Agent`), for the CLI bundle only: undici's
 // index also loads fetch, WebSocket, EventSource, caches and mock agents, which no command uses,
 // and evaluating them costs a command about 30 ms of start-up. The importable library keeps
 // `import … from 'undici'`; scripts/build.mjs points the bundle's `undici` here instead, and
@@ -33,4 +33,12 @@ function request(url, options = {}) {
   })
 }
 
-module.exports = { request, FormData }
+// undici's Agent, for the client's localhost lookup (src/client/local-transport.ts): required when
+// a base URL names localhost, the module the global dispatcher is made from.
+module.exports = {
+  request,
+  FormData,
+  get Agent() {
+    return require('undici/lib/dispatcher/agent.js')
+  },
+}

@@ -1,6 +1,7 @@
 // Flags and paths of the `payfac emulator …` control commands. The control plane lives under
 // /__emulator on the emulator's base URL (the resolved profile's); it needs no credential, and
-// every call may name a namespace with the Emulator-Namespace header.
+// every call may name a namespace with the Emulator-Namespace header. An emulator that listens
+// beyond loopback wants its control token: PAYFAC_EMULATOR_TOKEN is sent as Emulator-Control-Token.
 import { Flags } from '@oclif/core'
 
 import { UsageError } from './errors.js'
@@ -20,9 +21,45 @@ export const namespaceFlag = Flags.string({
   },
 })
 
-/** The headers of a control call: the namespace, when one is named. */
-export function controlHeaders(namespace: string | undefined): Record<string, string> {
-  return namespace ? { 'Emulator-Namespace': namespace } : {}
+/** The environment variable that holds an emulator's control token (`emulator start --control-token`). */
+export const EMULATOR_TOKEN_ENV = 'PAYFAC_EMULATOR_TOKEN'
+
+/** The headers of a control call: the namespace, when one is named, and the control token, when set. */
+export function controlHeaders(namespace: string | undefined, env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const token = env[EMULATOR_TOKEN_ENV]?.trim()
+  return { ...(namespace ? { 'Emulator-Namespace': namespace } : {}), ...(token ? { 'Emulator-Control-Token': token } : {}) }
+}
+
+/** The integrator options of `emulator start` from its flags (fixtures apart); refuses --allow-private-webhooks alone. */
+export function emulatorOptions(flags: {
+  seed?: string | undefined
+  'rate-limit'?: number | undefined
+  strict: boolean
+  'strict-https': boolean
+  'allow-remote-webhooks': boolean
+  'allow-private-webhooks': boolean
+}) {
+  if (flags['allow-private-webhooks'] && !flags['allow-remote-webhooks']) {
+    throw new UsageError('--allow-private-webhooks widens --allow-remote-webhooks and needs it', 'Give both: --allow-remote-webhooks --allow-private-webhooks')
+  }
+  return {
+    ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
+    ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
+    strict: flags.strict,
+    strictHttps: flags['strict-https'],
+    allowRemoteWebhooks: flags['allow-remote-webhooks'],
+    allowPrivateWebhooks: flags['allow-private-webhooks'],
+  }
+}
+
+/** What `emulator start` says on stderr when other machines can reach it; the token only when it was generated. */
+export function exposedWarning(address: string, generatedToken: string | undefined): string {
+  const lines = [
+    `Warning: the emulator listens on ${address}, so other machines can reach it (its keys and webhook secrets are not secret).`,
+    `The control plane (/__emulator) needs the header Emulator-Control-Token; payfac emulator commands send ${EMULATOR_TOKEN_ENV}.`,
+  ]
+  if (generatedToken) lines.push(`Control token (shown once): ${generatedToken}`)
+  return lines.join('\n')
 }
 
 /** Checks a clock advance such as 90s, 10m, 2h or 1d (sent as given; the emulator reads it). */

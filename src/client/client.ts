@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { type CallOptions, Core, type IterateCallOptions, type QueryInput } from './core.js'
 import type { Page } from './pagination.js'
+import { applyTransportRules } from './local-transport.js'
 import { type AuthResource, authResource } from './resources/auth.js'
 import { type CardsResource, cardsResource } from './resources/cards.js'
 import { type CustomersResource, customersResource } from './resources/customers.js'
@@ -47,8 +48,12 @@ export interface PayfacClient {
 /** The schema of the generic list and iterate: records of any shape. */
 const Anything = z.unknown()
 
+/**
+ * A client for one base URL and credential. Refuses a live key over plain http to anything but
+ * this machine, and resolves `localhost` names itself (local-transport.ts, README "Transport rules").
+ */
 export function createClient(options: ClientOptions): PayfacClient {
-  const transport = new Transport(options)
+  const transport = new Transport(applyTransportRules(options))
   const core = new Core(transport)
   return {
     request: (raw) => core.request(raw),

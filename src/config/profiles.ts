@@ -4,6 +4,7 @@
 // helpers never touches the file system.
 import { z } from 'zod'
 import { fastCheck } from '../client/fast-check.js'
+import { PREFIXED_KEY, keyEnvironment } from '../client/key-prefix.js'
 import { LOCAL_BASE_URL, WELL_KNOWN } from '../well-known.js'
 import { ConfigError } from './errors.js'
 
@@ -25,8 +26,8 @@ export const CREDENTIAL_KINDS = [
 ] as const
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number]
 
-/** The environment a key names in its first word (field notes, Credentials). */
-export type KeyEnvironment = 'sandbox' | 'live'
+export { keyEnvironment }
+export type { KeyEnvironment } from '../client/key-prefix.js'
 
 export const PROFILE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/i
 
@@ -36,8 +37,7 @@ export const LOCAL_PROFILE_NAME = 'local'
 // ---------------------------------------------------------------------------------------------
 // Keys: inference, environment, masking
 
-// `<env>_<kind>_<secret>`: sandbox_sk_…, live_pk_…, sandbox_api_…
-const PREFIXED_KEY = /^(sandbox|live)_(sk|pk|api)_(.*)$/s
+// `<env>_<kind>_<secret>`: sandbox_sk_…, live_pk_…, sandbox_api_… (the pattern is the client's)
 const KIND_BY_PREFIX: Record<string, CredentialKind> = {
   sk: 'merchant-secret-key',
   pk: 'merchant-public-key',
@@ -52,12 +52,6 @@ const KIND_BY_PREFIX: Record<string, CredentialKind> = {
 export function inferCredentialKind(key: string): CredentialKind | undefined {
   const match = PREFIXED_KEY.exec(key.trim())
   return match ? KIND_BY_PREFIX[match[2] as string] : undefined
-}
-
-/** 'sandbox' or 'live' for a prefixed key; undefined when the key does not say. */
-export function keyEnvironment(key: string): KeyEnvironment | undefined {
-  const match = PREFIXED_KEY.exec(key.trim())
-  return match ? (match[1] as KeyEnvironment) : undefined
 }
 
 /**

@@ -14,6 +14,7 @@
 //   GET    /__emulator/faults                   standing fault rules
 //   POST   /__emulator/faults                   {method?, pathPattern, probability?, fault}
 //   DELETE /__emulator/faults                   remove them all
+//   GET    /__emulator/webhooks/{id}            one subscription with its secret (for `payfac webhooks listen`)
 //   GET    /__emulator/namespaces               namespaces in use
 //   POST   /__emulator/seed                     {orders?, settlementEntries?, merchantId?, days?}: many records at once
 import { z } from 'zod'
@@ -120,6 +121,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
         'POST /__emulator/deliveries/{deliveryId}/replay',
         'POST /__emulator/trigger',
         'GET|POST|DELETE /__emulator/faults',
+        'GET /__emulator/webhooks/{webhookSubscriptionId}',
         'GET /__emulator/namespaces',
         'POST /__emulator/seed',
         'POST /__emulator/fixtures/month',
@@ -230,6 +232,14 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   'fixtures/month': {
     POST: (ctx, req) => monthFixture(ctx.ns, ctx.ids, req.body),
   },
+  'webhooks/*': {
+    GET: (ctx, req) => {
+      const id = req.params[0] as string
+      const s = ctx.ns.store.webhookSubscriptions.get(id)
+      if (!s) throw notFound('Webhook subscription', id)
+      return { namespace: ctx.ns.name, id: s.id, url: s.url, status: s.status, events: [...s.events], secret: s.secret }
+    },
+  },
   'settlement/*': {
     DELETE: (ctx, req) => removeEntry(ctx.ns, req.params[0] as string),
   },
@@ -255,6 +265,7 @@ function matchRoute(pathname: string): { key: string; params: string[] } | undef
     return { key: 'deliveries/*/replay', params: [decodeURIComponent(parts[1])] }
   }
   if (parts.length === 2 && parts[0] === 'settlement' && parts[1]) return { key: 'settlement/*', params: [decodeURIComponent(parts[1])] }
+  if (parts.length === 2 && parts[0] === 'webhooks' && parts[1]) return { key: 'webhooks/*', params: [decodeURIComponent(parts[1])] }
   return undefined
 }
 

@@ -2,7 +2,8 @@
 // each Active subscription whose `events` name it (`matchingSubscriptions`, resources/webhooks.ts).
 //
 // - Asynchronous. The request that caused an event only queues the deliveries; a background
-//   sender (node:http/https) posts them, so no API call ever waits for a receiver.
+//   sender (node:http/https, webhook-sender.ts) posts them, so no API call ever waits for a
+//   receiver. Where it may post is judged on the resolved address (webhook-targets.ts).
 // - Payload (field notes): {merchantId | marketplaceId, metadata, webhookSubscriptionId,
 //   webhookEventType, requestId, event, timestamp}. Merchant-level subscriptions get
 //   `merchantId`, marketplace-level ones `marketplaceId`; `metadata` is the subscription's.
@@ -10,8 +11,6 @@
 // - Retries: an answer other than 2xx, or none within 10 s, is tried again on RETRY_SCHEDULE
 //   (in emulator time, so AdvanceClock makes due retries happen at once), at most 6 attempts.
 // - Every attempt is logged in a ring buffer of DELIVERY_LOG_CAPACITY entries.
-import { request as httpRequest, type ClientRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import type { WebhookSubscriptionRecord } from './account-records.js'
 import { timestamp as isoTimestamp, type Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
@@ -19,6 +18,10 @@ import { matchingSubscriptions } from './resources/webhooks.js'
 import { RingBuffer } from './ring-buffer.js'
 import type { EventRecord, Store } from './store.js'
 import { WEBHOOK_SIGNATURE_HEADER, webhookSignatureHeader } from '../client/webhook-signature.js'
+import { httpSender, type Sender, type SendResult } from './webhook-sender.js'
+
+export { RESPONSE_SNIPPET_BYTES, httpSender, isLoopbackHost } from './webhook-sender.js'
+export type { Sender, SendResult } from './webhook-sender.js'
 
 /** Seconds from one attempt being due to the next: before attempts 2, 3, 4, 5 and 6. */
 export const RETRY_SCHEDULE_SECONDS: readonly number[] = [10, 60, 300, 1800, 7200]
@@ -27,8 +30,6 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1
 export const DELIVERY_TIMEOUT_MS = 10_000
 /** Attempts kept in the delivery log. */
 export const DELIVERY_LOG_CAPACITY = 2000
-/** How much of a receiver's answer the log keeps. */
-export const RESPONSE_SNIPPET_BYTES = 1024
 /** Largest request body the log keeps whole (larger ones are cut, and cannot be replayed). */
 export const LOGGED_BODY_MAX = 16 * 1024
 /** Deliveries waiting for an attempt, at most; beyond that new ones are logged as failed at once. */
@@ -66,15 +67,6 @@ export interface DeliveryAttempt {
   replayOf: string | null
 }
 
-/** What a sender reports back: the answer, or why there was none. */
-export interface SendResult {
-  status?: number
-  body?: string
-  error?: string
-}
-
-export type Sender = (url: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<SendResult>
-
 interface Delivery {
   deliveryId: string
   eventId: string
@@ -98,6 +90,8 @@ export interface DeliveryEngineOptions {
   send?: Sender
   /** Deliver to hosts other than loopback (`--allow-remote-webhooks`); default false. */
   allowRemote?: boolean
+  /** With allowRemote, also to private, link-local, CGNAT and metadata addresses (`--allow-private-webhooks`). */
+  allowPrivate?: boolean
   timeoutMs?: number
   log?: (line: string) => void
 }
@@ -136,7 +130,7 @@ export class DeliveryEngine {
     this.clock = options.clock
     this.ids = options.ids
     this.log = new RingBuffer<DeliveryAttempt>(options.capacity ?? DELIVERY_LOG_CAPACITY)
-    this.send = options.send ?? httpSender({ allowRemote: options.allowRemote ?? false })
+    this.send = options.send ?? httpSender({ allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false })
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
     this.warn = options.log
   }
@@ -312,67 +306,4 @@ export class DeliveryEngine {
     ;(this.send as Partial<ReturnType<typeof httpSender>>).abortAll?.()
     for (const wake of this.waiters) wake()
   }
-}
-
-/** POSTs with node:http or node:https; an answer must be complete within `timeoutMs`. */
-export function httpSender(options: { allowRemote?: boolean } = {}): Sender & { abortAll(): void } {
-  const open = new Set<ClientRequest>()
-  const sender = (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendResult> =>
-    new Promise((resolve) => {
-      let target: URL
-      try {
-        target = new URL(url)
-      } catch {
-        resolve({ error: `not a URL: ${url}` })
-        return
-      }
-      if (!options.allowRemote && !isLoopbackHost(target.hostname)) {
-        resolve({ error: `not sent: ${target.hostname} is not this machine (start the emulator with --allow-remote-webhooks to deliver there)` })
-        return
-      }
-      const payload = Buffer.from(body, 'utf8')
-      const make = target.protocol === 'https:' ? httpsRequest : httpRequest
-      let settled = false
-      const finish = (result: SendResult) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        open.delete(req)
-        resolve(result)
-      }
-      const req = make(target, {
-        method: 'POST',
-        agent: false,
-        headers: { ...headers, 'Content-Length': String(payload.length), Connection: 'close' },
-      })
-      open.add(req)
-      const timer = setTimeout(() => {
-        finish({ error: `no answer within ${timeoutMs / 1000} s` })
-        req.destroy()
-      }, timeoutMs)
-      req.on('response', (res) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        res.on('data', (chunk: Buffer) => {
-          if (size < RESPONSE_SNIPPET_BYTES) chunks.push(chunk.subarray(0, RESPONSE_SNIPPET_BYTES - size))
-          size += chunk.length
-        })
-        res.on('end', () => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
-        res.on('error', (error) => finish({ status: res.statusCode ?? 0, error: error.message }))
-      })
-      req.on('error', (error: NodeJS.ErrnoException) => finish({ error: error.code ? `${error.code}: ${error.message}` : error.message }))
-      req.end(payload)
-    })
-  return Object.assign(sender, {
-    abortAll() {
-      for (const req of open) req.destroy()
-      open.clear()
-    },
-  })
-}
-
-/** 127.0.0.0/8, ::1 and localhost: the only hosts deliveries go to unless remote delivery is allowed. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host)
 }

@@ -36,6 +36,11 @@ export interface StartEmulatorOptions {
   /** Default true: start from the well-known seed. */
   seed?: boolean
   log?: (line: string) => void
+  /**
+   * Required as the Emulator-Control-Token header on every /__emulator request. Without one, a
+   * token is generated when the emulator listens on an address other machines can reach.
+   */
+  controlToken?: string
   /** Fixtures, fault seed (`--seed`), rate limit, strict https (docs/emulator.md, "For integrators"). */
   integrators?: IntegratorOptions
 }
@@ -47,6 +52,10 @@ export interface RunningEmulator {
   host: string
   credentials: { marketplaceApiKey: string; merchantSecretKey: string; merchantPublicKey: string }
   ids: { marketplaceId: string; merchantId: string; subMerchantId: string }
+  /** True when it listens on an address that is not loopback. */
+  exposed: boolean
+  /** The control token the control plane requires, if any (given, or generated because exposed). */
+  controlToken: string | undefined
   app: EmulatorApp
   close(): Promise<void>
 }
@@ -63,7 +72,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const host = options.host ?? '127.0.0.1'
   let running: Awaited<ReturnType<typeof listen>>
   try {
-    running = await listen(app, { port: options.port ?? 4010, host, ...(options.log ? { log: options.log } : {}) })
+    running = await listen(app, { port: options.port ?? 4010, host, controlToken: options.controlToken, ...(options.log ? { log: options.log } : {}) })
   } catch (error) {
     app.close()
     throw error
@@ -75,6 +84,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     host: running.host,
     credentials: { ...WELL_KNOWN.credentials },
     ids: { marketplaceId: WELL_KNOWN.marketplaceId, merchantId: WELL_KNOWN.merchantId, subMerchantId: WELL_KNOWN.subMerchantId },
+    exposed: running.exposed,
+    controlToken: running.controlToken,
     app,
     close: async () => {
       app.close()

@@ -39,6 +39,8 @@ export interface IntegratorOptions {
    * emulator never reaches out to the network unless asked to.
    */
   allowRemoteWebhooks?: boolean
+  /** `--allow-private-webhooks`: with remote delivery, also to private, link-local, CGNAT and metadata addresses. */
+  allowPrivateWebhooks?: boolean
   /** `--fixtures`: records added to the seed of every namespace, and again on reset. */
   fixtures?: Fixtures
   requestLogCapacity?: number
@@ -102,6 +104,7 @@ export class Namespace {
       ...(o.deliveryLogCapacity ? { capacity: o.deliveryLogCapacity } : {}),
       ...(o.send ? { send: o.send } : {}),
       allowRemote: o.allowRemoteWebhooks ?? false,
+      allowPrivate: o.allowPrivateWebhooks ?? false,
       ...(o.deliveryTimeoutMs ? { timeoutMs: o.deliveryTimeoutMs } : {}),
       ...(base.log ? { log: base.log } : {}),
     })

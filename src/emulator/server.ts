@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { EmulatorError } from './api-error.js'
 import type { EmulatorApp } from './app.js'
 import { MAX_JSON_BODY_BYTES } from './body-limits.js'
+import { type EdgePolicy, edgePolicy, generateControlToken, isExposedAddress, screenRequest } from './edge-guard.js'
 import { rejectRequest } from './pipeline.js'
 import { StreamBody } from './route.js'
 
@@ -22,7 +23,19 @@ export interface RunningServer {
   url: string
   port: number
   host: string
+  /** True when the bound address is not loopback (other machines can reach it). */
+  exposed: boolean
+  /** The control token the control plane requires (given, or generated because exposed); undefined when none. */
+  controlToken: string | undefined
   close(): Promise<void>
+}
+
+export interface ListenOptions {
+  port: number
+  host: string
+  log?: (line: string) => void
+  /** Required on every control-plane request when given; generated when the address is exposed and none is given. */
+  controlToken?: string | undefined
 }
 
 function headerMap(req: IncomingMessage): Record<string, string | undefined> {
@@ -111,12 +124,22 @@ function streamPieces(res: ServerResponse, pieces: Iterator<string>): void {
   pump()
 }
 
-export function listen(app: EmulatorApp, options: { port: number; host: string; log?: (line: string) => void }): Promise<RunningServer> {
+export function listen(app: EmulatorApp, options: ListenOptions): Promise<RunningServer> {
   const sockets = new Set<Socket>()
   const deps = { ids: app.ids, ...(options.log ? { log: options.log } : {}) }
+  // Set once listening (the bound address is known then), before any request can arrive.
+  let policy: EdgePolicy | undefined
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET'
     const url = req.url ?? '/'
+    const refusal = policy ? screenRequest(policy, method, url, req.headers) : undefined
+    if (refusal) {
+      // Refused on its headers: the body is not read, and the connection closes after the answer.
+      const answer = rejectRequest(deps, refusal, { method, url })
+      send(res, { ...answer, headers: { ...answer.headers, Connection: 'close' } })
+      req.resume()
+      return
+    }
     const limit = bodyLimit(req.headers['content-type'])
     const declared = Number(req.headers['content-length'] ?? '0')
     if (Number.isFinite(declared) && declared > limit) {
@@ -182,11 +205,16 @@ export function listen(app: EmulatorApp, options: { port: number; host: string; 
       server.off('error', onError)
       const address = server.address() as AddressInfo
       const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      const exposed = isExposedAddress(address.address)
+      const controlToken = options.controlToken ?? (exposed ? generateControlToken() : undefined)
+      policy = edgePolicy(address.address, options.host, controlToken)
       let closing: Promise<void> | undefined
       resolve({
         server,
         port: address.port,
         host: address.address,
+        exposed,
+        controlToken,
         url: `http://${hostForUrl}:${address.port}`,
         close() {
           closing ??= new Promise<void>((done) => {

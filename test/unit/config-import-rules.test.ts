@@ -1,6 +1,7 @@
 // DESIGN.md, "Who may import whom": config may import conf, zod, node:*, its own files and
 // the shared well-known seed, and of the client only its pure fast check (client/fast-check.ts,
-// which reads the profile store without loading zod); never oclif, output or the rest of the client.
+// which reads the profile store without loading zod) and key prefix (client/key-prefix.ts); never
+// oclif, output or the rest of the client.
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -18,7 +19,7 @@ describe('src/config imports', () => {
       if (spec.startsWith('.')) {
         const target = path.resolve(ROOT, spec)
         const allowed =
-          target.startsWith(ROOT + path.sep) || target === path.resolve(ROOT, '../well-known.js') || target === path.resolve(ROOT, '../client/fast-check.js')
+          target.startsWith(ROOT + path.sep) || target === path.resolve(ROOT, '../well-known.js') || target === path.resolve(ROOT, '../client/fast-check.js') || target === path.resolve(ROOT, '../client/key-prefix.js')
         expect(allowed, `${spec} from ${name}`).toBe(true)
       } else {
         expect(['conf', 'zod'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)

@@ -8,24 +8,34 @@
 // line), and, with `--forward-to`, sent on with its headers and raw body to a handler of your
 // own, whose status becomes the answer to the sender (so the sender's retries reach it). A
 // delivery whose signature is wrong is flagged, answered 401 and never forwarded.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+//
+// It fails closed: without the subscription's secret it does not start (listen-secret.ts), except
+// with a loud --skip-verify, never against production. A delivery id acknowledged once is not
+// forwarded again while its signature could still be accepted (webhook-dedupe.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { PayfacClient } from '../../client/client.js'
 import type { WebhookSubscription } from '../../client/schemas/webhooks.js'
-import { WEBHOOK_SIGNATURE_HEADER, describeWebhookSignatureFailure, verifyWebhookSignature } from '../../client/webhook-signature.js'
+import {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_SIGNATURE_HEADER,
+  describeWebhookSignatureFailure,
+  verifyWebhookSignature,
+} from '../../client/webhook-signature.js'
 import type { Environment } from '../../config/profiles.js'
-import { UsageError } from '../errors.js'
 import { webhookEnvelope, webhookLevel } from '../requests/webhooks.js'
 import { KNOWN_EVENTS } from '../known-names.js'
 import { watchInterrupts } from './interrupt.js'
 import { sanitizeLine } from '../../output/sanitize.js'
+import { checkSecretChoice, missingSecret, secretFromEmulator, skipVerifyWarning } from './listen-secret.js'
+import { DeliveryDedupe } from './webhook-dedupe.js'
+import { answerJson, closeServer, listenOn, readBody, receiverServer } from './webhook-receiver.js'
 
 /** Every event the emulator sends (docs/emulator.md, "For integrators" → Events). */
 export const EMULATOR_EVENTS = KNOWN_EVENTS
 
-/** Largest delivery body read; a bigger one is answered 413. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+/** The header that names one delivery (the same on every retry of it). */
+export const DELIVERY_ID_HEADER = 'Webhook-Delivery-Id'
 /** How long a forward may take before it counts as failed (the emulator's own delivery timeout). */
 const FORWARD_TIMEOUT_MS = 10_000
 /** Headers that belong to one connection and are not forwarded. */
@@ -39,12 +49,14 @@ export interface ListenOptions {
   forwardTo?: string | undefined
   secret?: string | undefined
   subscriptionId?: string | undefined
+  /** Forward without checking signatures (loud; refused against production and beside a secret). */
+  skipVerify?: boolean | undefined
   json: boolean
 }
 
 export interface ListenContext {
   client: PayfacClient
-  settings: { environment: Environment; credentialKind: string; context: { merchantId?: string | undefined } }
+  settings: { environment: Environment; baseUrl: string; credentialKind: string; context: { merchantId?: string | undefined } }
   stdout: { write(text: string): unknown }
   stderr: { write(text: string): unknown }
   /** Stops the listener; without one, Ctrl-C and SIGTERM are watched. */
@@ -59,9 +71,17 @@ export interface ReceivedEvent {
   signatureValid: boolean | null
   signatureError?: string | undefined
   deliveryId: string | null
+  /** True when this delivery id was acknowledged before: answered 200, not forwarded again. */
+  duplicate?: boolean | undefined
   payload: unknown
   /** The forward's status; null when not forwarded; `error: …` when it failed. */
   forwardStatus: number | string | null
+}
+
+interface ListenState {
+  secret: string | undefined
+  received: number
+  dedupe: DeliveryDedupe
 }
 
 export interface ListenSummary {
@@ -72,25 +92,38 @@ export interface ListenSummary {
 
 /** Runs until stopped; resolves after the subscription it created is suspended and the port is closed. */
 export async function listenForWebhooks(options: ListenOptions, context: ListenContext): Promise<ListenSummary> {
+  // Refused before anything is sent or opened: a secret and --skip-verify together, --skip-verify
+  // on production, production without a secret (nothing there could give one).
+  checkSecretChoice(options, context.settings.environment)
   const interrupts = context.signal ? undefined : watchInterrupts()
   const signal = (context.signal ?? interrupts?.signal) as AbortSignal
   const log = (line: string) => context.stderr.write(`${sanitizeLine(line)}\n`)
-  const state = { secret: options.secret, received: 0 }
-  const server = createServer((req, res) => void receive(req, res, options, state, context))
+  const state: ListenState = { secret: options.secret, received: 0, dedupe: new DeliveryDedupe() }
+  const server = receiverServer((req, res) => void receive(req, res, options, state, context))
   try {
-    const port = await listen(server, options.port, options.host ?? '127.0.0.1')
+    const port = await listenOn(server, options.port, options.host ?? '127.0.0.1')
     const url = `http://127.0.0.1:${port}/`
     let created: WebhookSubscription | undefined
     try {
       created = await setUpSubscription(url, options, context, state, log)
+      // --skip-verify means what it says, even when the subscription's answer held its secret.
+      if (options.skipVerify) state.secret = undefined
+      else if (state.secret === undefined) {
+        const id = created?.id ?? options.subscriptionId
+        state.secret = id === undefined ? undefined : await secretFromEmulator(context.client, context.settings, id)
+        if (state.secret !== undefined) log(`Secret of subscription ${id} read from the local emulator's control plane.`)
+      }
+      if (state.secret === undefined && !options.skipVerify) throw missingSecret(context.settings.environment)
     } catch (error) {
-      await close(server)
+      await closeServer(server)
+      if (created) await context.client.webhooks.setStatus(created.id, 'Suspended').catch(() => undefined)
       throw error
     }
-    const verifying = state.secret ? 'signatures checked' : 'signatures not checked (no --secret)'
+    if (options.skipVerify) log(skipVerifyWarning(url, options.forwardTo))
+    const verifying = state.secret ? 'signatures checked' : 'signatures NOT checked (--skip-verify)'
     log(`Listening on ${url} (${verifying}${options.forwardTo ? `; forwarding to ${options.forwardTo}` : ''}). Ctrl-C stops.`)
     await stopped(signal)
-    await close(server)
+    await closeServer(server)
     if (created) {
       await context.client.webhooks.setStatus(created.id, 'Suspended')
       log(`Subscription ${created.id} suspended.`)
@@ -99,7 +132,7 @@ export async function listenForWebhooks(options: ListenOptions, context: ListenC
     return { port, received: state.received, subscriptionId: created?.id ?? options.subscriptionId }
   } finally {
     interrupts?.dispose()
-    if (server.listening) await close(server)
+    if (server.listening) await closeServer(server)
   }
 }
 
@@ -119,7 +152,7 @@ async function setUpSubscription(
     return undefined
   }
   if (settings.environment === 'production') {
-    log('Production profile: no subscription is created. Point one at a public https address that forwards here, and give --secret to check signatures.')
+    log('Production profile: no subscription is created. Point one at a public https address that forwards here; --secret checks its signatures.')
     return undefined
   }
   const level = webhookLevel(settings.credentialKind, settings.context.merchantId)
@@ -131,21 +164,17 @@ async function setUpSubscription(
   return created
 }
 
-async function receive(
-  req: IncomingMessage,
-  res: ServerResponse,
-  options: ListenOptions,
-  state: { secret: string | undefined; received: number },
-  context: ListenContext,
-): Promise<void> {
-  const answer = (status: number, body: unknown) => {
-    if (res.headersSent) return
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-  }
+async function receive(req: IncomingMessage, res: ServerResponse, options: ListenOptions, state: ListenState, context: ListenContext): Promise<void> {
+  const answer = (status: number, body: unknown) => answerJson(res, status, body)
+  // What a sender wrote (an event type, a delivery id) is shown with its control characters made visible.
+  const warn = (line: string) => context.stderr.write(`${sanitizeLine(line)}\n`)
+  let begun: string | undefined
   try {
     if (req.method !== 'POST') return answer(405, { error: 'payfac webhooks listen takes POST deliveries' })
-    const body = await readBody(req)
-    if (body === undefined) return answer(413, { error: 'body too large' })
+    // Fail closed: until the secret is known (it may still be being fetched), nothing is accepted; the sender retries.
+    if (state.secret === undefined && !options.skipVerify) return answerJson(res, 503, { error: 'not ready: no secret to check signatures with yet' }, true)
+    const body = await readBody(req, res)
+    if (body === undefined) return
     const receivedAt = new Date().toISOString()
     const payload = parseJson(body)
     const type = isRecord(payload) && typeof payload.webhookEventType === 'string' ? payload.webhookEventType : '(not an event)'
@@ -153,23 +182,51 @@ async function receive(
     state.received++
     const header = headerValue(req, WEBHOOK_SIGNATURE_HEADER)
     const check = state.secret === undefined ? undefined : verifyWebhookSignature(state.secret, header, body)
+    const deliveryId = headerValue(req, DELIVERY_ID_HEADER) ?? null
     const event: ReceivedEvent = {
       type,
       receivedAt,
       signatureValid: check ? check.ok : null,
       signatureError: check && !check.ok ? describeWebhookSignatureFailure(check.reason) : undefined,
-      deliveryId: headerValue(req, 'Webhook-Delivery-Id') ?? null,
+      deliveryId,
       payload: payload === undefined ? body.toString('utf8') : payload,
       forwardStatus: null,
     }
-    if (check && !check.ok) answer(401, { error: `signature refused: ${event.signatureError}` })
-    else if (options.forwardTo) {
+    const print = () => context.stdout.write(`${options.json ? JSON.stringify(event) : eventLine(event)}\n`)
+    if (check && !check.ok) {
+      answer(401, { error: `signature refused: ${event.signatureError}` })
+      return void print()
+    }
+    // Kept while the signature could still be accepted: its timestamp plus the tolerance.
+    const until = ((check?.ok ? check.timestamp : Date.now() / 1000) + DEFAULT_WEBHOOK_TOLERANCE_SECONDS) * 1000
+    const verdict = deliveryId === null ? 'new' : state.dedupe.begin(deliveryId, until)
+    if (verdict === 'new' && deliveryId !== null) begun = deliveryId
+    if (verdict === 'duplicate') {
+      warn(`Delivery ${deliveryId} was acknowledged before: answered 200 again, not forwarded.`)
+      answer(200, { duplicate: true, deliveryId })
+      event.duplicate = true
+      return void print()
+    }
+    if (verdict === 'in-flight') {
+      warn(`Delivery ${deliveryId} arrived again while the first copy is being handled: answered 409.`)
+      return answer(409, { error: `delivery ${deliveryId} is being handled`, deliveryId })
+    }
+    let status = 200
+    if (options.forwardTo) {
+      if (options.skipVerify) warn(`WARNING: forwarding an UNVERIFIED delivery${deliveryId ? ` ${deliveryId}` : ''} (${type}) to ${options.forwardTo} (--skip-verify).`)
       const forwarded = await forward(options.forwardTo, req, body)
       event.forwardStatus = forwarded.status ?? `error: ${forwarded.error}`
-      answer(forwarded.status ?? 502, forwarded.status === undefined ? { error: `forward failed: ${forwarded.error}` } : { forwarded: forwarded.status })
-    } else answer(200, { received: true })
-    context.stdout.write(`${options.json ? JSON.stringify(event) : sanitizeLine(eventLine(event))}\n`)
+      status = forwarded.status ?? 502
+      answer(status, forwarded.status === undefined ? { error: `forward failed: ${forwarded.error}` } : { forwarded: forwarded.status })
+    } else {
+      if (options.skipVerify) warn(`WARNING: accepted an UNVERIFIED delivery${deliveryId ? ` ${deliveryId}` : ''} (${type}) (--skip-verify).`)
+      answer(200, { received: true })
+    }
+    if (begun !== undefined) state.dedupe.settle(begun, status >= 200 && status < 300)
+    begun = undefined
+    print()
   } catch (error) {
+    if (begun !== undefined) state.dedupe.settle(begun, false)
     answer(500, { error: error instanceof Error ? error.message : String(error) })
   }
 }
@@ -180,8 +237,8 @@ export function eventLine(event: ReceivedEvent): string {
   const ids = keyIds(event.payload)
   const signature = event.signatureValid === null ? 'signature unchecked' : event.signatureValid ? 'signature ok' : `signature BAD (${event.signatureError})`
   const forward =
-    event.forwardStatus === null ? (event.signatureValid === false ? 'not forwarded' : '') : `forward ${event.forwardStatus}`
-  return [time, event.type, ids.join(' ') || '-', signature, forward].filter(Boolean).join('  ').replace(/[\u0000-\u001f\u007f]/g, '?')
+    event.duplicate ? 'duplicate, not forwarded' : event.forwardStatus === null ? (event.signatureValid === false ? 'not forwarded' : '') : `forward ${event.forwardStatus}`
+  return sanitizeLine([time, event.type, ids.join(' ') || '-', signature, forward].filter(Boolean).join('  '))
 }
 
 /** The ids that say what an event is about: `orderId=…`, `transactionId=…`, `token=…` (at most five). */
@@ -210,20 +267,6 @@ async function forward(target: string, req: IncomingMessage, body: Buffer): Prom
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let tooBig = false
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) tooBig = true
-      else chunks.push(chunk)
-    })
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()]
@@ -242,29 +285,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new UsageError(`--port ${port} is taken on ${host}`, 'Choose another port, or --port 0 for a free one'))
-      else if (error.code === 'EACCES') reject(new UsageError(`--port ${port} needs privileges on ${host}`, 'Choose a port above 1023, or --port 0'))
-      else reject(error)
-    }
-    server.once('error', failed)
-    server.listen(port, host, () => {
-      server.off('error', failed)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-}
 
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) return resolve()
-    server.close(() => resolve())
-    server.closeIdleConnections()
-    setTimeout(() => server.closeAllConnections(), 1000).unref()
-  })
-}
 
 function stopped(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags.js'
+import { emulatorOptions, exposedWarning } from '../../cli/flags-emulator.js'
 import { emulatorReadyText } from '../../output/views/emulator.js'
 
 export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
@@ -13,6 +14,7 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'With --json the first line on stdout is one JSON object with the base URL, the seeded ids and the credentials. ' +
     'With --fixtures the given records are added to the seed (and again on every reset). With --strict, request fields it does not know are refused (400) instead of accepted and reported. ' +
     'The control plane is at /__emulator (see `payfac emulator state`, `requests`, `deliveries`). ' +
+    'It answers only Host names of its own (421), refuses control requests a web page could send (403), and beyond loopback requires the control token. ' +
     'See docs/emulator.md for the test values, the simulation actions, faults, namespaces and webhooks.'
 
   static override examples = [
@@ -25,7 +27,8 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
   static override baseFlags = { json: outputFlags.json }
   static override flags = {
     port: Flags.integer({ description: 'Port to listen on; 0 picks a free port.', default: 4010, min: 0, max: 65_535 }),
-    host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
+    host: Flags.string({ description: 'Address to listen on. Other than loopback, the control plane needs a control token (printed at start).', default: '127.0.0.1' }),
+    'control-token': Flags.string({ description: 'Require this Emulator-Control-Token header on /__emulator requests (default: one is generated when --host is not loopback).', env: 'PAYFAC_EMULATOR_TOKEN' }),
     state: Flags.string({ description: 'Keep the state in this JSON file (loaded at start, saved after every change).' }),
     log: Flags.boolean({ description: 'Log one line per request to stderr.', default: false }),
     fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
@@ -33,23 +36,20 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
     strict: Flags.boolean({ description: 'Refuse request fields the emulator does not know (400), instead of accepting and reporting them.', default: false }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
-    'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
+    'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
+    'allow-private-webhooks': Flags.boolean({ description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.', default: false }),
   }
 
   async run(): Promise<void> {
     const flags = this.flags
     const { startEmulator, loadFixtures } = await import('../../emulator/index.js')
-    const integrators = {
-      ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}),
-      ...(flags.seed !== undefined ? { faultSeed: flags.seed } : {}),
-      ...(flags['rate-limit'] ? { rateLimit: flags['rate-limit'] } : {}),
-      strict: flags.strict, strictHttps: flags['strict-https'],
-      allowRemoteWebhooks: flags['allow-remote-webhooks'],
-    }
+    const integrators = { ...emulatorOptions(flags), ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}) }
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
-    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
+    const token = flags['control-token'] ? { controlToken: flags['control-token'] } : {}
+    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...token, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
     const ready = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
     process.stdout.write(`${flags.json ? JSON.stringify(ready) : emulatorReadyText(ready)}\n`)
+    if (emulator.exposed) process.stderr.write(`${exposedWarning(emulator.host, token.controlToken === undefined ? emulator.controlToken : undefined)}\n`)
     process.stderr.write('Emulator running; press Ctrl-C to stop.\n')
     const { stopSignal } = await import('../../cli/flows/interrupt.js')
     const signal = await stopSignal()

@@ -16,7 +16,10 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     '--subscription uses an existing subscription instead and leaves it as it is (--secret checks its signatures). One ' +
     'line per delivery on stdout (time, event, ids, signature ok or BAD, forward status), or one JSON object a line with ' +
     '--json. --forward-to sends each delivery on with its headers and raw body, and answers the sender with the handler\'s ' +
-    'status, so retries reach your handler; a delivery with a bad signature is answered 401 and not forwarded.'
+    'status, so retries reach your handler; a delivery with a bad signature is answered 401 and not forwarded. It fails ' +
+    'closed: with no secret (from --secret, the subscription, or a local emulator\'s control plane) it does not start (exit 2); ' +
+    '--skip-verify starts without checks, with a warning on stderr for each delivery, and is refused against production (exit 3). ' +
+    'A Webhook-Delivery-Id already acknowledged within the 5-minute signature tolerance is answered 200 and not forwarded again.'
 
   static override examples = [
     '<%= config.bin %> webhooks listen',
@@ -30,12 +33,13 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'forward-to': Flags.string({ description: 'Send each delivery on to this URL, headers and raw body as received.', parse: async (input) => checkForwardUrl(input) }),
     secret: webhookSecretFlag("The subscription's secret, to check signatures (default: the secret of the subscription created or given)."),
     subscription: idFlag('webhook', 'Use this existing subscription (webhook_…) instead of creating one.'),
+    'skip-verify': Flags.boolean({ description: 'Accept and forward deliveries without checking signatures (warns on each; never against production).', default: false }),
   }
 
   async run() {
     const f = this.flags
     const secret = await webhookSecret(f.secret, { stdinFree: true, required: false })
-    const options = { port: f.port, events: f.events, forwardTo: f['forward-to'], secret, subscriptionId: f.subscription, json: Boolean(f.json) }
+    const options = { port: f.port, events: f.events, forwardTo: f['forward-to'], secret, subscriptionId: f.subscription, skipVerify: f['skip-verify'], json: Boolean(f.json) }
     const context = { client: await this.client(), settings: await this.settings(), stdout: process.stdout, stderr: process.stderr }
     await listenForWebhooks(options, context)
   }

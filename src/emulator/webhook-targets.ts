@@ -1,0 +1,99 @@
+// Where the emulator may deliver a webhook, judged on the address a delivery would connect to
+// (after DNS, at delivery time, so a name that rebinds to an inside address is caught):
+//
+// - without --allow-remote-webhooks: loopback only (127.0.0.0/8, ::1);
+// - with it: public addresses too, but not link-local (169.254.0.0/16, fe80::/10), private
+//   (10/8, 172.16/12, 192.168/16, fc00::/7), shared CGNAT (100.64.0.0/10), cloud metadata
+//   (169.254.169.254, fd00:ec2::254) or unspecified (0.0.0.0/8, ::) addresses, unless
+//   --allow-private-webhooks is given as well;
+// - never multicast, broadcast or reserved addresses (224.0.0.0/3, ff00::/8).
+// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as the IPv4 address they carry.
+import { isIP } from 'node:net'
+
+export type AddressClass = 'loopback' | 'private' | 'link-local' | 'cgnat' | 'metadata' | 'unspecified' | 'reserved' | 'public'
+
+export interface TargetPolicy {
+  allowRemote: boolean
+  allowPrivate: boolean
+}
+
+const INSIDE: ReadonlySet<AddressClass> = new Set(['private', 'link-local', 'cgnat', 'metadata', 'unspecified'])
+
+const DESCRIPTION: Record<AddressClass, string> = {
+  loopback: 'a loopback address',
+  private: 'a private address',
+  'link-local': 'a link-local address',
+  cgnat: 'a shared (CGNAT) address',
+  metadata: 'a cloud metadata address',
+  unspecified: 'an unspecified address',
+  reserved: 'a multicast or reserved address',
+  public: 'a public address',
+}
+
+/** The class of an IP address; 'reserved' for anything that is not one. */
+export function classifyAddress(address: string): AddressClass {
+  const text = address.replace(/^\[|\]$/g, '').split('%')[0] as string
+  const kind = isIP(text)
+  if (kind === 4) return classifyV4(text.split('.').map(Number))
+  if (kind === 6) return classifyV6(expandV6(text))
+  return 'reserved'
+}
+
+function classifyV4([a = 0, b = 0, c = 0, d = 0]: number[]): AddressClass {
+  if (a === 127) return 'loopback'
+  if (a === 169 && b === 254 && c === 169 && d === 254) return 'metadata'
+  if (a === 0) return 'unspecified'
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return 'private'
+  if (a === 169 && b === 254) return 'link-local'
+  if (a === 100 && b >= 64 && b <= 127) return 'cgnat'
+  if (a >= 224) return 'reserved'
+  return 'public'
+}
+
+function classifyV6(words: number[]): AddressClass {
+  const [w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0] = words
+  const zeroHead = w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0 && w4 === 0
+  if (zeroHead && w5 === 0xffff) return classifyV4([w6 >> 8, w6 & 0xff, w7 >> 8, w7 & 0xff])
+  if (zeroHead && w5 === 0 && w6 === 0 && w7 === 1) return 'loopback'
+  if (zeroHead && w5 === 0 && w6 === 0 && w7 === 0) return 'unspecified'
+  if (w0 === 0xfd00 && w1 === 0x0ec2 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0 && w6 === 0 && w7 === 0x254) return 'metadata'
+  if ((w0 & 0xfe00) === 0xfc00) return 'private'
+  if ((w0 & 0xffc0) === 0xfe80) return 'link-local'
+  if ((w0 & 0xff00) === 0xff00) return 'reserved'
+  return 'public'
+}
+
+/** Eight 16-bit words of an IPv6 address (valid per isIP), a trailing dotted IPv4 part included. */
+function expandV6(text: string): number[] {
+  let head = text.toLowerCase()
+  const tail: number[] = []
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(head)
+  if (dotted) {
+    const [a = 0, b = 0, c = 0, d = 0] = (dotted[1] as string).split('.').map(Number)
+    tail.push((a << 8) | b, (c << 8) | d)
+    head = head.slice(0, -(dotted[1] as string).length).replace(/:$/, '') || ':'
+    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1)
+  }
+  const words = (part: string) => (part === '' ? [] : part.split(':').filter((w) => w !== '').map((w) => Number.parseInt(w, 16)))
+  const [left = '', right] = head.split('::')
+  const before = words(left)
+  const after = right === undefined ? [] : words(right)
+  const missing = 8 - tail.length - before.length - after.length
+  return [...before, ...Array<number>(Math.max(0, right === undefined ? 0 : missing)).fill(0), ...after, ...tail]
+}
+
+/**
+ * Why a delivery to `address` (reached by the name `host`) is refused under `policy`, as the
+ * delivery log says it; undefined when it may go.
+ */
+export function targetRefusal(host: string, address: string, policy: TargetPolicy): string | undefined {
+  const kind = classifyAddress(address)
+  const where = host.replace(/^\[|\]$/g, '') === address ? address : `${host} (${address})`
+  if (kind === 'loopback') return undefined
+  if (kind === 'reserved') return `not sent: ${where} is ${DESCRIPTION[kind]}`
+  if (!policy.allowRemote) return `not sent: ${where} is not this machine (start the emulator with --allow-remote-webhooks to deliver there)`
+  if (INSIDE.has(kind) && !policy.allowPrivate) {
+    return `not sent: ${where} is ${DESCRIPTION[kind]} (start the emulator with --allow-private-webhooks as well to deliver there)`
+  }
+  return undefined
+}
