@@ -45,6 +45,8 @@ export async function saveStream(source: Readable, path: string, options: SaveOp
     bytes += chunk.length
     progress.add(chunk.length)
   })
+  // Counting must not start the flow: nothing reads until the file (or the FIFO's reader) is there.
+  source.pause()
   try {
     if (target.kind === 'file') await replaceFile(source, target, options)
     else await writeInPlace(source, target, options)

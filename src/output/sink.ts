@@ -94,12 +94,19 @@ export function stdoutFailureOf(error: unknown, out: NodeJS.WritableStream = pro
   return stdoutWriteError(error)
 }
 
+/** The process, as far as noteStdoutFailure() needs it. */
+export interface ExitTarget {
+  once(event: 'exit', listener: () => void): unknown
+  exitCode?: number | string | null | undefined
+  stderr: { write(text: string): unknown }
+}
+
 /**
  * Notes a failed write to stdout that was not a reader going away. Unless a command reports it
  * first (it receives stdoutWriteError()), one line is written to stderr as the process exits,
  * with exit 1 when no other code was set.
  */
-export function noteStdoutFailure(error: unknown, target: Pick<NodeJS.Process, 'once' | 'exitCode'> & { stderr: { write(text: string): unknown } } = process): void {
+export function noteStdoutFailure(error: unknown, target: ExitTarget = process): void {
   if (stdoutFailure) return
   stdoutFailure = new WriteError(`Could not write to stdout: ${writeFailureWords(error)}`, 'stdout', error)
   target.once('exit', () => {
