@@ -38,7 +38,14 @@ export interface SaveOptions {
 
 /** Writes a stream to `path` as described above; returns the number of bytes written. */
 export async function saveStream(source: Readable, path: string, options: SaveOptions = {}): Promise<number> {
-  const target = outTarget(path)
+  let target: OutTarget
+  try {
+    target = outTarget(path)
+  } catch (error) {
+    // Changed since the flag was checked (a folder now, say): the answer is not read.
+    source.destroy()
+    throw error
+  }
   let bytes = 0
   const progress = byteProgress()
   source.on('data', (chunk: Buffer) => {
