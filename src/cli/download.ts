@@ -1,45 +1,15 @@
-// Downloads (invoice PDFs, statement zips, settlement CSV): streamed to a temporary file beside
-// the target and renamed into place only when complete, so an interrupted download never leaves a
-// truncated file under the requested name. The temporary file is removed on every way out: an
-// error, a signal (through the process-wide clean-ups of signals.ts) or an early exit. Without
-// --out, binary data is refused on a terminal.
-import { createWriteStream, rmSync } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+// Downloads (invoice PDFs, statement zips, settlement CSV): with --out, saved by out-file.ts (a
+// regular file is replaced atomically, so an interrupted download never leaves a truncated file
+// under the requested name; a FIFO or device is written in place). Without --out, binary data is
+// refused on a terminal.
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
+import { stdoutFailureOf } from '../output/sink.js'
 import { UsageError } from './errors.js'
-import { byteProgress } from './progress.js'
-import { addCleanup } from './signals.js'
 
-/** Writes a stream to `path` atomically; returns the number of bytes written. */
-export async function saveStream(source: Readable, path: string): Promise<number> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.part`)
-  let bytes = 0
-  const progress = byteProgress()
-  source.on('data', (chunk: Buffer) => {
-    bytes += chunk.length
-    progress.add(chunk.length)
-  })
-  const forget = addCleanup(() => rmSync(temporary, { force: true }))
-  try {
-    await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }))
-    progress.end()
-    await rename(temporary, path)
-  } catch (error) {
-    progress.end()
-    await rm(temporary, { force: true })
-    forget()
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-      throw new UsageError(`--out: cannot write ${path} (${code})`, 'Check that the folder exists and is writable')
-    }
-    throw error
-  }
-  forget()
-  return bytes
-}
+/** The --out writer (out-file.ts): files replaced atomically, FIFOs and devices written in place. */
+export { saveStream } from './out-file.js'
 
 /** Sends a stream to stdout; binary data is refused when stdout is a terminal. */
 export async function streamToStdout(source: Readable, options: { binary: boolean; what: string }): Promise<void> {
@@ -47,5 +17,8 @@ export async function streamToStdout(source: Readable, options: { binary: boolea
     source.destroy()
     throw new UsageError(`${options.what} is binary and stdout is a terminal`, 'Give --out <file>, or redirect stdout to a file')
   }
-  await pipeline(source, process.stdout, { end: false })
+  // stdout's own failure (a full disk behind `> file`) is one line, not a stack (sink.ts).
+  await pipeline(source, process.stdout, { end: false }).catch((error: unknown) => {
+    throw stdoutFailureOf(error)
+  })
 }

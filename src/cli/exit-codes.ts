@@ -141,6 +141,11 @@ function describeOnce(error: unknown): ErrorReport {
     const message = rewordParseError((error as Error).message) ?? firstLine((error as Error).message)
     return { code, message, hint: 'See --help for the flags and examples', json: { ...base, message } }
   }
+  if (isNamed(error, 'WriteError')) {
+    // A disk or device that refused a write (full, over quota, I/O error): one plain line, not "a bug".
+    const { message, code: errno } = error as Error & { code?: string }
+    return { code, message, hint: undefined, json: { ...base, message, errno } }
+  }
   if (error instanceof Error) {
     const hint = code === EXIT.unexpected ? 'This looks like a bug in payfac; run again with --debug and report what it prints.' : undefined
     return { code, message: firstLine(error.message) || error.name, hint, json: { ...base, message: error.message } }
