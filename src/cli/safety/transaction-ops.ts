@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 
 import type { PayfacClient } from '../../client/client.js'
+import { checkGuardRead } from '../../client/core.js'
 import { formatMinorUnits } from '../../client/money.js'
 import type { Transaction, TransactionDetails } from '../../client/schemas/transactions.js'
 import { RefusedError, UsageError } from '../errors.js'
@@ -105,6 +106,8 @@ export interface RefundRequest {
 export async function refundOperation(session: SafetySession, client: PayfacClient, r: RefundRequest): Promise<TransactionDetails> {
   const id = r.transactionId
   const read = await readForDryRun(session.dryRun, `transaction ${id}`, () => client.transactions.get(id))
+  // What remains to refund is judged from the amount: an answer without it stops the refund (exit 7).
+  if (read) checkGuardRead(read, { method: 'GET', path: `/transactions/${id}` }, [['purchaseDetails.amount.minorCurrencyUnits', 'integer'], ['purchaseDetails.amount.currency', 'string']])
   if (!read && !r.currency) throw new UsageError('A dry run that cannot read the transaction needs --currency', 'Add --currency, such as --currency AUD')
   const currency = read ? currencyOf(read, r.currency) : (r.currency as string)
   const units = minorUnitsFrom(r.amount, currency)
