@@ -16,7 +16,11 @@ const GLOBAL = 'GLOBAL'
 export const outputFlags = {
   json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
   csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
-  columns: Flags.string({ description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV).', helpGroup: GLOBAL }),
+  columns: Flags.string({
+    description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV); checked before anything is sent.',
+    helpGroup: GLOBAL,
+    parse: async (input) => (await import('./validate-columns.js')).checkColumnsFlag(input),
+  }),
   wide: Flags.boolean({ description: 'Show every column and whole cells, however wide the terminal.', helpGroup: GLOBAL }),
   query: Flags.string({
     description: 'A JMESPath expression applied to the JSON output (implies --json); a string result prints as plain text.',
