@@ -25,6 +25,8 @@ export interface HostileAnswer {
    * server closes.
    */
   cut?: number | 'hold'
+  /** Send the body chunked, without a Content-Length. */
+  chunked?: boolean
 }
 
 export type HostileScript = (request: ArrivedRequest) => HostileAnswer
@@ -68,6 +70,11 @@ export async function startHostileService(script: HostileScript = () => ({ statu
         return
       }
       res.writeHead(answer.status ?? 200, headers)
+      if (answer.chunked) {
+        res.write(bytes)
+        res.end()
+        return
+      }
       res.end(bytes)
     })
   })
