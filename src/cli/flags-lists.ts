@@ -41,7 +41,7 @@ export const timeoutFlag = Flags.string({
  * to 24 h. A longer one is refused (a Node timer past 2^31-1 ms fires after 1 ms).
  */
 export function requestTimeoutMs(input: string, what: string): number {
-  const match = /^(\d{1,16})(ms|s|m|h)?$/.exec(input.trim())
+  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
   const ms = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : 0
   if (!(ms > 0)) throw new UsageError(`${what} takes a duration above 0 such as 500ms, 10s or 2m (got "${input}")`)
   if (ms > MAX_REQUEST_TIMEOUT_MS) throw new UsageError(`${what} must be from 1ms to 24h (got "${input}")`, 'For example 30s or 2m')

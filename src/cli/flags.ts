@@ -217,8 +217,9 @@ export const MIN_INTERVAL_MS = 100
 
 /** `--interval` in milliseconds, refused under MIN_INTERVAL_MS and over MAX_WAIT_MS. */
 export function intervalMs(input: string, flag = '--interval'): number {
-  const ms = waitMs(input, flag)
+  const ms = readMs(input, flag)
   if (ms < MIN_INTERVAL_MS) throw new UsageError(`${flag} must be at least ${MIN_INTERVAL_MS}ms (got "${input}")`, 'For example --interval 3s')
+  if (ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from ${MIN_INTERVAL_MS}ms to 24h (got "${input}")`, 'For example --interval 3s')
   return ms
 }
 
@@ -227,12 +228,7 @@ export function intervalMs(input: string, flag = '--interval'): number {
  * of ms past 2^53 is refused). Flags that bound a wait take waitMs instead (1 ms to 24 h).
  */
 export function durationMs(input: string, flag: string): number {
-  const match = /^(\d{1,16})(ms|s|m|h)?$/.exec(input.trim())
-  if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 3s, 10m or 1h (got "${input}")`)
-  const value = Number(match[1])
-  const unit = match[2] ?? 's'
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000
-  const ms = value * factor
+  const ms = readMs(input, flag)
   if (!Number.isSafeInteger(ms)) throw new UsageError(`${flag} is too long (got "${input}")`)
   return ms
 }
@@ -242,11 +238,17 @@ export const MAX_WAIT_MS = 86_400_000
 
 /** A duration that bounds a wait, in ms: from 1 ms to 24 h, else a usage error naming the flag. */
 export function waitMs(input: string, flag: string): number {
-  const match = /^(\d{1,16})(ms|s|m|h)?$/.exec(input.trim())
-  const ms = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : Number.NaN
-  if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 10s, 2m or 1h (got "${input}")`)
+  const ms = readMs(input, flag)
   if (ms < 1 || ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from 1ms to 24h (got "${input}")`, 'For example 30s, 10m or 2h')
   return ms
+}
+
+/** A duration's milliseconds as written (`500ms`, `3s`, `10m`, `1h`, plain seconds), not yet bounded. */
+function readMs(input: string, flag: string): number {
+  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
+  if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 3s, 10m or 1h (got "${input}")`)
+  const unit = match[2] ?? 's'
+  return Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000)
 }
 
 /** A date flag: `YYYY-MM-DD` or an ISO 8601 timestamp; the value is sent as given. */

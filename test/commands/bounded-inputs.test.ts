@@ -21,7 +21,7 @@ const cases: RefusalCase[] = [
   ['--timeout of 0 ms', ['orders', 'get', ORDER, '--timeout', '0ms'], /--timeout takes a duration above 0/],
   ['a waiting --timeout of 25 hours', ['payto', 'status', AGREEMENT, '--poll', '--timeout', '25h'], /--timeout must be from 1ms to 24h/],
   ['a waiting --timeout past Node timers', ['payto', 'status', AGREEMENT, '--poll', '--timeout', '99999999999999s'], /--timeout must be from 1ms to 24h/],
-  ['--interval past Node timers', ['payto', 'status', AGREEMENT, '--poll', '--interval', '99999999999999s'], /--interval must be from 1ms to 24h/],
+  ['--interval past Node timers', ['payto', 'status', AGREEMENT, '--poll', '--interval', '99999999999999s'], /--interval must be from 100ms to 24h/],
   // Lengths
   ['a 1 MB --reference', ['orders', 'list', '--reference', MEGABYTE], /--reference is 1048576 characters long; payfac takes at most 2048/],
   ['a 2,049-character --description', ['orders', 'create', '--amount', '1', '--currency', 'AUD', '--description', 'd'.repeat(2049)], /--description is 2049 characters long/],
