@@ -244,7 +244,7 @@ export class Transport {
     let bytes: Uint8Array | undefined
     let chunks: Buffer[] | undefined
     let text = ''
-    const bounded = !binary && responseType !== 'text'
+    const bounded = !binary && (responseType !== 'text' || !ok)
     try {
       if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
       else if (!bounded) text = await response.body.text()

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 
 import type { PayfacClient } from '../../client/client.js'
-import { checkGuardRead } from '../../client/core.js'
+import { checkGuardRead } from '../../client/guard-read.js'
 import { formatMinorUnits } from '../../client/money.js'
 import type { Transaction, TransactionDetails } from '../../client/schemas/transactions.js'
 import { RefusedError, UsageError } from '../errors.js'
