@@ -17,6 +17,7 @@ import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { describeRetry, requestTimeoutMs } from './flags-lists.js'
 import { checkQueryRanges } from './validate-dates.js'
+import { checkArgv } from './validate-inputs.js'
 
 /** A command's own flag wins over a global one of the same name (a waiting command's `--timeout`). */
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<Omit<typeof apiFlags, keyof T['flags']> & T['flags']>
@@ -54,6 +55,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   override async init(): Promise<void> {
     await super.init()
     const ctor = this.ctor as typeof PayfacCommand & T
+    // Control characters and overlong values are refused before any flag's own check shows them.
+    checkArgv(this.argv)
     const { args, flags } = await this.parse({
       flags: ctor.flags,
       baseFlags: ctor.baseFlags,

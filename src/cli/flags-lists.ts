@@ -3,6 +3,9 @@ import { Flags } from '@oclif/core'
 
 import { UsageError } from './errors.js'
 
+/** The longest request deadline (`--timeout`, PAYFAC_TIMEOUT): 24 h; the shortest 1 ms. */
+export const MAX_REQUEST_TIMEOUT_MS = 86_400_000
+
 /**
  * `--concurrency`: requests at once. One flag for both of its uses, so that a list command with
  * a fan-out (`fanOutFlags()`) has one meaning per situation: merchants at once with
@@ -28,16 +31,20 @@ export function walkFlags() {
 
 /** `--timeout` of every command that calls the service (a waiting command's own `--timeout` bounds its wait instead). */
 export const timeoutFlag = Flags.string({
-  description: 'Give up on one request after this long, such as 10s (default 30s, or PAYFAC_TIMEOUT); a read with its retries stops at 60s or this, whichever is longer.',
+  description: 'Give up on one request after this long, such as 10s, from 1ms to 24h (default 30s, or PAYFAC_TIMEOUT); a read with its retries stops at 60s or this, whichever is longer.',
   helpGroup: 'GLOBAL',
   parse: async (input) => (requestTimeoutMs(input, '--timeout'), input),
 })
 
-/** A request deadline in ms: a duration above zero (`500ms`, `10s`, `2m`, or plain seconds). */
+/**
+ * A request deadline in ms: a duration (`500ms`, `10s`, `2m`, `1h`, or plain seconds) from 1 ms
+ * to 24 h. A longer one is refused (a Node timer past 2^31-1 ms fires after 1 ms).
+ */
 export function requestTimeoutMs(input: string, what: string): number {
-  const match = /^(\d+)(ms|s|m|h)?$/.exec(input.trim())
+  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
   const ms = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : 0
   if (!(ms > 0)) throw new UsageError(`${what} takes a duration above 0 such as 500ms, 10s or 2m (got "${input}")`)
+  if (ms > MAX_REQUEST_TIMEOUT_MS) throw new UsageError(`${what} must be from 1ms to 24h (got "${input}")`, 'For example 30s or 2m')
   return ms
 }
 

@@ -16,7 +16,11 @@ const GLOBAL = 'GLOBAL'
 export const outputFlags = {
   json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
   csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
-  columns: Flags.string({ description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV).', helpGroup: GLOBAL }),
+  columns: Flags.string({
+    description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV); checked before anything is sent.',
+    helpGroup: GLOBAL,
+    parse: async (input) => (await import('./validate-columns.js')).checkColumnsFlag(input),
+  }),
   wide: Flags.boolean({ description: 'Show every column and whole cells, however wide the terminal.', helpGroup: GLOBAL }),
   query: Flags.string({
     description: 'A JMESPath expression applied to the JSON output (implies --json); a string result prints as plain text.',
@@ -196,14 +200,14 @@ export function metadataFrom(pairs: string[] | undefined): Record<string, string
 export function waitFlags(defaults: { interval?: string; timeout?: string } = {}) {
   return {
     interval: Flags.string({
-      description: `Time between polls, such as 3s or 500ms (at least ${MIN_INTERVAL_MS} ms).`,
+      description: `Time between polls, such as 3s or 500ms (${MIN_INTERVAL_MS}ms to 24h).`,
       default: defaults.interval ?? '3s',
       parse: async (input) => (intervalMs(input), input),
     }),
     timeout: Flags.string({
-      description: 'Give up waiting after this long, such as 10m (exit 8).',
+      description: 'Give up waiting after this long, such as 10m (exit 8); 1ms to 24h.',
       default: defaults.timeout ?? '10m',
-      parse: async (input) => (durationMs(input, '--timeout'), input),
+      parse: async (input) => (waitMs(input, '--timeout'), input),
     }),
   }
 }
@@ -211,21 +215,40 @@ export function waitFlags(defaults: { interval?: string; timeout?: string } = {}
 /** The shortest `--interval`: polling faster only loads the service. */
 export const MIN_INTERVAL_MS = 100
 
-/** `--interval` in milliseconds, refused under MIN_INTERVAL_MS. */
+/** `--interval` in milliseconds, refused under MIN_INTERVAL_MS and over MAX_WAIT_MS. */
 export function intervalMs(input: string, flag = '--interval'): number {
-  const ms = durationMs(input, flag)
+  const ms = readMs(input, flag)
   if (ms < MIN_INTERVAL_MS) throw new UsageError(`${flag} must be at least ${MIN_INTERVAL_MS}ms (got "${input}")`, 'For example --interval 3s')
+  if (ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from ${MIN_INTERVAL_MS}ms to 24h (got "${input}")`, 'For example --interval 3s')
   return ms
 }
 
-/** A duration (`500ms`, `3s`, `10m`, `1h`, or plain seconds) in milliseconds. */
+/**
+ * A duration (`500ms`, `3s`, `10m`, `1h`, or plain seconds) in milliseconds, exact (a number
+ * of ms past 2^53 is refused). Flags that bound a wait take waitMs instead (1 ms to 24 h).
+ */
 export function durationMs(input: string, flag: string): number {
-  const match = /^(\d+)(ms|s|m|h)?$/.exec(input.trim())
+  const ms = readMs(input, flag)
+  if (!Number.isSafeInteger(ms)) throw new UsageError(`${flag} is too long (got "${input}")`)
+  return ms
+}
+
+/** The longest wait (`--timeout`, `--interval`, PAYFAC_TIMEOUT): 24 h. The shortest: 1 ms. */
+export const MAX_WAIT_MS = 86_400_000
+
+/** A duration that bounds a wait, in ms: from 1 ms to 24 h, else a usage error naming the flag. */
+export function waitMs(input: string, flag: string): number {
+  const ms = readMs(input, flag)
+  if (ms < 1 || ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from 1ms to 24h (got "${input}")`, 'For example 30s, 10m or 2h')
+  return ms
+}
+
+/** A duration's milliseconds as written (`500ms`, `3s`, `10m`, `1h`, plain seconds), not yet bounded. */
+function readMs(input: string, flag: string): number {
+  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
   if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 3s, 10m or 1h (got "${input}")`)
-  const value = Number(match[1])
   const unit = match[2] ?? 's'
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000
-  return value * factor
+  return Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000)
 }
 
 /** A date flag: `YYYY-MM-DD` or an ISO 8601 timestamp; the value is sent as given. */

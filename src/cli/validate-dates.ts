@@ -1,6 +1,7 @@
 // Dates and date ranges given on the command line: `YYYY-MM-DD` or an ISO 8601 timestamp with a
 // zone, checked for being a real day (2026-02-30 is refused, 2028-02-29 accepted), and ranges
-// checked for their order. Others reuse parseDateInput() for their own range flags.
+// checked for their order, and bounded: from 1970-01-01 to 2100-12-31 (the calendar day as written).
+// Others reuse parseDateInput() for their own range flags.
 import { UsageError } from './errors.js'
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/
@@ -18,7 +19,11 @@ export interface ParsedDate {
   dateOnly: boolean
 }
 
-type DateProblem = 'shape' | 'day' | 'time'
+type DateProblem = 'shape' | 'day' | 'time' | 'range'
+
+/** The first and last days a date flag takes (its written calendar day, whatever its zone). */
+export const FIRST_DAY = '1970-01-01'
+export const LAST_DAY = '2100-12-31'
 
 function readDate(input: string): ParsedDate | DateProblem {
   const value = input.trim()
@@ -26,6 +31,8 @@ function readDate(input: string): ParsedDate | DateProblem {
   if (!match) return 'shape'
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return 'day'
+  const written = value.slice(0, 10)
+  if (written < FIRST_DAY || written > LAST_DAY) return 'range'
   const dateOnly = match.length === 4
   if (!dateOnly) {
     const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)]
@@ -48,6 +55,9 @@ export function checkDateInput(input: string, what: string): string {
   const read = readDate(input)
   if (read === 'day') {
     throw new UsageError(`${what}: ${input.trim().slice(0, 10)} is not a day of the calendar`, 'Write a real day as YYYY-MM-DD, for example 2026-02-28')
+  }
+  if (read === 'range') {
+    throw new UsageError(`${what}: ${input.trim().slice(0, 10)} is out of range: dates run from ${FIRST_DAY} to ${LAST_DAY}`, 'For example 2026-11-01')
   }
   if (read === 'time') throw new UsageError(`${what}: ${input.trim()} is not a time of day`, 'Hours run 00 to 23, minutes and seconds 00 to 59')
   if (read === 'shape') {

@@ -5,6 +5,7 @@ import { unwrap } from './envelope.js'
 import { InvalidInputError, ListIntegrityError, ResponseFormatError } from './errors.js'
 import { fastCheck } from './fast-check.js'
 import { listKeys } from './list-keys.js'
+import { mayChange, outcomeOf } from './outcome.js'
 import { redactJson } from './redact.js'
 import { type IterateOptions, type Page, MAX_PAGE_SIZE, checkPaging, pageStream, toPage } from './pagination.js'
 import { ACTIONS, type ActionRoute, parseAction } from './schemas/actions.js'
@@ -181,7 +182,11 @@ export class Core {
   }
 }
 
-/** Parses an answer with a loose schema; a mismatch is a ResponseFormatError naming the field. */
+/**
+ * Parses an answer with a loose schema (unknown fields kept; the fields the schema requires
+ * must be there); a mismatch is a ResponseFormatError naming the field, and to a POST, PATCH or
+ * DELETE an OutcomeUnknownError (the change may have been made; its answer cannot say).
+ */
 export function parseAnswer<S extends z.ZodType>(
   schema: S,
   body: unknown,
@@ -193,7 +198,7 @@ export function parseAnswer<S extends z.ZodType>(
   const parsed = schema.safeParse(body)
   if (parsed.success) return parsed.data
   // The body is kept for diagnosis, with tokens and account numbers hidden.
-  throw new ResponseFormatError({ ...at, body: redactJson(body), reason: describeIssues(parsed.error, label) })
+  throw answerError(new ResponseFormatError({ ...at, body: redactJson(body), reason: describeIssues(parsed.error, label) }))
 }
 
 /** Checks a request body with a strict schema before anything is sent. */
@@ -215,8 +220,13 @@ export function openAnswer(body: unknown, at: { method: string; path: string; st
   try {
     return unwrap(body)
   } catch (error) {
-    throw new ResponseFormatError({ ...at, body, reason: (error as Error).message })
+    throw answerError(new ResponseFormatError({ ...at, body, reason: (error as Error).message }))
   }
+}
+
+/** A malformed answer as the caller must see it: to a change, an unknown outcome. */
+export function answerError(error: ResponseFormatError): unknown {
+  return mayChange(error.method) ? outcomeOf(error.method, error.path, error) : error
 }
 
 /**
@@ -250,3 +260,4 @@ export function isSet(value: unknown): boolean {
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
+

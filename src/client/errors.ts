@@ -118,8 +118,12 @@ export class TimeoutError extends PayfacError {
   }
 }
 
-/** Why the answer of a request that may have changed something was lost. */
-export type LostAnswer = 'connection' | 'timeout' | 'status' | 'interrupted'
+/**
+ * Why the answer of a request that may have changed something was lost. `answer`: a success
+ * status came with a body that is not JSON, is cut short, is too large, or does not match the
+ * contract, so what was done cannot be read from it.
+ */
+export type LostAnswer = 'connection' | 'timeout' | 'status' | 'interrupted' | 'answer'
 
 /**
  * A POST, PATCH or DELETE that may have reached the service, whose answer was lost: the
@@ -162,26 +166,37 @@ function describeLoss(init: { lost: LostAnswer; cause: unknown; status?: number 
     const said = init.cause instanceof ApiError ? ` (${init.cause.describe()})` : ''
     return `the service answered ${init.status ?? 'an error'}${said} after the request reached it`
   }
+  if (init.lost === 'answer') {
+    const reason = init.cause instanceof ResponseFormatError ? init.cause.reason : 'its body could not be read'
+    return `the service answered ${init.status ?? 'with success'} but its answer did not match the contract (${reason})`
+  }
   if (init.lost === 'interrupted') return `interrupted${init.signal ? ` by ${init.signal}` : ''} while the request was in flight`
   if (init.lost === 'timeout') return 'no answer within the time allowed'
   const reason = init.cause instanceof Error ? init.cause.message.replace(/^\S+ \S+ failed: /, '') : 'the connection was lost'
   return `the connection was lost before the answer (${reason})`
 }
 
-/** A success status whose body is not what the contract says (not JSON, or the wrong shape). */
+/**
+ * A success status whose body is not what the contract says: not JSON, cut short, larger than
+ * the client reads (MAX_JSON_BODY_BYTES), or the wrong shape. The service is at fault, not the
+ * caller: the CLI exits 7. To a POST, PATCH or DELETE it becomes an OutcomeUnknownError.
+ */
 export class ResponseFormatError extends PayfacError {
   override name = 'ResponseFormatError'
   readonly status: number
   readonly method: string
   readonly path: string
   readonly body: unknown
+  /** What is wrong with the answer (`purchaseDetails: is required (expected object)`). */
+  readonly reason: string
 
   constructor(init: { method: string; path: string; status: number; body: unknown; reason: string }) {
-    super(`${init.method} ${init.path} answered ${init.status} with an unexpected body: ${init.reason}`)
+    super(`The service's answer to ${init.method} ${init.path} (${init.status}) did not match the contract: ${init.reason}`)
     this.status = init.status
     this.method = init.method
     this.path = init.path
     this.body = init.body
+    this.reason = init.reason
   }
 }
 

@@ -73,4 +73,6 @@ export interface TransportOptions extends ClientOptions {
   now?: (() => number) | undefined
   /** Arms an attempt's deadline; returns its disarm (injected in tests so that none waits). */
   setDeadline?: ((onExpiry: () => void, ms: number) => () => void) | undefined
+  /** The most bytes of one JSON or error answer read (default MAX_JSON_BODY_BYTES, 64 MiB; lowered in tests). */
+  maxBodyBytes?: number | undefined
 }

@@ -1,7 +1,7 @@
 // What a failed request means: for one that may have changed something on the service, the one
 // place that turns a lost answer to a POST, PATCH or DELETE into an unknown outcome; and what an
 // error from the network layer says (its code, its reason, how often it was tried).
-import { ApiError, ConnectionError, OutcomeUnknownError, PayfacError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, OutcomeUnknownError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
 
 /** Methods that may change something on the service: their lost answers are unknown outcomes. */
 const CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE'])
@@ -11,8 +11,8 @@ const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 50
 /**
  * The one decision of what a failure means for a request that may change something: a POST,
  * PATCH or DELETE that may have reached the service and lost its answer (a connection dropped
- * after it was written, the deadline, 500/502/503/504, an interruption in flight) is an
- * OutcomeUnknownError; anything else is thrown as it is. `interruption` is the abort reason of
+ * after it was written, the deadline, 500/502/503/504, an interruption in flight, a success
+ * status whose body cannot be read or does not match the contract) is an OutcomeUnknownError; anything else is thrown as it is. `interruption` is the abort reason of
  * the caller's signal, when it fired.
  */
 export function outcomeOf(method: string, path: string, error: unknown, interruption?: unknown): unknown {
@@ -26,6 +26,7 @@ export function outcomeOf(method: string, path: string, error: unknown, interrup
   }
   if (error instanceof ConnectionError && error.mayHaveReachedService) return new OutcomeUnknownError({ method, path, lost: 'connection', cause: error })
   if (error instanceof TimeoutError) return new OutcomeUnknownError({ method, path, lost: 'timeout', cause: error })
+  if (error instanceof ResponseFormatError) return new OutcomeUnknownError({ method, path, lost: 'answer', cause: error, status: error.status })
   if (error instanceof ApiError && UNKNOWN_OUTCOME_STATUSES.has(error.status)) {
     return new OutcomeUnknownError({ method, path, lost: 'status', cause: error, status: error.status })
   }
@@ -58,4 +59,9 @@ export function errorReason(error: unknown): string {
     return `${error.message || error.name}${cause}`
   }
   return String(error)
+}
+
+/** True for a method whose lost or unreadable answer leaves an unknown outcome (POST, PATCH, DELETE). */
+export function mayChange(method: string): boolean {
+  return CHANGING_METHODS.has(method.toUpperCase())
 }

@@ -4,17 +4,17 @@
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
 
-import { ApiError, ConnectionError, InvalidInputError, PayfacError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
 import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
 import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 import { errorCode, errorReason, outcomeOf, tried } from './outcome.js'
-import { type Context, type Query, type RawRequest, type RawResponse, bodyChunks, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson, utf8Text } from './wire.js'
+import { type Context, type Query, type RawRequest, type RawResponse, BodyTooLargeError, MAX_JSON_BODY_BYTES, boundedChunks, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson, utf8Text } from './wire.js'
 
 export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
 export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
-export { encodeQuery, mergeContext } from './wire.js'
+export { MAX_JSON_BODY_BYTES, encodeQuery, mergeContext } from './wire.js'
 export { outcomeOf } from './outcome.js'
 
 export const DEFAULT_TIMEOUT_MS = 30_000
@@ -62,6 +62,7 @@ export class Transport {
   private readonly now: () => number
   private readonly intercept: TransportOptions['intercept']
   private readonly signal: AbortSignal | undefined
+  private readonly maxBodyBytes: number
 
   constructor(options: TransportOptions) {
     if (!options.baseUrl) throw new PayfacError('createClient needs a baseUrl')
@@ -96,6 +97,7 @@ export class Transport {
     this.now = options.now ?? Date.now
     this.intercept = options.intercept
     this.signal = options.signal
+    this.maxBodyBytes = positive(options.maxBodyBytes, MAX_JSON_BODY_BYTES, 'maxBodyBytes')
   }
 
   /** Sends `raw`, retrying as retry.ts allows, and returns the successful answer or throws a PayfacError. */
@@ -125,7 +127,8 @@ export class Transport {
         } else if (error instanceof ConnectionError || error instanceof TimeoutError) {
           decision = shouldRetry({ method, attempt, maxRetries: this.maxRetries, error })
         } else {
-          throw error
+          // An answer that cannot be read (not JSON, too large) leaves a change's outcome unknown.
+          throw error instanceof ResponseFormatError ? outcomeOf(method, path, error) : error
         }
         if (!decision) throw outcomeOf(method, path, tried(error, attempt, this.now() - started))
         const wait = backoffMs({ attempt, retryAfter, random: this.random, now: this.now() })
@@ -234,15 +237,26 @@ export class Transport {
     // old generation the first time a collection finds it alive, where it stays until the next
     // full collection. Decoded just before parsing, it lives only while it is parsed.
     const later = ok && responseType === 'json-later' && !debugging
-    // Other answers are read as text (one decode, no copy through an ArrayBuffer).
+    // Other answers are read as text. JSON and error bodies are read up to maxBodyBytes (64 MiB)
+    // and no further: a declared Content-Length above it is refused before reading, and the
+    // bytes are counted as they come, the read stopped at the cap. Downloads (bytes, stream) and
+    // text (reports) are exempt: their readers bound them their own way.
     let bytes: Uint8Array | undefined
     let chunks: Buffer[] | undefined
     let text = ''
+    const bounded = !binary && (responseType !== 'text' || !ok)
     try {
-      if (later) chunks = await bodyChunks(response.body)
-      else if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
-      else text = await response.body.text()
+      if (binary) bytes = new Uint8Array(await response.body.arrayBuffer())
+      else if (!bounded) text = await response.body.text()
+      else {
+        const read = await boundedChunks(response.body, this.maxBodyBytes, responseHeaders['content-length'])
+        if (later) chunks = read
+        else text = utf8Text(read)
+      }
     } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        throw new ResponseFormatError({ method, path, status, body: undefined, reason: error.message })
+      }
       throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     } finally {
       disarm()

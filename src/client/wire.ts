@@ -154,11 +154,45 @@ export function describeForm(form: FormData): string {
   return `<multipart ${parts.join(', ')}>`
 }
 
-/** The body's chunks as they arrived, not joined. */
-export function bodyChunks(body: NodeJS.ReadableStream): Promise<Buffer[]> {
+/** The most bytes of one JSON (or error) answer the client reads: 64 MiB. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024 * 1024
+
+/** An answer longer than the client reads; its message says how long and what the cap is. */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError'
+}
+
+/** `67108864` → `64 MiB`, `1500` → `1500 bytes`. */
+export function describeBytes(bytes: number): string {
+  const mib = 1024 * 1024
+  return bytes >= mib && bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`
+}
+
+/**
+ * The body's chunks as they arrived, not joined, reading at most `limit` bytes: a declared
+ * `Content-Length` above it is refused before anything is read, and a body that grows past it
+ * is stopped there (the stream destroyed, nothing more buffered). Either is a BodyTooLargeError.
+ */
+export function boundedChunks(body: NodeJS.ReadableStream & { destroy?: (error?: Error) => void }, limit: number, contentLength?: string): Promise<Buffer[]> {
+  const declared = contentLength !== undefined && /^\d+$/.test(contentLength.trim()) ? Number(contentLength.trim()) : undefined
+  if (declared !== undefined && declared > limit) {
+    body.destroy?.()
+    return Promise.reject(new BodyTooLargeError(`it declares ${declared} bytes (Content-Length), more than the ${describeBytes(limit)} payfac reads`))
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    body.on('data', (chunk: Buffer) => chunks.push(chunk))
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > limit) {
+        body.removeListener('data', onData)
+        body.destroy?.()
+        reject(new BodyTooLargeError(`it is longer than the ${describeBytes(limit)} payfac reads`))
+        return
+      }
+      chunks.push(chunk)
+    }
+    body.on('data', onData)
     body.once('end', () => resolve(chunks))
     body.once('error', reject)
   })

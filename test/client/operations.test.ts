@@ -78,7 +78,7 @@ const rows: Row[] = [
   { op: 'DELETE /orders/ordr_1', call: (c) => c.orders.cancel('ordr_1'), reply: { body: order } },
   { op: 'PATCH /orders/ordr_1', call: (c) => c.orders.setReference('ordr_1', 'inv-2'), reply: { body: order }, json: { UpdateReferenceOrderId: { referenceOrderId: 'inv-2' } } },
   // Transactions (13)
-  { op: 'GET /transactions/tran_1', call: (c) => c.transactions.get('tran_1') },
+  { op: 'GET /transactions/tran_1', call: (c) => c.transactions.get('tran_1'), reply: { body: { purchaseDetails: { transactionId: 'tran_1' } } } },
   { op: 'GET /transactions?orderId=ordr_1', call: (c) => c.transactions.list({ orderId: 'ordr_1' }), reply: list },
   { op: 'PATCH /transactions/tran_1', call: (c) => c.transactions.refund('tran_1', 1250), reply: { body: { purchaseDetails: { status: 'refunded', refundedAmount: 1250 } } }, json: { CreateRefund: { refundAmount: 1250 } } },
   { op: 'POST /transactions/payouts', call: (c) => c.transactions.payouts.request({ amount: money }), json: { amount: money } },

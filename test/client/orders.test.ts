@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { InvalidInputError, ResponseFormatError } from '../../src/client/index.js'
+import { InvalidInputError, OutcomeUnknownError, ResponseFormatError } from '../../src/client/index.js'
 import { CREDENTIAL, type MockService, mockService } from './mock-service.js'
 
 const money = { minorCurrencyUnits: 1250, currency: 'AUD' }
@@ -89,9 +89,12 @@ describe('orders on the wire', () => {
     ])
   })
 
-  it('pay refuses an unknown answer envelope', async () => {
+  it('pay answered with an unknown envelope has an unknown outcome (the payment may have been made)', async () => {
     svc.on('POST', '/orders/ordr_1/pay', { body: { SomethingElse: {} } })
-    await expect(client().orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } })).rejects.toThrow(ResponseFormatError)
+    const error = await client().orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(OutcomeUnknownError)
+    expect((error as OutcomeUnknownError).lost).toBe('answer')
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(ResponseFormatError)
   })
 
   it('pay refuses a transaction missing its contract fields', async () => {

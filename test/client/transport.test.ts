@@ -238,7 +238,7 @@ describe('error mapping', () => {
     svc.on('GET', '/orders/ordr_1', { body: '<html>maintenance</html>', headers: { 'content-type': 'text/html' } })
     const error = await svc.client().orders.get('ordr_1').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ResponseFormatError)
-    expect((error as Error).message).toBe('GET /orders/ordr_1 answered 200 with an unexpected body: expected JSON but got text/html: <html>maintenance</html>')
+    expect((error as Error).message).toBe("The service's answer to GET /orders/ordr_1 (200) did not match the contract: expected JSON but got text/html: <html>maintenance</html>")
   })
 
   it('a success status carrying an ApiError body (errorCode + failure statusCode) is an ApiError', async () => {

@@ -127,7 +127,19 @@ describe('identifiers', () => {
 })
 
 describe('dates and ranges', () => {
-  const day = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+  // Date flags take 1970-01-01 to 2100-12-31.
+  const day = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+  it('refuses every day before 1970 or after 2100', () => {
+    const outside = fc.oneof(
+      fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('1969-12-31T00:00:00Z'), noInvalidDate: true }),
+      fc.date({ min: new Date('2101-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }),
+    )
+    fc.assert(
+      fc.property(outside, (d) => {
+        expect(parseDateInput(d.toISOString().slice(0, 10))).toBeUndefined()
+      }),
+    )
+  })
   it('accepts every real day written YYYY-MM-DD and reads it as that day', () => {
     fc.assert(
       fc.property(day, (d) => {
@@ -140,7 +152,7 @@ describe('dates and ranges', () => {
 
   it('refuses a day past the end of its month', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1970, max: 2199 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 3 }), (year, month, over) => {
+      fc.property(fc.integer({ min: 1970, max: 2100 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 3 }), (year, month, over) => {
         const last = new Date(Date.UTC(year, month, 0)).getUTCDate()
         const day = last + over
         fc.pre(day <= 99)

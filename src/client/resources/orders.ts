@@ -9,6 +9,7 @@ import {
   type EnvelopeInput,
   type IterateCallOptions,
   type ListQuery,
+  answerError,
   checkEnvelope,
   isObject,
   openAnswer,
@@ -105,7 +106,7 @@ export function ordersResource(core: Core): OrdersResource {
       if (kind === 'ThreeDSAuthorisationRequired') {
         return { kind, challenge: parseAnswer(ThreeDSAuthorisationRequired, value, at, kind) }
       }
-      throw new ResponseFormatError({ ...at, body: response.body, reason: `unknown pay answer "${kind}"` })
+      throw answerError(new ResponseFormatError({ ...at, body: response.body, reason: `unknown pay answer "${kind}"` }))
     },
 
     get,

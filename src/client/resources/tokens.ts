@@ -2,7 +2,7 @@
 import { ResponseFormatError } from '../errors.js'
 import { AnyObject } from '../schemas/common.js'
 import { PaymentToken, PayToToken, SavedPaymentSourceToken, SurchargeQuoteRequest } from '../schemas/tokens.js'
-import { type CallOptions, type Core, type EnvelopeInput, checkBody, checkEnvelope, isObject, openAnswer, parseAnswer, path } from '../core.js'
+import { type CallOptions, type Core, type EnvelopeInput, answerError, checkBody, checkEnvelope, isObject, openAnswer, parseAnswer, path } from '../core.js'
 
 export type CreateTokenEnvelope = EnvelopeInput<'POST /tokens'>
 
@@ -29,7 +29,7 @@ export function tokensResource(core: Core): TokensResource {
       const { kind, value } = openAnswer(response.body, at)
       if (kind === 'PayToToken') return { kind, token: parseAnswer(PayToToken, value, at, kind) }
       if (kind === 'SavedPaymentSourceToken') return { kind, token: parseAnswer(SavedPaymentSourceToken, value, at, kind) }
-      if (!isObject(value)) throw new ResponseFormatError({ ...at, body: response.body, reason: `${kind} must hold an object` })
+      if (!isObject(value)) throw answerError(new ResponseFormatError({ ...at, body: response.body, reason: `${kind} must hold an object` }))
       // Other variants: passed through with their own key (typed loosely).
       return { kind: kind as 'OtherToken', token: parseAnswer(AnyObject, value, at, kind) }
     },

@@ -76,8 +76,13 @@ export const PayOrderComplete = z.looseObject({
 })
 export type PayOrderComplete = z.infer<typeof PayOrderComplete>
 
-/** `GET /transactions/{id}`: shape not shown; read with the TransactionDetails fields, all optional. */
-export const Transaction = TransactionDetails.partial()
+/**
+ * `GET /transactions/{id}`: shape not shown; read as TransactionDetails, whose other parts are
+ * optional but `purchaseDetails` is required: a refund and the other money actions are judged
+ * from it, so an answer without it (`{"foo":1}`) is refused, never read as an empty record.
+ * What a guard read needs beyond that (the amount) is checked by `checkGuardRead` (guard-read.ts).
+ */
+export const Transaction = TransactionDetails
 export type Transaction = z.infer<typeof Transaction>
 
 /** Refund record (`GET /transactions/refunds`), from real integrations; every field optional. */
