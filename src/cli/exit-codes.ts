@@ -59,7 +59,8 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof PageLimitError) return EXIT.usage
   // A list the service gave short, changed mid-walk or malformed: the service's failure, not ours.
   if (error instanceof ListIntegrityError) return EXIT.unavailable
-  if (error instanceof ResponseFormatError) return EXIT.unexpected
+  // A success answer whose body is not what was asked for: the service's failure, not ours.
+  if (error instanceof ResponseFormatError) return EXIT.unavailable
   if (isNamed(error, 'UnknownColumnError')) return EXIT.usage
   // `emulator start`: a state or fixtures file refused is configuration; a port it cannot take is usage.
   if (isNamed(error, 'StateFileError') || isNamed(error, 'FixtureError')) return EXIT.config

@@ -48,7 +48,7 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     ['an earlier outcome the service cannot tell', new UnresolvedOutcomeError('cannot tell', 'payfac orders list'), 7],
     ['a wait that ran out', new WaitTimeoutError('still pending'), 8],
     ['an interruption', new InterruptedError(), 130],
-    ['a malformed success answer', new ResponseFormatError({ method: 'GET', path: '/x', status: 200, body: 'x', reason: 'not JSON' }), 1],
+    ['a malformed success answer', new ResponseFormatError({ method: 'GET', path: '/x', status: 200, body: 'x', reason: 'not JSON' }), 7],
     ['any other error (a bug)', new TypeError('undefined is not a function'), 1],
     ['a thrown string', 'boom', 1],
     ['stdout closed by the reader', Object.assign(new Error('closed'), { name: 'OutputClosedError' }), 0],

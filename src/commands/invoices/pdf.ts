@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { saveStream, streamToStdout } from '../../cli/download.js'
+import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../cli/download.js'
 import { outFlag } from '../../cli/flags-out.js'
 import { checkIdText } from '../../cli/validate.js'
 
@@ -25,7 +25,8 @@ export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
 
   async run() {
     const client = await this.client()
-    const pdf = await client.transactions.invoices.pdf(this.args.invoiceId)
+    const at = { method: 'GET', path: '/transactions/invoices/{invoiceId}/pdf', timeoutMs: idleTimeoutMs(this.flags) }
+    const pdf = checkedStream(await client.transactions.invoices.pdf(this.args.invoiceId), 'pdf', at)
     if (!this.flags.out) return streamToStdout(pdf, { binary: true, what: 'The invoice PDF' })
     const bytes = await saveStream(pdf, this.flags.out)
     process.stderr.write(`Saved ${bytes} bytes to ${this.flags.out}\n`)

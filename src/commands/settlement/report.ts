@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { saveStream, streamToStdout } from '../../cli/download.js'
+import { idleTimeoutMs, saveStream, streamToStdout } from '../../cli/download.js'
 import { outFlag } from '../../cli/flags-out.js'
 import { fanOutFlags } from '../../cli/flags-range.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
 import { reportDocument, reportStream } from '../../cli/range/settlement.js'
+import { announceParts } from '../../cli/range/parts.js'
 import { reportParts, settlementSelection } from '../../cli/requests/money.js'
 import { settlementEntryView, settlementSummaryView } from '../../output/views/money.js'
 
@@ -29,12 +30,13 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
 
   async run() {
     const { query, parts } = settlementSelection(this.flags, new Date())
+    announceParts(parts, this.flags.split)
     const client = await this.client()
     const fanned = await this.fanOut(settlementEntryView, async function* (_id, call) {
       yield* (await reportDocument(await client.transactions.settlement.report(query, 'json-stream', call))).entries
     })
     if (fanned !== undefined) return fanned
-    const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json')
+    const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json', idleTimeoutMs(this.flags))
     if (this.flags.csv || this.flags.json || this.flags.out) return this.deliver(stream)
     return this.table(await reportDocument(stream))
   }

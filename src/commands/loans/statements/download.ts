@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { saveStream, streamToStdout } from '../../../cli/download.js'
+import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../../cli/download.js'
 import { outFlag } from '../../../cli/flags-out.js'
 import { UsageError } from '../../../cli/errors.js'
 import { checkIdText } from '../../../cli/validate.js'
@@ -33,7 +33,9 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
     if (!out && process.stdout.isTTY) throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
     const client = await this.client()
     const format = this.flags.format as 'csv' | 'pdf' | 'xml'
-    const { body, password } = await client.loans.statements.download(this.args.loanStatementId, { format })
+    const download = await client.loans.statements.download(this.args.loanStatementId, { format })
+    const at = { method: 'GET', path: '/loans/enterprise/statements/{loanStatementId}/download', timeoutMs: idleTimeoutMs(this.flags) }
+    const { body, password } = { ...download, body: checkedStream(download.body, 'zip', at) }
     const note = !password ? '' : this.flags['show-password'] ? ` Its password: ${password}` : ' Add --show-password to see its password.'
     if (out) {
       const bytes = await saveStream(body, out)
