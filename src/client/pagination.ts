@@ -120,6 +120,8 @@ export interface IterateOptions<T = unknown> {
   bounded?: boolean | undefined
   /** Clock for the bound (injected in tests). */
   now?: (() => number) | undefined
+  /** The list's name for messages (its path, such as `/orders`). */
+  what?: string | undefined
 }
 
 /** What the walk passes with each page it asks for. */
@@ -170,6 +172,11 @@ export async function* iteratePages<T>(
  * at once; records are still delivered page by page, in order, and at most `concurrency` pages
  * wait in memory. Without counts (no `Page-Count` nor `Total-Record-Count`) the walk goes one
  * page ahead and stops at the first short page.
+ *
+ * A walk that makes no progress stops at the page that shows it: a page made only of records
+ * already delivered (by identifier), or, for records without one, the same page twice in a row.
+ * That is a ListIntegrityError (reason `repeated-page`), or with `allowPartial` a warning and the
+ * end of the walk: never the next page of a service that answers the same page for ever.
  *
  * The result is complete or an error: a page shorter than the page size before the last page,
  * a last page that does not hold the rest of the total, a total that changes mid-walk, a page
@@ -227,24 +234,55 @@ export async function* iteratePageBatches<T>(
   let delivered = 0
   let unique = 0
   let duplicates = 0
+  const what = options.what ?? 'the list'
+  /** The last page's records were all known already (each had an identifier). */
+  let allSeen = false
+  /** The last page had at least one record with an identifier. */
+  let identified = false
+  /** For records without identifiers: the previous page, in short (size, first and last record). */
+  let previous: { page: number; signature: string } | undefined
+  /**
+   * Whether the walk must stop at `page` (with `allowPartial`, after a warning): it brought nothing
+   * new. Throws a ListIntegrityError otherwise.
+   */
+  const stalled = (page: number, items: T[]): boolean => {
+    let message: string | undefined
+    if (allSeen) {
+      message = `Page ${page} of ${what} repeated records already delivered (all ${items.length} of them): the walk stopped`
+    } else if (!identified && items.length > 0) {
+      const signature = `${items.length}\u0000${JSON.stringify(items[0])}\u0000${JSON.stringify(items[items.length - 1])}`
+      if (previous && previous.signature === signature) message = `Page ${page} of ${what} repeated page ${previous.page}: the walk stopped`
+      previous = { page, signature }
+    }
+    if (message === undefined) return false
+    if (!options.allowPartial) throw new ListIntegrityError({ page, reason: 'repeated-page', message })
+    options.onWarning?.(message)
+    return true
+  }
   /**
    * The records of `items` to deliver: those not delivered before, cut at `max`. The page's own
    * array when nothing is left out.
    */
   const deliverable = (items: T[]): T[] => {
     let out: T[] | undefined
+    allSeen = false
+    identified = false
     if (identify !== undefined) {
+      let known = 0
       seen ??= new IdSet(expected)
       for (let i = 0; i < items.length; i++) {
         const item = items[i] as T
         const id = identify(item)
+        if (id !== undefined) identified = true
         if (id === undefined || seen.add(id)) {
           out?.push(item)
           continue
         }
         duplicates++
+        known++
         out ??= items.slice(0, i)
       }
+      allSeen = items.length > 0 && known === items.length
     }
     const fresh = out ?? items
     unique += fresh.length
@@ -267,7 +305,7 @@ export async function* iteratePageBatches<T>(
     }
 
     if (first.inferred && !first.counted?.pages) {
-      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { maxPages, deliverable, done })
+      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { maxPages, deliverable, done, stalled })
       return
     }
 
@@ -320,6 +358,7 @@ export async function* iteratePageBatches<T>(
     let page: Page<T> | undefined = first
     for (let n = firstPage; page; n++) {
       const batch = deliverable(page.items)
+      if (stalled(n, page.items)) return
       page = undefined
       if (batch.length > 0) yield batch
       if (done()) return
@@ -347,12 +386,14 @@ export async function* iteratePageBatches<T>(
 async function* sequentialWalk<T>(
   first: Page<T>,
   get: (page: number) => Promise<Page<T>>,
-  state: { maxPages: number; deliverable: (items: T[]) => T[]; done: () => boolean },
+  state: { maxPages: number; deliverable: (items: T[]) => T[]; done: () => boolean; stalled: (page: number, items: T[]) => boolean },
 ): AsyncGenerator<T[], void, undefined> {
   let fetched = 1
   let current: Page<T> | undefined = first
   while (current) {
     const page: Page<T> = current
+    const batch = state.deliverable(page.items)
+    if (state.stalled(page.page, page.items)) return
     const hasNext = page.items.length > 0 && page.page < page.pageCount && page.items.length >= page.limit
     let next: Promise<Page<T>> | undefined
     if (hasNext) {
@@ -363,7 +404,6 @@ async function* sequentialWalk<T>(
       next.catch(() => undefined)
       fetched++
     }
-    const batch = state.deliverable(page.items)
     if (batch.length > 0) yield batch
     if (state.done()) return
     current = next ? await next : undefined
