@@ -33,8 +33,11 @@ interface Libraries {
 
 let libraries: Promise<Libraries> | undefined
 
-/** csv-parse and csv-stringify, loaded on first use (only this command needs them). */
-function csvLibraries(): Promise<Libraries> {
+/**
+ * csv-parse and csv-stringify, loaded on first use (only this command needs them); called early
+ * (while the request is sent) so that the body is read as soon as it comes.
+ */
+export function csvLibraries(): Promise<Libraries> {
   libraries ??= Promise.all([import('csv-parse/sync'), import('csv-stringify/sync')]).then(([p, s]) => ({
     parse: p.parse as unknown as ParseSync,
     stringify: s.stringify as unknown as StringifySync,

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js'
 import { openParts, recordsInParts } from './parts.js'
 import type { DateRange } from './range.js'
 import { AnswerShapeError, type StreamAt, describeStart, guardedBody, withHead } from '../download-checks.js'
-import { type CsvReportState, checkedCsvPart } from './report-csv.js'
+import { type CsvReportState, checkedCsvPart, csvLibraries } from './report-csv.js'
 import { ReportSummary, jsonEntries, mergedJson, outside } from './report-stream.js'
 
 type Loose = Record<string, unknown>
@@ -51,6 +51,8 @@ export async function reportStream(client: PayfacClient, query: SettlementQuery,
   const at: StreamAt = { method: 'GET', path: REPORT_PATH, timeoutMs, expected: format === 'csv' ? 'a CSV report' : 'a JSON report' }
   const send = (q: SettlementQuery) => (format === 'csv' ? settlement.report(q, 'csv') : settlement.report(q, 'json-stream'))
   if (format === 'csv') {
+    const loading = csvLibraries()
+    loading.catch(() => undefined)
     const state: CsvReportState = {}
     if (parts.length === 0) return Readable.from(checkedCsvPart(guardedBody(await send(query), at), at, state))
     const opened = openParts(parts, (part) => send(partQuery(query, part)))
