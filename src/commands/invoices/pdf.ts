@@ -8,7 +8,7 @@ import { checkIdText } from '../../cli/validate.js'
 export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
   static override summary = 'Download the PDF of a merchant invoice.'
   static override description =
-    'With --out the PDF is written to a temporary file beside FILE and renamed into place once complete, then "Saved N bytes to FILE" is printed on stderr. Without --out it goes to stdout, which is refused when stdout is a terminal.'
+    'With --out the PDF is written to a temporary file beside FILE and renamed into place once complete, then "Saved N bytes to FILE" is printed on stderr. Without --out it goes to stdout, which is refused when stdout is a terminal. An answer that is not a PDF (it must start with %PDF- and end with %%EOF), that breaks off, or that brings less than 1 KiB within --timeout is exit 7, and nothing is saved.'
 
   static override examples = [
     '<%= config.bin %> invoices pdf inv_ZqCNoNcm_22WeZ-j --out invoice.pdf',

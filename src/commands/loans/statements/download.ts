@@ -10,7 +10,8 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
   static override summary = 'Download a loan statement report (a password-protected zip).'
   static override description =
     'The zip holds the statement as CSV, PDF or XML. With --out it is written to a temporary file beside the target and ' +
-    'renamed into place only when complete; without --out it goes to stdout, which is refused on a terminal.'
+    'renamed into place only when complete; without --out it goes to stdout, which is refused on a terminal. An answer that is not ' +
+    'a zip (a local file header first, the end record last), that breaks off, or that brings less than 1 KiB within --timeout is exit 7.'
 
   static override examples = [
     '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 --out statement.zip',
