@@ -211,7 +211,7 @@ export async function* checkedDownload(source: AsyncIterable<Buffer | string> & 
   const where: StreamAt = { ...at, expected: format.expected }
   const progress = { bytes: 0 }
   let tail: Buffer = Buffer.alloc(0)
-  const body = withHead(guardedBody(source, where, progress), format.start.length, (head) => {
+  const body = withHead(guardedBody(source, where, progress), 64, (head) => {
     if (!head.subarray(0, format.start.length).equals(format.start)) {
       throw new AnswerShapeError(at, `the service answered ${describeStart(head, progress.bytes)} where ${format.expected} was expected`)
     }
