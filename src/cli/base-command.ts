@@ -8,8 +8,11 @@ import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/inde
 import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
+import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
+import { colourAllowed, unicodeAllowed } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out-run.js'
-import { describeError } from './exit-codes.js'
+import { reportError } from './error-output.js'
+import { wantsJsonErrors } from './signals.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags.js'
 import { describeRetry, requestTimeoutMs } from './flags-lists.js'
@@ -47,8 +50,6 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
 
   protected flags!: FlagsOf<T>
   protected args!: ArgsOf<T>
-  /** A JSON array is already on stdout (closed): an error goes to stderr only, keeping stdout valid JSON. */
-  private errorOnStderrOnly = false
 
   override async init(): Promise<void> {
     await super.init()
@@ -72,7 +73,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       columns: f.columns ? f.columns.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
       out: process.stdout,
       isTTY,
-      color: isTTY && !process.env.NO_COLOR,
+      color: isTTY && colourAllowed(process.env),
+      ascii: !unicodeAllowed(process.env),
       width: process.stdout.columns,
       wide: f.wide,
       query: f.query,
@@ -92,7 +94,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const { renderList } = await import('../output/index.js')
     const { showingList } = await import('./list-output.js')
     const options = await this.outputOptions(fallback)
-    const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => (this.errorOnStderrOnly = true))
+    const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => undefined)
     if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write('No records.\n')
     return count
   }
@@ -108,7 +110,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
     const limit = f.limit ?? Math.min(500, f.max ?? 500)
-    const onWarning = (message: string) => process.stderr.write(`Warning: ${message} (--allow-partial: the list may be incomplete).\n`)
+    const onWarning = (message: string) => process.stderr.write(`Warning: ${sanitizeLine(message)} (--allow-partial: the list may be incomplete).\n`)
     const walk: WalkOptions = { max: f.max, concurrency: f.concurrency, allowPartial: f['allow-partial'], onWarning }
     // A fan-out walks each merchant's list whole; there --concurrency counts merchants, and each
     // walk keeps the default look-ahead.
@@ -141,44 +143,23 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     return undefined
   }
 
-  /** Every failure ends here: one exit code, one line (plus a hint) on stderr, or JSON on stdout. */
+  /** Every failure ends here: one exit code, and one line (plus a hint), or a JSON line, on stderr. */
   override async catch(error: Interfaces.CommandError): Promise<void> {
     // A flag that failed to parse is already reported here; oclif need not add its own warning.
     this.parsed = true
     const { isDryRunStop, dryRunReport } = await import('./safety/dry-run.js')
     if (isDryRunStop(error)) {
-      process.stdout.write(`${JSON.stringify(dryRunReport(error), null, 2)}\n`)
+      const text = JSON.stringify(dryRunReport(error), null, 2)
+      process.stdout.write(`${process.stdout.isTTY ? sanitizeText(text) : text}\n`)
       process.stderr.write('Dry run: nothing was sent.\n')
       return
     }
-    const report = redactReport(describeError(error))
-    if (report.code === 0) return
-    const flags = this.flags as { json?: boolean; query?: string } | undefined
-    const wantsJson = flags ? Boolean(flags.json || flags.query) : this.argv.includes('--json') || this.argv.includes('--query')
-    // With --json the error object goes to stdout for the script, and the message to stderr for its log.
-    if (wantsJson && !this.errorOnStderrOnly) process.stdout.write(`${JSON.stringify({ error: report.json })}\n`)
-    if (wantsJson) {
-      process.stderr.write(`Error: ${report.message}\n`)
-    } else {
-      // A usage error is one line: what is wrong and how to fix it. Others add a hint line.
-      if (report.code === 2) process.stderr.write(`Error: ${report.message}${report.hint ? ` (${lowerFirst(report.hint)})` : ''}\n`)
-      else process.stderr.write(`Error: ${report.message}\n${report.hint ? `Hint: ${report.hint}\n` : ''}`)
-      if (report.code === 1 && (this.flags as { debug?: boolean } | undefined)?.debug && error instanceof Error && error.stack) {
-        process.stderr.write(`${error.stack}\n`)
-      }
-    }
-    process.exitCode = report.code
+    const flags = this.flags as { json?: boolean; jsonl?: boolean; query?: string; debug?: boolean } | undefined
+    const json = flags ? Boolean(flags.json || flags.jsonl || flags.query) : wantsJsonErrors(this.argv)
+    // stdout never carries an error: with --json the error object is the one line on stderr.
+    const code = reportError(error, { json, debug: flags?.debug })
+    if (code !== 0) process.exitCode = code
   }
-}
-
-/** An error report with card numbers and URL passwords masked, whatever produced its text. */
-function redactReport<R extends { message: string; hint: string | undefined; json: Record<string, unknown> }>(report: R): R {
-  const json = JSON.parse(redactText(JSON.stringify(report.json))) as Record<string, unknown>
-  return { ...report, message: redactText(report.message), hint: report.hint && redactText(report.hint), json }
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '')
 }
 
 /** The base of every command that calls the service: profile, context and the client. */
@@ -205,16 +186,25 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       env: process.env,
       store: new ProfileStore(),
     })
-    for (const notice of this.resolved.notices) process.stderr.write(`${redactText(notice)}\n`)
+    for (const notice of this.resolved.notices) process.stderr.write(`${sanitizeLine(redactText(notice))}\n`)
     return this.resolved
   }
 
   /** The command's safety rules (production guard, --dry-run, interruptions); checked once, before any request. */
   protected async safety(): Promise<SafetySession> {
     if (this.safetySession) return this.safetySession
-    const { SafetySession } = await import('./safety/session.js')
+    const [{ SafetySession }, { declaresWrites }] = await Promise.all([import('./safety/session.js'), import('./safety/policy.js')])
     const f = this.flags as Globals & { again?: boolean }
-    const session = new SafetySession({ commandId: this.id, settings: await this.settings(), dryRun: f['dry-run'], yes: f.yes, again: f.again ?? false, bin: this.config.bin })
+    const session = new SafetySession({
+      commandId: this.id,
+      settings: await this.settings(),
+      dryRun: f['dry-run'],
+      yes: f.yes,
+      again: f.again ?? false,
+      bin: this.config.bin,
+      noInput: f['no-input'],
+      writes: declaresWrites((this.ctor as typeof Command).flags),
+    })
     session.admit()
     this.safetySession = session
     return session
@@ -248,10 +238,10 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
       timeoutMs: this.requestTimeoutMs(),
-      ...(process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${describeRetry(event)}\n`) } : {}),
+      ...(process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) } : {}),
       intercept: safety.intercept,
       signal: safety.controller.signal,
-      ...(debug ? { debug: (line: string) => process.stderr.write(`${line}\n`) } : {}),
+      ...(debug ? { debug: (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`) } : {}),
     })
   }
 

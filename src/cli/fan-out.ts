@@ -5,6 +5,7 @@ import type { Column, View } from '../output/index.js'
 import { RefusedError, UsageError } from './errors.js'
 import { checkPrefix } from './flags.js'
 import { readDataText } from './input.js'
+import { sanitizeLine } from '../output/sanitize.js'
 
 export const DEFAULT_FAN_OUT_CONCURRENCY = 4
 
@@ -158,7 +159,7 @@ export async function* fanOut<R>(
  */
 export function failureReport(failures: FanOutFailure[], describe: (error: unknown) => string, total: number): RefusedError | undefined {
   if (failures.length === 0) return undefined
-  for (const f of failures) process.stderr.write(`Merchant ${f.merchantId} failed: ${describe(f.error)}\n`)
+  for (const f of failures) process.stderr.write(`${sanitizeLine(`Merchant ${f.merchantId} failed: ${describe(f.error)}`)}\n`)
   const refused = new RefusedError(`${failures.length} of ${total} merchants failed; the others were printed`)
   process.stderr.write(`Error: ${refused.message}\n`)
   return refused

@@ -9,6 +9,7 @@ import { UsageError } from './errors.js'
 import { asUsage, checkPrefix } from './flags.js'
 import { rangeFlags } from './flags-range.js'
 import { findPreviousGenerationFields } from './validate.js'
+import { sanitizeLine } from '../output/sanitize.js'
 
 /** `--amount` and `--currency` as a list filter: each needs the other. */
 export function amountFilterFlags(what: string) {
@@ -58,6 +59,6 @@ export function requireCustomerContext(settings: Pick<ResolvedSettings, 'credent
 /** For bodies whose shape the contract does not show: a warning line on stderr per previous-generation field. */
 export function warnPreviousGeneration(body: unknown, flag = '--data'): void {
   for (const [path, old, now] of findPreviousGenerationFields(body)) {
-    process.stderr.write(`Warning: ${flag} uses "${old}" (at ${path}), a field of the previous interface generation; version 3.0 calls it "${now}".\n`)
+    process.stderr.write(`Warning: ${flag} uses "${old}" (at ${sanitizeLine(path)}), a field of the previous interface generation; version 3.0 calls it "${now}".\n`)
   }
 }

@@ -65,7 +65,7 @@ export const apiFlags = {
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
   timeout: timeoutFlag,
   'dry-run': Flags.boolean({ description: 'Print the first request that would change something, as JSON, and send nothing (exit 0).', helpGroup: GLOBAL }),
-  yes: Flags.boolean({ char: 'y', description: 'Confirm a money-moving or destructive command on production without a prompt.', helpGroup: GLOBAL }),
+  yes: Flags.boolean({ char: 'y', description: 'Confirm on production what the command sends that is not a read, without a prompt (needed when CI is set, with --no-input, or without a terminal).', helpGroup: GLOBAL }),
 }
 
 /** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */

@@ -5,12 +5,13 @@
 // loading every command file.
 import { readFileSync } from 'node:fs'
 
+import { sanitizeLine } from '../output/sanitize.js'
 import { isGone } from '../output/sink.js'
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from './not-found.js'
 import { quietOnClosedStdout, stdoutClosed } from './pipes.js'
-import { installSignalHandling } from './signals.js'
+import { installSignalHandling, wantsJsonErrors } from './signals.js'
 import { stayOnBaselineWasm } from './wasm-tiering.js'
 
 interface PackageJson {
@@ -30,7 +31,7 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
     return
   }
   // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
-  installSignalHandling()
+  installSignalHandling(process, Date.now, { json: wantsJsonErrors(argv) })
   try {
     await dispatch(argv, binUrl, pkg, index)
   } catch (error) {
@@ -53,7 +54,8 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: Pac
   }
   const words = argv[0] === 'help' ? argv.slice(1) : argv
   const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
-  process.stderr.write(`Error: ${message}\nHint: ${hint}\n`)
+  // The words are the user's: shown inert, whatever they hold.
+  process.stderr.write(`Error: ${sanitizeLine(message)}\nHint: ${sanitizeLine(hint)}\n`)
   process.exitCode = 2
   return true
 }

@@ -1,6 +1,7 @@
 // Progress of a long list walk (`--all`), on stderr, only for a person watching a terminal while
 // the data goes elsewhere (`payfac orders list --all --csv > orders.csv`). Nothing when stderr
-// is not a terminal, under --json, or when stdout is the terminal (the rows show the progress).
+// is not a terminal, under --json, when stdout is the terminal (the rows show the progress), or
+// on TERM=dumb (it cannot redraw a line). Its text is payfac's own: numbers only.
 
 export interface PageInfo {
   page: number
@@ -16,8 +17,14 @@ export interface ListProgress {
 }
 
 /** Whether progress should be shown for this output. */
-export function wantsProgress(format: string, stdoutIsTTY = Boolean(process.stdout.isTTY), stderrIsTTY = Boolean(process.stderr.isTTY)): boolean {
-  return stderrIsTTY && !stdoutIsTTY && format !== 'json'
+export function wantsProgress(
+  format: string,
+  stdoutIsTTY = Boolean(process.stdout.isTTY),
+  stderrIsTTY = Boolean(process.stderr.isTTY),
+  term = process.env.TERM,
+): boolean {
+  // A dumb terminal cannot erase a line: the redrawn line would pile up.
+  return stderrIsTTY && !stdoutIsTTY && format !== 'json' && term !== 'dumb'
 }
 
 /** A one-line progress display redrawn in place: `Fetched page 3 of 30 (300 of 3 000 records)`. */
@@ -39,8 +46,8 @@ export function listProgress(out: NodeJS.WritableStream = process.stderr): ListP
 }
 
 /** Bytes of a download, redrawn at most ten times a second: `Downloaded 1.2 MB`. Nothing off a terminal. */
-export function byteProgress(out: NodeJS.WriteStream = process.stderr): { add(bytes: number): void; end(): void } {
-  if (!out.isTTY) return { add: () => undefined, end: () => undefined }
+export function byteProgress(out: NodeJS.WriteStream = process.stderr, term = process.env.TERM): { add(bytes: number): void; end(): void } {
+  if (!out.isTTY || term === 'dumb') return { add: () => undefined, end: () => undefined }
   let total = 0
   let drawnAt = 0
   let shown = false

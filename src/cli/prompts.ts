@@ -1,6 +1,6 @@
 // Asking a person for what a command is missing, only when a person is there: stdin and stderr
-// are terminals, `CI` is not set and `--no-input` was not given. Prompts write to stderr, never
-// to stdout. Each answer is checked by the same check as its flag, so a prompt cannot let
+// are terminals, `CI` is not set (empty, "false" and "0" count as not set) and `--no-input` was
+// not given. Prompts write to stderr, never to stdout. Each answer is checked by the same check as its flag, so a prompt cannot let
 // through what the flag would refuse. Without a person, the command's own usage error (exit 2,
 // naming the flags) stands. Ctrl-C at a prompt is exit 130 (exit-codes.ts: ExitPromptError).
 import { UsageError } from './errors.js'
@@ -11,9 +11,30 @@ export function promptMessage(error: unknown): string {
   return error instanceof UsageError ? error.reason : error instanceof Error ? error.message : String(error)
 }
 
+type Env = Record<string, string | undefined>
+
+/** Both stdin and stderr are terminals. */
+export function onTerminal(): boolean {
+  return Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
+}
+
+/** `CI` is set: any value but empty, "false" or "0" (any case). */
+export function ciIsSet(env: Env = process.env): boolean {
+  const value = env.CI?.trim().toLowerCase()
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0'
+}
+
+/** Why nobody can be asked ("CI is set", "--no-input was given", "there is no terminal to ask"), or undefined when someone can. */
+export function whyNoPrompt(noInput: boolean | undefined, env: Env = process.env, terminal: boolean = onTerminal()): string | undefined {
+  if (noInput) return '--no-input was given'
+  if (ciIsSet(env)) return `CI is set (CI=${env.CI?.trim()})`
+  if (!terminal) return 'there is no terminal to ask'
+  return undefined
+}
+
 /** True when a person can be asked. */
-export function canPrompt(noInput: boolean | undefined, env: Record<string, string | undefined> = process.env): boolean {
-  return !noInput && !env.CI && Boolean(process.stdin.isTTY) && Boolean(process.stderr.isTTY)
+export function canPrompt(noInput: boolean | undefined, env: Env = process.env): boolean {
+  return whyNoPrompt(noInput, env) === undefined
 }
 
 interface Ask {

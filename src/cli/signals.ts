@@ -1,6 +1,7 @@
 // SIGINT (Ctrl-C) and SIGTERM, handled alike for the whole process. main() installs the handler
 // once. A signal ends the process at once with 130 (SIGINT) or 143 (SIGTERM), after the clean-ups
-// registered here have run (temporary files removed, an open JSON array closed). A command that
+// registered here have run (temporary files removed), with `Interrupted (SIGINT).` on stderr, or
+// under --json the line `{"error": {...}}` (stdout never carries an error). A command that
 // can stop at a safe point (a wait, a payment flow, a server) holds a deferral through
 // watchInterrupts(): the first signal then only aborts its AbortSignal and the command reports
 // the interruption itself; a second signal ends the process as above.
@@ -74,14 +75,14 @@ type SignalTarget = Pick<NodeJS.Process, 'on' | 'off' | 'exit'> & { stderr?: { w
  * Installs the process-wide handler (once; later calls do nothing); returns its removal, for tests.
  * Clean-ups also run on a plain `exit`, so that a path that exits early leaves nothing behind.
  */
-export function installSignalHandling(target: SignalTarget = process, now: () => number = Date.now): () => void {
+export function installSignalHandling(target: SignalTarget = process, now: () => number = Date.now, options: { json?: boolean } = {}): () => void {
   if (installedOn.has(target)) return () => {}
   const onSignal = (signal: HandledSignal) => {
     const kind = noteSignal(signal, now())
     if (kind === 'echo') return
     if (kind === 'first' && deferrals.size > 0) return
     runCleanups()
-    if (kind === 'first') target.stderr?.write(`Interrupted (${signal}).\n`)
+    if (kind === 'first') target.stderr?.write(interruptedLine(signal, options.json === true))
     target.exit(exitCodeForSignal(signal))
   }
   const handlers = HANDLED_SIGNALS.map((name) => [name, () => onSignal(name)] as const)
@@ -96,6 +97,18 @@ export function installSignalHandling(target: SignalTarget = process, now: () =>
 }
 
 const installedOn = new Set<unknown>()
+
+/** `Interrupted (SIGINT).`, or under --json the one error line stderr carries then. */
+export function interruptedLine(signal: HandledSignal, json: boolean): string {
+  const message = `Interrupted (${signal})`
+  if (!json) return `${message}.\n`
+  return `${JSON.stringify({ error: { code: exitCodeForSignal(signal), type: 'InterruptedError', message } })}\n`
+}
+
+/** Whether the command line asks for JSON (--json, --jsonl, --query): errors are then one JSON line on stderr. */
+export function wantsJsonErrors(argv: readonly string[]): boolean {
+  return argv.some((arg) => /^--(json|jsonl|query)(=|$)/.test(arg))
+}
 
 /** Forgets received signals, deferrals and clean-ups (tests only). */
 export function resetSignalState(): void {

@@ -1,6 +1,7 @@
 // Checks of single values given on the command line. Each returns the value (normalised) or
 // throws a UsageError that names the flag and says how to fix it.
 import { UsageError } from './errors.js'
+import { sanitizeLine } from '../output/sanitize.js'
 
 export function checkEmail(input: string, flag: string): string {
   const value = input.trim()
@@ -60,7 +61,7 @@ export function findPreviousGenerationFields(body: unknown, path = ''): Array<[s
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     const here = path ? `${path}.${key}` : key
     const replacement = PREVIOUS_GENERATION_FIELDS[key]
-    if (replacement) found.push([here, key, replacement])
+    if (replacement) found.push([sanitizeLine(here), key, replacement])
     found.push(...findPreviousGenerationFields(value, here))
   }
   return found

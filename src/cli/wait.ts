@@ -4,6 +4,8 @@
 //
 // Used by `payto agree --poll`, `payto status --poll` and the PayTo flows (cli/flows/).
 import { setTimeout as delay } from 'node:timers/promises'
+import { sanitizeLine } from '../output/sanitize.js'
+import { unicodeAllowed } from '../output/terminal.js'
 
 /** Where a poll stands after one read. */
 export type PollState = 'pending' | 'done' | 'failed'
@@ -132,10 +134,12 @@ export function progress(stream: ProgressStream, options: ProgressOptions): Prog
   let frame = 0
   let timer: NodeJS.Timeout | undefined
   let stopped = false
-  const line = () => `${options.label}: ${status ?? 'checking'} (${formatElapsed(now() - start)})`
+  // The status is the service's word: shown inert. A locale that is not UTF-8 spins in ASCII.
+  const line = () => sanitizeLine(`${options.label}: ${status ?? 'checking'} (${formatElapsed(now() - start)})`)
+  const frames = unicodeAllowed(process.env) ? FRAMES : ['|', '/', '-', '\\']
   const draw = () => {
     if (stopped) return
-    stream.write(`\r\u001b[2K${FRAMES[frame++ % FRAMES.length]} ${line()}`)
+    stream.write(`\r\u001b[2K${frames[frame++ % frames.length]} ${line()}`)
   }
   if (interactive) {
     draw()

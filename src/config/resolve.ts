@@ -13,7 +13,8 @@
 // PAYFAC_BASE_URL outranks the base URL of the profile named by PAYFAC_PROFILE.
 //
 // With PAYFAC_API_KEY and no profile chosen in any way, the setup is "env-only": no profile at
-// all, PAYFAC_BASE_URL (or --base-url) is required, and the environment is inferred.
+// all, PAYFAC_BASE_URL (or --base-url) is required, and the environment is inferred. Which
+// environment is in effect follows the values used, not only a profile's label: environment.ts.
 //
 // Every disagreement between two sources that both gave a value yields one notice naming the
 // winner and what was ignored. The built-in profile's values are a fallback nobody chose, so
@@ -28,14 +29,16 @@ import {
   inferCredentialKind,
   isHttpUrl,
   isLoopbackUrl,
-  keyEnvironment,
   maskCredential,
   unknownProfile,
   type CredentialKind,
   type Environment,
   type Profile,
 } from './profiles.js'
+import { decideEnvironment } from './environment.js'
 import { ConfigError } from './errors.js'
+
+export { inferEnvironment } from './environment.js'
 
 export interface SettingsFlags {
   profile?: string | undefined
@@ -65,7 +68,10 @@ export interface ResolvedSettings {
   profileName: string | undefined
   /** What chose the profile (or 'env' for an env-only setup). */
   source: SettingsSource
+  /** The environment in effect (environment.ts): it decides the production guard. */
   environment: Environment
+  /** Why that environment, in words: "profile prod says production", "PAYFAC_BASE_URL replaces …". */
+  environmentReason?: string
   baseUrl: string
   credential: string
   credentialKind: CredentialKind
@@ -129,19 +135,6 @@ function choose(candidates: Candidate[], notices: string[]): Candidate | undefin
 function given(value: string | undefined): string | undefined {
   const text = value?.trim()
   return text ? text : undefined
-}
-
-/**
- * Environment of an env-only setup: a live key means production, a loopback address means the
- * local emulator, a sandbox key means sandbox. A key that names no environment, sent to a remote
- * address, counts as production so that production guards apply.
- */
-export function inferEnvironment(credential: string, baseUrl: string): Environment {
-  const keyEnv = keyEnvironment(credential)
-  if (keyEnv === 'live') return 'production'
-  if (isLoopbackUrl(baseUrl)) return 'local'
-  if (keyEnv === 'sandbox') return 'sandbox'
-  return 'production'
 }
 
 export function resolveSettings(input: ResolveInput): ResolvedSettings {
@@ -235,8 +228,18 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   ) as Candidate
   const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env)
 
-  const environment = profile ? profile.environment : inferEnvironment(credential.value as string, baseUrl)
-  checkKeyMatchesEnvironment(environment, credential.value as string)
+  // A key naming the other environment than the profile's label is refused; otherwise the
+  // environment follows the values in effect (environment.ts).
+  if (profile) checkKeyMatchesEnvironment(profile.environment, credential.value as string)
+  const decided = decideEnvironment({
+    profile,
+    replaced: Boolean(profile) && (!url.profile || !credential.profile),
+    credential: credential.value as string,
+    baseUrl,
+    urlOrigin: url.origin,
+    credentialOrigin: credential.origin,
+  })
+  const environment = decided.environment
   if (environment === 'production' && new URL(baseUrl).protocol === 'http:' && !isLoopbackUrl(baseUrl)) {
     throw new ConfigError(`A production credential is only sent over https; the base URL from ${url.origin} is http.`, {
       reason: 'invalid',
@@ -271,6 +274,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     profileName: profile?.name,
     source,
     environment,
+    environmentReason: decided.reason,
     baseUrl,
     credential: credential.value as string,
     credentialKind,

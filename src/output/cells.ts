@@ -2,18 +2,17 @@
 import { formatMinorUnits, formatMoney, type Money } from '../client/money.js'
 import { isMoney, isPlainObject } from './flatten.js'
 import { MISSING } from './format.js'
+import { sanitizeLine } from './sanitize.js'
 import { readColumn, type Column } from './view.js'
 
-// C0 and C1 controls, DEL, and the bidirectional overrides/isolates: data from the service
-// must not move the cursor, change colours or reorder a terminal line.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+// Tabs and line breaks in a cell become spaces (a row stays one line); every other control is
+// shown as an escape by the one sanitiser (./sanitize.ts), as everywhere else on a terminal.
 // eslint-disable-next-line no-control-regex
 const LINE_BREAKS = /[\t\n\r]+/g
 
-/** One line of inert text: tabs and line breaks become spaces, other controls become U+FFFD. */
+/** One line of inert text: tabs and line breaks become spaces, other controls visible escapes (`\u001b`). */
 export function sanitize(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').replace(UNSAFE, '\uFFFD')
+  return sanitizeLine(text.replace(LINE_BREAKS, ' '))
 }
 
 /** The value as Money when the column holds money: a Money object, or minor units plus currency. */
@@ -108,16 +107,17 @@ export function displayWidth(text: string): number {
   return width
 }
 
-/** Cuts text to at most `max` terminal cells, ending with `…` when cut. */
-export function truncate(text: string, max: number): string {
+/** Cuts text to at most `max` terminal cells, ending with `…` (or `ascii`: `...`) when cut. */
+export function truncate(text: string, max: number, ascii = false): string {
   if (displayWidth(text) <= max) return text
+  const mark = ascii ? '...' : '…'
   let out = ''
   let width = 0
   for (const char of text) {
     const w = ZERO.test(char) ? 0 : WIDE.test(char) ? 2 : 1
-    if (width + w > max - 1) break
+    if (width + w > max - mark.length) break
     out += char
     width += w
   }
-  return `${out}…`
+  return `${out}${mark}`
 }

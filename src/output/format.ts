@@ -1,5 +1,6 @@
 // How output is asked for. The caller (the CLI) decides every field; nothing here looks at the
-// process: `color` is false when NO_COLOR is set or stdout is not a terminal.
+// process: `color` is false when NO_COLOR or TERM=dumb is set or stdout is not a terminal, and
+// `ascii` true when the locale is not UTF-8 (./terminal.ts decides both from the environment).
 
 export type OutputFormat = 'table' | 'json' | 'csv'
 
@@ -18,6 +19,8 @@ export interface OutputOptions {
   isTTY: boolean
   /** Colour and borders in tables. Ignored when not a TTY. */
   color: boolean
+  /** ASCII only (a locale that is not UTF-8): `+-|` borders and `...` for a cut cell. */
+  ascii?: boolean | undefined
   /** Terminal width in cells: tables on a TTY fit it (default 80). */
   width?: number | undefined
   /** Show every column and whole cells, whatever the width (`--wide`). */

@@ -4,6 +4,8 @@ export { MISSING, OUTPUT_FORMATS, parseColumnsFlag, type OutputFormat, type Outp
 export { defineView, liftColumns, readColumn, type Column, type ColumnKind, type View } from './view.js'
 export { flatten, getPath, isMoney, isPlainObject } from './flatten.js'
 export { csvText, defuseFormula, formatTimestamp, sanitize, tableText } from './cells.js'
+export { sanitizeLine, sanitizeText } from './sanitize.js'
+export { colourAllowed, unicodeAllowed } from './terminal.js'
 export { UnknownColumnError, selectColumns } from './columns.js'
 export { OutputClosedError, OutputInterruptedError, TABLE_BATCH_ROWS, renderList, renderRecord } from './render.js'
 export { fitWidths, idColumn, isIdColumn } from './table.js'

@@ -8,6 +8,7 @@ import { csvText, sanitize } from './cells.js'
 import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
 import { forEach, type ListWriter } from './record-loop.js'
+import { sanitizeText } from './sanitize.js'
 import { OutputClosedError, Sink } from './sink.js'
 import { StreamTable, idColumn, recordTable } from './table.js'
 import { columnReader, readColumn, type Column, type View } from './view.js'
@@ -29,6 +30,23 @@ async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>):
 }
 
 export { OutputClosedError, OutputInterruptedError } from './sink.js'
+
+/**
+ * A sink for data shown on a terminal: every control character in it is made visible (see
+ * ./sanitize.ts). JSON keeps its value (a C1 or bidi control inside a string becomes its \uXXXX
+ * escape); a `--query` string, `--ids` and CSV show the escape instead of the character.
+ * Off a terminal the data goes out byte for byte.
+ */
+class TerminalSink extends Sink {
+  override append(text: string): void {
+    super.append(sanitizeText(text))
+  }
+}
+
+/** Tables are made clean cell by cell (and carry payfac's own colours): they need no second pass. */
+function sinkFor(options: OutputOptions): Sink {
+  return options.isTTY && (options.format !== 'table' || options.ids) ? new TerminalSink(options.out) : new Sink(options.out)
+}
 
 // ---------------------------------------------------------------------------------------------
 // CSV and JSON
@@ -93,7 +111,7 @@ function indent(text: string): string {
  * a list in table and csv formats.
  */
 export async function renderRecord<T>(view: View<T>, record: T, options: OutputOptions): Promise<void> {
-  const sink = new Sink(options.out)
+  const sink = sinkFor(options)
   try {
     await recordTo(sink, view, record, options)
   } finally {
@@ -149,7 +167,7 @@ export async function renderList<T>(
   records: Iterable<T> | AsyncIterable<T>,
   options: OutputOptions,
 ): Promise<number> {
-  const sink = new Sink(options.out)
+  const sink = sinkFor(options)
   try {
     if (options.ids) return await idList(view, records, options, sink)
     if (options.format === 'json') return await jsonList(view, records, options, sink)

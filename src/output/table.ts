@@ -4,7 +4,8 @@
 //   rows (the first page) and fitted to the terminal's width: long cells end with `…` (ids are
 //   never cut) and, when even that does not fit, the last columns are left out. Later rows are
 //   streamed into the same table, cut to those widths, so `--all` is one table however long.
-// - A terminal without colour (NO_COLOR): the same, aligned with spaces, no box characters.
+// - A terminal without colour (NO_COLOR, TERM=dumb): the same, aligned with spaces, no box characters.
+// - A locale that is not UTF-8 (`ascii`): borders drawn with `+ - |`, cut cells end with `...`.
 // - Not a terminal: one line per record, cells separated by a tab, never padded or cut, so the
 //   columns of a pipe never shift (`cut -f2`, `awk -F'\t'`).
 // `wide` turns off cutting and leaving out.
@@ -17,6 +18,18 @@ const MIN_CUT_WIDTH = 8
 
 const BOLD = (text: string) => `\u001b[1m${text}\u001b[22m`
 const GREY = (text: string) => `\u001b[90m${text}\u001b[39m`
+
+/** The border characters: box drawing, or ASCII for a locale that cannot show it. */
+interface Borders {
+  h: string
+  v: string
+  top: [string, string, string]
+  mid: [string, string, string]
+  bottom: [string, string, string]
+}
+const BOX_BORDERS: Borders = { h: '─', v: '│', top: ['┌', '┬', '┐'], mid: ['├', '┼', '┤'], bottom: ['└', '┴', '┘'] }
+const ASCII_BORDERS: Borders = { h: '-', v: '|', top: ['+', '+', '+'], mid: ['+', '+', '+'], bottom: ['+', '+', '+'] }
+const bordersFor = (options: OutputOptions) => (options.ascii ? ASCII_BORDERS : BOX_BORDERS)
 
 /** Ids are never cut: a cut id is useless to copy. */
 export function isIdColumn<T>(column: Column<T>): boolean {
@@ -111,7 +124,7 @@ export class StreamTable<T> {
   end(): string {
     const text = this.flush()
     if (this.#style !== 'boxed' || !this.#widths) return text
-    return text + this.#border('└', '┴', '┘')
+    return text + this.#border(...bordersFor(this.#options).bottom)
   }
 
   #headers(): string[] {
@@ -131,7 +144,7 @@ export class StreamTable<T> {
     const widths = this.#widths as number[]
     return widths.map((width, i) => {
       const cell = cells[i] ?? ''
-      const cut = this.#options.wide || !this.#columns[i] || !isCuttable(this.#columns[i] as Column<T>) ? cell : truncate(cell, width)
+      const cut = this.#options.wide || !this.#columns[i] || !isCuttable(this.#columns[i] as Column<T>) ? cell : truncate(cell, width, this.#options.ascii)
       return padTo(cut, width)
     })
   }
@@ -139,18 +152,20 @@ export class StreamTable<T> {
   #line(cells: string[], bold = false): string {
     const shown = this.#cells(cells).map((cell) => (bold ? BOLD(cell) : cell))
     if (this.#style === 'aligned') return shown.join('  ').trimEnd()
-    const bar = GREY('│')
+    const bar = GREY(bordersFor(this.#options).v)
     return `${bar} ${shown.join(` ${bar} `)} ${bar}`
   }
 
   #border(left: string, middle: string, right: string): string {
     const widths = this.#widths as number[]
-    return `${GREY(left + widths.map((w) => '─'.repeat(w + 2)).join(middle) + right)}\n`
+    const h = bordersFor(this.#options).h
+    return `${GREY(left + widths.map((w) => h.repeat(w + 2)).join(middle) + right)}\n`
   }
 
   #head(): string {
     if (this.#style === 'aligned') return `${this.#line(this.#headers())}\n`
-    return `${this.#border('┌', '┬', '┐')}${this.#line(this.#headers(), true)}\n${this.#border('├', '┼', '┤')}`
+    const b = bordersFor(this.#options)
+    return `${this.#border(...b.top)}${this.#line(this.#headers(), true)}\n${this.#border(...b.mid)}`
   }
 
   #tsv(cells: string[]): string {
@@ -164,16 +179,17 @@ export function recordTable<T>(columns: Column<T>[], record: T, options: OutputO
   const keyWidth = Math.max(0, ...pairs.map(([header]) => displayWidth(header)))
   const boxed = tableStyle(options) === 'boxed'
   const room = options.isTTY && !options.wide ? Math.max(MIN_CUT_WIDTH, (options.width ?? 80) - keyWidth - (boxed ? 7 : 2)) : Infinity
-  const values = pairs.map(([, value]) => (room === Infinity ? value : truncate(value, room)))
+  const values = pairs.map(([, value]) => (room === Infinity ? value : truncate(value, room, options.ascii)))
   if (!boxed) return `${pairs.map(([header], i) => `${padTo(header, keyWidth)}  ${values[i]}`.trimEnd()).join('\n')}\n`
   const valueWidth = Math.max(0, ...values.map(displayWidth))
-  const bar = GREY('│')
-  const line = (l: string, m: string, r: string) => `${GREY(l + '─'.repeat(keyWidth + 2) + m + '─'.repeat(valueWidth + 2) + r)}\n`
-  let text = line('┌', '┬', '┐')
+  const b = bordersFor(options)
+  const bar = GREY(b.v)
+  const line = ([l, m, r]: [string, string, string]) => `${GREY(l + b.h.repeat(keyWidth + 2) + m + b.h.repeat(valueWidth + 2) + r)}\n`
+  let text = line(b.top)
   pairs.forEach(([header], i) => {
     text += `${bar} ${BOLD(padTo(header, keyWidth))} ${bar} ${padTo(values[i] as string, valueWidth)} ${bar}\n`
   })
-  return text + line('└', '┴', '┘')
+  return text + line(b.bottom)
 }
 
 /** The column `--ids` prints: the first id column of the view, else its first column. */

@@ -7,81 +7,26 @@
 // of its examples either printed the request it would send (a command that changes something)
 // or reached the server with reads only (a command that only reads): a command whose examples
 // do neither proves nothing and fails here, naming it.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { useRecordingServer } from '../helpers/command-harness.js'
-
-const ROOT = resolve(__dirname, '../..')
-
-interface ManifestCommand {
-  id: string
-  flags: Record<string, unknown>
-  examples?: Array<string | { command: string }>
-}
-
-function manifest(): ManifestCommand[] {
-  const file = resolve(ROOT, 'oclif.manifest.json')
-  if (!existsSync(file)) throw new Error('oclif.manifest.json is missing: run `npm run build` first')
-  return Object.values((JSON.parse(readFileSync(file, 'utf8')) as { commands: Record<string, ManifestCommand> }).commands)
-}
-
-/** A command that calls the service: it has the global API flags (--profile, --debug). */
-function isApiCommand(c: ManifestCommand): boolean {
-  return 'profile' in c.flags && 'debug' in c.flags
-}
-
-/** A local file an example names (`./licence.pdf`), made in a temporary folder so the example can run. */
-function localFile(word: string): string {
-  const file = join(FILES, basename(word))
-  if (!existsSync(file)) writeFileSync(file, word.endsWith('.pdf') ? '%PDF-1.4\n%%EOF\n' : 'example file\n')
-  return file
-}
+import { exampleArgv, examplesOf, isApiCommand, manifestCommands } from '../helpers/manifest-examples.js'
 
 const FILES = mkdtempSync(join(tmpdir(), 'payfac-dry-run-'))
 afterAll(() => rmSync(FILES, { recursive: true, force: true }))
 
-/** Shell words of an example, or undefined when it needs a file, stdin, a pipe, a redirection or a variable. */
-function exampleArgv(example: string): string[] | undefined {
-  const text = example.trim()
-  if (!text.startsWith('<%= config.bin %> ')) return undefined
-  const words: string[] = []
-  let word = ''
-  let quote: string | undefined
-  let started = false
-  for (const c of text.slice('<%= config.bin %> '.length)) {
-    if (quote) {
-      if (c === quote) quote = undefined
-      else if (quote === '"' && c === '$') return undefined
-      else word += c
-    } else if (c === '"' || c === "'") {
-      quote = c
-      started = true
-    } else if (/\s/.test(c)) {
-      if (started) words.push(word)
-      word = ''
-      started = false
-    } else {
-      if ('|<>$;&`'.includes(c)) return undefined
-      word += c
-      started = true
-    }
-  }
-  if (started) words.push(word)
-  if (words.some((w) => w === '-' || w.startsWith('@'))) return undefined
-  return words.map((w) => (w.startsWith('./') ? localFile(w) : w))
-}
-
 /** API commands that only read the local settings (they have --profile, but send no request). */
 const NEVER_SENDS = new Set(['whoami'])
 
-const commands = manifest()
+const commands = manifestCommands()
   .filter((c) => isApiCommand(c))
   .map((c) => {
-    const examples = (c.examples ?? []).map((e) => (typeof e === 'string' ? e : e.command))
-    const runnable = examples.map(exampleArgv).filter((argv): argv is string[] => argv !== undefined)
+    const runnable = examplesOf(c)
+      .map((example) => exampleArgv(example, FILES))
+      .filter((argv): argv is string[] => argv !== undefined)
     return { id: c.id, runnable, hasDryRun: 'dry-run' in c.flags }
   })
   .sort((a, b) => a.id.localeCompare(b.id))

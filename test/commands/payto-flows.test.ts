@@ -104,7 +104,8 @@ describe('payto agree --poll and payto status --poll', () => {
     await json('simulate', 'SetPayToAgreementStatus', '--data', JSON.stringify({ token: sent.token, status }))
     const result = await payfac('payto', 'status', sent.token, '--poll', '--interval', '100ms', '--json')
     expect(result.code).toBe(6)
-    expect(JSON.parse(result.stdout).error).toMatchObject({ code: 6, type: 'RefusedError', message: expect.stringContaining(`is ${status}`) })
+    expect(result.stdout).toBe('')
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ code: 6, type: 'RefusedError', message: expect.stringContaining(`is ${status}`) })
   })
 
   it('exits 8 when the customer never answers (test account 22222222), naming the command that resumes', async () => {
@@ -118,7 +119,8 @@ describe('payto agree --poll and payto status --poll', () => {
 
     const again = await payfac('payto', 'status', token as string, '--poll', '--interval', '100ms', '--timeout', '300ms', '--json')
     expect(again.code).toBe(8)
-    expect(JSON.parse(again.stdout).error).toMatchObject({ code: 8, type: 'WaitTimeoutError', resume: `payfac payto status ${token} --poll` })
+    expect(again.stdout).toBe('')
+    expect(JSON.parse(again.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ code: 8, type: 'WaitTimeoutError', resume: `payfac payto status ${token} --poll` })
   })
 
   it('follows the emulator clock: a slow approval becomes Active when the clock is advanced', async () => {

@@ -114,3 +114,59 @@ describe('the emulator control commands', () => {
     expect(server.requests).toHaveLength(0)
   })
 })
+
+describe('the environment follows the values in effect', () => {
+  const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJndWFyZCJ9.c2lnbmF0dXJlZ3VhcmQ'
+  // A remote address that is never reached: every run here is refused before anything is sent.
+  const REMOTE = 'https://payfac-guard.invalid'
+  const write = ['api', 'POST', '/webhooks', '--data', '{"url":"https://example.com/hook"}']
+
+  it('makes the local profile production when PAYFAC_BASE_URL and PAYFAC_API_KEY replace its address and key', async () => {
+    const env = { ...recording.env(), PAYFAC_PROFILE: 'local', PAYFAC_BASE_URL: REMOTE, PAYFAC_API_KEY: JWT, PAYFAC_CREDENTIAL_KIND: 'merchant-jwt' }
+    const who = await runCommand(['whoami', '--json'], { env })
+    expect(who.code, who.stderr).toBe(0)
+    expect(JSON.parse(who.stdout)).toContainEqual({
+      setting: 'environment',
+      value: 'production',
+      source: 'PAYFAC_BASE_URL and PAYFAC_API_KEY replace the values of profile local: payfac-guard.invalid (PAYFAC_BASE_URL) is not this machine and the credential names no environment',
+    })
+    const sent = await runCommand(write, { env })
+    expect(sent.code, sent.stderr).toBe(3)
+    expect(sent.stderr).toContain(
+      'PRODUCTION: profile "local", environment production (PAYFAC_BASE_URL and PAYFAC_API_KEY replace the values of profile local: payfac-guard.invalid (PAYFAC_BASE_URL) is not this machine and the credential names no environment), https://payfac-guard.invalid',
+    )
+    expect(sent.stderr).toContain('needs confirmation, and there is no terminal to ask: nothing was sent')
+    const reset = await runCommand(['emulator', 'reset'], { env })
+    expect(reset.code, reset.stderr).toBe(2)
+    expect(reset.stderr).toContain('is not on this machine: nothing was sent')
+  })
+
+  it('refuses `emulator reset` on a remote PAYFAC_BASE_URL with the emulator key too (exit 2)', async () => {
+    const env = { ...recording.env(), PAYFAC_PROFILE: 'local', PAYFAC_BASE_URL: REMOTE, PAYFAC_API_KEY: undefined }
+    const reset = await runCommand(['emulator', 'reset'], { env })
+    expect(reset.code, reset.stderr).toBe(2)
+  })
+
+  it('guards a profile labelled local whose address is remote and whose key names no environment', async () => {
+    const env = { ...recording.env(), PAYFAC_API_KEY: undefined, PAYFAC_BASE_URL: undefined }
+    const added = await spawnCli(['profiles', 'add', 'lab', '--environment', 'local', '--base-url', REMOTE, '--credential-stdin', '--credential-kind', 'merchant-jwt'], { env, input: JWT })
+    expect(added.code, added.stderr).toBe(0)
+    const sent = await runCommand([...write, '--profile', 'lab'], { env })
+    expect(sent.code, sent.stderr).toBe(3)
+    expect(sent.stderr).toContain('needs confirmation')
+    expect(sent.stderr).toContain('PRODUCTION: profile "lab", environment production (profile lab says local, but payfac-guard.invalid is not this machine and the credential names no environment)')
+    const dry = await runCommand([...write, '--profile', 'lab', '--dry-run'], { env })
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, request: { method: 'POST', url: `${REMOTE}/webhooks` } })
+  })
+
+  it.each([
+    ['CI=true', { CI: 'true' }, [], 'CI is set (CI=true)'],
+    ['--no-input', {}, ['--no-input'], '--no-input was given'],
+  ])('refuses with %s and says so (exit 3, nothing sent)', async (_name, extraEnv, flags, why) => {
+    const result = await runCommand([...write, ...flags], { env: { ...recording.env(), PAYFAC_API_KEY: LIVE_KEY, ...extraEnv } })
+    expect(result.code, result.stderr).toBe(3)
+    expect(result.stderr).toContain(`needs confirmation, and ${why}: nothing was sent`)
+    expect(changing()).toHaveLength(0)
+  })
+})

@@ -50,7 +50,8 @@ describe('a refund whose answer is lost', () => {
     const { transactionId } = await paidByPayTo(json, '5.00', 'lost-json')
     const first = await withFault('commit-then-status=503', 'PATCH', '/transactions/*', () => payfac('transactions', 'refund', transactionId, '--amount', '1.00', '--json'))
     expect(first.code).toBe(7)
-    expect(JSON.parse(first.stdout).error).toMatchObject({
+    expect(first.stdout).toBe('')
+    expect(JSON.parse(first.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({
       code: 7,
       outcomeUnknown: true,
       check: `payfac transactions get ${transactionId}`,
@@ -137,7 +138,7 @@ describe('orders', () => {
     const before = (await json('orders', 'list', '--limit', '500')).length
     const again = await payfac('orders', 'create', '--data', body, '--json')
     expect(again.code).toBe(7)
-    expect(JSON.parse(again.stdout).error).toMatchObject({ outcomeUnknown: true, check: 'payfac orders list' })
+    expect(JSON.parse(again.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ outcomeUnknown: true, check: 'payfac orders list' })
     expect((await json('orders', 'list', '--limit', '500')).length).toBe(before)
     expect((await payfac('orders', 'create', '--data', body, '--again')).code).toBe(0)
     expect((await json('orders', 'list', '--limit', '500')).length).toBe(before + 1)

@@ -37,7 +37,7 @@ describe('a refund whose answer comes after the deadline', () => {
       context: {},
       notices: [],
     }
-    const session = new SafetySession({ commandId: 'transactions:refund', settings, dryRun: false, yes: false, again: false, bin: 'payfac', interactive: false })
+    const session = new SafetySession({ commandId: 'transactions:refund', settings, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false })
     const client = createClient({ baseUrl: settings.baseUrl, credential: settings.credential, timeoutMs: 300, intercept: session.intercept, signal: session.controller.signal })
 
     await json('emulator', 'faults', '--add', 'latency=1500', '--method', 'PATCH', '--path', '/transactions/*')

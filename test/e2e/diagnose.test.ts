@@ -85,12 +85,12 @@ describe('mistyped commands and completion', () => {
 })
 
 describe('errors people can read', () => {
-  it('with --json, the error object goes to stdout and the one-line message to stderr', async () => {
+  it('with --json, the error object is the one line on stderr and stdout stays empty', async () => {
     const result = await spawnCli(['orders', 'get', 'ordr_AAAAAAAAAAAAAAAA', '--json'], { env: ctx.env })
     expect(result.code).toBe(5)
-    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 5, status: 404 } })
+    expect(result.stdout).toBe('')
     expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toMatch(/^Error: /)
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 5, status: 404 } })
   })
 
   it('names flags as typed, in payfac words', async () => {

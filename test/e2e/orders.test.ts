@@ -234,10 +234,11 @@ describe('bad input exits 2 with one clear line and sends nothing', () => {
 })
 
 describe('failures under --json', () => {
-  it('print {"error": …} on stdout with the exit code of the status', async () => {
+  it('print {"error": …} on stderr only, stdout empty, with the exit code of the status', async () => {
     server.respond(() => ({ status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'No such order', tracer: 'req_42' } }))
     const result = await cli('orders', 'get', ORDER_ID, '--json')
     expect(result.code).toBe(5)
-    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 5, status: 404, errorCode: 'not_found', tracer: 'req_42' } })
+    expect(result.stdout).toBe('')
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 5, status: 404, errorCode: 'not_found', tracer: 'req_42' } })
   })
 })

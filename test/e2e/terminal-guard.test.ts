@@ -64,3 +64,50 @@ describe('the production guard at a terminal (tmux)', () => {
     expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(patches)
   }, 40_000)
 })
+
+describe('on a terminal, CI and --no-input never ask', () => {
+  it.each([
+    ['CI=true, a refund (refused before any request)', 'CI=true', `transactions refund ${TRAN} --amount 5.00`, 'CI is set (CI=true)'],
+    ['--no-input, a PATCH through `api` (refused at the write)', '', `api PATCH /webhooks/webhook_TerminalGuard01 --data '{"enabled":true}' --no-input`, '--no-input was given'],
+  ])('%s: exit 3, no question, and a "y" typed ahead confirms nothing', async (name, ci, command, why) => {
+    if (!TMUX) expect.fail('tmux is not installed: this test drives a real terminal through tmux (install it, e.g. apt-get install tmux)')
+    server.requests.length = 0
+    const session = `guard-${ci ? 'ci' : 'no-input'}`
+    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '40', 'bash --norc --noprofile -i')
+    const env = `PAYFAC_CONFIG_DIR=${quote(configDir)} PAYFAC_BASE_URL=${quote(server.url)} PAYFAC_API_KEY=live_sk_terminalGuardKey0001 NO_COLOR=1 ${ci}`
+    const script = join(configDir, `${session}.sh`)
+    writeFileSync(script, `env -u PAYFAC_PROFILE -u CI ${env} ${quote(process.execPath)} ${quote(BIN)} ${command}\n`)
+    tmux('send-keys', '-t', session, '-l', `bash ${quote(script)}; echo EXIT=$?`)
+    tmux('send-keys', '-t', session, 'Enter')
+    tmux('send-keys', '-t', session, '-l', 'y')
+    tmux('send-keys', '-t', session, 'Enter')
+    const done = await waitFor(session, 'the exit status', (text) => /EXIT=\d+/.test(text))
+    expect(done, name).toContain('EXIT=3')
+    expect(done).not.toContain('Go ahead?')
+    expect(done).toContain(`needs confirmation, and ${why}: nothing was sent`)
+    expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(0)
+  }, 40_000)
+})
+
+describe('a command in no list asks too', () => {
+  it('webhooks enable on production shows its PATCH and asks; "n" exits 3 with nothing sent', async () => {
+    if (!TMUX) expect.fail('tmux is not installed: this test drives a real terminal through tmux (install it, e.g. apt-get install tmux)')
+    server.requests.length = 0
+    const session = 'guard-enable'
+    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '40', 'bash --norc --noprofile -i')
+    const env = `PAYFAC_CONFIG_DIR=${quote(configDir)} PAYFAC_BASE_URL=${quote(server.url)} PAYFAC_API_KEY=live_sk_terminalGuardKey0001 NO_COLOR=1`
+    const script = join(configDir, `${session}.sh`)
+    writeFileSync(script, `env -u PAYFAC_PROFILE -u CI ${env} ${quote(process.execPath)} ${quote(BIN)} webhooks enable webhook_TerminalGuard001\n`)
+    tmux('send-keys', '-t', session, '-l', `bash ${quote(script)}; echo EXIT=$?`)
+    tmux('send-keys', '-t', session, 'Enter')
+    const asked = await waitFor(session, 'the question', (text) => text.includes('Go ahead?'))
+    expect(asked).toContain('About to send on PRODUCTION: payfac webhooks enable')
+    expect(asked).toMatch(/target\s+PATCH http:\/\/127\.0\.0\.1:\d+\/webhooks\/webhook_TerminalGuard001/)
+    expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(0)
+    tmux('send-keys', '-t', session, 'n')
+    tmux('send-keys', '-t', session, 'Enter')
+    const done = await waitFor(session, 'the exit status', (text) => /EXIT=\d+/.test(text))
+    expect(done).toContain('EXIT=3')
+    expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(0)
+  }, 40_000)
+})

@@ -27,6 +27,7 @@ export function commandEnv(configDir: string, baseUrl: string, credential: strin
     PAYFAC_MERCHANT_ID: undefined,
     PAYFAC_MARKETPLACE_ID: undefined,
     PAYFAC_CUSTOMER_ID: undefined,
+    PAYFAC_REPEAT_WINDOW: undefined,
     NO_COLOR: '1',
   }
 }

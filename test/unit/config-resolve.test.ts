@@ -94,6 +94,7 @@ describe('resolveSettings: values and their precedence', () => {
       profileName: 'local',
       source: 'builtin',
       environment: 'local',
+      environmentReason: 'profile local says local',
       baseUrl: BUILTIN_LOCAL_PROFILE.baseUrl,
       credential: BUILTIN_LOCAL_PROFILE.credential,
       credentialKind: 'merchant-secret-key',
@@ -259,5 +260,65 @@ describe('resolveSettings: refusals', () => {
     const error = refusal(() => resolve({}, { PAYFAC_CUSTOMER_ID: 'mcht_NotACustomer001' }))
     expect(error.reason).toBe('invalid')
     expect(error.message).toContain('PAYFAC_CUSTOMER_ID')
+  })
+})
+
+describe('resolveSettings: the environment follows the values in effect', () => {
+  const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl'
+  const LOCAL_JWT: Profile = { name: 'lab', environment: 'local', baseUrl: 'https://lab.example.com', credentialKind: 'merchant-jwt', credential: JWT }
+  const SANDBOX_JWT: Profile = { ...LOCAL_JWT, name: 'sbx', environment: 'sandbox' }
+  const LOCAL_LOOPBACK: Profile = { ...LOCAL_JWT, name: 'loop', baseUrl: 'http://127.0.0.1:4010' }
+
+  it('makes a local profile production when PAYFAC_BASE_URL and PAYFAC_API_KEY replace its values with a remote host and a JWT', () => {
+    const env = { PAYFAC_BASE_URL: 'https://api.example.com', PAYFAC_API_KEY: JWT, PAYFAC_CREDENTIAL_KIND: 'merchant-jwt' }
+    const s = resolve({}, env, 'local', [])
+    expect(s.profileName).toBe('local')
+    expect(s.environment).toBe('production')
+    expect(s.environmentReason).toBe(
+      'PAYFAC_BASE_URL and PAYFAC_API_KEY replace the values of profile local: api.example.com (PAYFAC_BASE_URL) is not this machine and the credential names no environment',
+    )
+  })
+
+  it('takes a replaced key’s prefix before the host: a sandbox key on a remote host is sandbox', () => {
+    const s = resolve({}, { PAYFAC_BASE_URL: 'https://sandbox.example.com', PAYFAC_API_KEY: 'sandbox_sk_replacedKey0001' }, 'loop', [{ ...LOCAL_LOOPBACK, credential: 'sandbox_sk_loopKey000001', credentialKind: 'merchant-secret-key' }])
+    expect(s.environment).toBe('sandbox')
+    expect(s.environmentReason).toContain('the credential (PAYFAC_API_KEY) is a sandbox_ key')
+  })
+
+  it.each([
+    ['a remote --base-url and the sandbox key of the built-in profile', { baseUrl: 'https://emulator.example.com' }, {}, 'sandbox'],
+    ['a loopback PAYFAC_BASE_URL with a JWT', {}, { PAYFAC_BASE_URL: 'http://localhost:4011' }, 'local'],
+    ['a *.localhost name', {}, { PAYFAC_BASE_URL: 'http://payfac.localhost:4011' }, 'local'],
+    ['an IPv6 loopback', {}, { PAYFAC_BASE_URL: 'http://[::1]:4011' }, 'local'],
+    ['another 127/8 address', {}, { PAYFAC_BASE_URL: 'http://127.4.5.6:4011' }, 'local'],
+    ['a private address that is not loopback', {}, { PAYFAC_BASE_URL: 'https://10.0.0.8:4011' }, 'production'],
+  ] as const)('replacing values with %s is %s', (_label, flags, env, environment) => {
+    const profiles = [LOCAL_LOOPBACK]
+    const active = 'baseUrl' in flags ? undefined : 'loop'
+    expect(resolve(flags, env, active, profiles).environment).toBe(environment)
+  })
+
+  it.each([
+    ['local', LOCAL_JWT],
+    ['sandbox', SANDBOX_JWT],
+  ])('cannot lower the guard with a %s label on a remote URL with a key that names no environment', (label, profile) => {
+    const s = resolve({}, {}, profile.name, [profile])
+    expect(s.environment).toBe('production')
+    expect(s.environmentReason).toBe(`profile ${profile.name} says ${label}, but lab.example.com is not this machine and the credential names no environment`)
+  })
+
+  it('keeps a local label on this machine, and a sandbox label with a sandbox key', () => {
+    expect(resolve({}, {}, 'loop', [LOCAL_LOOPBACK]).environment).toBe('local')
+    expect(resolve({}, {}, 'dev').environment).toBe('sandbox')
+  })
+
+  it('never lowers a production label, even when the values point at this machine', () => {
+    const s = resolve({}, { PAYFAC_BASE_URL: 'http://127.0.0.1:4010' }, 'prod')
+    expect(s.environment).toBe('production')
+    expect(s.environmentReason).toBe('profile prod says production')
+  })
+
+  it('refuses plain http to a remote host once a label is raised to production', () => {
+    expect(refusal(() => resolve({}, {}, 'lab', [{ ...LOCAL_JWT, baseUrl: 'http://lab.example.com' }])).reason).toBe('invalid')
   })
 })

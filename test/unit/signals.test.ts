@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { watchInterrupts } from '../../src/cli/flows/interrupt.js'
-import { addCleanup, installSignalHandling, receivedSignal, resetSignalState } from '../../src/cli/signals.js'
+import { addCleanup, installSignalHandling, receivedSignal, resetSignalState, wantsJsonErrors } from '../../src/cli/signals.js'
 
 function fakeProcess() {
   const exits: number[] = []
@@ -54,6 +54,23 @@ describe('process-wide signal handling', () => {
     expect(exits[0]).toBe(130)
     interrupts.dispose()
     remove()
+  })
+
+  it('under --json says so as the one error line on stderr', () => {
+    const { target, exits, written } = fakeProcess()
+    const remove = installSignalHandling(target, () => 1000, { json: true })
+    target.emit('SIGTERM', 'SIGTERM')
+    expect(exits).toEqual([143])
+    expect(written().split('\n')).toHaveLength(2)
+    expect(JSON.parse(written())).toEqual({ error: { code: 143, type: 'InterruptedError', message: 'Interrupted (SIGTERM)' } })
+    remove()
+  })
+
+  it('knows a JSON command line by --json, --jsonl and --query, with or without =', () => {
+    expect(wantsJsonErrors(['orders', 'list', '--json'])).toBe(true)
+    expect(wantsJsonErrors(['orders', 'get', 'x', '--query=orderId'])).toBe(true)
+    expect(wantsJsonErrors(['orders', 'list', '--jsonl'])).toBe(true)
+    expect(wantsJsonErrors(['orders', 'list', '--csv', '--jsonish'])).toBe(false)
   })
 
   it('runs the clean-ups on a plain exit as well', () => {

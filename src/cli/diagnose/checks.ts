@@ -65,7 +65,7 @@ export async function checkSettings(resolve: () => Promise<ResolvedSettings>): P
   try {
     const settings = await resolve()
     const profile = settings.profileName ? `profile ${settings.profileName}` : 'no profile (PAYFAC_API_KEY)'
-    return { row: pass('settings', `${profile}, ${settings.environment}, ${settings.baseUrl}`), settings }
+    return { row: pass('settings', `${profile}, ${settings.environment}${settings.environmentReason ? ` (${settings.environmentReason})` : ''}, ${settings.baseUrl}`), settings }
   } catch (error) {
     const { message, hint } = error as { message: string; hint?: string }
     return { row: fail('settings', message, hint ?? 'See `payfac whoami` and `payfac profiles list`.') }

@@ -18,7 +18,7 @@ export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => st
       value: settings.profileName ?? '(none)',
       source: settings.profileName === undefined ? 'PAYFAC_API_KEY without a profile' : PROFILE_SOURCE[settings.source],
     },
-    { setting: 'environment', value: settings.environment, source: settings.profileName ? `profile ${settings.profileName}` : 'inferred from the key and base URL' },
+    { setting: 'environment', value: settings.environment, source: settings.environmentReason ?? (settings.profileName ? `profile ${settings.profileName}` : 'inferred from the key and base URL') },
     { setting: 'baseUrl', value: settings.baseUrl, source: origin.baseUrl ?? '-' },
     { setting: 'credentialKind', value: settings.credentialKind, source: origin.credential ?? '-' },
     { setting: 'credential', value: mask(settings.credential), source: origin.credential ?? '-' },

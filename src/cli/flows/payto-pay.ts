@@ -35,6 +35,7 @@ import { ordersWithReference } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
 import { type PaymentFound, orderOfRun, paymentSummary, restartRun } from './payto-pay-restart.js'
 import { type PayToPayContext, type PayToPayRequest, payToPayInputs } from './payto-pay-request.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 export type { PayToPayContext, PayToPayRequest } from './payto-pay-request.js'
 
@@ -358,7 +359,7 @@ class PayToPayFlow {
   }
 
   private log(line: string): void {
-    this.context.stderr.write(`${line}\n`)
+    this.context.stderr.write(`${sanitizeLine(line)}\n`)
   }
 
   private now(): Date {

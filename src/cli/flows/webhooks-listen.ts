@@ -19,6 +19,7 @@ import { UsageError } from '../errors.js'
 import { webhookEnvelope, webhookLevel } from '../requests/webhooks.js'
 import { KNOWN_EVENTS } from '../known-names.js'
 import { watchInterrupts } from './interrupt.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Every event the emulator sends (docs/emulator.md, "For integrators" → Events). */
 export const EMULATOR_EVENTS = KNOWN_EVENTS
@@ -73,7 +74,7 @@ export interface ListenSummary {
 export async function listenForWebhooks(options: ListenOptions, context: ListenContext): Promise<ListenSummary> {
   const interrupts = context.signal ? undefined : watchInterrupts()
   const signal = (context.signal ?? interrupts?.signal) as AbortSignal
-  const log = (line: string) => context.stderr.write(`${line}\n`)
+  const log = (line: string) => context.stderr.write(`${sanitizeLine(line)}\n`)
   const state = { secret: options.secret, received: 0 }
   const server = createServer((req, res) => void receive(req, res, options, state, context))
   try {
@@ -167,7 +168,7 @@ async function receive(
       event.forwardStatus = forwarded.status ?? `error: ${forwarded.error}`
       answer(forwarded.status ?? 502, forwarded.status === undefined ? { error: `forward failed: ${forwarded.error}` } : { forwarded: forwarded.status })
     } else answer(200, { received: true })
-    context.stdout.write(`${options.json ? JSON.stringify(event) : eventLine(event)}\n`)
+    context.stdout.write(`${options.json ? JSON.stringify(event) : sanitizeLine(eventLine(event))}\n`)
   } catch (error) {
     answer(500, { error: error instanceof Error ? error.message : String(error) })
   }

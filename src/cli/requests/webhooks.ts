@@ -3,6 +3,7 @@ import type { Listable } from '../base-command.js'
 import { UsageError } from '../errors.js'
 import { metadataFrom } from '../flags.js'
 import { KNOWN_EVENTS, unknownEvents } from '../known-names.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Hosts to which plain http is allowed, for a receiver on this machine (the client allows them too). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -48,7 +49,7 @@ export function checkEventName(input: string, flag = '--events'): string {
 export function warnUnknownEvents(events: readonly string[], stderr: { write(text: string): unknown } = process.stderr): void {
   const unknown = unknownEvents(events)
   if (unknown.length === 0) return
-  stderr.write(`Warning: ${unknown.map((e) => `"${e}"`).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} payfac knows; sending as given. Known events: ${KNOWN_EVENTS.join(', ')}.\n`)
+  stderr.write(`Warning: ${unknown.map((e) => `"${sanitizeLine(e)}"`).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} payfac knows; sending as given. Known events: ${KNOWN_EVENTS.join(', ')}.\n`)
 }
 
 /** Credential kinds whose subscriptions are marketplace-level when no merchant is named. */

@@ -1,6 +1,7 @@
 // Creations that move money or make what moves it, at most once: a payout request (looked up
-// among the payouts after a lost answer) and a payment token (a lost one is harmless: it moves
-// no money by itself and expires unused, so a re-run simply makes a new one).
+// among the payouts after a lost answer; before sending, the second witness looks among the
+// merchant's recent payouts for an identical one: witness.ts) and a payment token (a lost one
+// is harmless: it moves no money by itself and expires unused, so a re-run makes a new one).
 import type { PayfacClient } from '../../client/client.js'
 import { formatMoney } from '../../client/money.js'
 import type { TokenResult } from '../../client/resources/tokens.js'
@@ -9,13 +10,22 @@ import { readForDryRun } from './dry-run.js'
 import { runOperation } from './journal-ops.js'
 import type { SafetySession } from './session.js'
 import { bodyHash } from './transaction-ops.js'
+import { repeatWindowMs, witnessPayout } from './witness.js'
 
 const payoutIdOf = (p: Payout): string | undefined => (typeof p.payoutId === 'string' ? p.payoutId : undefined)
 
 /** Ids of the newest payouts (the service lists newest first). */
 async function recentPayouts(client: PayfacClient): Promise<string[]> {
-  const page = await client.transactions.payouts.list({ limit: 100 })
-  return page.items.map(payoutIdOf).filter((id): id is string => id !== undefined)
+  return idsOf(await client.transactions.payouts.list({ limit: 100 }))
+}
+
+const idsOf = (page: { items: Payout[] }): string[] => page.items.map(payoutIdOf).filter((id): id is string => id !== undefined)
+
+export interface PayoutOptions {
+  /** `--repeat-window`: how far back the merchant's payouts are searched for an identical one. */
+  repeatWindow?: string | undefined
+  /** The merchant acted for, when known: another merchant's payout is not a repeat. */
+  merchantId?: string | undefined
 }
 
 /**
@@ -23,14 +33,23 @@ async function recentPayouts(client: PayfacClient): Promise<string[]> {
  * (manual payouts enabled, enough balance): run after an earlier lost request is looked up, so
  * that the payout it made does not read as a missing balance.
  */
-export async function payoutOperation(session: SafetySession, client: PayfacClient, body: Record<string, unknown>, check?: () => Promise<void>): Promise<Payout> {
+export async function payoutOperation(
+  session: SafetySession,
+  client: PayfacClient,
+  body: Record<string, unknown>,
+  check?: () => Promise<void>,
+  options: PayoutOptions = {},
+): Promise<Payout> {
   const amount = body.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
   const money = typeof amount?.minorCurrencyUnits === 'number' && typeof amount.currency === 'string' ? { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency } : undefined
+  // A payout of "all that is available" names no amount: nothing to compare, so no witness.
+  const windowMs = repeatWindowMs('payout', options.repeatWindow)
+  let seenIds: string[] | undefined
   return runOperation<Payout, string[]>(session, {
     key: { kind: 'payout', target: '', amount: money, reference: bodyHash(body) },
     action: `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
     check: `${session.bin} payouts list`,
-    before: () => recentPayouts(client),
+    before: async () => seenIds ?? (await recentPayouts(client)),
     reconcile: async (before) => {
       const page = await client.transactions.payouts.list({ limit: 100 })
       const made = page.items.find((p) => {
@@ -43,6 +62,14 @@ export async function payoutOperation(session: SafetySession, client: PayfacClie
     guard: check ? () => readForDryRun(session.dryRun, 'the merchant and its balances', check).then(() => undefined) : undefined,
     send: () => client.transactions.payouts.request(body),
     resultId: payoutIdOf,
+    witness:
+      money && windowMs > 0
+        ? async () => {
+            const read = await witnessPayout(client, money, options.merchantId, windowMs)
+            seenIds = idsOf(read.firstPage)
+            return read.seen
+          }
+        : undefined,
   })
 }
 

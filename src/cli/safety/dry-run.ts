@@ -1,10 +1,11 @@
 // `--dry-run`: the client's intercept hook stops the first request that would change something
-// (POST, PATCH, DELETE, PUT) before it leaves; the command ends there and prints that request.
+// (anything but GET, HEAD and OPTIONS) before it leaves; the command ends there and prints that request.
 // Reads (GET) are made as usual when the service answers them: they change nothing, and some
 // requests are built from them (a refund's currency). A read that cannot reach the service in a
 // dry run is skipped by the helpers that make it (`readForDryRun`).
 import type { OutgoingRequest } from '../../client/transport.js'
 import { ConnectionError, TimeoutError } from '../../client/errors.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Thrown by the intercept hook in a dry run; the command's catch prints it and exits 0. */
 export class DryRunStop extends Error {
@@ -27,9 +28,11 @@ export function dryRunReport(stop: DryRunStop): Record<string, unknown> {
   return { dryRun: true, sent: false, request: { method, url, headers, body: body ?? null } }
 }
 
-/** Methods a dry run never sends. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** Anything but a read (GET, HEAD, OPTIONS): what a dry run never sends and production confirms. */
 export function changes(method: string): boolean {
-  return method.toUpperCase() !== 'GET' && method.toUpperCase() !== 'HEAD'
+  return !READS.has(method.toUpperCase())
 }
 
 /**
@@ -41,7 +44,7 @@ export async function readForDryRun<T>(dryRun: boolean, what: string, read: () =
     return await read()
   } catch (error) {
     if (!dryRun || !(error instanceof ConnectionError || error instanceof TimeoutError)) throw error
-    process.stderr.write(`Dry run: could not read ${what} (${error.message}); its checks are skipped.\n`)
+    process.stderr.write(`${sanitizeLine(`Dry run: could not read ${what} (${error.message}); its checks are skipped.`)}\n`)
     return undefined
   }
 }

@@ -14,6 +14,7 @@ import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js
 import type { OperationKey, OperationRecord } from '../../config/operations.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors.js'
 import type { SafetySession } from './session.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 /** What a look on the service found about an earlier operation. */
 export type Reconciled<T> = { found: T; note: string } | 'absent' | 'cannot-tell'
@@ -56,7 +57,7 @@ export async function runOperation<T, B = unknown>(session: SafetySession, spec:
   const identity = serviceIdentity(s.baseUrl, s.context, s.credential)
   const file = operationPath(resolveConfigDir(), identity, spec.key)
   const prior = readOperation(file)
-  const log = (line: string) => process.stderr.write(`${line}\n`)
+  const log = (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`)
 
   if (prior && (prior.state === 'sending' || prior.state === 'unknown') && !session.again) {
     log(`An earlier identical ${spec.action} (at ${prior.intentAt}) ended without an answer; looking on the service first.`)

@@ -11,6 +11,7 @@ import { readForDryRun } from './dry-run.js'
 import { runOperation } from './journal-ops.js'
 import type { SafetySession } from './session.js'
 import { bodyHash } from './transaction-ops.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Statuses of a transaction that took no money: the order may be paid again. */
 const NOT_PAID = new Set(['failed', 'cancelled'])
@@ -88,7 +89,7 @@ export async function createOrderOperation(
   const existing = reference ? await readForDryRun(session.dryRun, `orders with reference ${reference}`, () => ordersWithReference(client, reference)) : undefined
   const first = existing?.[0]
   if (first && ifExists === 'reuse') {
-    process.stderr.write(`Order ${first.orderId} already has reference ${reference}: reusing it (nothing was sent).\n`)
+    process.stderr.write(`${sanitizeLine(`Order ${first.orderId} already has reference ${reference}: reusing it (nothing was sent).`)}\n`)
     return first
   }
   return runOperation<Order, string[]>(session, {

@@ -1,17 +1,22 @@
 // One command's safety: built by ApiCommand before its client, it decides what may be sent.
 //   - a one-line banner on stderr when the target is production;
-//   - `emulator …` control commands refuse a target that is not an emulator (exit 3);
-//   - on production, a money or destructive command without --yes and without a terminal is
-//     refused before any request; with a terminal it asks before the first changing request;
+//   - `emulator …` control commands refuse an address that is not this machine (exit 2) unless
+//     --base-url names it, and a target that is not an emulator (exit 3);
+//   - on production, every request but a read (GET, HEAD, OPTIONS) needs confirmation: asked once
+//     per command run, before the first such request, on a terminal when nobody said CI or
+//     --no-input; --yes otherwise; exit 3 and nothing sent without it. A command that declares
+//     --again (policy.ts) is refused before any request when it cannot be confirmed;
 //   - `--dry-run` stops the first changing request and prints it (dry-run.ts);
 //   - the client's abort signal, which an interruption during a money operation fires.
 import type { OutgoingRequest } from '../../client/transport.js'
 import { ConfigError } from '../../config/errors.js'
-import { keyEnvironment } from '../../config/profiles.js'
+import { isLoopbackUrl, keyEnvironment } from '../../config/profiles.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
+import { UsageError } from '../errors.js'
+import { onTerminal, whyNoPrompt } from '../prompts.js'
 import { DryRunStop, changes } from './dry-run.js'
 import { confirmOnProduction, noTerminal, productionBanner } from './guard.js'
-import { isEmulatorControl, isEmulatorTarget, isProductionTarget, safetyClassOf } from './policy.js'
+import { isEmulatorControl, isEmulatorTarget, isProductionTarget } from './policy.js'
 
 export interface SafetyInput {
   commandId: string | undefined
@@ -21,7 +26,12 @@ export interface SafetyInput {
   again: boolean
   /** `payfac`: the name check commands are written with. */
   bin: string
-  interactive?: boolean | undefined
+  /** `--no-input`: never ask. */
+  noInput?: boolean | undefined
+  /** The command declares that it writes (policy.ts declaresWrites): refused early when it cannot be confirmed. */
+  writes?: boolean | undefined
+  /** stdin and stderr are terminals; by default as the process has them. */
+  terminal?: boolean | undefined
 }
 
 export class SafetySession {
@@ -31,13 +41,16 @@ export class SafetySession {
   readonly yes: boolean
   readonly again: boolean
   readonly bin: string
-  readonly interactive: boolean
+  /** Why nobody can be asked, or undefined when a person at a terminal can be. */
+  readonly noPrompt: string | undefined
+  readonly writes: boolean
   readonly production: boolean
   /** Aborts the client's requests (an interruption while money is in flight). */
   readonly controller = new AbortController()
   /** What the command is doing, in words, for the confirmation (set by a money operation). */
   action: string | undefined
-  private confirmed = false
+  /** The one confirmation of this run, shared by every changing request (concurrent ones wait for it). */
+  private confirmation: Promise<void> | undefined
 
   constructor(input: SafetyInput) {
     this.commandId = input.commandId
@@ -46,7 +59,8 @@ export class SafetySession {
     this.yes = input.yes
     this.again = input.again
     this.bin = input.bin
-    this.interactive = input.interactive ?? Boolean(process.stdin.isTTY && process.stderr.isTTY)
+    this.noPrompt = whyNoPrompt(input.noInput, process.env, input.terminal ?? onTerminal())
+    this.writes = input.writes ?? false
     this.production = isProductionTarget(input.settings)
   }
 
@@ -54,26 +68,42 @@ export class SafetySession {
   admit(): void {
     const s = this.settings
     if (this.production) {
-      process.stderr.write(`${productionBanner(s.profileName, s.environment, s.baseUrl, keyEnvironment(s.credential) === 'live')}\n`)
+      process.stderr.write(`${productionBanner(s.profileName, s.environment, s.baseUrl, keyEnvironment(s.credential) === 'live', s.environmentReason)}\n`)
     }
-    if (isEmulatorControl(this.commandId) && !isEmulatorTarget(s)) {
-      throw new ConfigError(
-        `${this.commandLabel()} acts on a payfac emulator only, and the target is not one (environment ${s.environment}${s.profileName ? `, profile "${s.profileName}"` : ''}, ${s.baseUrl}): nothing was sent.`,
-        { reason: 'production-guard', hint: 'Point it at the emulator: a local profile (`--profile local`) or, without a profile, PAYFAC_BASE_URL on this machine (127.0.0.1, localhost).' },
-      )
-    }
-    if (this.production && safetyClassOf(this.commandId) && !this.dryRun && !this.yes && !this.interactive) {
-      throw noTerminal(this.commandLabel())
+    if (isEmulatorControl(this.commandId)) this.admitEmulatorControl()
+    if (this.production && this.writes && !this.dryRun && !this.yes && this.noPrompt !== undefined) {
+      throw noTerminal(this.commandLabel(), this.noPrompt)
     }
   }
 
-  /** The client's intercept hook: dry run, then the production confirmation. */
+  /** The client's intercept hook: dry run, then the production confirmation of anything but a read. */
   readonly intercept = async (request: OutgoingRequest): Promise<void> => {
     if (!changes(request.method)) return
     if (this.dryRun) throw new DryRunStop(request)
-    if (!this.production || this.confirmed || !safetyClassOf(this.commandId, request.method)) return
-    await confirmOnProduction({ what: this.action ?? this.commandLabel(), details: this.details(request), yes: this.yes, interactive: this.interactive })
-    this.confirmed = true
+    if (!this.production) return
+    this.confirmation ??= confirmOnProduction({ what: this.action ?? this.commandLabel(), details: this.details(request), yes: this.yes, noPrompt: this.noPrompt })
+    await this.confirmation
+  }
+
+  /**
+   * `emulator …` control commands: an address that is not this machine only when --base-url
+   * names it on the command line (exit 2 otherwise); then an emulator target, or a named address
+   * whose environment is not production (exit 3 otherwise).
+   */
+  private admitEmulatorControl(): void {
+    const s = this.settings
+    const named = s.origins?.baseUrl === '--base-url'
+    if (!isLoopbackUrl(s.baseUrl) && !named) {
+      throw new UsageError(
+        `${this.commandLabel()} acts on a payfac emulator, and ${s.baseUrl} (from ${s.origins?.baseUrl ?? 'the settings'}) is not on this machine: nothing was sent`,
+        'Name a remote emulator on the command line with --base-url, or point at a local one (--profile local)',
+      )
+    }
+    if (isEmulatorTarget(s) || (named && !this.production)) return
+    throw new ConfigError(
+      `${this.commandLabel()} acts on a payfac emulator only, and the target is not one (environment ${s.environment}${s.profileName ? `, profile "${s.profileName}"` : ''}, ${s.baseUrl}): nothing was sent.`,
+      { reason: 'production-guard', hint: 'Point it at the emulator: a local profile (`--profile local`) or, without a profile, PAYFAC_BASE_URL on this machine (127.0.0.1, localhost).' },
+    )
   }
 
   private details(request: OutgoingRequest): Array<[string, string]> {

@@ -1,7 +1,9 @@
 // The money operations on a transaction (refund, capture, cancel-authorisation, transfer,
 // reverse-transfer) run through the operation journal, with the look on the service that tells
 // whether an earlier run whose answer was lost did it: the transaction's timeline entries added
-// since the intent (a refund also by its refunded amount), or its status.
+// since the intent (a refund also by its refunded amount), or its status. Refunds, transfers and
+// reversals also ask the second witness (witness.ts) first: an identical one on the transaction
+// within the repeat window is exit 6 unless --again, whatever the journal holds.
 import { createHash } from 'node:crypto'
 
 import type { PayfacClient } from '../../client/client.js'
@@ -13,6 +15,7 @@ import { currencyOf } from '../requests/transactions.js'
 import { readForDryRun } from './dry-run.js'
 import { type Reconciled, runOperation } from './journal-ops.js'
 import type { SafetySession } from './session.js'
+import { findRefund, findReversal, findTransfer, readTransactionTimed, repeatWindowMs } from './witness.js'
 
 /** What a transaction looked like before an operation was sent. */
 export interface TransactionSnapshot {
@@ -61,21 +64,30 @@ export interface TransactionOperation {
   look?: string | undefined
   happened: Happened
   guard?: (() => Promise<void>) | undefined
-  repeatNeedsAgain?: boolean | undefined
-  /** The transaction as read before (reused for the snapshot). */
+  /** The transaction as read before (reused for the snapshot and by the witness). */
   read?: Transaction | undefined
+  /** The service's clock when `read` was answered (its Date header). */
+  readAt?: number | undefined
+  /**
+   * The second witness: an identical operation on the transaction within `windowMs` of the
+   * service's now, in words (witness.ts). Reads the transaction unless `read` is given; the
+   * snapshot then reuses that read, so the witness costs no request of its own.
+   */
+  witness?: { windowMs: number; find: (t: Transaction, now: number, windowMs: number) => string | undefined } | undefined
 }
 
 /** Sends one PATCH /transactions/{id} action at most once. */
 export async function transactionAction(session: SafetySession, client: PayfacClient, op: TransactionOperation): Promise<TransactionDetails> {
   const id = op.transactionId
   const reference = op.reference ?? (op.amount ? undefined : bodyHash(op.envelope))
+  let latest = op.read
+  const witness = op.witness && op.witness.windowMs > 0 ? op.witness : undefined
   return runOperation<TransactionDetails, TransactionSnapshot>(session, {
     key: { kind: op.kind, target: id, amount: op.amount, reference },
     action: `${op.words} on transaction ${id}`,
     check: `${session.bin} transactions get ${id}`,
     look: op.look,
-    before: async () => snapshotOf(op.read ?? (await client.transactions.get(id))),
+    before: async () => snapshotOf(latest ?? (await client.transactions.get(id))),
     reconcile: async (before): Promise<Reconciled<TransactionDetails>> => {
       const now = await client.transactions.get(id)
       const happened = op.happened(now, before)
@@ -87,7 +99,17 @@ export async function transactionAction(session: SafetySession, client: PayfacCl
     guard: op.guard,
     send: () => client.transactions.update(id, op.envelope as never),
     resultId: (r) => r.purchaseDetails.refundIds?.at(-1) ?? undefined,
-    repeatNeedsAgain: op.repeatNeedsAgain,
+    witness: witness
+      ? async () => {
+          let now = op.readAt
+          if (!latest) {
+            const timed = await readTransactionTimed(client, id)
+            latest = timed.transaction
+            now = timed.serviceNow
+          }
+          return witness.find(latest, now ?? Date.now(), witness.windowMs)
+        }
+      : undefined,
   })
 }
 
@@ -96,6 +118,8 @@ export interface RefundRequest {
   amount: string
   currency: string | undefined
   expectRefunded: string | undefined
+  /** `--repeat-window`: how far back the service's refunds are searched (witness.ts). */
+  repeatWindow?: string | undefined
 }
 
 /**
@@ -104,7 +128,9 @@ export interface RefundRequest {
  */
 export async function refundOperation(session: SafetySession, client: PayfacClient, r: RefundRequest): Promise<TransactionDetails> {
   const id = r.transactionId
-  const read = await readForDryRun(session.dryRun, `transaction ${id}`, () => client.transactions.get(id))
+  const windowMs = repeatWindowMs('refund', r.repeatWindow)
+  const timed = await readForDryRun(session.dryRun, `transaction ${id}`, () => readTransactionTimed(client, id))
+  const read = timed?.transaction
   if (!read && !r.currency) throw new UsageError('A dry run that cannot read the transaction needs --currency', 'Add --currency, such as --currency AUD')
   const currency = read ? currencyOf(read, r.currency) : (r.currency as string)
   const units = minorUnitsFrom(r.amount, currency)
@@ -117,7 +143,8 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
     words: `refund of ${money(units, currency)}`,
     look: 'its refunded amount and refund ids',
     read,
-    repeatNeedsAgain: true,
+    readAt: timed?.serviceNow,
+    witness: { windowMs, find: (t, now, ms) => findRefund(t, units, currency, now, ms) },
     guard: async () => {
       if (read) checkRefundable(read, units, currency, expected)
     },
@@ -179,18 +206,23 @@ const KIND_BY_ACTION: Record<string, keyof typeof HAPPENED> = {
   ReverseFundsTransfer: 'reverse-transfer',
 }
 
-/** Capture, cancel-authorisation, transfer or reverse-transfer (by the envelope's action), at most once. */
+/**
+ * Capture, cancel-authorisation, transfer or reverse-transfer (by the envelope's action), at most
+ * once. A transfer or reversal first asks the second witness, over `repeatWindow` (witness.ts).
+ */
 export async function transactionActionOnce(
   session: SafetySession,
   client: PayfacClient,
   transactionId: string,
   envelope: Record<string, Record<string, unknown>>,
+  options: { repeatWindow?: string | undefined } = {},
 ): Promise<TransactionDetails> {
   const [action, body] = Object.entries(envelope)[0] ?? ['', {}]
   const kind = KIND_BY_ACTION[action]
   if (!kind) throw new UsageError(`${action} is not a transaction action payfac journals`)
   const units = typeof body.amount === 'number' ? body.amount : undefined
   const transferId = typeof body.transferId === 'string' ? body.transferId : undefined
+  const destination = typeof body.destinationMerchantId === 'string' ? body.destinationMerchantId : undefined
   const words: Record<typeof kind, string> = {
     capture: 'capture',
     'cancel-authorisation': 'cancellation of the authorisation',
@@ -205,5 +237,16 @@ export async function transactionActionOnce(
     words: words[kind],
     look: kind === 'capture' || kind === 'cancel-authorisation' ? 'its status' : 'its transfers and timeline',
     happened: HAPPENED[kind](units, transferId),
+    witness: witnessOf(kind, units, destination, transferId, options.repeatWindow),
   })
+}
+
+/** The second witness of a transfer or a reversal (of a named transfer); none for the other actions. */
+function witnessOf(kind: keyof typeof HAPPENED, units: number | undefined, destination: string | undefined, transferId: string | undefined, flag: string | undefined): TransactionOperation['witness'] {
+  if (kind === 'transfer') return { windowMs: repeatWindowMs(kind, flag), find: (t, now, ms) => findTransfer(t, units, destination, now, ms) }
+  // A reversal of "all that is left" cannot move money twice: a repeat finds nothing left.
+  if (kind === 'reverse-transfer' && transferId !== undefined && units !== undefined) {
+    return { windowMs: repeatWindowMs(kind, flag), find: (t, now, ms) => findReversal(t, transferId, units, now, ms) }
+  }
+  return undefined
 }

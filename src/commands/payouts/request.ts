@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { againFlag } from '../../cli/flags-safety.js'
+import { repeatWindowFlag } from '../../cli/flags-witness.js'
 import { dataFlag, moneyFlags } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -13,7 +14,7 @@ import { payoutView } from '../../output/views/money.js'
 export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   static override summary = 'Request a manual payout of available funds to the primary bank account.'
   static override description =
-    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. At most once: journaled, and a re-run after a lost answer (exit 7) looks among the payouts before requesting again.'
+    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. At most once: journaled, and a re-run after a lost answer (exit 7) looks among the payouts before requesting again. Before sending, a payout of the same amount and currency made within the last hour (--repeat-window) is exit 6 naming it, even from another machine; --again sends anyway.'
 
   static override examples = [
     '<%= config.bin %> payouts request --amount 250 --currency AUD',
@@ -26,6 +27,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     description: Flags.string({ description: 'What the payout is for.' }),
     data: dataFlag('The whole body as JSON: text, @file, or - for stdin.', ['amount', 'currency', 'description']),
     again: againFlag,
+    'repeat-window': repeatWindowFlag,
   }
 
   async run() {
@@ -33,7 +35,8 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     warnPreviousGeneration(body)
     const client = await this.client()
     const merchantId = (await this.settings()).context.merchantId
-    const payout = await payoutOperation(await this.safety(), client, body, () => checkPayoutPossible(client, merchantId, body))
+    const options = { repeatWindow: this.flags['repeat-window'], merchantId }
+    const payout = await payoutOperation(await this.safety(), client, body, () => checkPayoutPossible(client, merchantId, body), options)
     return this.show(payoutView, payout)
   }
 }

@@ -18,7 +18,7 @@ export default class ProfilesRemove extends PayfacCommand<typeof ProfilesRemove>
   async run() {
     const { ProfileStore } = await import('../../config/index.js')
     const store = new ProfileStore()
-    if (!(await confirmProfileRemoval(store.get(this.args.name), { yes: this.flags.yes, dryRun: this.flags['dry-run'] }))) {
+    if (!(await confirmProfileRemoval(store.get(this.args.name), { yes: this.flags.yes, dryRun: this.flags['dry-run'], noInput: this.flags['no-input'] }))) {
       process.stdout.write(`${JSON.stringify({ dryRun: true, wouldRemove: this.args.name })}\n`)
       return { removed: null }
     }

@@ -4,6 +4,7 @@ import type { PayfacClient } from '../../client/index.js'
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
 import { againFlag } from '../../cli/flags-safety.js'
+import { repeatWindowFlag } from '../../cli/flags-witness.js'
 import { asUsage, dataFlag, idArg, minorUnitsFrom } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -15,7 +16,7 @@ import { transactionDetailView } from '../../output/views/transactions.js'
 export default class TransactionsReverseTransfer extends ApiCommand<typeof TransactionsReverseTransfer> {
   static override summary = 'Reverse all or part of a transfer of funds (ReverseFundsTransfer).'
   static override description =
-    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {transferId, amount?} (without --amount, all that is left of the transfer); --data sends fields as given. The transfer ids are in `payfac transactions get`. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Prints the updated transaction."
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {transferId, amount?} (without --amount, all that is left of the transfer); --data sends fields as given. The transfer ids are in `payfac transactions get`. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, a reversal of the same transfer and --amount within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction."
 
   static override examples = [
     '<%= config.bin %> transactions reverse-transfer tran_ZqCNoNcm_22WeZ-j --transfer trf_ZqCNoNcm_22WeZ-j',
@@ -32,6 +33,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
     currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", dependsOn: ['amount'], parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     data: dataFlag('The ReverseFundsTransfer body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['transfer', 'amount', 'currency']),
     again: againFlag,
+    'repeat-window': repeatWindowFlag,
   }
 
   async run() {
@@ -42,7 +44,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
     const client = await this.client()
     const envelope = data ? envelopeFromData('ReverseFundsTransfer', data, TRANSACTION_ACTIONS) : { ReverseFundsTransfer: reverseTransferBody(transfer as string, await this.minor(client)) }
     warnPreviousGeneration(envelope)
-    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope))
+    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] }))
   }
 
   private async minor(client: PayfacClient): Promise<number | undefined> {

@@ -4,6 +4,7 @@ import type { PayfacClient } from '../../client/index.js'
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
 import { againFlag } from '../../cli/flags-safety.js'
+import { repeatWindowFlag } from '../../cli/flags-witness.js'
 import { asUsage, dataFlag, idArg, idFlag, minorUnitsFrom } from '../../cli/flags.js'
 import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
 import { readDataObject } from '../../cli/input.js'
@@ -14,7 +15,7 @@ import { transactionDetailView } from '../../output/views/transactions.js'
 export default class TransactionsTransfer extends ApiCommand<typeof TransactionsTransfer> {
   static override summary = 'Move part of a payment to another merchant of the marketplace (TransferFunds).'
   static override description =
-    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first when --currency is not given); --data sends fields as given. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Prints the updated transaction; its transfers list the new transfer's id."
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first when --currency is not given); --data sends fields as given. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, an identical transfer on the transaction (same amount and destination) within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction; its transfers list the new transfer's id."
 
   static override examples = [
     '<%= config.bin %> transactions transfer tran_ZqCNoNcm_22WeZ-j --to mcht_LocalSubMerch001 --amount 2.50',
@@ -32,6 +33,7 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
     description: Flags.string({ description: 'What the transfer is for.' }),
     data: dataFlag('The TransferFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['to', 'amount', 'currency', 'description']),
     again: againFlag,
+    'repeat-window': repeatWindowFlag,
   }
 
   async run() {
@@ -40,7 +42,7 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
     const client = await this.client()
     const envelope = data ? envelopeFromData('TransferFunds', data, TRANSACTION_ACTIONS) : await this.fromFlags(client)
     warnPreviousGeneration(envelope)
-    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope))
+    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] }))
   }
 
   private async fromFlags(client: PayfacClient) {

@@ -1,0 +1,23 @@
+// What a terminal can show, from the environment the CLI passes in. Pure: nothing here reads the
+// process itself.
+//
+// - Colour: never with NO_COLOR (any non-empty value, as no-color.org says) or TERM=dumb.
+// - Unicode (box-drawing borders, `…`): unless the locale names another character set. The first
+//   non-empty of LC_ALL, LC_CTYPE and LANG decides, as POSIX orders them; `C`, `POSIX` or any
+//   locale that does not say UTF-8 gets ASCII (`+-|` borders, `...`). With none of them set
+//   (Windows, many containers) Unicode is kept.
+
+export type TerminalEnv = Readonly<Record<string, string | undefined>>
+
+/** Whether colour may be used (the stream being a terminal is the caller's other condition). */
+export function colourAllowed(env: TerminalEnv): boolean {
+  if (env.NO_COLOR) return false
+  return env.TERM !== 'dumb'
+}
+
+/** Whether the locale can show characters beyond ASCII. */
+export function unicodeAllowed(env: TerminalEnv): boolean {
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((value) => value !== undefined && value !== '')
+  if (locale === undefined) return true
+  return /utf-?8/i.test(locale)
+}
