@@ -72,6 +72,11 @@ export async function reportStream(client: PayfacClient, query: SettlementQuery,
   return Readable.from(merge([], opened, query, parts, at))
 }
 
+/** One JSON report answer (a merchant's, in a fan-out), checked and guarded as reportStream's are. */
+export function checkedJsonReport(body: Readable, timeoutMs: number): Readable {
+  return Readable.from(checkedJson(body, { method: 'GET', path: REPORT_PATH, timeoutMs, expected: 'a JSON report' }))
+}
+
 /** CSV parts in order: one header, and (when the range was cut) each part's rows created in it. */
 async function* csvParts(
   first: IteratorResult<{ part: DateRange; body: Readable }>,

@@ -5,7 +5,7 @@ import { idleTimeoutMs, saveStream, streamToStdout } from '../../cli/download.js
 import { outFlag } from '../../cli/flags-out.js'
 import { fanOutFlags } from '../../cli/flags-range.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
-import { reportDocument, reportStream } from '../../cli/range/settlement.js'
+import { checkedJsonReport, reportDocument, reportStream } from '../../cli/range/settlement.js'
 import { announceParts } from '../../cli/range/parts.js'
 import { reportParts, settlementSelection } from '../../cli/requests/money.js'
 import { settlementEntryView, settlementSummaryView } from '../../output/views/money.js'
@@ -32,11 +32,12 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
     const { query, parts } = settlementSelection(this.flags, new Date())
     announceParts(parts, this.flags.split)
     const client = await this.client()
+    const timeoutMs = idleTimeoutMs(this.flags)
     const fanned = await this.fanOut(settlementEntryView, async function* (_id, call) {
-      yield* (await reportDocument(await client.transactions.settlement.report(query, 'json-stream', call))).entries
+      yield* (await reportDocument(checkedJsonReport(await client.transactions.settlement.report(query, 'json-stream', call), timeoutMs))).entries
     })
     if (fanned !== undefined) return fanned
-    const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json', idleTimeoutMs(this.flags))
+    const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json', timeoutMs)
     if (this.flags.csv || this.flags.json || this.flags.out) return this.deliver(stream)
     return this.table(await reportDocument(stream))
   }
