@@ -274,12 +274,12 @@ export async function* checkedCsvPart(body: AsyncIterable<Buffer>, at: StreamAt,
       }
     }
     flush()
-    if (!atEnd && buf.length - start > MAX_RECORD_BYTES) {
-      throw refuse(`${headerDone ? `row ${row + 1} of the report` : "the service's first line"} is longer than ${MAX_RECORD_BYTES / 1048576} MiB: not the settlement report's CSV`)
-    }
+    if (!atEnd && buf.length - start > MAX_RECORD_BYTES) throw tooLong()
     return { out, rest: start }
   }
 
+  const tooLong = () =>
+    refuse(`${headerDone ? `row ${row + 1} of the report` : "the service's first line"} is longer than ${MAX_RECORD_BYTES / 1048576} MiB: not the settlement report's CSV`)
   const malformed = () => refuse(`${headerDone ? `row ${row + 1} of the report` : "the service's first line"} is not CSV (a quote inside a field)`)
   for await (const chunk of source) {
     bytes += chunk.length
@@ -292,7 +292,7 @@ export async function* checkedCsvPart(body: AsyncIterable<Buffer>, at: StreamAt,
         pending.push(chunk)
         pendingBytes += chunk.length
         quoted = found.quoted
-        if (pendingBytes > MAX_RECORD_BYTES) records(Buffer.concat(pending), false)
+        if (pendingBytes > MAX_RECORD_BYTES) throw tooLong()
         continue
       }
       buf = Buffer.concat([...pending, chunk])
