@@ -1,15 +1,35 @@
-// Downloads (invoice PDFs, statement zips, settlement CSV): with --out, saved by out-file.ts (a
-// regular file is replaced atomically, so an interrupted download never leaves a truncated file
-// under the requested name; a FIFO or device is written in place). Without --out, binary data is
-// refused on a terminal.
-import type { Readable } from 'node:stream'
+// Downloads (invoice PDFs, statement zips, settlement CSV), checked on the way (download-checks.ts)
+// and, with --out, saved by out-file.ts (a regular file is replaced atomically, so an interrupted
+// download never leaves a truncated file under the requested name; a FIFO or device is written in
+// place). Without --out, binary data is refused on a terminal.
+import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
 import { stdoutFailureOf } from '../output/sink.js'
+import { type DownloadKind, checkedDownload, streamTimeoutMs } from './download-checks.js'
 import { UsageError } from './errors.js'
+import { requestTimeoutMs } from './flags-lists.js'
 
 /** The --out writer (out-file.ts): files replaced atomically, FIFOs and devices written in place. */
 export { saveStream } from './out-file.js'
+
+/**
+ * How long each wait for more of a streamed answer may last: `--timeout`, else PAYFAC_TIMEOUT,
+ * else the client's default (the same precedence as a request's deadline).
+ */
+export function idleTimeoutMs(flags: { timeout?: string | undefined }): number {
+  if (flags.timeout !== undefined) return requestTimeoutMs(flags.timeout, '--timeout')
+  const env = process.env.PAYFAC_TIMEOUT
+  return streamTimeoutMs(env === undefined || env.trim() === '' ? undefined : requestTimeoutMs(env, 'PAYFAC_TIMEOUT'))
+}
+
+/**
+ * A download (an invoice PDF, a statement zip) checked as it comes: it must be of its format
+ * (else exit 7 naming what came), complete, and never stall past `timeoutMs` (download-checks.ts).
+ */
+export function checkedStream(source: Readable, kind: DownloadKind, at: { method: string; path: string; timeoutMs: number }): Readable {
+  return Readable.from(checkedDownload(source, kind, at))
+}
 
 /** Sends a stream to stdout; binary data is refused when stdout is a terminal. */
 export async function streamToStdout(source: Readable, options: { binary: boolean; what: string }): Promise<void> {

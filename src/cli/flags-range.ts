@@ -5,7 +5,7 @@ import { Flags } from '@oclif/core'
 
 import { concurrencyFlag } from './flags-lists.js'
 import { durationMs } from './flags.js'
-import { checkCalendarDate, checkLast } from './range/range.js'
+import { checkCalendarDate, checkLast, checkPartMs } from './range/range.js'
 
 /** `--from`, `--to`, `--last` and `--split` for records created in a range. */
 export function rangeFlags(what: string) {
@@ -24,8 +24,8 @@ export function rangeFlags(what: string) {
       parse: async (input) => checkLast(input),
     }),
     split: Flags.string({
-      description: 'Ask for the range in parts of at most this long (such as 7d or 12h), merged in order. Without it, a range the service refuses as too large is halved until it is taken.',
-      parse: async (input) => (durationMs(input.replace(/(\d+)d$/, (_, n: string) => `${Number(n) * 24}h`), '--split'), input),
+      description: 'Ask for the range in parts of at most this long (such as 7d or 12h; at least 1m, at most 1,000 parts), merged in order; stderr says how many parts are sent. Without it, a range the service refuses as too large is halved until it is taken.',
+      parse: async (input) => (splitMs(input), input),
     }),
   }
 }
@@ -33,7 +33,7 @@ export function rangeFlags(what: string) {
 /** `--split` in milliseconds (accepts d for days besides ms, s, m, h). */
 export function splitMs(input: string | undefined): number | undefined {
   if (input === undefined) return undefined
-  return durationMs(input.replace(/(\d+)d$/, (_, n: string) => `${Number(n) * 24}h`), '--split')
+  return checkPartMs(durationMs(input.replace(/(\d+)d$/, (_, n: string) => `${Number(n) * 24}h`), '--split'), input)
 }
 
 /** `--each-merchant`, `--merchants` and `--concurrency`: run a read command once per sub-merchant. */

@@ -162,6 +162,7 @@ export class Core {
       allowPartial: options.allowPartial,
       onWarning: options.onWarning,
       identify: keys.identify,
+      what: path,
       // A bound the caller gave in the past already holds the list still.
       bounded: keys.createdBefore && !(givenMs <= Date.now()),
     }

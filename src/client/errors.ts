@@ -226,7 +226,7 @@ export class ListIntegrityError extends PayfacError {
   override name = 'ListIntegrityError'
   /** The page at fault (1 = first). */
   readonly page: number
-  readonly reason: 'short-page' | 'long-page' | 'total-changed' | 'count-mismatch' | 'malformed-page'
+  readonly reason: 'short-page' | 'long-page' | 'total-changed' | 'count-mismatch' | 'malformed-page' | 'repeated-page'
 
   constructor(init: { page: number; reason: ListIntegrityError['reason']; message: string; cause?: unknown }) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause })

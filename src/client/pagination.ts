@@ -1,102 +1,19 @@
-// Paginated lists: one page with its counts, or every record of every page, lazily.
-//
-// The contract: `limit` (1 to 500, default 20) and `page` (first page 1) in the query; the 200
-// body is an array; headers `Page-Count` and `Total-Record-Count` give the totals.
+// Paginated lists: every record of every page, lazily (one page and its counts: page.ts).
 import { InvalidInputError, ListIntegrityError, PageLimitError, ResponseFormatError } from './errors.js'
 import { IdSet } from './id-set.js'
+import { CLOCK_SKEW_MS, DEFAULT_CONCURRENCY, DEFAULT_MAX_PAGES, MAX_CONCURRENCY, type Page } from './page.js'
 
-export const DEFAULT_PAGE_SIZE = 20
-export const MAX_PAGE_SIZE = 500
-/** Iteration refuses to go past this many pages: a guard against a service that never ends. */
-export const DEFAULT_MAX_PAGES = 100_000
-/** Pages requested at once by a walk once the first page has told how many there are. */
-export const DEFAULT_CONCURRENCY = 4
-export const MAX_CONCURRENCY = 16
-/** How far the service's clock (its `Date` header) may differ from ours before a walk takes the service's. */
-export const CLOCK_SKEW_MS = 2000
-
-export interface Page<T> {
-  items: T[]
-  /** This page's number (1 = first). */
-  page: number
-  /** The page size asked for (the service default, 20, when none was given). */
-  limit: number
-  /** Pages for the query: from `Page-Count`, or inferred when the header is missing. */
-  pageCount: number
-  /** Matching records: from `Total-Record-Count`, or inferred when the header is missing. */
-  totalRecordCount: number
-  /** True when a count was inferred because the service left out its header. */
-  inferred?: boolean
-  /** With `inferred`: which counts the headers did give (the page count also follows from the total). */
-  counted?: { pages: boolean; total: boolean }
-  /** The service's clock when it answered (its `Date` header), in ms since the epoch. */
-  serverTime?: number
-}
-
-/**
- * Builds a Page from a list answer. Missing headers are inferred: a short page is the last one;
- * a full page without counts is assumed to have a successor (iteration stops at the first empty
- * or short page).
- */
-export function toPage<T>(items: T[], headers: Record<string, string>, requested: { page?: number | undefined; limit?: number | undefined }): Page<T> {
-  const page = requested.page ?? 1
-  const limit = requested.limit ?? DEFAULT_PAGE_SIZE
-  const pageCountHeader = readCount(headers['page-count'])
-  const totalHeader = readCount(headers['total-record-count'])
-  const lastByShape = items.length < limit
-  let pageCount: number
-  let totalRecordCount: number
-  let inferred = false
-
-  if (pageCountHeader !== undefined) {
-    pageCount = pageCountHeader
-  } else if (totalHeader !== undefined) {
-    pageCount = Math.ceil(totalHeader / Math.max(limit, 1))
-    inferred = true
-  } else {
-    pageCount = lastByShape ? (items.length === 0 ? page - 1 : page) : page + 1
-    pageCount = Math.max(pageCount, 0)
-    inferred = true
-  }
-
-  if (totalHeader !== undefined) {
-    totalRecordCount = totalHeader
-  } else {
-    // Without the header only a lower bound is known: the records up to and on this page.
-    totalRecordCount = (page - 1) * limit + items.length
-    inferred = true
-  }
-
-  const result: Page<T> = inferred
-    ? { items, page, limit, pageCount, totalRecordCount, inferred, counted: { pages: pageCountHeader !== undefined || totalHeader !== undefined, total: totalHeader !== undefined } }
-    : { items, page, limit, pageCount, totalRecordCount }
-  const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date)
-  if (!Number.isNaN(date)) result.serverTime = date
-  return result
-}
-
-function readCount(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const text = value.split(',')[0]?.trim() ?? ''
-  if (!/^\d+$/.test(text)) return undefined
-  const n = Number(text)
-  return Number.isSafeInteger(n) ? n : undefined
-}
-
-/** Refuses a page size or number the contract does not allow, before anything is sent. */
-export function checkPaging(query: { limit?: unknown; page?: unknown }): void {
-  const { limit, page } = query
-  if (limit !== undefined && limit !== null) {
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE} (got ${String(limit)})`)
-    }
-  }
-  if (page !== undefined && page !== null) {
-    if (typeof page !== 'number' || !Number.isInteger(page) || page < 1 || page > 2_147_483_647) {
-      throw new InvalidInputError(`page must be an integer of at least 1 (got ${String(page)})`)
-    }
-  }
-}
+export {
+  CLOCK_SKEW_MS,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_PAGE_SIZE,
+  MAX_CONCURRENCY,
+  MAX_PAGE_SIZE,
+  type Page,
+  checkPaging,
+  toPage,
+} from './page.js'
 
 export interface IterateOptions<T = unknown> {
   /** Stop after this many records. */
@@ -120,6 +37,8 @@ export interface IterateOptions<T = unknown> {
   bounded?: boolean | undefined
   /** Clock for the bound (injected in tests). */
   now?: (() => number) | undefined
+  /** The list's name for messages (its path, such as `/orders`). */
+  what?: string | undefined
 }
 
 /** What the walk passes with each page it asks for. */
@@ -170,6 +89,11 @@ export async function* iteratePages<T>(
  * at once; records are still delivered page by page, in order, and at most `concurrency` pages
  * wait in memory. Without counts (no `Page-Count` nor `Total-Record-Count`) the walk goes one
  * page ahead and stops at the first short page.
+ *
+ * A walk that makes no progress stops at the page that shows it: a page made only of records
+ * already delivered (by identifier), or, for records without one, the same page twice in a row.
+ * That is a ListIntegrityError (reason `repeated-page`), or with `allowPartial` a warning and the
+ * end of the walk: never the next page of a service that answers the same page for ever.
  *
  * The result is complete or an error: a page shorter than the page size before the last page,
  * a last page that does not hold the rest of the total, a total that changes mid-walk, a page
@@ -227,24 +151,55 @@ export async function* iteratePageBatches<T>(
   let delivered = 0
   let unique = 0
   let duplicates = 0
+  const what = options.what ?? 'the list'
+  /** The last page's records were all known already (each had an identifier). */
+  let allSeen = false
+  /** The last page had at least one record with an identifier. */
+  let identified = false
+  /** For records without identifiers: the previous page, in short (size, first and last record). */
+  let previous: { page: number; signature: string } | undefined
+  /**
+   * Whether the walk must stop at `page` (with `allowPartial`, after a warning): it brought nothing
+   * new. Throws a ListIntegrityError otherwise.
+   */
+  const stalled = (page: number, items: T[]): boolean => {
+    let message: string | undefined
+    if (allSeen) {
+      message = `Page ${page} of ${what} repeated records already delivered (all ${items.length} of them): the walk stopped`
+    } else if (!identified && items.length > 0) {
+      const signature = `${items.length}\u0000${JSON.stringify(items[0])}\u0000${JSON.stringify(items[items.length - 1])}`
+      if (previous && previous.signature === signature) message = `Page ${page} of ${what} repeated page ${previous.page}: the walk stopped`
+      previous = { page, signature }
+    }
+    if (message === undefined) return false
+    if (!options.allowPartial) throw new ListIntegrityError({ page, reason: 'repeated-page', message })
+    options.onWarning?.(message)
+    return true
+  }
   /**
    * The records of `items` to deliver: those not delivered before, cut at `max`. The page's own
    * array when nothing is left out.
    */
   const deliverable = (items: T[]): T[] => {
     let out: T[] | undefined
+    allSeen = false
+    identified = false
     if (identify !== undefined) {
+      let known = 0
       seen ??= new IdSet(expected)
       for (let i = 0; i < items.length; i++) {
         const item = items[i] as T
         const id = identify(item)
+        if (id !== undefined) identified = true
         if (id === undefined || seen.add(id)) {
           out?.push(item)
           continue
         }
         duplicates++
+        known++
         out ??= items.slice(0, i)
       }
+      allSeen = items.length > 0 && known === items.length
     }
     const fresh = out ?? items
     unique += fresh.length
@@ -267,7 +222,7 @@ export async function* iteratePageBatches<T>(
     }
 
     if (first.inferred && !first.counted?.pages) {
-      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { maxPages, deliverable, done })
+      yield* sequentialWalk(first, async (page) => open(await get(page, bound), page), { maxPages, deliverable, done, stalled })
       return
     }
 
@@ -320,6 +275,7 @@ export async function* iteratePageBatches<T>(
     let page: Page<T> | undefined = first
     for (let n = firstPage; page; n++) {
       const batch = deliverable(page.items)
+      if (stalled(n, page.items)) return
       page = undefined
       if (batch.length > 0) yield batch
       if (done()) return
@@ -347,12 +303,14 @@ export async function* iteratePageBatches<T>(
 async function* sequentialWalk<T>(
   first: Page<T>,
   get: (page: number) => Promise<Page<T>>,
-  state: { maxPages: number; deliverable: (items: T[]) => T[]; done: () => boolean },
+  state: { maxPages: number; deliverable: (items: T[]) => T[]; done: () => boolean; stalled: (page: number, items: T[]) => boolean },
 ): AsyncGenerator<T[], void, undefined> {
   let fetched = 1
   let current: Page<T> | undefined = first
   while (current) {
     const page: Page<T> = current
+    const batch = state.deliverable(page.items)
+    if (state.stalled(page.page, page.items)) return
     const hasNext = page.items.length > 0 && page.page < page.pageCount && page.items.length >= page.limit
     let next: Promise<Page<T>> | undefined
     if (hasNext) {
@@ -363,7 +321,6 @@ async function* sequentialWalk<T>(
       next.catch(() => undefined)
       fetched++
     }
-    const batch = state.deliverable(page.items)
     if (batch.length > 0) yield batch
     if (state.done()) return
     current = next ? await next : undefined

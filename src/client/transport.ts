@@ -225,8 +225,10 @@ export class Transport {
 
     if (ok && responseType === 'stream') {
       // The deadline covered the wait for headers; a download then only has the idle timeout,
-      // and the caller's signals still stop it.
+      // and the caller's signals still stop it, until the body closes (then their listeners go,
+      // so that a report in many parts does not pile them up on the client's signal).
       deadline()
+      response.body.once('close', disarm)
       if (debugging) this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
       return { status, headers: responseHeaders, body: response.body as unknown as Readable, requestId }
     }

@@ -210,14 +210,15 @@ describe('bad input exits 2 and sends nothing', () => {
   itRefusesBeforeSending(cases, recording)
 
   it('sends the settlement query with its contract names, and asks for text/csv with --csv', async () => {
-    server.respond(() => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: 'settlementEntryId\r\n' }))
+    const header = 'settlementEntryId,createdAt,type,amountMinorUnits,currency\r\n'
+    server.respond(() => ({ status: 200, headers: { 'content-type': 'text/csv' }, body: header }))
     const result = await cli('settlement', 'report', '--currency', 'aud', '--from', '2026-11-01', '--to', '2026-12-01', '--csv')
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests
     expect(request?.path).toBe('/transactions/settlement/report')
     expect(Object.fromEntries(request?.query ?? [])).toEqual({ currency: 'AUD', createdAfter: '2026-11-01', createdBefore: '2026-12-01' })
     expect(request?.headers.accept).toContain('text/csv')
-    expect(result.stdout).toBe('settlementEntryId\r\n')
+    expect(result.stdout).toBe(header)
   })
 
   it('sends --merchant-id of refunds list as a repeated filter, not as the Merchant-Id header', async () => {

@@ -111,7 +111,7 @@ describe('ranges in parts', () => {
 
     const out = join(dir(), 'report.json')
     const saved = await marketplace.payfac('settlement', 'report', ...range, '--split', '7d', '--out', out)
-    expect(saved.stderr).toMatch(/^Saved \d+ bytes to /)
+    expect(saved.stderr).toMatch(/^Sending the range in \d+ parts \(--split 7d\), one after another\nSaved \d+ bytes to /)
     expect(JSON.parse(readFileSync(out, 'utf8')).summary.entryCount).toBe(report.summary.entryCount)
   })
 })

@@ -6,7 +6,8 @@ import { fanOut, tagged } from '../../src/cli/fan-out.js'
 import { Reconciler } from '../../src/cli/reconcile/engine.js'
 import { LedgerBook, csvRecords, parseLedger, parseLedgerColumns } from '../../src/cli/reconcile/ledger.js'
 import { halve, resolveRange, splitRange, startOfLast } from '../../src/cli/range/range.js'
-import { csvLines, jsonEntries, outside } from '../../src/cli/range/report-stream.js'
+import { jsonEntries, outside } from '../../src/cli/range/report-stream.js'
+import { checkedCsvPart } from '../../src/cli/range/report-csv.js'
 
 const now = new Date('2026-03-31T12:00:00.000Z')
 
@@ -67,12 +68,22 @@ describe('the JSON report cut into entries', () => {
     expect(got).toEqual(entries)
   })
 
-  it('cuts CSV records on line ends outside quotes', async () => {
-    const csv = 'a,b\r\n1,"x\r\ny"\r\n2,"q""\n"\r\n3,z'
-    const lines: string[] = []
-    for await (const batch of csvLines(chunks(csv, 3))) for (const l of batch) lines.push(l.toString())
-    expect(lines).toEqual(['a,b\r\n', '1,"x\r\ny"\r\n', '2,"q""\n"\r\n', '3,z'])
-    expect(csvRecords(lines.join(''))).toEqual([['a', 'b'], ['1', 'x\r\ny'], ['2', 'q"\n'], ['3', 'z']])
+  it('cuts CSV records on line ends outside quotes, whatever the chunking', async () => {
+    const csv = 'settlementEntryId,createdAt,type,currency,amount\r\n1,"x\r\ny",t,AUD,1\r\n2,"q""\n",t,AUD,2\r\n3,z,t,AUD,3'
+    const at = { method: 'GET', path: '/r', expected: 'a CSV report', timeoutMs: 1000 }
+    for (const size of [1, 3, 7, 1000]) {
+      const out: Buffer[] = []
+      const bytes = (async function* () {
+        for await (const c of chunks(csv, size)) yield Buffer.from(c)
+      })()
+      for await (const b of checkedCsvPart(bytes, at, {})) out.push(b)
+      expect(csvRecords(Buffer.concat(out).toString())).toEqual([
+        ['settlementEntryId', 'createdAt', 'type', 'currency', 'amount'],
+        ['1', 'x\r\ny', 't', 'AUD', '1'],
+        ['2', 'q"\n', 't', 'AUD', '2'],
+        ['3', 'z', 't', 'AUD', '3'],
+      ])
+    }
   })
 })
 

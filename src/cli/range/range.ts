@@ -79,10 +79,37 @@ export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefin
   return { from, to, fromText: f.from.trim(), toText: f.to.trim() }
 }
 
-/** `[from, to)` cut into consecutive parts of at most `partMs` (the last may be shorter). */
-export function splitRange(range: DateRange, partMs: number | undefined): DateRange[] {
+/** The smallest part payfac asks for: one minute (the floor of halving too). */
+export const MIN_PART_MS = 60_000
+/** The most parts one command sends, whether cut by --split or by halving a refused range. */
+export const MAX_PARTS = 1000
+
+/** Refuses a `--split` below one minute (checked when the flag is parsed). */
+export function checkPartMs(partMs: number, given: string): number {
+  if (!Number.isFinite(partMs) || partMs < MIN_PART_MS) {
+    throw new UsageError(`--split ${given.trim()} is shorter than the smallest part, 1m`, 'Give --split 1m or more, such as 1d or 7d')
+  }
+  return partMs
+}
+
+/**
+ * `[from, to)` cut into consecutive parts of at most `partMs` (the last may be shorter). A part
+ * under a minute, or more than MAX_PARTS parts, is a usage error: nothing is sent.
+ */
+export function splitRange(range: DateRange, partMs: number | undefined, given = `${partMs}ms`): DateRange[] {
   const span = range.to.getTime() - range.from.getTime()
-  if (partMs === undefined || span <= partMs) return [range]
+  if (partMs === undefined) return [range]
+  checkPartMs(partMs, given)
+  if (span <= partMs) return [range]
+  const count = Math.ceil(span / partMs)
+  if (count > MAX_PARTS) {
+    const smallest = Math.ceil(span / MAX_PARTS / MIN_PART_MS)
+    const hint = smallest % 1440 === 0 ? `${smallest / 1440}d` : smallest % 60 === 0 ? `${smallest / 60}h` : `${smallest}m`
+    throw new UsageError(
+      `--split ${given.trim()} cuts the range into ${count.toLocaleString('en')} parts; at most ${MAX_PARTS.toLocaleString('en')} are sent`,
+      `Give --split ${hint} or more, or a shorter range`,
+    )
+  }
   const parts: DateRange[] = []
   for (let start = range.from.getTime(); start < range.to.getTime(); start += partMs) {
     const from = new Date(start)

@@ -1,10 +1,9 @@
-// The settlement report as streams, so that its size never matters: the entries of a JSON report
-// cut out one by one as bytes arrive (the rest of the document, the summary, kept aside), the
-// records of a CSV report cut on line ends outside quotes, and reports of several parts merged
-// into one (JSON with a summary added up over the parts; CSV with one header).
+// The JSON settlement report as streams, so that its size never matters: the entries cut out one
+// by one as bytes arrive (the rest of the document, the summary, kept aside), and reports of
+// several parts merged into one with a summary added up over the parts. (The CSV report is read,
+// checked and rewritten by report-csv.ts.)
 import type { DateRange } from './range.js'
 import { inPart } from './range.js'
-import { csvRecords } from '../reconcile/ledger.js'
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -181,52 +180,4 @@ export async function* mergedJson(opened: OpenedParts, summary: ReportSummary): 
     }
   }
   yield `${first ? '' : '\n'}],"summary":${JSON.stringify(summary.value())}}\n`
-}
-
-/** CSV records (each with its line end), cut on line ends outside quotes. */
-export async function* csvLines(source: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer[]> {
-  let carry: Buffer | undefined
-  let quoted = false
-  for await (const raw of source) {
-    let chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw
-    let from = 0
-    if (carry) {
-      from = carry.length
-      chunk = Buffer.concat([carry, chunk])
-      carry = undefined
-    }
-    const batch: Buffer[] = []
-    let start = 0
-    for (let i = from; i < chunk.length; i++) {
-      const c = chunk[i] as number
-      if (c === QUOTE) quoted = !quoted
-      else if (c === 0x0a && !quoted) {
-        batch.push(chunk.subarray(start, i + 1))
-        start = i + 1
-      }
-    }
-    if (start < chunk.length) carry = chunk.subarray(start)
-    if (batch.length > 0) yield batch
-  }
-  if (carry && carry.length > 0) yield [carry]
-}
-
-/** CSV reports of several parts as one: the first header, then each part's records created in that part. */
-export async function* mergedCsv(opened: OpenedParts): AsyncGenerator<Buffer> {
-  let headerDone = false
-  for await (const { part, body } of opened) {
-    let createdAt = -2
-    for await (const batch of csvLines(body)) {
-      for (const line of batch) {
-        if (createdAt === -2) {
-          createdAt = (csvRecords(line.toString('utf8'))[0] ?? []).indexOf('createdAt')
-          if (!headerDone) yield line
-          headerDone = true
-          continue
-        }
-        if (createdAt >= 0 && !inPart((csvRecords(line.toString('utf8'))[0] ?? [])[createdAt], part)) continue
-        yield line
-      }
-    }
-  }
 }

@@ -41,7 +41,7 @@ export function settlementSelection(f: SettlementFlagValues, now: Date): { query
   if (!range) return { query, parts: [] }
   if (f.payout) throw new UsageError('--payout selects the entries of one payout; leave out --from, --to and --last')
   const ranged = { ...query, createdAfter: range.fromText, createdBefore: range.toText }
-  return { query: ranged, parts: splitRange(range, splitMs(f.split)) }
+  return { query: ranged, parts: splitRange(range, splitMs(f.split), f.split) }
 }
 
 function settlementBase(f: SettlementFlagValues) {

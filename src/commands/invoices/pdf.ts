@@ -1,14 +1,14 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { saveStream, streamToStdout } from '../../cli/download.js'
+import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../cli/download.js'
 import { outFlag } from '../../cli/flags-out.js'
 import { checkIdText } from '../../cli/validate.js'
 
 export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
   static override summary = 'Download the PDF of a merchant invoice.'
   static override description =
-    'With --out the PDF is written to a temporary file beside FILE and renamed into place once complete, then "Saved N bytes to FILE" is printed on stderr. Without --out it goes to stdout, which is refused when stdout is a terminal.'
+    'With --out the PDF is written to a temporary file beside FILE and renamed into place once complete, then "Saved N bytes to FILE" is printed on stderr. Without --out it goes to stdout, which is refused when stdout is a terminal. An answer that is not a PDF (it must start with %PDF- and end with %%EOF), that breaks off, or that brings less than 1 KiB within --timeout is exit 7, and nothing is saved.'
 
   static override examples = [
     '<%= config.bin %> invoices pdf inv_ZqCNoNcm_22WeZ-j --out invoice.pdf',
@@ -25,7 +25,8 @@ export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
 
   async run() {
     const client = await this.client()
-    const pdf = await client.transactions.invoices.pdf(this.args.invoiceId)
+    const at = { method: 'GET', path: '/transactions/invoices/{invoiceId}/pdf', timeoutMs: idleTimeoutMs(this.flags) }
+    const pdf = checkedStream(await client.transactions.invoices.pdf(this.args.invoiceId), 'pdf', at)
     if (!this.flags.out) return streamToStdout(pdf, { binary: true, what: 'The invoice PDF' })
     const bytes = await saveStream(pdf, this.flags.out)
     process.stderr.write(`Saved ${bytes} bytes to ${this.flags.out}\n`)

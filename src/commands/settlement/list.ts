@@ -3,6 +3,7 @@ import { fanOutFlags } from '../../cli/flags-range.js'
 import { paginationFlags } from '../../cli/flags.js'
 import { settlementFlags } from '../../cli/flags-transactions.js'
 import { entriesInParts } from '../../cli/range/settlement.js'
+import { announceParts } from '../../cli/range/parts.js'
 import { settlementSelection } from '../../cli/requests/money.js'
 import { settlementEntryView } from '../../output/views/money.js'
 
@@ -27,6 +28,7 @@ export default class SettlementList extends ApiCommand<typeof SettlementList> {
 
   async run() {
     const { query, parts } = settlementSelection(this.flags, new Date())
+    announceParts(parts, this.flags.split)
     const client = await this.client()
     if (parts.length > 1) {
       const each = await this.fanOut(settlementEntryView, (_merchantId, call) => entriesInParts(client, query, parts, this.flags, call))

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { saveStream, streamToStdout } from '../../../cli/download.js'
+import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../../cli/download.js'
 import { outFlag } from '../../../cli/flags-out.js'
 import { UsageError } from '../../../cli/errors.js'
 import { checkIdText } from '../../../cli/validate.js'
@@ -10,7 +10,8 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
   static override summary = 'Download a loan statement report (a password-protected zip).'
   static override description =
     'The zip holds the statement as CSV, PDF or XML. With --out it is written to a temporary file beside the target and ' +
-    'renamed into place only when complete; without --out it goes to stdout, which is refused on a terminal.'
+    'renamed into place only when complete; without --out it goes to stdout, which is refused on a terminal. An answer that is not ' +
+    'a zip (a local file header first, the end record last), that breaks off, or that brings less than 1 KiB within --timeout is exit 7.'
 
   static override examples = [
     '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 --out statement.zip',
@@ -33,7 +34,9 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
     if (!out && process.stdout.isTTY) throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
     const client = await this.client()
     const format = this.flags.format as 'csv' | 'pdf' | 'xml'
-    const { body, password } = await client.loans.statements.download(this.args.loanStatementId, { format })
+    const download = await client.loans.statements.download(this.args.loanStatementId, { format })
+    const at = { method: 'GET', path: '/loans/enterprise/statements/{loanStatementId}/download', timeoutMs: idleTimeoutMs(this.flags) }
+    const { body, password } = { ...download, body: checkedStream(download.body, 'zip', at) }
     const note = !password ? '' : this.flags['show-password'] ? ` Its password: ${password}` : ' Add --show-password to see its password.'
     if (out) {
       const bytes = await saveStream(body, out)
