@@ -10,16 +10,20 @@ import {
   journalFileName,
   journalPath,
   journalScope,
+  journalKey,
+  maskAccount,
   newPayToPayRun,
+  protectAccount,
   readPayToPayRun,
   writePayToPayRun,
   type PayToPayInputs,
 } from '../../src/config/journal.js'
 import { makeTempConfigDir } from '../helpers/tmp-config.js'
 
+const key = Buffer.alloc(32, 7)
 const inputs: PayToPayInputs = {
   customerName: 'Jo Citizen',
-  account: { type: 'Bban', value: '062000 12345678' },
+  account: protectAccount(key, 'Bban', '062000 12345678'),
   amount: { minorCurrencyUnits: 1250, currency: 'AUD' },
   purpose: null,
   description: null,
@@ -80,7 +84,7 @@ describe('reading and writing', () => {
     fs.writeFileSync(file, '{"format": "payfac-journal", "version": 1, "flow": "payto-pay"')
     expect(() => readPayToPayRun(file)).toThrow(ConfigError)
     expect(() => readPayToPayRun(file)).toThrow(/inv-2\.json is damaged: it is not valid JSON/)
-    fs.writeFileSync(file, JSON.stringify({ format: 'payfac-journal', version: 1, flow: 'payto-pay', reference: 'inv-2' }))
+    fs.writeFileSync(file, JSON.stringify({ format: 'payfac-journal', version: 2, flow: 'payto-pay', reference: 'inv-2' }))
     expect(() => readPayToPayRun(file)).toThrow(/is damaged: runId/)
     expect(fs.readFileSync(file, 'utf8')).toContain('inv-2')
   })
@@ -88,8 +92,34 @@ describe('reading and writing', () => {
   it('refuses a journal of another version', () => {
     const file = journalPath(tempDir(), 'local', 'inv-3')
     const run = writePayToPayRun(file, newPayToPayRun('inv-3', inputs))
-    fs.writeFileSync(file, JSON.stringify({ ...run, version: 2 }))
+    fs.writeFileSync(file, JSON.stringify({ ...run, version: 3 }))
     expect(() => readPayToPayRun(file)).toThrow(/damaged: version/)
+  })
+})
+
+describe('the account at rest', () => {
+  it('is masked and hashed under the folder key: never the full number, and the same number matches', () => {
+    const dir = tempDir()
+    const folderKey = journalKey(dir)
+    expect(fs.statSync(path.join(dir, 'journal-key')).mode & 0o777).toBe(0o600)
+    expect(journalKey(dir)).toEqual(folderKey)
+    const account = protectAccount(folderKey, 'Bban', '062-000 12345678')
+    expect(account.masked).toBe('***678')
+    expect(JSON.stringify(account)).not.toMatch(/12345678|062-000/)
+    expect(protectAccount(folderKey, 'Bban', '062-000 12345678')).toEqual(account)
+    expect(protectAccount(folderKey, 'Bban', '062-000 12345679').hash).not.toBe(account.hash)
+    expect(protectAccount(Buffer.alloc(32, 1), 'Bban', '062-000 12345678').hash).not.toBe(account.hash)
+    expect(maskAccount('Email', 'jo@example.com')).toBe('j***om')
+  })
+
+  it('a format-1 journal (account as sent) is read with the account protected, so its run resumes', () => {
+    const file = journalPath(tempDir(), 'local', 'inv-old')
+    const run = writePayToPayRun(file, newPayToPayRun('inv-old', inputs))
+    fs.writeFileSync(file, JSON.stringify({ ...run, version: 1, inputs: { ...run.inputs, account: { type: 'Bban', value: '062000 12345678' } } }))
+    const read = readPayToPayRun(file, key)
+    expect(read?.version).toBe(2)
+    expect(read && changedInputs(read.inputs, inputs)).toEqual([])
+    expect(() => readPayToPayRun(file)).toThrow(/older payfac \(format 1\)/)
   })
 })
 
@@ -97,7 +127,7 @@ describe('changedInputs', () => {
   it('is empty for the same inputs and names each one that changed', () => {
     expect(changedInputs(inputs, { ...inputs })).toEqual([])
     expect(changedInputs(inputs, { ...inputs, amount: { minorCurrencyUnits: 1251, currency: 'AUD' } })).toEqual(['amount'])
-    expect(changedInputs(inputs, { ...inputs, account: { type: 'Phone', value: '+61412345678' }, customerName: 'J C' })).toEqual(['name', 'account'])
+    expect(changedInputs(inputs, { ...inputs, account: protectAccount(key, 'Phone', '+61412345678'), customerName: 'J C' })).toEqual(['name', 'account'])
     expect(changedInputs(inputs, { ...inputs, purpose: 'Rent', description: 'May' })).toEqual(['purpose', 'description'])
   })
 })

@@ -61,7 +61,6 @@ export interface TransactionOperation {
   look?: string | undefined
   happened: Happened
   guard?: (() => Promise<void>) | undefined
-  repeatNeedsAgain?: boolean | undefined
   /** The transaction as read before (reused for the snapshot). */
   read?: Transaction | undefined
 }
@@ -87,7 +86,6 @@ export async function transactionAction(session: SafetySession, client: PayfacCl
     guard: op.guard,
     send: () => client.transactions.update(id, op.envelope as never),
     resultId: (r) => r.purchaseDetails.refundIds?.at(-1) ?? undefined,
-    repeatNeedsAgain: op.repeatNeedsAgain,
   })
 }
 
@@ -117,7 +115,6 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
     words: `refund of ${money(units, currency)}`,
     look: 'its refunded amount and refund ids',
     read,
-    repeatNeedsAgain: true,
     guard: async () => {
       if (read) checkRefundable(read, units, currency, expected)
     },
