@@ -6,7 +6,7 @@
 //
 // payfac never blocks on such a file: lstat first, then open with O_NOFOLLOW | O_NONBLOCK (a FIFO
 // opens at once instead of waiting for a writer), then fstat the open file and check again (the
-// path may have been swapped between the two looks). Pure node:fs: no client.
+// path may have been replaced between the two looks). Pure node:fs: no client.
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
@@ -93,7 +93,9 @@ export function readPrivateFile(file: string, hint: DamagedHint): string | undef
   }
   try {
     const opened = fs.fstatSync(fd)
-    const late = fileProblem(opened) ?? (opened.ino !== before.ino || opened.dev !== before.dev ? 'it was replaced while it was being read' : undefined)
+    // What was opened is judged again: the path may have been replaced between the two looks (a
+    // rename by another payfac is fine; anything else is refused the same way).
+    const late = fileProblem(opened)
     if (late) throw damaged(file, late, hint)
     return fs.readFileSync(fd, 'utf8')
   } finally {
