@@ -11,7 +11,7 @@ import path from 'node:path'
 import { ConfigError } from './errors.js'
 
 /** A held lock whose time has not moved for this long is stale (its holder died). */
-export const LOCK_STALE_MS = 5_000
+export const LOCK_STALE_MS = 10_000
 /** How often a holder refreshes its lock's time. */
 export const LOCK_UPDATE_MS = 1_000
 
