@@ -45,7 +45,7 @@ function expectOneMade(results: SpawnResult[]): SpawnResult {
     expect(other.stderr).toContain('nothing was sent')
   }
   // At least one of the others found the lock held (the rest may have come after it was released).
-  expect(results.some((r) => r.stderr.includes('is in flight; waiting for it to finish'))).toBe(true)
+  expect(results.some((r) => r.stderr.includes('is in flight; waiting for it to finish')), results.map((r) => r.stderr).join('\n---\n')).toBe(true)
   return made
 }
 
