@@ -1,5 +1,5 @@
 import { ApiCommand } from '../cli/base-command.js'
-import { checkKeyPrefix, checkNode, checkService, checkSettings, checkStorePermissions, concludeChecks } from '../cli/diagnose/checks.js'
+import { checkJournalPermissions, checkKeyPrefix, checkNode, checkService, checkSettings, checkStorePermissions, concludeChecks } from '../cli/diagnose/checks.js'
 import { checkView, type CheckRow } from '../output/views/diagnostics.js'
 
 export default class Doctor extends ApiCommand<typeof Doctor> {
@@ -11,7 +11,7 @@ export default class Doctor extends ApiCommand<typeof Doctor> {
 
   async run() {
     const { resolveConfigDir } = await import('../config/index.js')
-    const rows: CheckRow[] = [checkStorePermissions(resolveConfigDir()), checkNode()]
+    const rows: CheckRow[] = [checkStorePermissions(resolveConfigDir()), checkJournalPermissions(resolveConfigDir()), checkNode()]
     const { row, settings } = await checkSettings(() => this.settings())
     rows.push(row)
     if (settings) rows.push(checkKeyPrefix(settings), ...(await checkService(await this.client(), settings.baseUrl)))

@@ -6,17 +6,24 @@
 // name (or `url-<hash>` of the base URL when no profile is in use) and the reference is the
 // run's name (the order's referenceOrderId). Each write goes to a temporary file in the same
 // folder, is flushed, then renamed over the journal: a crash leaves the old journal or the new
-// one, never half of either. Files are 0600 and folders 0700, like the profile store.
-import { createHash, randomBytes } from 'node:crypto'
+// one, never half of either. Files are 0600 and folders 0700, like the profile store, and are
+// read fail-closed (fs-check.ts): anything but a private regular file of the user is damaged.
+//
+// No full account number at rest: the customer's account (BSB and account number, or alias) is
+// kept masked for people (`***678`) and as an HMAC-SHA256 under a random key of this config folder
+// (<config dir>/journal-key, 0600) for matching a re-run's inputs. Format 2; a format-1 journal
+// (which kept the account as sent) is read and rewritten in format 2 at its next step.
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
 import { writeJsonAtomic as writeFileAtomic } from './atomic-file.js'
 import { ConfigError } from './errors.js'
+import { readPrivateFile } from './fs-check.js'
 
 export const JOURNAL_FORMAT = 'payfac-journal'
-export const JOURNAL_VERSION = 1
+export const JOURNAL_VERSION = 2
 
 const Money = z.object({ minorCurrencyUnits: z.number().int(), currency: z.string() })
 const Timestamp = z.string()
@@ -24,8 +31,8 @@ const Timestamp = z.string()
 /** What a run was asked to do; a re-run with other inputs is refused unless it restarts. */
 export const payToPayInputsSchema = z.object({
   customerName: z.string(),
-  /** `Bban` or the alias type (`Phone`, `Email` …), and the value as sent. */
-  account: z.object({ type: z.string(), value: z.string() }),
+  /** `Bban` or the alias type (`Phone`, `Email` …); the value masked, and its keyed hash (protectAccount). */
+  account: z.object({ type: z.string(), masked: z.string(), hash: z.string() }),
   amount: Money,
   purpose: z.string().nullable(),
   description: z.string().nullable(),
@@ -84,7 +91,7 @@ export function newPayToPayRun(reference: string, inputs: PayToPayInputs, now: D
 export function changedInputs(before: PayToPayInputs, after: PayToPayInputs): string[] {
   const changed: string[] = []
   if (before.customerName !== after.customerName) changed.push('name')
-  if (before.account.type !== after.account.type || before.account.value !== after.account.value) changed.push('account')
+  if (before.account.type !== after.account.type || before.account.hash !== after.account.hash) changed.push('account')
   if (before.amount.minorCurrencyUnits !== after.amount.minorCurrencyUnits) changed.push('amount')
   if (before.amount.currency !== after.amount.currency) changed.push('currency')
   if (before.purpose !== after.purpose) changed.push('purpose')
@@ -111,36 +118,86 @@ export function journalPath(configDir: string, scope: string, reference: string)
   return path.join(configDir, 'journal', scope, journalFileName(reference))
 }
 
-function damaged(file: string, detail: string): ConfigError {
-  return new ConfigError(`The journal ${file} is damaged: ${detail}. It has been left as it is.`, {
+function damaged(file: string, detail: string, check: string | undefined): ConfigError {
+  return new ConfigError(`The journal ${file} is damaged: ${detail}. Nothing was sent; it has been left as it is.`, {
     reason: 'damaged-store',
-    hint: `Move it aside (mv "${file}" "${file}.damaged"), check what the run created with list commands, and run again.`,
+    hint: `Check on the service what the run did with: ${check ?? 'payfac orders list --reference <reference>'} (and the order's transactions).`,
   })
 }
 
-/** The run journaled at `file`, or undefined when there is none. A damaged file is a ConfigError (exit 3). */
-export function readPayToPayRun(file: string): PayToPayRun | undefined {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new ConfigError(`Cannot read the journal ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, {
-      hint: 'Check the permissions of the file and its folder, or set PAYFAC_CONFIG_DIR to another folder.',
-    })
-  }
+/** A format-1 run: the account as sent. */
+const payToPayRunV1Schema = payToPayRunSchema.extend({
+  version: z.literal(1),
+  inputs: payToPayInputsSchema.extend({ account: z.object({ type: z.string(), value: z.string() }) }),
+})
+
+/**
+ * The run journaled at `file`, or undefined when there is none. Anything but a private regular
+ * file of the user, or a file that is not a run, is a ConfigError (exit 3, damaged-store); never
+ * blocks. A format-1 run is read with its account protected under `key` (written so at its next step).
+ */
+export function readPayToPayRun(file: string, key?: Buffer, check?: string): PayToPayRun | undefined {
+  const text = readPrivateFile(file, { what: 'journal of payto pay', check })
+  if (text === undefined) return undefined
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    throw damaged(file, 'it is not valid JSON')
+    throw damaged(file, 'it is not valid JSON', check)
   }
   const parsed = payToPayRunSchema.safeParse(value)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw damaged(file, issue ? `${issue.path.join('.') || 'the file'}: ${issue.message}` : 'unexpected shape')
+  if (parsed.success) return parsed.data
+  const old = payToPayRunV1Schema.safeParse(value)
+  if (old.success) {
+    if (!key) throw damaged(file, `it is of an older payfac (format 1); this one reads format ${JOURNAL_VERSION}`, check)
+    const { type, value: account } = old.data.inputs.account
+    return { ...old.data, version: JOURNAL_VERSION, inputs: { ...old.data.inputs, account: protectAccount(key, type, account) } }
   }
-  return parsed.data
+  const issue = parsed.error.issues[0]
+  throw damaged(file, issue ? `${issue.path.join('.') || 'the file'}: ${issue.message}` : 'unexpected shape', check)
+}
+
+/** `***678` for an account number, `j***om` for an alias: enough for a person to recognise it. */
+export function maskAccount(type: string, value: string): string {
+  const text = value.trim()
+  if (type === 'Bban') return `***${text.replace(/\D/g, '').slice(-3)}`
+  if (text.length <= 4) return '***'
+  return `${text.slice(0, 1)}***${text.slice(-2)}`
+}
+
+/** An account as the journal keeps it: masked, and an HMAC-SHA256 under the config folder's key. */
+export function protectAccount(key: Buffer, type: string, value: string): PayToPayInputs['account'] {
+  const hash = createHmac('sha256', key).update(`${type}\n${value.trim()}`).digest('hex')
+  return { type, masked: maskAccount(type, value), hash: `hmac-sha256:${hash}` }
+}
+
+/** The random key of this config folder's journal (<config dir>/journal-key, 0600), made on first use. */
+export function journalKey(configDir: string): Buffer {
+  const file = path.join(configDir, 'journal-key')
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const text = readPrivateFile(file, { what: 'journal key' })
+    if (text !== undefined) {
+      const key = Buffer.from(text.trim(), 'hex')
+      if (key.length < 32) {
+        throw new ConfigError(`The journal key ${file} is damaged: it is not 32 bytes of hex. Nothing was sent.`, {
+          reason: 'damaged-store',
+          hint: 'It only protects account numbers in journals; check what earlier runs did on the service (payfac orders list), then remove the file to make a new key.',
+        })
+      }
+      return key
+    }
+    try {
+      fs.mkdirSync(configDir, { recursive: true, mode: 0o700 })
+      fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new ConfigError(`Cannot write the journal key ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, {
+          hint: 'Check the permissions of the folder, or set PAYFAC_CONFIG_DIR to another folder.',
+        })
+      }
+    }
+  }
+  throw new ConfigError(`Cannot read the journal key ${file}.`, { reason: 'damaged-store' })
 }
 
 /** Writes the run atomically (temporary file, flush, rename), 0600 in a 0700 folder. Sets `updatedAt`. */

@@ -2,26 +2,31 @@
 // (intent) before sending it, and what came of it after, so that a re-run of the same operation
 // whose outcome was lost looks on the service before it sends anything again.
 //
-// Records are keyed by the SERVICE IDENTITY, never by a profile name or the spelling of a URL:
-//   - the canonical origin: scheme, lower-case host, port (default ports written out), the path
-//     without trailing slashes, and every loopback name (localhost, 127.x.x.x, ::1) as one;
-//   - the context: marketplace, merchant and customer ids in force;
-//   - a fingerprint of the credential (a SHA-256 prefix; the credential itself is never stored).
-// So `--profile dev` and PAYFAC_BASE_URL/PAYFAC_API_KEY naming the same service, key and context
-// share one journal, and `localhost` and `127.0.0.1` are the same place.
+// Records are keyed by what the operation acts on, never by a profile name, the spelling of a URL
+// or flags, or which key was used:
+//   - the service: its canonical origin (scheme, lower-case host, port with default ports written
+//     out, the path without trailing slashes, every loopback name (localhost, 127.x.x.x, ::1) as one);
+//   - the party acted for: `merchant:<id>` (the Merchant-Id context, else the key's own merchant,
+//     learnt once per key: key-scopes.ts), else `marketplace:<id>` for a marketplace key without a
+//     merchant, else `key:<fingerprint>` when the service does not tell; plus the customer context;
+//   - then, per file, the operation: its kind, target, amount and reference.
+// So `--profile dev` and PAYFAC_BASE_URL/PAYFAC_API_KEY naming the same service share one journal,
+// `localhost` and `127.0.0.1` are the same place, and a redundant --merchant-id or a second key of
+// the same merchant is the same operation.
 //
 // One file per operation: <config dir>/operations/<identity>/<operation key>.json, written
-// atomically (journal.ts), 0600 in 0700 folders. Pure fs + zod: no client.
+// atomically (journal.ts), 0600 in 0700 folders, read fail-closed (fs-check.ts). Pure fs + zod.
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 
 import { ConfigError } from './errors.js'
+import { readPrivateFile } from './fs-check.js'
 import { writeJsonAtomic } from './journal.js'
 
 export const OPERATION_FORMAT = 'payfac-operation'
-export const OPERATION_VERSION = 1
+/** 2: the identity is the party acted for (`actingFor`), not a credential fingerprint and context. */
+export const OPERATION_VERSION = 2
 
 export interface ServiceContext {
   marketplaceId?: string | undefined
@@ -30,12 +35,20 @@ export interface ServiceContext {
 }
 
 export interface ServiceIdentity {
-  /** A short stable hash of the three parts below: the folder of this service's journal. */
+  /** A short stable hash of the parts below: the folder of this service's journal. */
   id: string
   origin: string
-  context: string
-  /** SHA-256 prefix of the credential. */
-  credential: string
+  /** `merchant:mcht_…`, `marketplace:mktp_…` or `key:<fingerprint>`. */
+  actingFor: string
+  /** The Customer-Id context, or ''. */
+  customer: string
+}
+
+/** Who an operation is made for, as the identity keeps it. */
+export interface ActingFor {
+  /** `merchant:mcht_…`, `marketplace:mktp_…` or `key:<fingerprint>` (actingForOf). */
+  party: string
+  customerId?: string | undefined
 }
 
 const LOOPBACK = 'loopback'
@@ -57,12 +70,21 @@ export function credentialFingerprint(credential: string): string {
   return createHash('sha256').update(credential.trim()).digest('hex').slice(0, 16)
 }
 
-export function serviceIdentity(baseUrl: string, context: ServiceContext, credential: string): ServiceIdentity {
+/**
+ * The party acted for from what is known without asking the service: the Merchant-Id context,
+ * else `keyScope` (what the service told of the key: key-scopes.ts), else the marketplace context,
+ * else the key's fingerprint.
+ */
+export function actingForOf(context: ServiceContext, credential: string, keyScope?: string | undefined): ActingFor {
+  const party = context.merchantId ? `merchant:${context.merchantId}` : (keyScope ?? (context.marketplaceId ? `marketplace:${context.marketplaceId}` : `key:${credentialFingerprint(credential)}`))
+  return { party, customerId: context.customerId }
+}
+
+export function serviceIdentity(baseUrl: string, actingFor: ActingFor): ServiceIdentity {
   const origin = canonicalOrigin(baseUrl)
-  const ctx = [`marketplace=${context.marketplaceId ?? ''}`, `merchant=${context.merchantId ?? ''}`, `customer=${context.customerId ?? ''}`].join(';')
-  const fingerprint = credentialFingerprint(credential)
-  const id = createHash('sha256').update(`${origin}\n${ctx}\n${fingerprint}`).digest('hex').slice(0, 20)
-  return { id, origin, context: ctx, credential: fingerprint }
+  const customer = actingFor.customerId ?? ''
+  const id = createHash('sha256').update(`${origin}\n${actingFor.party}\n${customer}`).digest('hex').slice(0, 20)
+  return { id, origin, actingFor: actingFor.party, customer }
 }
 
 /** What makes two runs "the same operation": its kind, target, amount and reference. */
@@ -83,7 +105,7 @@ export type OperationState = (typeof OPERATION_STATES)[number]
 export const operationRecordSchema = z.object({
   format: z.literal(OPERATION_FORMAT),
   version: z.literal(OPERATION_VERSION),
-  identity: z.object({ origin: z.string(), context: z.string(), credential: z.string() }),
+  identity: z.object({ origin: z.string(), actingFor: z.string(), customer: z.string() }),
   kind: z.string(),
   target: z.string(),
   amount: z.object({ minorCurrencyUnits: z.number().int(), currency: z.string() }).nullable(),
@@ -121,17 +143,22 @@ export function operationPath(configDir: string, identity: ServiceIdentity, key:
   return path.join(configDir, 'operations', identity.id, `${kind}-${operationKeyHash(key)}.json`)
 }
 
-/** The record at `file`, or undefined. A damaged one is a ConfigError (exit 3), left as it is. */
-export function readOperation(file: string): OperationRecord | undefined {
-  let text: string
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new ConfigError(`Cannot read the operation journal ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, {
-      hint: 'Check the permissions of the file and its folder, or set PAYFAC_CONFIG_DIR to another folder.',
-    })
-  }
+/**
+ * The name the lock of a reference is taken on (`orders create --reference`, `payto pay`): beside
+ * the records of the identity; only its `.lock` folder is ever made.
+ */
+export function referenceLockPath(configDir: string, identity: ServiceIdentity, reference: string): string {
+  return path.join(configDir, 'operations', identity.id, `reference-${createHash('sha256').update(reference).digest('hex').slice(0, 24)}`)
+}
+
+/**
+ * The record at `file`, or undefined. Anything but a regular private file of the user, or a file
+ * that is not a record, is a ConfigError (exit 3, damaged-store), left as it is; `check` is the
+ * command that shows on the service what the operation did.
+ */
+export function readOperation(file: string, check?: string): OperationRecord | undefined {
+  const text = readPrivateFile(file, { what: 'operation record', check })
+  if (text === undefined) return undefined
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -140,10 +167,17 @@ export function readOperation(file: string): OperationRecord | undefined {
   }
   const parsed = operationRecordSchema.safeParse(value)
   if (!parsed.success) {
-    throw new ConfigError(`The operation journal ${file} is damaged. It has been left as it is.`, {
-      reason: 'damaged-store',
-      hint: `Move it aside (mv "${file}" "${file}.damaged"), check on the service what the operation did, and run again.`,
-    })
+    const version = (value as { format?: unknown; version?: unknown } | undefined)?.version
+    const old = (value as { format?: unknown } | undefined)?.format === OPERATION_FORMAT && typeof version === 'number' && version < OPERATION_VERSION
+    throw new ConfigError(
+      old
+        ? `The operation record ${file} is of an older payfac (format ${version}); this one reads format ${OPERATION_VERSION}. Nothing was sent.`
+        : `The operation record ${file} is damaged: it is not a record payfac wrote. Nothing was sent; it has been left as it is.`,
+      {
+        reason: 'damaged-store',
+        hint: check ? `Check on the service what the operation did with: ${check}.` : 'Check on the service what the operation did (its list command).',
+      },
+    )
   }
   return parsed.data
 }
@@ -167,7 +201,7 @@ export function newOperation(
   return {
     format: OPERATION_FORMAT,
     version: OPERATION_VERSION,
-    identity: { origin: identity.origin, context: identity.context, credential: identity.credential },
+    identity: { origin: identity.origin, actingFor: identity.actingFor, customer: identity.customer },
     kind: key.kind,
     target: key.target,
     amount: key.amount ? { minorCurrencyUnits: key.amount.minorCurrencyUnits, currency: key.amount.currency.toUpperCase() } : null,

@@ -117,19 +117,29 @@ export function withLock<T>(lock: string, work: () => T, now: () => number = Dat
 }
 
 /**
- * Refuses a store that others can read or write: the file holds live keys. The error gives the
- * exact chmod that fixes it. (Not on Windows, whose permissions are not mode bits.)
+ * Refuses a store that others can read or write, or that belongs to someone else (as ssh checks
+ * its files: a file another user owns could have been written by them). The error gives the exact
+ * chmod or chown that fixes it. (Not on Windows, whose permissions are not mode bits.)
  */
-export function checkPrivate(dir: string, file: string, platform: NodeJS.Platform = process.platform): void {
+export function checkPrivate(dir: string, file: string, platform: NodeJS.Platform = process.platform, uid: number | undefined = process.getuid?.()): void {
   if (platform === 'win32') return
   const fixes: string[] = []
   const loose: string[] = []
-  const dirMode = fs.statSync(dir).mode & 0o777
+  const dirStat = fs.statSync(dir)
+  const fileStat = fs.statSync(file)
+  const foreign = [dirStat.uid !== uid ? dir : undefined, fileStat.uid !== uid ? file : undefined].filter((p): p is string => p !== undefined)
+  if (uid !== undefined && foreign.length > 0) {
+    throw new ConfigError(
+      `The profile store ${file} holds credentials, and ${foreign.map((p) => `${p} belongs to user id ${(p === dir ? dirStat : fileStat).uid}`).join(' and ')}, not to you (${uid}).`,
+      { reason: 'exposed-store', hint: `Check who changed it; if it is yours, run: sudo chown ${uid} ${foreign.map(shellPath).join(' ')}` },
+    )
+  }
+  const dirMode = dirStat.mode & 0o777
   if (dirMode & 0o077) {
     loose.push(`its folder ${dir} is ${octal(dirMode)}`)
     fixes.push(`chmod 700 ${shellPath(dir)}`)
   }
-  const fileMode = fs.statSync(file).mode & 0o777
+  const fileMode = fileStat.mode & 0o777
   if (fileMode & 0o077) {
     loose.push(`the file is ${octal(fileMode)}`)
     fixes.push(`chmod 600 ${shellPath(file)}`)

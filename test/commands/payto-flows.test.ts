@@ -5,12 +5,13 @@
 //
 // Needs the compiled dist and the manifest: `npx tsc -p tsconfig.json && npx oclif manifest`.
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { journalPath, type PayToPayRun } from '../../src/config/journal.js'
-import { serviceIdentity } from '../../src/config/operations.js'
+import { actingForOf, serviceIdentity } from '../../src/config/operations.js'
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
 import { startRecordingServer } from '../helpers/recording-server.js'
 import { runCommand } from '../helpers/run-command.js'
@@ -55,8 +56,16 @@ function held(name: string, reference: string) {
   return { agreements: agreements.length, orders: orders.length, transactions: transactions.length, paid: paid.length, orderRecords: orders }
 }
 
+/** Moves the time of every lock folder under `root` a minute back: as if its holder died long ago. */
+function ageLocks(root: string): void {
+  const old = new Date(Date.now() - 60_000)
+  for (const entry of readdirSync(root, { recursive: true }) as string[]) {
+    if (entry.endsWith('.lock')) utimesSync(join(root, entry), old, old)
+  }
+}
+
 function journalOf(reference: string): string {
-  const identity = serviceIdentity(ctx.emulator.url, {}, ctx.env.PAYFAC_API_KEY as string)
+  const identity = serviceIdentity(ctx.emulator.url, actingForOf({}, ctx.env.PAYFAC_API_KEY as string, `merchant:${ctx.emulator.ids.merchantId}`))
   return journalPath(ctx.env.PAYFAC_CONFIG_DIR as string, `svc-${identity.id}`, reference)
 }
 
@@ -148,7 +157,7 @@ describe('payto agree --poll and payto status --poll', () => {
 })
 
 describe('payto pay', () => {
-  it('takes the payment from agreement to paid transaction; running it again is a no-op printing the same transaction', async () => {
+  it('takes the payment from agreement to paid transaction; running it again is exit 6 naming the transaction, nothing sent', async () => {
     const first = await payfac(...payArgs('Pay Once', 'flow-once', ['--json']))
     expect(first.code, first.stderr).toBe(0)
     const transaction = JSON.parse(first.stdout)
@@ -161,11 +170,10 @@ describe('payto pay', () => {
     expect(journal).toMatchObject({ reference: 'flow-once', payment: { state: 'paid', transactionId: transaction.purchaseDetails.transactionId } })
 
     const again = await payfac(...payArgs('Pay Once', 'flow-once'))
-    expect(again.code, again.stderr).toBe(0)
-    expect(again.stderr).toContain('nothing to do')
-    expect(again.stdout).toContain(transaction.purchaseDetails.transactionId)
-    expect(again.stdout).toContain('12.50 AUD')
-    expect(again.stdout).toMatch(/Status\s+paid/)
+    expect(again.code, again.stderr).toBe(6)
+    expect(again.stderr).toContain(`An identical payto pay of reference flow-once was already made: transaction ${transaction.purchaseDetails.transactionId}`)
+    expect(again.stderr).toContain('nothing was sent')
+    expect(again.stdout).toBe('')
     expect(held('Pay Once', 'flow-once')).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
   })
 
@@ -193,7 +201,8 @@ describe('payto pay', () => {
     { step: 'payment token', shows: (run) => Boolean(run.paymentToken), slow: ['POST', '/orders'], resumed: /Order ordr_\S+ \(created by an earlier run whose answer was lost\)/ },
     // The order is paid while the process dies waiting for the answer: the re-run finds the payment.
     { step: 'order', shows: (run) => Boolean(run.order?.orderId), slow: ['POST', '/orders/*/pay'], resumed: /^(?![\s\S]*\[3\/5\])[\s\S]*\[5\/5\] Paid/ },
-    { step: 'payment', shows: (run) => run.payment?.state === 'paid', slow: ['GET', '/transactions/*'], resumed: /Already paid: transaction tran_\S+ \(paid\); nothing to do/ },
+    // Killed after the payment was journaled: the payment was made, so the re-run names it (exit 6).
+    { step: 'payment', shows: (run) => run.payment?.state === 'paid', slow: ['GET', '/transactions/*'], resumed: /was already made: transaction tran_\S+ \(paid\); nothing was sent/ },
   ]
   it.each(steps)('killed after the $step step, a re-run completes with one agreement, one order and one payment', async ({ step, shows, slow, resumed }) => {
     const reference = `flow-killed-${step.replace(/\W+/g, '-')}`
@@ -212,14 +221,20 @@ describe('payto pay', () => {
     child.kill('SIGKILL')
     expect(await exited).toBe('SIGKILL')
     await control('DELETE', '/faults')
+    // The killed run's lock is left behind; it is taken over once its time is LOCK_STALE_MS old.
+    // Instead of waiting that long, its time is moved back.
+    ageLocks(join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations'))
 
     const again = await payfac(...payArgs(name, reference, ['--json']))
-    expect(again.code, again.stderr).toBe(0)
-    expect(JSON.parse(again.stdout).purchaseDetails).toMatchObject({ status: 'paid', referenceOrderId: reference })
     expect(again.stderr).toMatch(resumed)
+    if (step === 'payment') expect(again.code, again.stderr).toBe(6)
+    else {
+      expect(again.code, again.stderr).toBe(0)
+      expect(JSON.parse(again.stdout).purchaseDetails).toMatchObject({ status: 'paid', referenceOrderId: reference })
+    }
     expect(held(name, reference)).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
     const third = await payfac(...payArgs(name, reference))
-    expect(third.code).toBe(0)
+    expect(third.code).toBe(6)
     expect(held(name, reference)).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
   }, 40_000)
 

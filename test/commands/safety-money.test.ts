@@ -111,7 +111,7 @@ describe('orders', () => {
     const first = await json('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'dup-ref-1')
     const refused = await payfac('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'dup-ref-1')
     expect(refused.code).toBe(6)
-    expect(refused.stderr).toContain(`Order ${first.orderId} already has reference dup-ref-1`)
+    expect(refused.stderr).toContain(`An identical creation of order with reference dup-ref-1 for 4.00 AUD was already made (${first.orderId})`)
     const reused = await json('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'dup-ref-1', '--if-exists', 'reuse')
     expect(reused.orderId).toBe(first.orderId)
     const another = await json('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'dup-ref-1', '--if-exists', 'create')
@@ -158,7 +158,7 @@ describe('orders', () => {
     const { orderId, transactionId } = await paidByPayTo(json, '3.00', 'paid-twice')
     const twice = await payfac('orders', 'pay', orderId, '--token', 'ptkn_anotherTokenAAAA')
     expect(twice.code).toBe(6)
-    expect(twice.stderr).toContain(`Order ${orderId} already has a payment: transaction ${transactionId}`)
+    expect(twice.stderr).toContain(`An identical payment of order ${orderId} was already made (${transactionId})`)
   })
 })
 

@@ -52,8 +52,8 @@ describe('payto pay, resumed', () => {
     })
     expect(added.code, added.stderr).toBe(0)
     const again = await runCommand([...payArgs('profile-1'), '--profile', 'emu'], { env })
-    expect(again.code, again.stderr).toBe(0)
-    expect(again.stderr).toContain('Already paid')
+    expect(again.code, again.stderr).toBe(6)
+    expect(again.stderr).toContain('was already made: transaction')
     expect(await paymentsOf('profile-1')).toBe(1)
   })
 
@@ -63,8 +63,8 @@ describe('payto pay, resumed', () => {
     const other = mkdtempSync(join(tmpdir(), 'payfac-second-'))
     try {
       const again = await runCommand(payArgs('folder-1'), { env: { ...ctx.env, PAYFAC_CONFIG_DIR: other } })
-      expect(again.code, again.stderr).toBe(0)
-      expect(again.stderr).toContain('is already paid')
+      expect(again.code, again.stderr).toBe(6)
+      expect(again.stderr).toContain('is already paid by transaction')
       expect(again.stderr).toContain('found on the service; nothing was sent')
       expect(again.stderr).not.toContain('[1/5] Agreement')
       expect(await paymentsOf('folder-1')).toBe(1)

@@ -182,7 +182,8 @@ describe('bad input exits 2 and sends nothing', () => {
     const result = await cli('transactions', 'refund', TRAN, '--amount', '7.51')
     expect(result.code).toBe(6)
     expect(result.stderr).toContain('7.51 AUD is more than what remains to refund: 7.50 AUD of 12.50 AUD')
-    expect(server.requests.map((r) => r.method)).toEqual(['GET'])
+    // the transaction, and (the journal's identity) which merchant the key acts for: reads only
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /transactions/${TRAN}`, 'GET /merchants'])
   })
 
   it("refuses a refund in another currency than the transaction's, after reading it", async () => {

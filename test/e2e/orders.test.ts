@@ -65,10 +65,14 @@ afterAll(async () => {
 
 beforeEach(() => {
   server.requests.length = 0
+  // Each test starts with an empty journal: an identical order or payment already made is exit 6.
+  rmSync(join(configDir, 'operations'), { recursive: true, force: true })
 })
 
 /** The reads `orders create` and `orders pay` make before sending: orders by reference, the order's transactions. */
 function isLookup(r: { method: string; path: string; query: URLSearchParams }): boolean {
+  // (and the one read that tells whom the key acts for, GET /merchants?limit=2: the journal's identity)
+  if (r.method === 'GET' && r.path === '/merchants' && r.query.get('limit') === '2') return true
   return r.method === 'GET' && r.query.get('limit') === '100' && (r.path === '/transactions' || (r.path === '/orders' && r.query.has('referenceOrderId')))
 }
 

@@ -1,4 +1,4 @@
-// DESIGN.md, "Who may import whom": config may import conf, zod, node:*, its own files and
+// DESIGN.md, "Who may import whom": config may import conf, zod, the lock library (proper-lockfile), node:*, its own files and
 // the shared well-known seed, and of the client only its pure fast check (client/fast-check.ts,
 // which reads the profile store without loading zod) and key prefix (client/key-prefix.ts); never
 // oclif, output or the rest of the client.
@@ -22,7 +22,7 @@ describe('src/config imports', () => {
           target.startsWith(ROOT + path.sep) || target === path.resolve(ROOT, '../well-known.js') || target === path.resolve(ROOT, '../client/fast-check.js') || target === path.resolve(ROOT, '../client/key-prefix.js')
         expect(allowed, `${spec} from ${name}`).toBe(true)
       } else {
-        expect(['conf', 'zod'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)
+        expect(['conf', 'zod', 'proper-lockfile'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)
       }
     }
   })

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 import { ConfigError } from '../../src/config/errors.js'
 import {
+  actingForOf,
   canonicalOrigin,
   credentialFingerprint,
   newOperation,
@@ -27,30 +28,40 @@ describe('the service identity', () => {
     expect(canonicalOrigin(url)).toBe(origin)
   })
 
-  it('is the same for every spelling of one service, key and context', () => {
-    const a = serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1')
-    const b = serviceIdentity('http://localhost:4010/', { merchantId: 'mcht_1' }, 'sandbox_sk_key1')
+  const of = (url: string, context: Record<string, string>, key: string, scope?: string) => serviceIdentity(url, actingForOf(context, key, scope))
+
+  it('is the same for every spelling of one service and merchant, whichever key acts for it', () => {
+    const a = of('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1')
+    const b = of('http://localhost:4010/', { merchantId: 'mcht_1' }, 'sandbox_sk_key1')
     expect(a).toEqual(b)
+    // another key with the merchant as context, and a key whose own merchant it is
+    expect(of('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_api_market')).toEqual(a)
+    expect(of('http://127.0.0.1:4010', {}, 'sandbox_sk_key2', 'merchant:mcht_1')).toEqual(a)
   })
 
-  it('differs with the port, the context or the credential', () => {
-    const base = serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id
-    expect(serviceIdentity('http://127.0.0.1:4011', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id).not.toBe(base)
-    expect(serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_2' }, 'sandbox_sk_key1').id).not.toBe(base)
-    expect(serviceIdentity('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key2').id).not.toBe(base)
+  it('differs with the port, the merchant or the customer', () => {
+    const base = of('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id
+    expect(of('http://127.0.0.1:4011', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id).not.toBe(base)
+    expect(of('http://127.0.0.1:4010', { merchantId: 'mcht_2' }, 'sandbox_sk_key1').id).not.toBe(base)
+    expect(of('http://127.0.0.1:4010', { merchantId: 'mcht_1', customerId: 'cust_1' }, 'sandbox_sk_key1').id).not.toBe(base)
+  })
+
+  it('is the marketplace for a marketplace context without a merchant, else the key when nothing tells', () => {
+    expect(of('http://127.0.0.1:4010', { marketplaceId: 'mktp_1' }, 'sandbox_api_k').actingFor).toBe('marketplace:mktp_1')
+    expect(of('http://127.0.0.1:4010', {}, 'sandbox_api_k', 'marketplace:mktp_2').actingFor).toBe('marketplace:mktp_2')
+    expect(of('http://127.0.0.1:4010', {}, 'sandbox_sk_k').actingFor).toBe(`key:${credentialFingerprint('sandbox_sk_k')}`)
   })
 
   it('never holds the credential', () => {
-    const identity = serviceIdentity('https://api.example.com', {}, 'live_sk_verySecret')
+    const identity = of('https://api.example.com', {}, 'live_sk_verySecret')
     expect(JSON.stringify(identity)).not.toContain('verySecret')
-    expect(identity.credential).toBe(credentialFingerprint('live_sk_verySecret'))
   })
 })
 
 describe('operation records', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payfac-ops-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
-  const identity = serviceIdentity('http://127.0.0.1:4010', {}, 'sandbox_sk_key1')
+  const identity = serviceIdentity('http://127.0.0.1:4010', actingForOf({ merchantId: 'mcht_1' }, 'sandbox_sk_key1'))
   const key = { kind: 'refund', target: 'tran_1', amount: { minorCurrencyUnits: 1000, currency: 'aud' } }
 
   it('are one file per operation, 0600, read back as written', () => {

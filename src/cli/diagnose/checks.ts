@@ -1,6 +1,6 @@
 // `payfac doctor`: each check passes, or says what is wrong and exactly how to fix it.
 // The checks never throw: a failure to resolve settings is itself a failed check.
-import { statSync } from 'node:fs'
+import { lstatSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 import type { PayfacClient } from '../../client/index.js'
@@ -46,6 +46,14 @@ export function checkStorePermissions(dir: string): CheckRow {
   }
   const dirMode = mode(dir)
   const fileMode = mode(file)
+  const uid = process.getuid?.()
+  const foreign = [dir, file].filter((p) => {
+    const owner = ownerOf(p)
+    return uid !== undefined && owner !== undefined && owner !== uid
+  })
+  if (foreign.length > 0) {
+    return fail(name, `${foreign.join(' and ')} ${foreign.length > 1 ? 'belong' : 'belongs'} to another user (not user id ${uid})`, `Check who changed it; if it is yours: sudo chown ${uid} ${foreign.map((p) => `'${p}'`).join(' ')}`)
+  }
   if (dirMode !== undefined && (dirMode & 0o077) !== 0) {
     return fail(name, `${dir} is readable by others (mode ${octal(dirMode)})`, `chmod 700 '${dir}'${fileMode !== undefined && fileMode & 0o077 ? ` && chmod 600 '${file}'` : ''}`)
   }
@@ -54,6 +62,65 @@ export function checkStorePermissions(dir: string): CheckRow {
   }
   if (fileMode === undefined) return pass(name, `${dir}: no profiles stored yet (the built-in local profile is used)`)
   return pass(name, `${file} is ${octal(fileMode)}, its folder ${octal(dirMode ?? 0)}`)
+}
+
+function ownerOf(path: string): number | undefined {
+  try {
+    return statSync(path).uid
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The journals (operations/, journal/ and what is in them, the key cache and the journal key):
+ * folders and files of the user that no one else can write, and no symlink, FIFO or device, which
+ * payfac would refuse (exit 3) before a money command.
+ */
+export function checkJournalPermissions(dir: string): CheckRow {
+  const name = 'journal permissions'
+  if (process.platform === 'win32') return pass(name, 'not checked on Windows')
+  const uid = process.getuid?.()
+  const problems: string[] = []
+  const fixes = new Set<string>()
+  const look = (path: string, depth: number, folder: boolean) => {
+    let stat
+    try {
+      stat = lstatSync(path)
+    } catch {
+      return
+    }
+    if (stat.isSymbolicLink()) {
+      problems.push(`${path} is a symbolic link`)
+      fixes.add(`check what ${path} points to, then remove it`)
+      return
+    }
+    if (folder ? !stat.isDirectory() : !stat.isFile()) {
+      problems.push(`${path} is not a ${folder ? 'folder' : 'regular file'}`)
+      return
+    }
+    if (uid !== undefined && stat.uid !== uid) {
+      problems.push(`${path} belongs to user id ${stat.uid}`)
+      fixes.add(`sudo chown -R ${uid} '${path}'`)
+    }
+    if (stat.mode & 0o022) {
+      problems.push(`others can write ${path} (mode ${octal(stat.mode & 0o777)})`)
+      fixes.add(`chmod ${folder ? '700' : '600'} '${path}'`)
+    }
+    if (folder && depth < 2) {
+      for (const entry of readdirSync(path, { withFileTypes: true })) {
+        if (entry.name.endsWith('.lock')) continue
+        look(join(path, entry.name), depth + 1, entry.isDirectory())
+      }
+    }
+  }
+  look(join(dir, 'operations'), 0, true)
+  look(join(dir, 'journal'), 0, true)
+  look(join(dir, 'key-scopes.json'), 2, false)
+  look(join(dir, 'journal-key'), 2, false)
+  if (problems.length === 0) return pass(name, `${join(dir, 'operations')} and ${join(dir, 'journal')}: yours, and no one else can write them`)
+  const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '')
+  return fail(name, `payfac refuses to send money while ${shown}`, [...fixes].slice(0, 3).join(' && ') || 'Check on the service what the operations did, then remove what payfac did not write')
 }
 
 function octal(mode: number): string {

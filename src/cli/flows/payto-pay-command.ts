@@ -1,16 +1,17 @@
 // How `payfac payto pay` runs the flow (payto-pay.ts) for a command: the journal in the config
-// folder under the service identity, the command that resumes the run, and Ctrl-C watched for
-// the whole run.
+// folder under the operation identity (the service and the party acted for), the lock of the
+// reference held for the whole run (a second process with the same reference says so and waits,
+// then reports what the first did), the command that resumes the run, and Ctrl-C watched for the
+// whole run.
 import type { PayfacClient } from '../../client/client.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
-import type { ServiceContext } from '../../config/operations.js'
-import type { Environment } from '../../config/profiles.js'
-import { type PayToPayRequest, runPayToPay } from './payto-pay.js'
+import type { ResolvedSettings } from '../../config/resolve.js'
+import { type PayToPayRequest, refuseApproveOnProduction, runPayToPay } from './payto-pay.js'
 
 /** What the command hands over: the client, the resolved settings and its own command line. */
 export interface PayToPayCommand {
   client: PayfacClient
-  settings: { environment: Environment; profileName: string | undefined; baseUrl: string; credential: string; context: ServiceContext }
+  settings: ResolvedSettings
   bin: string
   /** The command's arguments (after `payto pay`), to print the command that resumes the run. */
   argv: string[]
@@ -18,26 +19,38 @@ export interface PayToPayCommand {
 }
 
 /**
- * Runs the flow for a command: the journal in the config folder (keyed by the service identity,
- * so another spelling of the same service resumes it), the resume command (the same arguments,
- * without --restart), and Ctrl-C watched for the whole run.
+ * Runs the flow for a command: the journal in the config folder (keyed by the operation identity,
+ * so another spelling of the same service resumes it), under the lock of the reference, the
+ * resume command (the same arguments, without --restart), and Ctrl-C watched for the whole run.
  */
 export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
-  const { journalPath } = await import('../../config/journal.js')
-  const { serviceIdentity } = await import('../../config/operations.js')
-  const { resolveConfigDir } = await import('../../config/store.js')
+  refuseApproveOnProduction(request, command.settings.environment)
+  const { journalKey, journalPath } = await import('../../config/journal.js')
+  const { referenceLockPath } = await import('../../config/operations.js')
+  const { checkPrivateFolders } = await import('../../config/fs-check.js')
+  const { LOCK_WAIT_MS, operationIdentity, withOperationLock } = await import('../safety/journal-ops.js')
   const { commandLine, watchInterrupts } = await import('./interrupt.js')
+  const path = await import('node:path')
   const interrupts = watchInterrupts()
   try {
-    return await runPayToPay(request, {
+    const { configDir, identity } = await operationIdentity(command.settings, interrupts.signal)
+    const journalFile = journalPath(configDir, `svc-${identity.id}`, request.reference)
+    const check = `${command.bin} orders list --reference ${request.reference}`
+    checkPrivateFolders(configDir, path.dirname(journalFile), 'journal')
+    const context = {
       client: command.client,
       environment: command.settings.environment,
-      journalFile: journalPath(resolveConfigDir(), `svc-${serviceIdentity(command.settings.baseUrl, command.settings.context, command.settings.credential).id}`, request.reference),
+      journalFile,
       resume: commandLine(command.bin, ['payto', 'pay', ...command.argv.filter((arg) => arg !== '--restart')]),
       stderr: process.stderr,
       signal: interrupts.signal,
       dryRun: command.dryRun,
-    })
+      accountKey: journalKey(configDir),
+      check,
+    }
+    if (command.dryRun) return await runPayToPay(request, context)
+    const words = { what: `payto pay of reference ${request.reference}`, check, waitMs: request.timeoutMs + LOCK_WAIT_MS }
+    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, () => runPayToPay(request, context))
   } finally {
     interrupts.dispose()
   }

@@ -33,15 +33,19 @@ export interface PayToPayContext {
   now?: (() => Date) | undefined
   /** A dry run: the journal is read but never written (the first changing request stops the run). */
   dryRun?: boolean | undefined
+  /** The config folder's journal key (config/journal.ts journalKey): accounts are kept masked and hashed with it. */
+  accountKey: Buffer
+  /** The command that shows on the service what a run of this reference did. */
+  check: string
 }
 
-/** What a run is asked to do, as the journal keeps it. */
-export function payToPayInputs(request: PayToPayRequest): PayToPayInputs {
+/** What a run is asked to do, as the journal keeps it: the account masked and hashed under `protect`. */
+export function payToPayInputs(request: PayToPayRequest, protect: (type: string, value: string) => PayToPayInputs['account']): PayToPayInputs {
   const terms = request.agreement.terms
   if (!('AgreementRequestTermsOneOff' in terms)) throw new UsageError('payto pay sends a one-off agreement: give --amount and --currency')
   const { amount, currency } = terms.AgreementRequestTermsOneOff.amount
   const id = request.agreement.customerAccIdentifier
-  const account = 'Bban' in id ? { type: 'Bban', value: id.Bban.value } : { type: id.Alias.aliasType, value: id.Alias.value }
+  const account = 'Bban' in id ? protect('Bban', id.Bban.value) : protect(id.Alias.aliasType, id.Alias.value)
   return {
     customerName: request.agreement.customerName,
     account,

@@ -26,6 +26,7 @@ import {
   type PayToPayRun,
   changedInputs,
   newPayToPayRun,
+  protectAccount,
   readPayToPayRun,
   writePayToPayRun,
 } from '../../config/journal.js'
@@ -44,6 +45,16 @@ export async function runPayToPay(request: PayToPayRequest, context: PayToPayCon
   return new PayToPayFlow(request, context).run()
 }
 
+/** --approve simulates the customer: never on production (exit 3), checked before anything is read or sent. */
+export function refuseApproveOnProduction(request: PayToPayRequest, environment: string): void {
+  if (request.approve && environment === 'production') {
+    throw new ConfigError('--approve simulates the customer, which only a sandbox or the emulator can do; the profile in use is production.', {
+      reason: 'production-guard',
+      hint: 'Leave out --approve (the customer approves in their bank), or use a sandbox or local profile.',
+    })
+  }
+}
+
 class PayToPayFlow {
   private run_!: PayToPayRun
   private readonly inputs: PayToPayInputs
@@ -55,18 +66,13 @@ class PayToPayFlow {
     private readonly request: PayToPayRequest,
     private readonly context: PayToPayContext,
   ) {
-    this.inputs = payToPayInputs(request)
+    this.inputs = payToPayInputs(request, (type, value) => protectAccount(context.accountKey, type, value))
     this.client = context.client
   }
 
   async run(): Promise<Transaction> {
-    if (this.request.approve && this.context.environment === 'production') {
-      throw new ConfigError('--approve simulates the customer, which only a sandbox or the emulator can do; the profile in use is production.', {
-        reason: 'production-guard',
-        hint: 'Leave out --approve (the customer approves in their bank), or use a sandbox or local profile.',
-      })
-    }
-    const found = readPayToPayRun(this.context.journalFile)
+    refuseApproveOnProduction(this.request, this.context.environment)
+    const found = readPayToPayRun(this.context.journalFile, this.context.accountKey, this.context.check)
     if (found && this.request.restart) this.run_ = await this.restart(found)
     else if (found) this.run_ = this.checkSameInputs(found)
     else this.run_ = newPayToPayRun(this.request.reference, this.inputs, this.now())
@@ -78,8 +84,7 @@ class PayToPayFlow {
 
     const payment = this.run_.payment
     if (payment?.state === 'paid' && payment.transactionId) {
-      this.log(`Already paid: transaction ${payment.transactionId} (${payment.status ?? 'paid'}); nothing to do.`)
-      return this.client.transactions.get(payment.transactionId)
+      throw this.alreadyPaid(`transaction ${payment.transactionId} (${payment.status ?? 'paid'})`)
     }
     await this.ensureAgreement()
     this.checkpoint('the agreement was sent')
@@ -203,9 +208,7 @@ class PayToPayFlow {
     for (const order of orders) {
       const paid = await this.findPayment(order.orderId)
       if (!paid) continue
-      this.log(`Order ${order.orderId} with reference ${this.request.reference} is already paid (transaction ${paid.transactionId}), found on the service; nothing was sent.`)
-      this.run_.order = { state: 'created', orderId: order.orderId, at: this.stamp() }
-      return this.finish(paid)
+      throw this.alreadyPaid(`order ${order.orderId} is already paid by transaction ${paid.transactionId} (${paid.status}), found on the service`)
     }
     if (orders[0]) this.adoptExisting(orders[0])
     return undefined
@@ -299,6 +302,14 @@ class PayToPayFlow {
     this.save()
     this.log(`[5/5] Paid: transaction ${paid.transactionId} (${paid.status})`)
     return this.client.transactions.get(paid.transactionId)
+  }
+
+  /** The one rule: a payment already made is exit 6 naming it. A reference names one payment. */
+  private alreadyPaid(what: string): RefusedError {
+    return new RefusedError(
+      `An identical payto pay of reference ${this.request.reference} was already made: ${what}; nothing was sent. ` +
+        'A reference names one payment: for another payment, use a new --reference.',
+    )
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -79,6 +79,7 @@ export async function tokenOperation(session: SafetySession, client: PayfacClien
     action: 'creation of a payment token',
     check: 'nothing to check: a payment token moves no money by itself, and one left unused expires; run the command again for a new one',
     reconcile: async () => 'absent',
+    repeatable: true,
     send: () => client.tokens.create(envelope as never),
   })
 }

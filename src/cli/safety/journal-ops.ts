@@ -1,17 +1,27 @@
-// Runs one money-moving request at most once, with the operation journal (config/operations.ts):
+// Runs one money-moving request at most once, with the operation journal (config/operations.ts).
+// Every journaled command takes this one path, so a new money command cannot forget a rule:
 //
+//   0. the operation's identity is the service, the party acted for (acting-for.ts), the kind and
+//      the fields; its lock (config/op-lock.ts) is taken before the journal is read and held
+//      until the outcome is journaled: a second process with the same operation waits for the
+//      first (saying so once on stderr) and then reports what it did;
 //   1. an earlier identical operation whose answer was lost (journaled `sending` or `unknown`)
 //      is looked up on the service first: found, it is reported (exit 0) and nothing is sent;
 //      shown not to have happened, it is sent; when the service cannot tell, exit 7 with the
 //      command that shows it (`--again` sends anyway);
-//   2. an identical operation already done needs `--again` when the spec says so (a refund);
-//   3. the command's guards from the service's state run (more than remains, already paid …);
+//   2. an identical operation already done is exit 6 naming it, unless --again (every spec but
+//      the `repeatable` ones, which move no money); one made by another process while this one
+//      waited is exit 6 even with --again;
+//   3. the command's guards from the service's state run (more than remains, already paid …),
+//      then the second witness (the service's own records), unless --again;
 //   4. the intent is journaled, the request sent, and its result journaled: done, refused (the
 //      service answered that it did not happen) or unknown (OutcomeUnknownError, annotated with
 //      what was being done and the command that shows whether it did).
 // SIGINT and SIGTERM while the request is in flight abort it: outcome unknown, exit 130/143.
+// Records and folders are read fail-closed (config/fs-check.ts): exit 3, nothing sent.
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
-import type { OperationKey, OperationRecord } from '../../config/operations.js'
+import type { OperationKey, OperationRecord, ServiceIdentity } from '../../config/operations.js'
+import type { ResolvedSettings } from '../../config/resolve.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors.js'
 import type { SafetySession } from './session.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -35,8 +45,13 @@ export interface OperationSpec<T, B = unknown> {
   guard?: (() => Promise<void>) | undefined
   send: () => Promise<T>
   resultId?: ((result: T) => string | undefined) | undefined
-  /** An identical operation already done is refused without --again (a second identical refund). */
-  repeatNeedsAgain?: boolean | undefined
+  /**
+   * Moves no money, so an identical one already done is simply made again (a payment token).
+   * Every other operation already done is exit 6 naming it, unless --again.
+   */
+  repeatable?: true | undefined
+  /** The command's own flags ask for another one on purpose (orders create --if-exists create): as --again for rule 2. */
+  deliberate?: boolean | undefined
   /**
    * The second witness: looks on the service for an identical operation already made within the
    * repeat window (witness.ts) and returns what it found, in words ("refund ref_… of 10.00 AUD at
@@ -45,19 +60,82 @@ export interface OperationSpec<T, B = unknown> {
   witness?: (() => Promise<string | undefined>) | undefined
 }
 
+/** How long a process waits for another's run of the same operation: reads and a request, plus a margin. */
+export const LOCK_WAIT_MS = 2 * 60_000
+
+/** The config folder and the identity of what `settings` act on (one read the first time a key is seen). */
+export async function operationIdentity(settings: ResolvedSettings, signal?: AbortSignal, ask = true): Promise<{ configDir: string; identity: ServiceIdentity }> {
+  const [{ serviceIdentity }, { resolveConfigDir }, { resolveActingFor }] = await Promise.all([
+    import('../../config/operations.js'),
+    import('../../config/store.js'),
+    import('./acting-for.js'),
+  ])
+  const configDir = resolveConfigDir()
+  return { configDir, identity: serviceIdentity(settings.baseUrl, await resolveActingFor(settings, configDir, signal, ask)) }
+}
+
+export interface HeldLock {
+  /** It had to wait for another process first. */
+  waited: boolean
+  /** When this process asked for the lock. */
+  askedAt: number
+}
+
+/**
+ * Runs `work` holding the lock of `file` (a record, or a name beside the records): the folders
+ * are checked first (fail-closed); a held lock is waited for (said once on stderr) for at most
+ * `waitMs`, after which it is exit 7 naming `check`.
+ */
+export async function withOperationLock<T>(
+  configDir: string,
+  file: string,
+  words: { what: string; check: string; waitMs?: number | undefined },
+  work: (held: HeldLock) => Promise<T>,
+): Promise<T> {
+  const [{ checkPrivateFolders }, { LockWaitError, takeLock }, path] = await Promise.all([
+    import('../../config/fs-check.js'),
+    import('../../config/op-lock.js'),
+    import('node:path'),
+  ])
+  checkPrivateFolders(configDir, path.dirname(file), 'operation journal')
+  const askedAt = Date.now()
+  const waitMs = words.waitMs ?? LOCK_WAIT_MS
+  let lock: Awaited<ReturnType<typeof takeLock>>
+  try {
+    lock = await takeLock(file, {
+      waitMs,
+      what: words.what,
+      onWait: () => process.stderr.write(`Another payfac run of the same ${words.what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`),
+    })
+  } catch (error) {
+    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check)
+    throw error
+  }
+  try {
+    return await work({ waited: lock.waited, askedAt })
+  } finally {
+    await lock.release()
+  }
+}
+
 export async function runOperation<T, B = unknown>(session: SafetySession, spec: OperationSpec<T, B>): Promise<T> {
   session.action = spec.action
   if (session.dryRun) {
     await spec.guard?.()
     return spec.send()
   }
-  const { operationPath, readOperation, serviceIdentity, writeOperation, newOperation } = await import('../../config/operations.js')
-  const { resolveConfigDir } = await import('../../config/store.js')
-  const s = session.settings
-  const identity = serviceIdentity(s.baseUrl, s.context, s.credential)
-  const file = operationPath(resolveConfigDir(), identity, spec.key)
-  const prior = readOperation(file)
+  const { operationPath } = await import('../../config/operations.js')
+  // A repeatable operation is never refused as a repeat: its identity need not ask the service.
+  const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal, !spec.repeatable)
+  const file = operationPath(configDir, identity, spec.key)
+  return withOperationLock(configDir, file, { what: spec.action, check: spec.check }, (held) => runLocked(session, spec, identity, file, held))
+}
+
+async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>, identity: ServiceIdentity, file: string, held: HeldLock): Promise<T> {
+  const { readOperation, writeOperation, newOperation } = await import('../../config/operations.js')
+  const prior = readOperation(file, spec.check)
   const log = (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`)
+  const madeMeanwhile = held.waited && prior?.state === 'done' && Date.parse(prior.updatedAt) >= held.askedAt - 1000
 
   if (prior && (prior.state === 'sending' || prior.state === 'unknown') && !session.again) {
     log(`An earlier identical ${spec.action} (at ${prior.intentAt}) ended without an answer; looking on the service first.`)
@@ -75,10 +153,13 @@ export async function runOperation<T, B = unknown>(session: SafetySession, spec:
       return found.found
     }
     log('The service shows it did not happen; sending it now.')
-  } else if (prior?.state === 'done' && spec.repeatNeedsAgain && !session.again) {
+  } else if (prior?.state === 'done' && !spec.repeatable && (madeMeanwhile || (!session.again && !spec.deliberate))) {
+    const made = prior.resultId ?? `at ${prior.updatedAt}`
     throw new RefusedError(
-      `An identical ${spec.action} was already made (${prior.resultId ?? 'at ' + prior.updatedAt}); nothing was sent. ` +
-        'To make another one on purpose, run the command again with --again.',
+      madeMeanwhile
+        ? `Another payfac run made the identical ${spec.action} while this one waited (${made}); nothing was sent. ` +
+            'To make another one on purpose, run the command again with --again.'
+        : `An identical ${spec.action} was already made (${made}); nothing was sent. ` + 'To make another one on purpose, run the command again with --again.',
     )
   }
 

@@ -8,7 +8,7 @@ import type { Order } from '../../client/schemas/orders.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
 import { RefusedError } from '../errors.js'
 import { readForDryRun } from './dry-run.js'
-import { runOperation } from './journal-ops.js'
+import { operationIdentity, runOperation, withOperationLock } from './journal-ops.js'
 import type { SafetySession } from './session.js'
 import { bodyHash } from './transaction-ops.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -85,6 +85,22 @@ export async function createOrderOperation(
 ): Promise<Order> {
   const body = Object.values(envelope)[0] ?? {}
   const reference = typeof body.referenceOrderId === 'string' ? body.referenceOrderId : undefined
+  if (!reference || session.dryRun) return createOrderOnce(session, client, envelope, ifExists, reference)
+  // Two creates with one reference at once make one order: the second waits here, then finds the first's.
+  const { referenceLockPath } = await import('../../config/operations.js')
+  const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal)
+  const words = { what: `order reference ${reference}`, check: `${session.bin} orders list --reference ${reference}` }
+  return withOperationLock(configDir, referenceLockPath(configDir, identity, reference), words, () => createOrderOnce(session, client, envelope, ifExists, reference))
+}
+
+async function createOrderOnce(
+  session: SafetySession,
+  client: PayfacClient,
+  envelope: Record<string, Record<string, unknown>>,
+  ifExists: IfExists,
+  reference: string | undefined,
+): Promise<Order> {
+  const body = Object.values(envelope)[0] ?? {}
   const amount = moneyOf(body.amount)
   const existing = reference ? await readForDryRun(session.dryRun, `orders with reference ${reference}`, () => ordersWithReference(client, reference)) : undefined
   const first = existing?.[0]
@@ -112,6 +128,7 @@ export async function createOrderOperation(
     },
     send: () => client.orders.create(envelope as never),
     resultId: (o) => o.orderId,
+    deliberate: ifExists === 'create',
   })
 }
 

@@ -13,9 +13,10 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
   static override description =
     'Sends a one-off agreement, waits until the customer approves it (Active), makes a payment token, creates the order ' +
     '(referenceOrderId = --reference) and pays it; each step is printed on stderr and the transaction on stdout. Every step ' +
-    'is journaled in the config folder (journal/<profile>/<reference>.json): running the same command again carries on ' +
-    'after the last step done, and never sends a second agreement, creates a second order or pays twice (it asks the ' +
-    'service for a payment of the order before paying). Other inputs for the same --reference are refused (exit 2) unless ' +
+    'is journaled in the config folder (journal/svc-<identity>/<reference>.json, the account kept masked): running the same ' +
+    'command again carries on after the last step done, and never sends a second agreement, creates a second order or pays ' +
+    'twice (it asks the service for a payment of the order before paying); once paid, a re-run is exit 6 naming the ' +
+    'transaction. A second payfac with the same --reference waits for the first and reports what it did. Other inputs for the same --reference are refused (exit 2) unless ' +
     '--restart, which starts over with a new agreement and order (refused once the order is paid). Exit 7 with "outcome ' +
     'unknown" when the payment request got no answer: run the command again to find out. Exit 8 when --timeout runs out ' +
     'while the agreement is pending, 6 when it is declined, 130 on Ctrl-C; each prints the command that resumes.'

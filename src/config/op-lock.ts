@@ -1,0 +1,82 @@
+// A lock across processes per operation identity (proper-lockfile, loaded only on the path that
+// takes one): a lock folder beside the record (`<record>.lock`), made with mkdir, its time
+// refreshed every LOCK_UPDATE_MS while held. A process that finds it held says so once on
+// stderr and waits, polling, for at most the time the holder's request can take plus a margin.
+// A lock whose time has not moved for LOCK_STALE_MS was left by a process that died (SIGKILL,
+// power loss) and is taken over; one released normally is removed (also on SIGINT/SIGTERM, by
+// proper-lockfile's exit hook).
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { ConfigError } from './errors.js'
+
+/** A held lock whose time has not moved for this long is stale (its holder died). */
+export const LOCK_STALE_MS = 10_000
+/** How often a holder refreshes its lock's time. */
+export const LOCK_UPDATE_MS = 1_000
+
+export type Release = () => Promise<void>
+
+export interface LockWait {
+  /** How long to wait for another holder at most, in ms. */
+  waitMs: number
+  /** Said once, when the lock is found held. */
+  onWait: () => void
+  /** What is locked, in words, for the message when the wait runs out. */
+  what: string
+  sleep?: ((ms: number) => Promise<void>) | undefined
+  now?: (() => number) | undefined
+}
+
+export class LockWaitError extends ConfigError {}
+
+/**
+ * Takes the lock of `file` (a record that may not exist yet), waiting for another holder as
+ * `wait` says. Resolves with whether it had to wait, and the release.
+ */
+export async function takeLock(file: string, wait: LockWait): Promise<{ release: Release; waited: boolean }> {
+  const loaded = await import('proper-lockfile')
+  // A CommonJS package: its API is the default export under ESM interop.
+  const lockfile = (loaded.default as typeof loaded.default | undefined) ?? loaded
+  const lockfilePath = `${file}.lock`
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+  const now = wait.now ?? Date.now
+  const sleep = wait.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const deadline = now() + wait.waitMs
+  let waited = false
+  let pause = 25
+  for (;;) {
+    try {
+      const release = await lockfile.lock(file, {
+        lockfilePath,
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        update: LOCK_UPDATE_MS,
+        retries: 0,
+        // The lock was lost while held (its folder removed, or time not refreshed): the outcome is
+        // still journaled by this process; say so rather than crash.
+        onCompromised: (error: Error) => process.stderr.write(`Warning: the lock of ${wait.what} was lost while held (${error.message}).\n`),
+      })
+      return { release: () => release().catch(() => undefined), waited }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
+        throw new ConfigError(`Cannot lock ${wait.what} (${lockfilePath}): ${(error as NodeJS.ErrnoException).code ?? String(error)}. Nothing was sent.`, {
+          reason: 'damaged-store',
+          hint: 'Check the permissions of the folder (yours, 0700), or set PAYFAC_CONFIG_DIR to another folder.',
+          cause: error,
+        })
+      }
+    }
+    if (!waited) {
+      waited = true
+      wait.onWait()
+    }
+    if (now() >= deadline) {
+      throw new LockWaitError(`Another payfac run of ${wait.what} was still in flight after ${Math.round(wait.waitMs / 1000)} s; nothing was sent.`, {
+        hint: `Run the command again once it has finished: it then reports what that run did. A lock left by a payfac that died is taken over after ${LOCK_STALE_MS / 1000} s.`,
+      })
+    }
+    await sleep(Math.min(pause, Math.max(1, deadline - now())))
+    pause = Math.min(pause * 2, 250)
+  }
+}

@@ -1,0 +1,47 @@
+// N spawned payfac processes released together by a barrier (barrier-run.mjs): each loads the
+// CLI, says it is ready, and waits for one file; the file is made once all are ready.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+import type { SpawnResult } from './spawn-cli.js'
+
+const WRAPPER = resolve(__dirname, 'barrier-run.mjs')
+
+function run(args: string[], env: Record<string, string | undefined>, killAfterMs: number): { done: Promise<SpawnResult> } {
+  const childEnv: Record<string, string> = {}
+  for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...env })) if (value !== undefined) childEnv[key] = value
+  const child = spawn(process.execPath, [WRAPPER, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => (stderr += d))
+  const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+  const done = new Promise<SpawnResult>((resolvePromise, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolvePromise({ code, signal, stdout, stderr })
+    })
+  })
+  return { done }
+}
+
+/** Runs `payfac ...args` in `n` processes released together; resolves with every result. */
+export async function race(n: number, args: string[], env: Record<string, string | undefined>, killAfterMs = 60_000): Promise<SpawnResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'payfac-race-'))
+  const barrier = join(dir, 'go')
+  try {
+    const runs = Array.from({ length: n }, () => run(args, { ...env, PAYFAC_TEST_BARRIER: barrier }, killAfterMs))
+    const deadline = Date.now() + killAfterMs
+    while (readdirSync(dir).filter((name) => name.startsWith('go.ready.')).length < n) {
+      if (Date.now() > deadline) throw new Error('the racers never all became ready')
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    if (!existsSync(barrier)) writeFileSync(barrier, '')
+    return await Promise.all(runs.map((r) => r.done))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
