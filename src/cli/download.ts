@@ -3,9 +3,9 @@
 // download never leaves a truncated file under the requested name; a FIFO or device is written in
 // place). Without --out, binary data is refused on a terminal.
 import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 
-import { stdoutFailureOf } from '../output/sink.js'
+import { sanitizeText } from '../output/sanitize.js'
+import { writeStream } from '../output/sink.js'
 import { type DownloadKind, checkedDownload, streamTimeoutMs } from './download-checks.js'
 import { UsageError } from './errors.js'
 import { requestTimeoutMs } from './flags-lists.js'
@@ -38,7 +38,21 @@ export async function streamToStdout(source: Readable, options: { binary: boolea
     throw new UsageError(`${options.what} is binary and stdout is a terminal`, 'Give --out <file>, or redirect stdout to a file')
   }
   // stdout's own failure (a full disk behind `> file`) is one line, not a stack (sink.ts).
-  await pipeline(source, process.stdout, { end: false }).catch((error: unknown) => {
-    throw stdoutFailureOf(error)
-  })
+  await writeStream(process.stdout.isTTY ? inertText(source) : source)
+}
+
+/**
+ * Text for a terminal: decoded as UTF-8 across chunk boundaries, CRLF shown as a line break, and
+ * every other control made visible (sanitizeText), so a report cannot drive the terminal. Piped,
+ * the bytes go out as they came.
+ */
+export async function* inertText(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8')
+  let held = ''
+  for await (const chunk of source) {
+    const text = held + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))
+    held = text.endsWith('\r') ? '\r' : ''
+    yield sanitizeText((held ? text.slice(0, -1) : text).replace(/\r\n/g, '\n'))
+  }
+  yield sanitizeText(held + decoder.decode())
 }

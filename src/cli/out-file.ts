@@ -54,6 +54,10 @@ export async function saveStream(source: Readable, path: string, options: SaveOp
   })
   // Counting must not start the flow: nothing reads until the file (or the FIFO's reader) is there.
   source.pause()
+  // A source may fail while its first bytes are buffered, before the pipeline below listens (a
+  // checked download refusing what came): the pipeline still sees that error, since the stream is
+  // left errored; this listener only keeps it from being thrown as an uncaught exception meanwhile.
+  source.on('error', () => undefined)
   try {
     if (target.kind === 'file') await replaceFile(source, target, options)
     else await writeInPlace(source, target, options)

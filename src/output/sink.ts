@@ -148,7 +148,7 @@ export function isGone(out: NodeJS.WritableStream): boolean {
 }
 
 /** Writes, and waits for 'drain' when the stream's buffer is full. */
-async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<void> {
+async function writeChunk(out: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   if (isGone(out)) throw goneError(out)
   if (out.write(text)) return
   // The stream may have failed (and said so) during the write itself: no 'drain' would come.
@@ -168,6 +168,16 @@ async function writeChunk(out: NodeJS.WritableStream, text: string): Promise<voi
     out.on('error', onError)
     out.on('close', onClose)
   })
+}
+
+/**
+ * Writes a stream's chunks as they come, waiting for 'drain', and never ends `out`. A failed or
+ * closed `out` is found by looking at it after each write, not by its 'error' event (another
+ * listener, such as oclif's, may throw before ours is called): OutputClosedError or a WriteError.
+ * Leaving the loop early destroys the source.
+ */
+export async function writeStream(source: AsyncIterable<string | Uint8Array>, out: NodeJS.WritableStream = process.stdout): Promise<void> {
+  for await (const chunk of source) await writeChunk(out, chunk)
 }
 
 /** Collects small pieces of text and writes them in chunks of about 16 KB. */

@@ -146,7 +146,7 @@ describe('--skip-verify', () => {
       // A sender's text reaches the warning with its controls made visible.
       await post(running.port, JSON.stringify({ webhookEventType: 'Evil\u001b]52;c;aGk=\u0007\u202eX', event: {} }), {})
       const warning = running.err.join('').split('\n').find((l) => l.includes('Evil')) as string
-      expect(warning).toContain('Evil?]52;c;aGk=??X')
+      expect(warning).toContain('Evil\\u001b]52;c;aGk=\\u0007\\u202eX')
       expect(running.err.join('')).not.toMatch(/[\u001b\u0007\u202e]/)
     } finally {
       await running.stop()
