@@ -39,8 +39,10 @@ function expectOneMade(results: SpawnResult[]): SpawnResult {
   expect(codes, results.map((r) => r.stderr).join('\n---\n')).toEqual([0, ...Array(N - 1).fill(6)])
   const made = results.find((r) => r.code === 0) as SpawnResult
   for (const other of results.filter((r) => r.code === 6)) {
-    // --json: the error object on stdout, nothing else
-    expect(JSON.parse(other.stdout).error).toMatchObject({ code: 6 })
+    // --json: stdout is empty, and the error object is the one JSON line on stderr
+    expect(other.stdout).toBe('')
+    const line = other.stderr.split('\n').find((l) => l.startsWith('{"error"')) as string
+    expect(JSON.parse(line).error).toMatchObject({ code: 6 })
     expect(other.stderr).toMatch(/already made|while this one waited/)
     expect(other.stderr).toContain('nothing was sent')
   }
