@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream'
 import { FormData, request, type Dispatcher } from 'undici'
 
+import { armAttempt } from './attempt.js'
 import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
@@ -179,26 +180,8 @@ export class Transport {
 
     if (debugging) this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
 
-    // One controller for the attempt, aborted by its deadline or by any of the caller's signals
-    // (with that signal's reason); the listeners go when the answer has been read.
-    const timer = new AbortController()
-    let timedOut = false
-    const deadline = this.setDeadline(() => {
-      timedOut = true
-      timer.abort(new Error('timeout'))
-    }, timeoutMs)
-    const follow = () => {
-      const source = signals.find((given) => given.aborted)
-      if (source && !timer.signal.aborted) timer.abort(source.reason)
-    }
-    for (const given of signals) given.addEventListener('abort', follow)
-    const disarm = () => {
-      deadline()
-      for (const given of signals) given.removeEventListener('abort', follow)
-    }
-    follow()
-    const signal = timer.signal
-    const callerAborted = () => signals.some((given) => given.aborted)
+    const attempt = armAttempt(signals, this.setDeadline, timeoutMs)
+    const { signal, disarm, callerAborted } = attempt
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
 
@@ -215,7 +198,7 @@ export class Transport {
       })
     } catch (error) {
       disarm()
-      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut: attempt.timedOut(), timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     }
 
     const status = response.statusCode
@@ -227,7 +210,7 @@ export class Transport {
       // The deadline covered the wait for headers; a download then only has the idle timeout,
       // and the caller's signals still stop it, until the body closes (then their listeners go,
       // so that a report in many parts does not pile them up on the client's signal).
-      deadline()
+      attempt.stopDeadline()
       response.body.once('close', disarm)
       if (debugging) this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))} <stream>`, secrets)
       return { status, headers: responseHeaders, body: response.body as unknown as Readable, requestId }
@@ -259,7 +242,7 @@ export class Transport {
       if (error instanceof BodyTooLargeError) {
         throw new ResponseFormatError({ method, path, status, body: undefined, reason: error.message })
       }
-      throw this.networkError(error, { method, path, url, timedOut, timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
+      throw this.networkError(error, { method, path, url, timedOut: attempt.timedOut(), timeoutMs, aborted: callerAborted(), elapsed: elapsed(), secrets })
     } finally {
       disarm()
     }

@@ -33,7 +33,7 @@ export { OutputClosedError, OutputInterruptedError } from './sink.js'
 
 /**
  * A sink for data shown on a terminal: every control character in it is made visible (see
- * ./sanitize.ts). JSON keeps its value (a C1 or bidi control inside a string becomes its \uXXXX
+ * ./sanitize.ts). JSON keeps its value (a C1 or bidi control inside a string becomes its \u escape of four
  * escape); a `--query` string, `--ids` and CSV show the escape instead of the character.
  * Off a terminal the data goes out byte for byte.
  */

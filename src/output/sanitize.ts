@@ -14,7 +14,7 @@
 // - sanitizeText: for text that may span lines (a --query string, JSON or CSV shown on a
 //   terminal): line feed and tab kept, everything else made visible. JSON text stays valid JSON
 //   with the same value: JSON.stringify already escapes C0, and a C1, DEL or bidi control
-//   becomes its \uXXXX escape, which can only stand inside a string.
+//   becomes its \u escape (four hex digits), which can only stand inside a string.
 
 // eslint-disable-next-line no-control-regex
 const LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
