@@ -10,7 +10,8 @@ import type { OutputOptions } from './format.js'
 import { forEach, type ListWriter } from './record-loop.js'
 import { sanitizeText } from './sanitize.js'
 import { OutputClosedError, Sink } from './sink.js'
-import { StreamTable, idColumn, recordTable } from './table.js'
+import { StreamTable, idColumn, recordTable, tableStyle } from './table.js'
+import { loadTableClass } from './table-draw.js'
 import { columnReader, readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
@@ -146,7 +147,9 @@ async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: Output
     return sink.flush()
   }
   const columns = selectColumns(allColumns(known), known.detail ?? known.columns, options.columns, { json: jsonForm(view), record })
-  await sink.push(recordTable(columns, record, options))
+  // cli-table3 draws only on a terminal: piped output never loads it.
+  const Table = options.isTTY ? await loadTableClass() : undefined
+  await sink.push(recordTable(columns, record, options, Table))
   await sink.flush()
 }
 
@@ -320,11 +323,13 @@ function emptyHeader<T>(view: View<T>, selected: string[] | undefined): string[]
 
 async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
   const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), known.columns, options.columns, sample))
+  // cli-table3 draws only on a terminal: tab-separated output never loads it.
+  const Table = tableStyle(options) === 'tsv' ? undefined : await loadTableClass()
   let table: StreamTable<T> | undefined
   let written = 0
   const writer: ListWriter<T> = {
     add(record) {
-      table ??= new StreamTable(pick(record), options)
+      table ??= new StreamTable(pick(record), options, Table)
       sink.append(table.add(record))
       // The first batch fixes the widths; a source with no pause still gets them fixed.
       if ((written += 1) % TABLE_BATCH_ROWS === 0) sink.append(table.flush())

@@ -9,27 +9,17 @@
 // - Not a terminal: one line per record, cells separated by a tab, never padded or cut, so the
 //   columns of a pipe never shift (`cut -f2`, `awk -F'\t'`).
 // `wide` turns off cutting and leaving out.
+// This file decides the columns, widths and cell texts; cli-table3 (./table-draw.ts, loaded only
+// for a terminal) draws them.
 import { displayWidth, sanitize, tableText, truncate } from './cells.js'
 import type { OutputOptions } from './format.js'
+import { draw, type DrawOptions, type TableClass } from './table-draw.js'
 import type { Column } from './view.js'
 
 /** Narrowest a cut column becomes (its header may need more). */
 const MIN_CUT_WIDTH = 8
 
 const BOLD = (text: string) => `\u001b[1m${text}\u001b[22m`
-const GREY = (text: string) => `\u001b[90m${text}\u001b[39m`
-
-/** The border characters: box drawing, or ASCII for a locale that cannot show it. */
-interface Borders {
-  h: string
-  v: string
-  top: [string, string, string]
-  mid: [string, string, string]
-  bottom: [string, string, string]
-}
-const BOX_BORDERS: Borders = { h: '─', v: '│', top: ['┌', '┬', '┐'], mid: ['├', '┼', '┤'], bottom: ['└', '┴', '┘'] }
-const ASCII_BORDERS: Borders = { h: '-', v: '|', top: ['+', '+', '+'], mid: ['+', '+', '+'], bottom: ['+', '+', '+'] }
-const bordersFor = (options: OutputOptions) => (options.ascii ? ASCII_BORDERS : BOX_BORDERS)
 
 /** Ids are never cut: a cut id is useless to copy. */
 export function isIdColumn<T>(column: Column<T>): boolean {
@@ -87,35 +77,35 @@ export class StreamTable<T> {
   readonly #columns: Column<T>[]
   readonly #options: OutputOptions
   readonly #style: TableStyle
+  readonly #Table: TableClass | undefined
   #widths: number[] | undefined
+  #headDrawn = false
   #pending: string[][] = []
   #rows = 0
 
-  constructor(columns: Column<T>[], options: OutputOptions) {
+  /** `Table` (cli-table3, see loadTableClass) is needed on a terminal only. */
+  constructor(columns: Column<T>[], options: OutputOptions, Table?: TableClass) {
     this.#columns = columns
     this.#options = options
     this.#style = tableStyle(options)
+    this.#Table = Table
+    if (this.#style !== 'tsv' && !Table) throw new Error('a table for a terminal needs cli-table3 loaded first')
   }
 
-  /** Text for a record, or '' while the first batch is being collected (to fix the widths). */
+  /** Tab-separated text for a record off a terminal; on one, '' (rows are drawn by flush()). */
   add(record: T): string {
     const cells = this.#columns.map((column) => tableText(column, record))
     this.#rows += 1
     if (this.#style === 'tsv') return `${this.#rows === 1 ? `${this.#tsv(this.#headers())}\n` : ''}${this.#tsv(cells)}\n`
-    if (this.#widths) return `${this.#line(cells)}\n`
     this.#pending.push(cells)
     return ''
   }
 
-  /** Writes out the rows collected so far (the first batch fixes the widths). */
+  /** Draws the rows collected so far (the first batch fixes the widths). */
   flush(): string {
     if (this.#style === 'tsv' || this.#pending.length === 0) return ''
-    let text = ''
-    if (!this.#widths) {
-      this.#widths = this.#fit(this.#pending)
-      text += this.#head()
-    }
-    for (const cells of this.#pending) text += `${this.#line(cells)}\n`
+    this.#widths ??= this.#fit(this.#pending)
+    const text = this.#draw(this.#pending)
     this.#pending = []
     return text
   }
@@ -124,7 +114,11 @@ export class StreamTable<T> {
   end(): string {
     const text = this.flush()
     if (this.#style !== 'boxed' || !this.#widths) return text
-    return text + this.#border(...bordersFor(this.#options).bottom)
+    return text + draw(this.#Table as TableClass, this.#widths, undefined, [this.#widths.map((w) => ' '.repeat(w))], this.#drawOptions()).bottom
+  }
+
+  #drawOptions(): DrawOptions {
+    return { boxed: this.#style === 'boxed', ascii: this.#options.ascii }
   }
 
   #headers(): string[] {
@@ -140,32 +134,52 @@ export class StreamTable<T> {
     return fitWidths(natural, minimum, cuttable, this.#options.width ?? 80, this.#style)
   }
 
-  #cells(cells: string[]): string[] {
+  /** The widths a row is drawn at: the table's, or wider where a cell that is never cut needs it. */
+  #rowWidths(cells: string[]): number[] {
     const widths = this.#widths as number[]
     return widths.map((width, i) => {
-      const cell = cells[i] ?? ''
-      const cut = this.#options.wide || !this.#columns[i] || !isCuttable(this.#columns[i] as Column<T>) ? cell : truncate(cell, width, this.#options.ascii)
-      return padTo(cut, width)
+      const column = this.#columns[i]
+      const keepWhole = this.#options.wide || !column || !isCuttable(column)
+      return keepWhole ? Math.max(width, displayWidth(cells[i] ?? '')) : width
     })
   }
 
-  #line(cells: string[], bold = false): string {
-    const shown = this.#cells(cells).map((cell) => (bold ? BOLD(cell) : cell))
-    if (this.#style === 'aligned') return shown.join('  ').trimEnd()
-    const bar = GREY(bordersFor(this.#options).v)
-    return `${bar} ${shown.join(` ${bar} `)} ${bar}`
+  /** Cells cut (free text only) and padded to `widths`. */
+  #cells(cells: string[], widths: number[]): string[] {
+    return widths.map((width, i) => {
+      const cell = cells[i] ?? ''
+      const column = this.#columns[i]
+      const keepWhole = this.#options.wide || !column || !isCuttable(column)
+      return padTo(keepWhole ? cell : truncate(cell, width, this.#options.ascii), width)
+    })
   }
 
-  #border(left: string, middle: string, right: string): string {
-    const widths = this.#widths as number[]
-    const h = bordersFor(this.#options).h
-    return `${GREY(left + widths.map((w) => h.repeat(w + 2)).join(middle) + right)}\n`
-  }
-
-  #head(): string {
-    if (this.#style === 'aligned') return `${this.#line(this.#headers())}\n`
-    const b = bordersFor(this.#options)
-    return `${this.#border(...b.top)}${this.#line(this.#headers(), true)}\n${this.#border(...b.mid)}`
+  /**
+   * Rows drawn by cli-table3, the header and the top border before the first. Consecutive rows
+   * of the same widths are drawn together; a row with a longer id than the first batch had is
+   * drawn at its own widths (the id is never cut, the rest of the row keeps its place).
+   */
+  #draw(rows: string[][]): string {
+    let text = ''
+    let group: string[][] = []
+    let groupWidths: number[] = []
+    const out = () => {
+      if (group.length === 0) return
+      const head = this.#headDrawn ? undefined : this.#cells(this.#headers(), groupWidths)
+      const drawn = draw(this.#Table as TableClass, groupWidths, head && this.#style === 'boxed' ? head.map(BOLD) : head, group, this.#drawOptions())
+      this.#headDrawn = true
+      text += drawn.head
+      for (const line of drawn.rows) text += `${line}\n`
+      group = []
+    }
+    for (const cells of rows) {
+      const widths = this.#rowWidths(cells)
+      if (group.length > 0 && widths.some((w, i) => w !== groupWidths[i])) out()
+      groupWidths = widths
+      group.push(this.#cells(cells, widths))
+    }
+    out()
+    return text
   }
 
   #tsv(cells: string[]): string {
@@ -173,23 +187,22 @@ export class StreamTable<T> {
   }
 }
 
-/** One record as `header  value` lines: bordered with colour on a terminal, aligned otherwise. */
-export function recordTable<T>(columns: Column<T>[], record: T, options: OutputOptions): string {
+/**
+ * One record as `header  value` lines: on a terminal drawn by cli-table3 (`Table`), bordered
+ * with colour and aligned without; off one, aligned plain text.
+ */
+export function recordTable<T>(columns: Column<T>[], record: T, options: OutputOptions, Table?: TableClass): string {
   const pairs = columns.map((column) => [sanitize(column.header), tableText(column, record)] as const)
   const keyWidth = Math.max(0, ...pairs.map(([header]) => displayWidth(header)))
   const boxed = tableStyle(options) === 'boxed'
   const room = options.isTTY && !options.wide ? Math.max(MIN_CUT_WIDTH, (options.width ?? 80) - keyWidth - (boxed ? 7 : 2)) : Infinity
   const values = pairs.map(([, value]) => (room === Infinity ? value : truncate(value, room, options.ascii)))
-  if (!boxed) return `${pairs.map(([header], i) => `${padTo(header, keyWidth)}  ${values[i]}`.trimEnd()).join('\n')}\n`
+  if (!options.isTTY || !Table) return `${pairs.map(([header], i) => `${padTo(header, keyWidth)}  ${values[i]}`.trimEnd()).join('\n')}\n`
+  if (pairs.length === 0) return ''
   const valueWidth = Math.max(0, ...values.map(displayWidth))
-  const b = bordersFor(options)
-  const bar = GREY(b.v)
-  const line = ([l, m, r]: [string, string, string]) => `${GREY(l + b.h.repeat(keyWidth + 2) + m + b.h.repeat(valueWidth + 2) + r)}\n`
-  let text = line(b.top)
-  pairs.forEach(([header], i) => {
-    text += `${bar} ${BOLD(padTo(header, keyWidth))} ${bar} ${padTo(values[i] as string, valueWidth)} ${bar}\n`
-  })
-  return text + line(b.bottom)
+  const rows = pairs.map(([header], i) => [boxed ? BOLD(padTo(header, keyWidth)) : padTo(header, keyWidth), padTo(values[i] as string, valueWidth)])
+  const drawn = draw(Table, [keyWidth, valueWidth], undefined, rows, { boxed, ascii: options.ascii })
+  return `${drawn.top}${drawn.rows.map((line) => `${line}\n`).join('')}${drawn.bottom}`
 }
 
 /** The column `--ids` prints: the first id column of the view, else its first column. */
