@@ -119,13 +119,13 @@ export async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIter
 
 /** One page, already in memory: csv-stringify's sync API, one call. */
 async function csvPage<T>(view: View<T>, records: T[], pick: (record: T) => Column<T>[], options: OutputOptions, sink: Sink): Promise<number> {
-  const first = records[0]
-  if (first === undefined && records.length === 0) {
+  if (records.length === 0) {
     await emptyList(view, options, sink)
     await sink.flush()
     return 0
   }
-  const columns = csvColumns(pick(first as T), { record: first as T })
+  const first = records[0] as T
+  const columns = csvColumns(pick(first), { record: first })
   const row = cellsOf(columns)
   await sink.push(stringifyRows([columns.map((c) => c.key), ...records.map(row)], CSV_OPTIONS))
   await sink.flush()
