@@ -135,3 +135,24 @@ export function csvColumns<T>(columns: Column<T>[], sample?: { record: T }): Col
   }
   return out
 }
+
+/** Columns chosen by --columns, or `defaults` picked from the view's columns. */
+export type Chooser<T> = (known: ViewColumns<T>, sample?: { json: (record: T) => unknown; record: T }) => Column<T>[]
+
+/**
+ * For a static view, choose now (so a bad --columns fails before the source is touched);
+ * for a data-driven one, when the first record arrives.
+ */
+export function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column<T>[] {
+  let upfront: Column<T>[] | undefined
+  if (!view.fromSample) {
+    try {
+      upfront = choose(viewColumns(view))
+    } catch (error) {
+      // Not a column of the view: maybe a dot path of the JSON record, checked on the first one.
+      if (!(error instanceof UnknownColumnError)) throw error
+    }
+  }
+  const json = (record: T) => (view.json ? view.json(record) : record)
+  return (record) => upfront ?? choose(viewColumns(view, { record }), { json, record })
+}

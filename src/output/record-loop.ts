@@ -1,7 +1,7 @@
 // The record loop under every list rendering: records fed to a writer in order, a page at a time
 // when the source can hand pages over, with a write-out whenever the source pauses, and Ctrl-C
 // honoured at a record (or page) boundary.
-import { OutputInterruptedError, type Sink } from './sink.js'
+import { OutputClosedError, OutputInterruptedError, type Sink } from './sink.js'
 
 const WAITING = Symbol('waiting')
 
@@ -143,4 +143,17 @@ function untilAborted<V>(pending: Promise<V>, signal: AbortSignal | undefined): 
       },
     )
   })
+}
+
+/**
+ * Runs the loop; if the source (or a write) fails, first writes out what was already
+ * rendered, since those records are real, then passes the error on.
+ */
+export async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>): Promise<T> {
+  try {
+    return await loop()
+  } catch (error) {
+    if (!(error instanceof OutputClosedError)) await flush().catch(() => undefined)
+    throw error
+  }
 }

@@ -4,31 +4,18 @@
 // there are (tables are drawn in batches of at most 200 rows), and the writer waits for
 // 'drain' whenever the stream asks it to. When the source has nothing ready (the next page is
 // on its way), whatever is buffered is written out first, so rows appear as pages arrive.
-import { csvText, sanitize } from './cells.js'
-import { UnknownColumnError, allColumns, csvColumns, selectColumns, viewColumns, type ViewColumns } from './columns.js'
+import { sanitize } from './cells.js'
+import { allColumns, columnsFor, csvColumns, selectColumns, viewColumns } from './columns.js'
 import type { OutputOptions } from './format.js'
-import { forEach, type ListWriter } from './record-loop.js'
+import { forEach, streaming, type ListWriter } from './record-loop.js'
 import { sanitizeText } from './sanitize.js'
 import { OutputClosedError, Sink } from './sink.js'
 import { StreamTable, idColumn, recordTable, tableStyle } from './table.js'
 import { loadTableClass } from './table-draw.js'
-import { columnReader, readColumn, type Column, type View } from './view.js'
+import { readColumn, type Column, type View } from './view.js'
 
 /** The most rows drawn as one table. */
 export const TABLE_BATCH_ROWS = 200
-
-/**
- * Runs the loop; if the source (or a write) fails, first writes out what was already
- * rendered, since those records are real, then passes the error on.
- */
-async function streaming<T>(loop: () => Promise<T>, flush: () => Promise<void>): Promise<T> {
-  try {
-    return await loop()
-  } catch (error) {
-    if (!(error instanceof OutputClosedError)) await flush().catch(() => undefined)
-    throw error
-  }
-}
 
 export { OutputClosedError, OutputInterruptedError } from './sink.js'
 
@@ -50,46 +37,7 @@ function sinkFor(options: OutputOptions): Sink {
 }
 
 // ---------------------------------------------------------------------------------------------
-// CSV and JSON
-
-/**
- * One CSV record, as csv-stringify writes it by default (RFC 4180: a cell holding `"`, `,`, CR or
- * LF is quoted, quotes doubled; records end in LF), without its per-call set-up: on a 100 000-row
- * `--all --csv` that set-up was most of payfac's own CPU.
- */
-function csvLine(cells: string[]): string {
-  let line = ''
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i] as string
-    if (i > 0) line += ','
-    line += CSV_QUOTE.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
-  }
-  return `${line}\n`
-}
-
-const CSV_QUOTE = /[",\r\n]/
-
-function csvRow<T>(columns: Column<T>[], record: T): string {
-  return csvLine(columns.map((column) => csvText(readColumn(column, record))))
-}
-
-/**
- * csvRow for many records with the same columns: each column's reader is found once, and the
- * line is built straight from the record, with no array of cells in between.
- */
-function csvRowWriter<T>(columns: Column<T>[]): (record: T) => string {
-  const readers = columns.map((column) => columnReader(column))
-  const n = readers.length
-  return (record) => {
-    let line = ''
-    for (let i = 0; i < n; i++) {
-      const cell = csvText((readers[i] as (record: T) => unknown)(record))
-      if (i > 0) line += ','
-      if (cell !== '') line += CSV_QUOTE.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
-    }
-    return `${line}\n`
-  }
-}
+// JSON
 
 function jsonForm<T>(view: View<T>): (record: T) => unknown {
   return (record) => (view.json ? view.json(record) : record)
@@ -143,7 +91,8 @@ async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: Output
   const known = viewColumns(view, { record })
   if (options.format === 'csv') {
     const columns = csvColumns(selectColumns(allColumns(known), allColumns(known), options.columns, { json: jsonForm(view), record }), { record })
-    await sink.push(csvLine(columns.map((c) => c.key)) + csvRow(columns, record))
+    const { csvRecordText } = await import('./csv.js')
+    await sink.push(csvRecordText(columns, record))
     return sink.flush()
   }
   const columns = selectColumns(allColumns(known), known.detail ?? known.columns, options.columns, { json: jsonForm(view), record })
@@ -174,32 +123,11 @@ export async function renderList<T>(
   try {
     if (options.ids) return await idList(view, records, options, sink)
     if (options.format === 'json') return await jsonList(view, records, options, sink)
-    if (options.format === 'csv') return await csvList(view, records, options, sink)
+    if (options.format === 'csv') return await (await import('./csv.js')).csvList(view, records, options, sink)
     return await tableList(view, records, options, sink)
   } finally {
     sink.dispose()
   }
-}
-
-/** Columns chosen by --columns, or `defaults` picked from the view's columns. */
-type Chooser<T> = (known: ViewColumns<T>, sample?: { json: (record: T) => unknown; record: T }) => Column<T>[]
-
-/**
- * For a static view, choose now (so a bad --columns fails before the source is touched);
- * for a data-driven one, when the first record arrives.
- */
-function columnsFor<T>(view: View<T>, choose: Chooser<T>): (record: T) => Column<T>[] {
-  let upfront: Column<T>[] | undefined
-  if (!view.fromSample) {
-    try {
-      upfront = choose(viewColumns(view))
-    } catch (error) {
-      // Not a column of the view: maybe a dot path of the JSON record, checked on the first one.
-      if (!(error instanceof UnknownColumnError)) throw error
-    }
-  }
-  const json = (record: T) => (view.json ? view.json(record) : record)
-  return (record) => upfront ?? choose(viewColumns(view, { record }), { json, record })
 }
 
 async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
@@ -274,51 +202,6 @@ async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>,
   const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
   await sink.flush()
   return count
-}
-
-async function csvList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
-  const pick = columnsFor(view, (known, sample) => selectColumns(allColumns(known), allColumns(known), options.columns, sample))
-  let row: ((record: T) => string) | undefined
-  const writer: ListWriter<T> = {
-    add(record) {
-      if (!row) {
-        const columns = csvColumns(pick(record), { record })
-        sink.append(csvLine(columns.map((c) => c.key)))
-        row = csvRowWriter(columns)
-      }
-      sink.append(row(record))
-    },
-    addBatch(batch) {
-      let text = ''
-      for (const record of batch) {
-        if (!row) {
-          writer.add(record)
-          continue
-        }
-        text += row(record)
-      }
-      sink.append(text)
-    },
-    settle: () => sink.flush(),
-  }
-  const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
-  if (count === 0 && !view.fromSample) {
-    const header = emptyHeader(view, options.columns)
-    if (header.length > 0) await sink.push(csvLine(header))
-  }
-  await sink.flush()
-  return count
-}
-
-/** The CSV header of an empty list: the view's columns, or the --columns paths as given. */
-function emptyHeader<T>(view: View<T>, selected: string[] | undefined): string[] {
-  const known = allColumns(viewColumns(view))
-  try {
-    return csvColumns(selectColumns(known, known, selected)).map((c) => c.key)
-  } catch (error) {
-    if (error instanceof UnknownColumnError && selected) return selected
-    throw error
-  }
 }
 
 async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
