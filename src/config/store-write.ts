@@ -20,7 +20,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
-import { FileWriteError } from './atomic-file.js'
+import { FileWriteError, removeStaleTemps } from './atomic-file.js'
 import { ConfigError } from './errors.js'
 import type { StoreData } from './profiles.js'
 import { withStoreLock, type StoreLockWait } from './store-lock.js'
@@ -84,6 +84,7 @@ export async function changeStore(options: StoreChange): Promise<StoreData> {
         if (path.resolve(conf.path) !== path.resolve(file)) {
           throw new ConfigError(`conf would write ${conf.path}, not the profile store ${file}; nothing was written.`)
         }
+        removeLeftTemps(file)
         conf.store = next
       } catch (error) {
         throw writeError(error, file)
@@ -92,6 +93,33 @@ export async function changeStore(options: StoreChange): Promise<StoreData> {
     },
     options.wait,
   )
+}
+
+/**
+ * Temporary files of a write that never finished (a payfac killed with SIGKILL mid-write) hold
+ * credentials: under the lock no other write is under way, so conf's (atomically's
+ * `profiles.json.tmp-<time><random>`) are all left-overs and removed, and so are those of payfac's
+ * own writer from before conf (`.profiles.json.<pid>.<random>.tmp` of processes gone).
+ */
+function removeLeftTemps(file: string): void {
+  let target = file
+  try {
+    target = fs.realpathSync(file)
+  } catch {
+    // Not there yet: its folder is the config folder.
+  }
+  const dir = path.dirname(target)
+  const name = path.basename(target)
+  removeStaleTemps(dir, name)
+  let entries: string[]
+  try {
+    entries = fs.readdirSync(dir)
+  } catch {
+    return
+  }
+  const escaped = name.replace(/[.*+?^$()|[\]{}\\]/g, '\\$&')
+  const left = new RegExp(`^${escaped}\\.tmp-\\d{10}[0-9a-f]{6}$`)
+  for (const entry of entries) if (left.test(entry)) fs.rmSync(path.join(dir, entry), { force: true })
 }
 
 function writeError(error: unknown, file: string): Error {

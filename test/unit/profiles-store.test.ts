@@ -230,6 +230,15 @@ describe.runIf(posix)('ProfileStore: file and directory permissions', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).editor).toBe('vim')
   })
 
+  it('removes the temporary files of a write that was killed midway (they hold credentials)', async () => {
+    const leftByConf = path.join(tmp.dir, 'profiles.json.tmp-1764000000a1b2c3')
+    const notOurs = path.join(tmp.dir, 'profiles.json.tmp-notours')
+    fs.writeFileSync(leftByConf, '{"version": 1, "profiles": {', { mode: 0o600 })
+    fs.writeFileSync(notOurs, 'kept', { mode: 0o600 })
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(fs.readdirSync(tmp.dir).sort()).toEqual(['profiles.json', 'profiles.json.tmp-notours'])
+  })
+
   it('through a symbolic link replaces the target, 0600, and keeps the link', async () => {
     const real = path.join(tmp.dir, 'dotfiles')
     const dir = path.join(tmp.dir, 'conf')
