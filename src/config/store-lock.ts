@@ -1,119 +1,101 @@
 // The lock that serialises changes to the profile store, and the permission check of the store.
 //
-// The lock is a file created with O_EXCL (`wx`), holding the owner's pid and the time it was
-// taken. A process that finds it waits (a few milliseconds at a time, synchronously: the store's
-// methods are synchronous) and tries again. A lock whose owner is no longer running, or that is
-// older than LOCK_STALE_MS, was left by a process that died (SIGKILL, a crash) and is taken
-// over; a lock still held after LOCK_WAIT_MS is reported instead of waited on for ever.
+// The lock is proper-lockfile's: a folder `profiles.json.lock` made with mkdir (atomic on every
+// file system payfac runs on), its time refreshed while held. A process that finds it held waits,
+// polling with a growing pause, and tries again; a lock whose time has not moved for
+// LOCK_STALE_MS was left by a process that died (SIGKILL, a crash) and is taken over; a lock still
+// held after LOCK_WAIT_MS is reported instead of waited on for ever. proper-lockfile is loaded
+// only here, on the commands that change the store.
 import fs from 'node:fs'
 import path from 'node:path'
 import process from 'node:process'
 import { ConfigError } from './errors.js'
 
-/** A lock older than this is stale whoever holds it: a change of the store takes milliseconds. */
+/** A lock whose time has not moved for this long is stale: a change of the store takes milliseconds. */
 export const LOCK_STALE_MS = 10_000
 /** How long a change waits for the lock before giving up. */
 export const LOCK_WAIT_MS = 15_000
+/** How often a holder refreshes its lock's time. */
+const LOCK_UPDATE_MS = 2_000
 
-const pause = new Int32Array(new SharedArrayBuffer(4))
-function sleepSync(ms: number): void {
-  Atomics.wait(pause, 0, 0, ms)
+export interface StoreLockWait {
+  /** How long to wait for another holder at most, in ms. Default LOCK_WAIT_MS. */
+  waitMs?: number | undefined
+  sleep?: ((ms: number) => Promise<void>) | undefined
+  now?: (() => number) | undefined
 }
 
-interface LockOwner {
-  pid: number
-  at: number
+/** Whether the lock was lost while held (its folder removed, or its time not refreshed). */
+export interface HeldLock {
+  readonly compromised: boolean
 }
 
-function readOwner(lock: string): LockOwner | undefined {
-  try {
-    const [pid, at] = fs.readFileSync(lock, 'utf8').trim().split(/\s+/).map(Number)
-    return Number.isInteger(pid) && Number.isFinite(at) ? { pid: pid as number, at: at as number } : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-/** True when the lock was left behind: its owner is gone, it is too old, or it cannot be read. */
-function isStale(lock: string, now: number): boolean {
-  const owner = readOwner(lock)
-  if (!owner) {
-    // Being written right now, or garbage: judged by its age.
-    const stat = fs.statSync(lock, { throwIfNoEntry: false })
-    return stat !== undefined && now - stat.mtimeMs > LOCK_STALE_MS
-  }
-  return now - owner.at > LOCK_STALE_MS || !isRunning(owner.pid)
-}
-
-function tryTake(lock: string): boolean {
-  try {
-    const fd = fs.openSync(lock, 'wx', 0o600)
+/**
+ * Runs `work` holding the lock `<file>.lock` (file: profiles.json, which may not exist yet); the
+ * lock is removed afterwards, whatever happens. The folder of `file` must exist.
+ */
+export async function withStoreLock<T>(file: string, work: (held: HeldLock) => Promise<T> | T, wait: StoreLockWait = {}): Promise<T> {
+  const loaded = await import('proper-lockfile')
+  // A CommonJS package: its API is the default export under ESM interop.
+  const lockfile = (loaded.default as typeof loaded.default | undefined) ?? loaded
+  const lock = `${file}.lock`
+  const now = wait.now ?? Date.now
+  const sleep = wait.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const deadline = now() + (wait.waitMs ?? LOCK_WAIT_MS)
+  const held = { compromised: false }
+  let pause = 5
+  let release: (() => Promise<void>) | undefined
+  while (!release) {
     try {
-      fs.writeSync(fd, `${process.pid} ${Date.now()}\n`)
-    } finally {
-      fs.closeSync(fd)
-    }
-    return true
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw error
-  }
-}
-
-/** Runs `work` holding the lock file `lock`; the lock is removed afterwards, whatever happens. */
-export function withLock<T>(lock: string, work: () => T, now: () => number = Date.now): T {
-  const started = now()
-  let wait = 2
-  for (;;) {
-    let taken: boolean
-    try {
-      taken = tryTake(lock)
+      release = await lockfile.lock(file, {
+        lockfilePath: lock,
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        update: LOCK_UPDATE_MS,
+        retries: 0,
+        onCompromised: () => {
+          held.compromised = true
+        },
+      })
+      break
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error)
-      throw new ConfigError(`Cannot lock the profile store (${lock}): ${code}.`, {
-        hint: 'Check the permissions of the folder, or set PAYFAC_CONFIG_DIR to another folder.',
-        cause: error,
-      })
-    }
-    if (taken) break
-    if (isStale(lock, now())) {
-      // Moved aside under a name of our own first, so that two processes taking over the same
-      // stale lock cannot remove each other's fresh one.
-      // If what was moved turns out to be fresh (taken over and retaken between our look and the
-      // move), it is put back.
-      const aside = `${lock}.${process.pid}.stale`
-      try {
-        fs.renameSync(lock, aside)
-        if (!isStale(aside, now())) fs.linkSync(aside, lock)
-      } catch {
-        // Someone else took it over first, or took the lock again meanwhile; try again.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOTDIR' && takeOverOldLock(lock, now())) continue
+      if (code !== 'ELOCKED') {
+        throw new ConfigError(`Cannot lock the profile store (${lock}): ${code ?? String(error)}.`, {
+          hint: 'Check the permissions of the folder, or set PAYFAC_CONFIG_DIR to another folder.',
+          cause: error,
+        })
       }
-      fs.rmSync(aside, { force: true })
-      continue
     }
-    if (now() - started > LOCK_WAIT_MS) {
-      const owner = readOwner(lock)
-      throw new ConfigError(`The profile store is locked by another payfac${owner ? ` (process ${owner.pid})` : ''}.`, {
-        hint: `Wait for it to finish; if no payfac is running, remove ${lock}.`,
+    if (now() >= deadline) {
+      throw new ConfigError(`The profile store is locked by another payfac (${lock} was still held after ${Math.round((wait.waitMs ?? LOCK_WAIT_MS) / 1000)} s).`, {
+        hint: `Wait for it to finish; a lock left by a payfac that died is taken over after ${LOCK_STALE_MS / 1000} s.`,
       })
     }
-    sleepSync(wait + Math.floor(Math.random() * wait))
-    wait = Math.min(wait * 2, 50)
+    // A little randomness, so that processes that met at the lock do not meet again.
+    await sleep(Math.min(pause + Math.floor(Math.random() * pause), Math.max(1, deadline - now())))
+    pause = Math.min(pause * 2, 100)
   }
   try {
-    return work()
+    return await work(held)
   } finally {
-    fs.rmSync(lock, { force: true })
+    await release().catch(() => undefined)
   }
+}
+
+/**
+ * payfac before proper-lockfile locked the store with a plain file of the same name (created
+ * exclusively): such a file still there after LOCK_STALE_MS was left by a process that died, and
+ * is removed. True when it was (or is already gone), so the lock can be tried again; a recent one
+ * is held by an older payfac still running, and is waited on like any lock.
+ */
+function takeOverOldLock(lock: string, now: number): boolean {
+  const stat = fs.lstatSync(lock, { throwIfNoEntry: false })
+  if (!stat) return true
+  if (!stat.isFile() || now - stat.mtimeMs <= LOCK_STALE_MS) return false
+  fs.rmSync(lock, { force: true })
+  return true
 }
 
 /**

@@ -1,24 +1,23 @@
-// The profile store: one JSON file, `<dir>/profiles.json`.
+// The profile store: one JSON file, `<dir>/profiles.json`, owned by conf.
 //
 // - The folder is created with mode 0700 and the file with mode 0600: it holds credentials in
 //   clear text, readable by the owner only. A store whose file or folder others can read or
-//   write is refused (exit 3) with the chmod that fixes it; a folder that exists before the
-//   file does is narrowed to 0700 when the file is first written.
-// - A read is one readFileSync and a zod parse: no lock, no conf.
-// - A change (add, use, remove) takes the lock `profiles.json.lock` (created with O_EXCL; one
-//   left by a process that died, or older than LOCK_STALE_MS, is taken over), reads the file
-//   afresh, applies itself, and writes atomically (a temporary file in the same folder, fsync,
-//   rename): concurrent changes by several processes all land, and a crash mid-write leaves the
-//   old file or the new one, never half of either.
+//   write, or that belongs to another user, is refused (exit 3) with the command that fixes it; a
+//   folder that exists before the file does is narrowed to 0700 when the file is first written.
+// - A read (every API call resolves its settings here) is one readFileSync and the store's check
+//   (a fast-check plan, zod only for a store that fails it): no lock, no conf. The file is conf's
+//   plain JSON, so reading it directly needs nothing of conf.
+// - A change (add, use, remove) goes through store-write.ts, loaded only then: under the lock
+//   `profiles.json.lock` (proper-lockfile) it reads the file afresh, validates it, applies itself,
+//   and conf writes the result atomically. Concurrent changes by several processes all land, and
+//   a crash mid-write leaves the old file or the new one, never half of either.
 // - Every change reads (and so validates) first and only then writes: a damaged file is
-//   reported, named, and never overwritten.
+//   reported, named, and never overwritten (conf never sees it).
 import fs from 'node:fs'
 import path from 'node:path'
-import process from 'node:process'
-import { writeJsonAtomic } from './atomic-file.js'
 import { ConfigError } from './errors.js'
 import { resolveConfigDir, type ProfileStoreOptions } from './paths.js'
-import { checkPrivate, withLock } from './store-lock.js'
+import { checkPrivate } from './store-lock.js'
 import {
   LOCAL_PROFILE_NAME,
   describeIssues,
@@ -30,7 +29,8 @@ import {
   type StoreData,
 } from './profiles.js'
 
-const STORE_FILE_NAME = 'profiles'
+// As conf names it: configName 'profiles', fileExtension 'json' (store-write.ts).
+const STORE_FILE_NAME = 'profiles.json'
 
 export { defaultConfigDir, resolveConfigDir, type ProfileStoreOptions } from './paths.js'
 
@@ -89,7 +89,7 @@ export class ProfileStore {
    */
   constructor(options: ProfileStoreOptions = {}) {
     this.#dir = resolveConfigDir(options)
-    this.#file = path.join(this.#dir, `${STORE_FILE_NAME}.json`)
+    this.#file = path.join(this.#dir, STORE_FILE_NAME)
     this.#read()
   }
 
@@ -118,7 +118,7 @@ export class ProfileStore {
    * Validates (parseProfile) and stores a profile. Refuses the reserved name `local`, a key of
    * the other environment, and, unless `replace`, a name already taken.
    */
-  add(profile: Profile, options: AddProfileOptions = {}): Profile {
+  async add(profile: Profile, options: AddProfileOptions = {}): Promise<Profile> {
     const next = parseProfile({ ...profile })
     if (next.name === LOCAL_PROFILE_NAME) {
       throw new ConfigError(`"${LOCAL_PROFILE_NAME}" is the built-in profile for the local emulator; a stored profile cannot take its name.`, {
@@ -126,7 +126,7 @@ export class ProfileStore {
         hint: 'Choose another name, such as "emulator".',
       })
     }
-    this.#update((data) => {
+    await this.#update((data) => {
       if (Object.hasOwn(data.profiles, next.name) && !options.replace) {
         throw new ConfigError(`A profile named "${next.name}" already exists.`, {
           reason: 'duplicate-profile',
@@ -139,11 +139,11 @@ export class ProfileStore {
   }
 
   /** Removes a stored profile; if it was the active one, no profile is active afterwards. */
-  remove(name: string): void {
+  async remove(name: string): Promise<void> {
     if (name === LOCAL_PROFILE_NAME) {
       throw new ConfigError(`"${LOCAL_PROFILE_NAME}" is the built-in profile and cannot be removed.`, { reason: 'invalid' })
     }
-    this.#update((data) => {
+    await this.#update((data) => {
       if (!Object.hasOwn(data.profiles, name)) throw unknownProfile(name, Object.keys(data.profiles))
       const { [name]: _removed, ...profiles } = data.profiles
       const { active, ...rest } = data
@@ -152,8 +152,8 @@ export class ProfileStore {
   }
 
   /** Makes a stored profile, or the built-in `local`, the active one. */
-  use(name: string): void {
-    this.#update((data) => {
+  async use(name: string): Promise<void> {
+    await this.#update((data) => {
       if (name !== LOCAL_PROFILE_NAME && !Object.hasOwn(data.profiles, name)) {
         throw unknownProfile(name, Object.keys(data.profiles))
       }
@@ -173,27 +173,15 @@ export class ProfileStore {
     return parseStoreText(text, this.#file)
   }
 
-  /** Under the lock: read afresh, change, write atomically. */
-  #update(change: (data: StoreData) => StoreData): void {
-    try {
-      fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 })
-    } catch (error) {
-      throw fileError(error, this.#file, 'write')
-    }
-    withLock(`${this.#file}.lock`, () => {
-      const exists = fs.existsSync(this.#file)
-      const next = change(this.#read())
-      // A folder made by someone else before the store existed is narrowed before keys go in it.
-      if (!exists && process.platform !== 'win32') fs.chmodSync(this.#dir, 0o700)
-      this.#write(next)
+  /** Under the lock: read afresh, change, and conf writes (store-write.ts, loaded only here). */
+  async #update(change: (data: StoreData) => StoreData): Promise<void> {
+    const { changeStore } = await import('./store-write.js')
+    await changeStore({
+      dir: this.#dir,
+      file: this.#file,
+      read: () => this.#read(),
+      parse: (text) => parseStoreText(text, this.#file),
+      change,
     })
-  }
-
-  #write(data: StoreData): void {
-    try {
-      writeJsonAtomic(this.#file, data)
-    } catch (error) {
-      throw fileError(error, this.#file, 'write')
-    }
   }
 }

@@ -76,9 +76,9 @@ afterAll(async () => {
 })
 // Every run starts from the same store: the production profile, and no other (an example may add,
 // use or remove one).
-beforeEach(() => {
+beforeEach(async () => {
   rmSync(join(config.dir, 'profiles.json'), { force: true })
-  new ProfileStore({ dir: config.dir }).add({
+  await new ProfileStore({ dir: config.dir }).add({
     name: 'prod',
     environment: 'production',
     baseUrl: server.url,

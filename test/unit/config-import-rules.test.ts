@@ -32,4 +32,15 @@ describe('src/config imports', () => {
       expect(fs.readFileSync(path.join(ROOT, name), 'utf8')).not.toMatch(/from ['"]conf['"]|from ['"]\.\/store\.js['"]/)
     }
   })
+
+  it('loads conf only where the store is changed (store-write.ts), and conf and the lock library only lazily', () => {
+    const staticFrom = /^\s*import\s+(?!type\b)[^'"]*?from\s+['"](conf|proper-lockfile)['"]/m
+    const conf = /from ['"]conf['"]|import\(\s*['"]conf['"]\s*\)/
+    for (const name of files) {
+      const text = fs.readFileSync(path.join(ROOT, name), 'utf8')
+      expect(text, name).not.toMatch(staticFrom)
+      if (name !== 'store-write.ts') expect(text, name).not.toMatch(conf)
+    }
+    expect(fs.readFileSync(path.join(ROOT, 'store-write.ts'), 'utf8')).toMatch(/import\(\s*['"]conf['"]\s*\)/)
+  })
 })

@@ -21,9 +21,10 @@ function profile(overrides: Partial<Profile> = {}): Profile {
   }
 }
 
-function errorOf(fn: () => unknown): ConfigError {
+/** The ConfigError `fn` throws, or its promise rejects with. */
+async function errorOf(fn: () => unknown): Promise<ConfigError> {
   try {
-    fn()
+    await fn()
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError)
     return error as ConfigError
@@ -40,7 +41,7 @@ beforeEach(() => {
 afterEach(() => tmp.cleanup())
 
 describe('ProfileStore: add, list, use, remove', () => {
-  it('starts empty without creating the file', () => {
+  it('starts empty without creating the file', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
     expect(store.list()).toEqual([])
     expect(store.activeName()).toBeUndefined()
@@ -48,84 +49,84 @@ describe('ProfileStore: add, list, use, remove', () => {
     expect(fs.existsSync(file)).toBe(false)
   })
 
-  it('adds profiles and lists them sorted by name', () => {
+  it('adds profiles and lists them sorted by name', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile({ name: 'zeta' }))
-    store.add(profile({ name: 'alpha' }))
+    await store.add(profile({ name: 'zeta' }))
+    await store.add(profile({ name: 'alpha' }))
     expect(store.list().map((p) => p.name)).toEqual(['alpha', 'zeta'])
     expect(store.get('alpha')).toEqual(profile({ name: 'alpha' }))
     expect(store.get('missing')).toBeUndefined()
   })
 
-  it('keeps what it wrote for the next store opened on the same directory', () => {
-    new ProfileStore({ dir: tmp.dir }).add(profile(), { use: true })
+  it('keeps what it wrote for the next store opened on the same directory', async () => {
+    await new ProfileStore({ dir: tmp.dir }).add(profile(), { use: true })
     const again = new ProfileStore({ dir: tmp.dir })
     expect(again.activeName()).toBe('dev')
     expect(again.get('dev')).toEqual(profile())
   })
 
-  it('refuses a duplicate name unless asked to replace', () => {
+  it('refuses a duplicate name unless asked to replace', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile())
-    const error = errorOf(() => store.add(profile({ baseUrl: 'https://other.example.com' })))
+    await store.add(profile())
+    const error = await errorOf(() => store.add(profile({ baseUrl: 'https://other.example.com' })))
     expect(error.reason).toBe('duplicate-profile')
     expect(store.get('dev')?.baseUrl).toBe('https://sandbox.example.com')
-    store.add(profile({ baseUrl: 'https://other.example.com' }), { replace: true })
+    await store.add(profile({ baseUrl: 'https://other.example.com' }), { replace: true })
     expect(store.get('dev')?.baseUrl).toBe('https://other.example.com')
   })
 
-  it('makes a profile active with use() or add({ use: true })', () => {
+  it('makes a profile active with use() or add({ use: true })', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile({ name: 'one' }), { use: true })
-    store.add(profile({ name: 'two' }))
+    await store.add(profile({ name: 'one' }), { use: true })
+    await store.add(profile({ name: 'two' }))
     expect(store.activeName()).toBe('one')
-    store.use('two')
+    await store.use('two')
     expect(store.activeName()).toBe('two')
-    store.use('local')
+    await store.use('local')
     expect(store.activeName()).toBe('local')
   })
 
-  it('refuses to use or remove a profile that does not exist, naming the known ones', () => {
+  it('refuses to use or remove a profile that does not exist, naming the known ones', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile({ name: 'one' }))
-    const error = errorOf(() => store.use('nope'))
+    await store.add(profile({ name: 'one' }))
+    const error = await errorOf(() => store.use('nope'))
     expect(error.reason).toBe('unknown-profile')
     expect(error.message).toContain('"nope"')
     expect(error.hint).toContain('one')
     expect(error.hint).toContain('local (built-in)')
-    expect(errorOf(() => store.remove('nope')).reason).toBe('unknown-profile')
+    expect((await errorOf(() => store.remove('nope'))).reason).toBe('unknown-profile')
   })
 
-  it('clears the active profile when it is removed, and only then', () => {
+  it('clears the active profile when it is removed, and only then', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile({ name: 'one' }), { use: true })
-    store.add(profile({ name: 'two' }))
-    store.remove('two')
+    await store.add(profile({ name: 'one' }), { use: true })
+    await store.add(profile({ name: 'two' }))
+    await store.remove('two')
     expect(store.activeName()).toBe('one')
-    store.remove('one')
+    await store.remove('one')
     expect(store.activeName()).toBeUndefined()
     expect(store.list()).toEqual([])
   })
 
-  it('reserves the name local for the built-in profile', () => {
+  it('reserves the name local for the built-in profile', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    expect(errorOf(() => store.add(profile({ name: 'local', environment: 'local' }))).reason).toBe('invalid')
-    expect(errorOf(() => store.remove('local')).reason).toBe('invalid')
+    expect((await errorOf(() => store.add(profile({ name: 'local', environment: 'local' })))).reason).toBe('invalid')
+    expect((await errorOf(() => store.remove('local'))).reason).toBe('invalid')
     expect(store.get('local')).toBeUndefined()
   })
 
-  it('refuses an invalid profile before writing anything', () => {
+  it('refuses an invalid profile before writing anything', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    const error = errorOf(() => store.add(profile({ name: '-bad name', baseUrl: 'ftp://x' })))
+    const error = await errorOf(() => store.add(profile({ name: '-bad name', baseUrl: 'ftp://x' })))
     expect(error.reason).toBe('invalid')
     expect(error.message).toContain('name')
     expect(error.message).toContain('baseUrl')
     expect(fs.existsSync(file)).toBe(false)
   })
 
-  it('refuses a live key on a sandbox profile before writing anything', () => {
+  it('refuses a live key on a sandbox profile before writing anything', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    const error = errorOf(() => store.add(profile({ credential: 'live_sk_realSecretValue0001' })))
+    const error = await errorOf(() => store.add(profile({ credential: 'live_sk_realSecretValue0001' })))
     expect(error.reason).toBe('key-environment-mismatch')
     expect(error.message).not.toContain('realSecretValue')
     expect(fs.existsSync(file)).toBe(false)
@@ -133,24 +134,24 @@ describe('ProfileStore: add, list, use, remove', () => {
 })
 
 describe.runIf(posix)('ProfileStore: file and directory permissions', () => {
-  it('writes the file with mode 0600', () => {
-    new ProfileStore({ dir: tmp.dir }).add(profile())
+  it('writes the file with mode 0600', async () => {
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it('creates a missing directory with mode 0700', () => {
+  it('creates a missing directory with mode 0700', async () => {
     const dir = path.join(tmp.dir, 'nested', 'payfac')
-    new ProfileStore({ dir }).add(profile())
+    await new ProfileStore({ dir }).add(profile())
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
     expect(fs.statSync(path.join(dir, 'profiles.json')).mode & 0o777).toBe(0o600)
   })
 
-  it('refuses a file readable by others, for reads and writes, with the chmod that fixes it', () => {
+  it('refuses a file readable by others, for reads and writes, with the chmod that fixes it', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile({ name: 'one' }))
+    await store.add(profile({ name: 'one' }))
     fs.chmodSync(file, 0o644)
     for (const attempt of [() => new ProfileStore({ dir: tmp.dir }), () => store.list(), () => store.add(profile({ name: 'two' }))]) {
-      const error = errorOf(attempt)
+      const error = await errorOf(attempt)
       expect(error.reason).toBe('exposed-store')
       expect(error.message).toContain('0644')
       expect(error.hint).toBe(`Run: chmod 600 ${file}`)
@@ -160,43 +161,103 @@ describe.runIf(posix)('ProfileStore: file and directory permissions', () => {
     expect(new ProfileStore({ dir: tmp.dir }).list().map((p) => p.name)).toEqual(['one'])
   })
 
-  it('refuses a folder others can open, and names both fixes when both are loose', () => {
-    new ProfileStore({ dir: tmp.dir }).add(profile())
+  it('refuses a folder others can open, and names both fixes when both are loose', async () => {
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
     fs.chmodSync(tmp.dir, 0o755)
-    expect(errorOf(() => new ProfileStore({ dir: tmp.dir })).hint).toBe(`Run: chmod 700 ${tmp.dir}`)
+    expect((await errorOf(() => new ProfileStore({ dir: tmp.dir }))).hint).toBe(`Run: chmod 700 ${tmp.dir}`)
     fs.chmodSync(file, 0o640)
-    expect(errorOf(() => new ProfileStore({ dir: tmp.dir })).hint).toBe(`Run: chmod 700 ${tmp.dir} && chmod 600 ${file}`)
+    expect((await errorOf(() => new ProfileStore({ dir: tmp.dir }))).hint).toBe(`Run: chmod 700 ${tmp.dir} && chmod 600 ${file}`)
   })
 
-  it('narrows a folder that existed before the store to 0700 when it writes the file', () => {
+  it('narrows a folder that existed before the store to 0700 when it writes the file', async () => {
     fs.chmodSync(tmp.dir, 0o755)
-    new ProfileStore({ dir: tmp.dir }).add(profile())
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
     expect(fs.statSync(tmp.dir).mode & 0o777).toBe(0o700)
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
   })
 
-  it('takes over a lock left by a process that is gone, and leaves no lock behind', () => {
-    fs.writeFileSync(`${file}.lock`, `999999999 ${Date.now()}\n`)
-    new ProfileStore({ dir: tmp.dir }).add(profile())
+  it('takes over a lock left by a payfac that died (its time no longer moves), and leaves no lock behind', async () => {
+    const lock = `${file}.lock`
+    const old = new Date(Date.now() - 60_000)
+    fs.mkdirSync(lock)
+    fs.utimesSync(lock, old, old)
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
     expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
   })
 
-  it('waits for a lock held by a running process (this one) and gives up with a ConfigError', async () => {
-    const { withLock } = await import('../../src/config/store-lock.js')
+  it('takes over the lock file of an older payfac that died, and leaves no lock behind', async () => {
     const lock = `${file}.lock`
-    let clock = Date.now()
-    // Taken "later" than the clock ever reaches, so it never becomes stale by age.
-    fs.writeFileSync(lock, `${process.pid} ${clock + 3_600_000}\n`)
-    const error = errorOf(() => withLock(lock, () => 'never', () => (clock += 1000)))
-    expect(error.message).toContain(`process ${process.pid}`)
-    expect(fs.existsSync(lock)).toBe(true)
+    const old = new Date(Date.now() - 60_000)
+    fs.writeFileSync(lock, `999999999 ${old.getTime()}\n`)
+    fs.utimesSync(lock, old, old)
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
   })
 
-  it('replaces the file by rename (a new inode) and leaves no temporary file behind', () => {
+  it('waits for a lock that is held and gives up with a ConfigError, the lock left to its holder', async () => {
+    const { withStoreLock } = await import('../../src/config/store-lock.js')
+    const lock = `${file}.lock`
+    fs.mkdirSync(lock)
+    let clock = 0
+    const naps: number[] = []
+    const wait = { waitMs: 15_000, now: () => clock, sleep: async (ms: number) => void naps.push(ms, (clock += ms)) }
+    let ran = false
+    const error = await errorOf(() => withStoreLock(file, () => (ran = true), wait))
+    expect(error.message).toContain('locked by another payfac')
+    expect(error.message).toContain(lock)
+    expect(ran).toBe(false)
+    expect(naps.length).toBeGreaterThan(3)
+    expect(fs.statSync(lock).isDirectory()).toBe(true)
+  })
+
+  it('keeps every profile when eight changes race in one process (each waits for the lock)', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`)
+    await Promise.all(names.map((name) => new ProfileStore({ dir: tmp.dir }).add(profile({ name }))))
+    expect(new ProfileStore({ dir: tmp.dir }).list().map((p) => p.name)).toEqual(names)
+    expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
+  })
+
+  it('writes plain JSON as before (two-space indent, final newline) and nothing of conf own', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile({ name: 'one' }))
+    await store.add(profile(), { use: true })
+    const expected = { version: 1, profiles: { dev: profile() }, active: 'dev' }
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${JSON.stringify(expected, null, 2)}\n`)
+  })
+
+  it('keeps top-level keys it does not know', async () => {
+    fs.writeFileSync(file, JSON.stringify({ version: 1, profiles: {}, editor: 'vim' }), { mode: 0o600 })
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).editor).toBe('vim')
+  })
+
+  it('removes the temporary files of a write that was killed midway (they hold credentials)', async () => {
+    const leftByConf = path.join(tmp.dir, 'profiles.json.tmp-1764000000a1b2c3')
+    const notOurs = path.join(tmp.dir, 'profiles.json.tmp-notours')
+    fs.writeFileSync(leftByConf, '{"version": 1, "profiles": {', { mode: 0o600 })
+    fs.writeFileSync(notOurs, 'kept', { mode: 0o600 })
+    await new ProfileStore({ dir: tmp.dir }).add(profile())
+    expect(fs.readdirSync(tmp.dir).sort()).toEqual(['profiles.json', 'profiles.json.tmp-notours'])
+  })
+
+  it('through a symbolic link replaces the target, 0600, and keeps the link', async () => {
+    const real = path.join(tmp.dir, 'dotfiles')
+    const dir = path.join(tmp.dir, 'conf')
+    fs.mkdirSync(real, { mode: 0o700 })
+    fs.mkdirSync(dir, { mode: 0o700 })
+    fs.writeFileSync(path.join(real, 'profiles.json'), JSON.stringify({ version: 1, profiles: {} }), { mode: 0o600 })
+    fs.symlinkSync(path.join(real, 'profiles.json'), path.join(dir, 'profiles.json'))
+    await new ProfileStore({ dir }).add(profile())
+    expect(fs.lstatSync(path.join(dir, 'profiles.json')).isSymbolicLink()).toBe(true)
+    expect(JSON.parse(fs.readFileSync(path.join(real, 'profiles.json'), 'utf8')).profiles.dev).toEqual(profile())
+    expect(fs.statSync(path.join(real, 'profiles.json')).mode & 0o777).toBe(0o600)
+    expect(fs.readdirSync(real)).toEqual(['profiles.json'])
+  })
+
+  it('replaces the file by rename (a new inode) and leaves no temporary file behind', async () => {
+    const store = new ProfileStore({ dir: tmp.dir })
+    await store.add(profile({ name: 'one' }))
     const before = fs.statSync(file).ino
-    store.add(profile({ name: 'two' }))
+    await store.add(profile({ name: 'two' }))
     expect(fs.statSync(file).ino).not.toBe(before)
     expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
   })
@@ -221,9 +282,9 @@ describe('ProfileStore: a damaged file is reported and never touched', () => {
     ['an active name with no profile', JSON.stringify({ version: 1, active: 'gone', profiles: {} })],
   ]
 
-  it.each(cases)('opening a store over %s throws ConfigError naming the file, bytes unchanged', (_label, text) => {
+  it.each(cases)('opening a store over %s throws ConfigError naming the file, bytes unchanged', async (_label, text) => {
     fs.writeFileSync(file, text, { mode: 0o600 })
-    const error = errorOf(() => new ProfileStore({ dir: tmp.dir }))
+    const error = await errorOf(() => new ProfileStore({ dir: tmp.dir }))
     expect(error.reason).toBe('damaged-store')
     expect(error.message).toContain(file)
     expect(error.hint).toMatch(/move it aside/i)
@@ -231,9 +292,9 @@ describe('ProfileStore: a damaged file is reported and never touched', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text)
   })
 
-  it.each(cases)('a store whose file became %s refuses every read and write, bytes unchanged', (_label, text) => {
+  it.each(cases)('a store whose file became %s refuses every read and write, bytes unchanged', async (_label, text) => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add(profile(), { use: true })
+    await store.add(profile(), { use: true })
     fs.writeFileSync(file, text)
     const attempts: Array<() => unknown> = [
       () => store.list(),
@@ -245,24 +306,42 @@ describe('ProfileStore: a damaged file is reported and never touched', () => {
       () => store.remove('dev'),
     ]
     for (const attempt of attempts) {
-      expect(errorOf(attempt).reason).toBe('damaged-store')
+      expect((await errorOf(attempt)).reason).toBe('damaged-store')
       expect(fs.readFileSync(file, 'utf8')).toBe(text)
     }
   })
 
-  it('does not quote file contents in the message', () => {
+  it('conf never clears a file it cannot parse, even when the file went bad after payfac read it', async () => {
+    const { changeStore } = await import('../../src/config/store-write.js')
+    const text = '{"version": 1, "profiles": {broken'
+    fs.writeFileSync(file, text, { mode: 0o600 })
+    const attempt = changeStore({
+      dir: tmp.dir,
+      file,
+      // As if the file was sound when payfac read it, and damaged by hand before conf's own read.
+      read: () => ({ version: 1, profiles: {} }),
+      parse: (raw) => JSON.parse(raw),
+      change: (data) => ({ ...data, active: 'local' }),
+    })
+    const error = await errorOf(() => attempt)
+    expect(`${error.message} ${error.hint}`).not.toContain('broken')
+    expect(fs.readFileSync(file, 'utf8')).toBe(text)
+    expect(fs.readdirSync(tmp.dir)).toEqual(['profiles.json'])
+  })
+
+  it('does not quote file contents in the message', async () => {
     fs.writeFileSync(file, 'sandbox_sk_hiddenSecret99 is not json')
-    const error = errorOf(() => new ProfileStore({ dir: tmp.dir }))
+    const error = await errorOf(() => new ProfileStore({ dir: tmp.dir }))
     expect(`${error.message} ${error.hint}`).not.toContain('hiddenSecret')
   })
 })
 
 describe('where the store lives', () => {
-  it('uses options.dir over PAYFAC_CONFIG_DIR', () => {
+  it('uses options.dir over PAYFAC_CONFIG_DIR', async () => {
     expect(resolveConfigDir({ dir: tmp.dir, env: { PAYFAC_CONFIG_DIR: '/elsewhere' } })).toBe(tmp.dir)
   })
 
-  it('uses PAYFAC_CONFIG_DIR when no dir is given', () => {
+  it('uses PAYFAC_CONFIG_DIR when no dir is given', async () => {
     const store = new ProfileStore({ env: { PAYFAC_CONFIG_DIR: tmp.dir } })
     expect(store.path).toBe(file)
   })
@@ -280,7 +359,7 @@ describe('where the store lives', () => {
     }
   })
 
-  it('knows the macOS and Windows defaults', () => {
+  it('knows the macOS and Windows defaults', async () => {
     expect(defaultConfigDir({}, 'darwin', '/Users/ann')).toBe(path.join('/Users/ann', 'Library', 'Preferences', 'payfac-nodejs'))
     expect(defaultConfigDir({ APPDATA: 'C:\\AppData' }, 'win32', 'C:\\Users\\ann')).toBe(path.join('C:\\AppData', 'payfac-nodejs', 'Config'))
   })

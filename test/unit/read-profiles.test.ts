@@ -30,10 +30,10 @@ describe('reading profiles to resolve settings', () => {
     expect(fs.existsSync(dir)).toBe(false)
   })
 
-  it('sees what the store wrote: every profile, sorted, and the active one', () => {
+  it('sees what the store wrote: every profile, sorted, and the active one', async () => {
     const store = new ProfileStore({ dir: tmp.dir })
-    store.add({ ...dev, name: 'zeta' })
-    store.add(dev, { use: true })
+    await store.add({ ...dev, name: 'zeta' })
+    await store.add(dev, { use: true })
     const profiles = new ProfileStore({ dir: tmp.dir })
     expect(profiles.list()).toEqual(store.list())
     expect(profiles.get('dev')).toEqual(store.get('dev'))
@@ -42,8 +42,8 @@ describe('reading profiles to resolve settings', () => {
     expect(profiles.path).toBe(store.path)
   })
 
-  it('follows PAYFAC_CONFIG_DIR like the store', () => {
-    new ProfileStore({ dir: tmp.dir }).add(dev, { use: true })
+  it('follows PAYFAC_CONFIG_DIR like the store', async () => {
+    await new ProfileStore({ dir: tmp.dir }).add(dev, { use: true })
     expect(new ProfileStore({ env: { PAYFAC_CONFIG_DIR: tmp.dir } }).activeName()).toBe('dev')
   })
 

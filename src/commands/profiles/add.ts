@@ -41,7 +41,7 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
       merchantId: f['merchant-id'], marketplaceId: f['marketplace-id'], customerId: f['customer-id'],
     })
     const store = new ProfileStore()
-    store.add(profile, { use: f.use, replace: f.replace })
+    await store.add(profile, { use: f.use, replace: f.replace })
     process.stderr.write(`Saved profile "${profile.name}" in ${store.path}${f.use ? ' and made it active' : ''}.\n`)
     return this.show(profileView, profileRow(profile, store.activeName() === profile.name, 'stored', maskCredential))
   }

@@ -22,7 +22,7 @@ export default class ProfilesRemove extends PayfacCommand<typeof ProfilesRemove>
       process.stdout.write(`${JSON.stringify({ dryRun: true, wouldRemove: this.args.name })}\n`)
       return { removed: null }
     }
-    store.remove(this.args.name)
+    await store.remove(this.args.name)
     process.stderr.write(`Removed profile "${this.args.name}".\n`)
     if (this.flags.json) process.stdout.write(`${JSON.stringify({ removed: this.args.name })}\n`)
     return { removed: this.args.name }

@@ -11,7 +11,7 @@ export default class ProfilesUse extends PayfacCommand<typeof ProfilesUse> {
 
   async run() {
     const { ProfileStore } = await import('../../config/index.js')
-    new ProfileStore().use(this.args.name)
+    await new ProfileStore().use(this.args.name)
     process.stderr.write(`Active profile: ${this.args.name}\n`)
     if (this.flags.json) process.stdout.write(`${JSON.stringify({ active: this.args.name })}\n`)
     return { active: this.args.name }
