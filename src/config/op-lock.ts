@@ -17,6 +17,17 @@ export const LOCK_UPDATE_MS = 1_000
 
 export type Release = () => Promise<void>
 
+/**
+ * Whether the lock may no longer be this process's: a reason in words, or undefined while it is
+ * surely held. A holder paused longer than LOCK_STALE_MS / 2 (SIGSTOP, Ctrl-Z, a suspended
+ * machine) may have been taken over as a lock left by a dead process; its folder made anew is
+ * another's. Asked right before a request is sent: a lost lock sends nothing.
+ */
+export type Lost = () => string | undefined
+
+/** A holder whose own clock jumped by more than this between two beats counts as paused (the lock may be taken over at LOCK_STALE_MS). */
+export const LOCK_PAUSE_MS = LOCK_STALE_MS / 2
+
 export interface LockWait {
   /** How long to wait for another holder at most, in ms. */
   waitMs: number
@@ -34,7 +45,7 @@ export class LockWaitError extends ConfigError {}
  * Takes the lock of `file` (a record that may not exist yet), waiting for another holder as
  * `wait` says. Resolves with whether it had to wait, and the release.
  */
-export async function takeLock(file: string, wait: LockWait): Promise<{ release: Release; waited: boolean }> {
+export async function takeLock(file: string, wait: LockWait): Promise<{ release: Release; waited: boolean; lost: Lost }> {
   const loaded = await import('proper-lockfile')
   // A CommonJS package: its API is the default export under ESM interop.
   const lockfile = (loaded.default as typeof loaded.default | undefined) ?? loaded
@@ -45,6 +56,7 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
   const deadline = now() + wait.waitMs
   let waited = false
   let pause = 25
+  let lostWhy: string | undefined
   for (;;) {
     try {
       const release = await lockfile.lock(file, {
@@ -55,9 +67,34 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
         retries: 0,
         // The lock was lost while held (its folder removed, or time not refreshed): the outcome is
         // still journaled by this process; say so rather than crash.
-        onCompromised: (error: Error) => process.stderr.write(`Warning: the lock of ${wait.what} was lost while held (${error.message}).\n`),
+        onCompromised: (error: Error) => {
+          lostWhy ??= `its lock was lost while held: ${error.message}`
+          process.stderr.write(`Warning: the lock of ${wait.what} was lost while held (${error.message}).\n`)
+        },
       })
-      return { release: () => release().catch(() => undefined), waited }
+      // The folder this process made: one made anew by a takeover is another's (a new inode and birth time).
+      const mine = folderIdentity(lockfilePath)
+      let beat = now()
+      const heartbeat = setInterval(() => {
+        const at = now()
+        if (at - beat > LOCK_PAUSE_MS) lostWhy ??= `this run was paused for ${Math.round((at - beat) / 1000)} s while it held the lock`
+        beat = at
+      }, LOCK_UPDATE_MS / 2)
+      heartbeat.unref()
+      const lost: Lost = () => {
+        const at = now()
+        if (at - beat > LOCK_PAUSE_MS) lostWhy ??= `this run was paused for ${Math.round((at - beat) / 1000)} s while it held the lock`
+        if (lostWhy === undefined && folderIdentity(lockfilePath) !== mine) lostWhy = 'its lock was taken over by another payfac run'
+        return lostWhy
+      }
+      return {
+        release: () => {
+          clearInterval(heartbeat)
+          return release().catch(() => undefined)
+        },
+        waited,
+        lost,
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
         throw new ConfigError(`Cannot lock ${wait.what} (${lockfilePath}): ${(error as NodeJS.ErrnoException).code ?? String(error)}. Nothing was sent.`, {
@@ -78,5 +115,15 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
     }
     await sleep(Math.min(pause, Math.max(1, deadline - now())))
     pause = Math.min(pause * 2, 250)
+  }
+}
+
+/** The lock folder's identity (inode and birth time), or 'gone'. */
+function folderIdentity(folder: string): string {
+  try {
+    const st = fs.statSync(folder, { bigint: true })
+    return `${st.ino}:${st.birthtimeNs}`
+  } catch {
+    return 'gone'
   }
 }

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { checkJournalPermissions } from '../../src/cli/diagnose/checks.js'
 import { ConfigError } from '../../src/config/errors.js'
 import { checkPrivateFolders, readPrivateFile } from '../../src/config/fs-check.js'
-import { takeLock } from '../../src/config/op-lock.js'
+import { LOCK_PAUSE_MS, takeLock } from '../../src/config/op-lock.js'
 import { checkPrivate } from '../../src/config/store-lock.js'
 import {
   changedInputs,
@@ -250,6 +250,26 @@ describe('the lock of an operation', () => {
     const got = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
     expect(got.waited).toBe(false)
     await got.release()
+  })
+
+  it('a holder paused past half the stale time no longer counts its lock as held (a second run may have taken it over)', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-4.json')
+    let clock = 1_000_000
+    const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined, now: () => clock })
+    expect(held.lost()).toBeUndefined()
+    clock += LOCK_PAUSE_MS + 1
+    expect(held.lost()).toMatch(/paused for \d+ s/)
+    await held.release()
+  })
+
+  it('a lock folder made anew by another run (a takeover) is no longer held', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-5.json')
+    const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    expect(held.lost()).toBeUndefined()
+    fs.rmdirSync(`${file}.lock`)
+    fs.mkdirSync(`${file}.lock`)
+    expect(held.lost()).toMatch(/taken over/)
+    await held.release()
   })
 
   it('a lock still held when the wait runs out is an error naming what is locked', async () => {

@@ -79,6 +79,8 @@ export interface HeldLock {
   waited: boolean
   /** When this process asked for the lock. */
   askedAt: number
+  /** Why the lock may no longer be this process's (paused, taken over), or undefined: asked right before sending. */
+  lost: () => string | undefined
 }
 
 /**
@@ -112,7 +114,7 @@ export async function withOperationLock<T>(
     throw error
   }
   try {
-    return await work({ waited: lock.waited, askedAt })
+    return await work({ waited: lock.waited, askedAt, lost: lock.lost })
   } finally {
     await lock.release()
   }
@@ -174,6 +176,15 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
     }
   }
   const before = spec.before ? await spec.before() : undefined
+  // A holder paused past the lock's stale time (Ctrl-Z, SIGSTOP, a suspended machine) may have
+  // been taken over by a second run that has sent meanwhile: what this run read is then stale.
+  const lost = held.lost()
+  if (lost !== undefined) {
+    throw new UnresolvedOutcomeError(
+      `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
+      spec.check,
+    )
+  }
   let record = writeOperation(file, newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0))
   const { watchInterrupts } = await import('../flows/interrupt.js')
   const interrupts = watchInterrupts()
