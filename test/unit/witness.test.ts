@@ -219,6 +219,29 @@ describe('the payout witness read', () => {
   })
 })
 
+describe('the payout witness asks for newest first', () => {
+  it('finds a recent payout among more than a page although the service lists oldest first unless told', async () => {
+    // 150 old payouts, then the identical one a minute ago: a service whose natural order is oldest first.
+    const all = [...Array.from({ length: 150 }, (_, i) => payout(`payout_old${i}`, 1000, ago(3 * DAY + i))), payout('payout_recent', 1000, ago(60_000))]
+    const asked: unknown[] = []
+    const client = {
+      transactions: {
+        payouts: {
+          list: async (query: { page?: number; limit?: number; sort?: string }) => {
+            asked.push(query.sort)
+            const ordered = query.sort === '-createdAt' ? [...all].reverse() : all
+            const n = query.page ?? 1
+            const limit = query.limit ?? 20
+            return { items: ordered.slice((n - 1) * limit, n * limit), page: n, limit, pageCount: Math.ceil(all.length / limit), totalRecordCount: all.length, serverTime: NOW }
+          },
+        },
+      },
+    } as unknown as PayfacClient
+    expect((await witnessPayout(client, TEN, undefined, HOUR)).seen).toContain('payout_recent')
+    expect(asked).toEqual(['-createdAt'])
+  })
+})
+
 describe('the timed transaction read', () => {
   it('keeps the Date header as the service now, and the parsed transaction', async () => {
     const calls: unknown[] = []

@@ -44,6 +44,12 @@ export const REPEAT_WINDOW_ENV = 'PAYFAC_REPEAT_WINDOW'
 /** At most this many pages of payouts are read (100 a page): more payouts within the window is not a case to walk. */
 export const PAYOUT_PAGES_MAX = 10
 const PAYOUT_PAGE_SIZE = 100
+/**
+ * Newest first, asked for explicitly: the contract leaves a list's order without `sort` as the
+ * service's "natural ordering", and the window walk and the look after a lost answer read only
+ * the first page(s). Oldest first, a merchant with more than 100 payouts would show none recent.
+ */
+export const NEWEST_FIRST = '-createdAt'
 
 /** A window: `0` (off), a whole number with ms, s, m, h or d, or plain seconds. A UsageError (exit 2) naming `what` otherwise. */
 export function parseRepeatWindow(input: string, what: string): number {
@@ -199,7 +205,7 @@ export interface PayoutWitness {
  * case; at most PAYOUT_PAGES_MAX.
  */
 export async function witnessPayout(client: PayfacClient, money: { minorCurrencyUnits: number; currency: string }, merchantId: string | undefined, windowMs: number): Promise<PayoutWitness> {
-  const firstPage = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE })
+  const firstPage = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, sort: NEWEST_FIRST })
   const now = firstPage.serverTime ?? Date.now()
   let page = firstPage
   for (let n = 1; ; n++) {
@@ -207,6 +213,6 @@ export async function witnessPayout(client: PayfacClient, money: { minorCurrency
     if (seen !== undefined) return { seen, firstPage }
     const allRecent = page.items.length > 0 && page.items.every((p) => withinWindow(serviceTime(p.createdAt), now, windowMs))
     if (!allRecent || n >= page.pageCount || n >= PAYOUT_PAGES_MAX) return { seen: undefined, firstPage }
-    page = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, page: n + 1 })
+    page = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, page: n + 1, sort: NEWEST_FIRST })
   }
 }
