@@ -137,9 +137,13 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
   const { readOperation, writeOperation, newOperation } = await import('../../config/operations.js')
   const prior = readOperation(file, spec.check)
   const log = (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`)
-  const madeMeanwhile = held.waited && prior?.state === 'done' && Date.parse(prior.updatedAt) >= held.askedAt - 1000
+  // Written by another run while this one waited for the lock: a concurrent duplicate, never a
+  // deliberate repeat, so --again does not skip what a re-run checks (its lost answer, the witness).
+  const meanwhile = held.waited && prior !== undefined && Date.parse(prior.updatedAt) >= held.askedAt - 1000
+  const madeMeanwhile = meanwhile && prior?.state === 'done'
+  const again = session.again && !meanwhile
 
-  if (prior && (prior.state === 'sending' || prior.state === 'unknown') && !session.again) {
+  if (prior && (prior.state === 'sending' || prior.state === 'unknown') && !again) {
     log(`An earlier identical ${spec.action} (at ${prior.intentAt}) ended without an answer; looking on the service first.`)
     const found = await spec.reconcile(prior.before as B | undefined, prior)
     if (found === 'cannot-tell') {
@@ -166,7 +170,7 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
   }
 
   await spec.guard?.()
-  if (spec.witness && !session.again) {
+  if (spec.witness && !again) {
     const seen = await spec.witness()
     if (seen !== undefined) {
       throw new RefusedError(
