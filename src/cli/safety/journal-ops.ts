@@ -110,7 +110,7 @@ export async function withOperationLock<T>(
       onWait: () => process.stderr.write(`Another payfac run of the same ${words.what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`),
     })
   } catch (error) {
-    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check)
+    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check, error.hint)
     throw error
   }
   try {
@@ -187,6 +187,7 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
     throw new UnresolvedOutcomeError(
       `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
       spec.check,
+      'Run the same command again once the other run has finished: it then reports what was done.',
     )
   }
   let record = writeOperation(file, newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0))
