@@ -1,9 +1,10 @@
 // What a re-run after a lost answer counts as "added since the intent": found by what each
-// timeline entry is, whatever order the service lists the timeline in (the contract does not say).
+// timeline entry is, whatever order the service lists the timeline in (the contract does not say);
+// and the hash that tells two request bodies apart.
 import { describe, expect, it } from 'vitest'
 
 import type { Transaction } from '../../src/client/schemas/transactions.js'
-import { entriesSince, snapshotOf } from '../../src/cli/safety/transaction-ops.js'
+import { bodyHash, entriesSince, snapshotOf } from '../../src/cli/safety/transaction-ops.js'
 
 const entry = (eventType: string, amount: number, identifier: string | null, eventTime: string) => ({ eventType, amount, identifier, eventTime })
 const tx = (timelines: ReturnType<typeof entry>[]) => ({ purchaseDetails: { status: 'paid', refundedAmount: 0, refundIds: [] }, timelines }) as unknown as Transaction
@@ -33,5 +34,15 @@ describe('entries added since a snapshot', () => {
   it('fall back to the position for a snapshot written before entries were kept', () => {
     const { entries: _dropped, ...before } = snapshotOf(tx([paid]))
     expect(entriesSince(tx([paid, newRefund]), before, 'PaymentRefunded')?.map((e) => e.identifier)).toEqual(['rfnd_new'])
+  })
+})
+
+describe('the hash of a request body', () => {
+  it('is the same for the same body written in another key order, at every depth', () => {
+    const a = { amount: { minorCurrencyUnits: 701, currency: 'AUD' }, description: 'x' }
+    const b = { description: 'x', amount: { currency: 'AUD', minorCurrencyUnits: 701 } }
+    expect(bodyHash(a)).toBe(bodyHash(b))
+    expect(bodyHash(a)).not.toBe(bodyHash({ ...a, amount: { minorCurrencyUnits: 702, currency: 'AUD' } }))
+    expect(bodyHash({ list: [1, 2] })).not.toBe(bodyHash({ list: [2, 1] }))
   })
 })

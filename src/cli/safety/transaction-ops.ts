@@ -221,9 +221,19 @@ export const HAPPENED: Record<'capture' | 'cancel-authorisation' | 'transfer' | 
     entriesSince(t, before, 'FundsTransferReversed')?.some((e) => transferId === undefined || e.identifier === transferId),
 }
 
-/** A stable short hash of a request body, to tell two operations apart by what they send. */
+/**
+ * A stable short hash of a request body, to tell two operations apart by what they send: its
+ * keys in sorted order, so that the same body written in another order (`--data`) is the same
+ * operation (and takes the same lock).
+ */
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)
+  return createHash('sha256').update(JSON.stringify(body, sortedKeys)).digest('hex').slice(0, 16)
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  const record = value as Record<string, unknown>
+  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]))
 }
 
 const KIND_BY_ACTION: Record<string, keyof typeof HAPPENED> = {
