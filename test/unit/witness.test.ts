@@ -82,6 +82,23 @@ describe("the service's times", () => {
     expect(serviceTime('2023-06-22T11:52:52+10:00')).toBe(Date.UTC(2023, 5, 22, 1, 52, 52))
   })
 
+  it("reads a time without a zone as UTC whatever this machine's zone, with a space or a T", () => {
+    const saved = process.env.TZ
+    process.env.TZ = 'Australia/Sydney'
+    try {
+      expect(serviceTime('2023-06-22 01:52:52')).toBe(Date.UTC(2023, 5, 22, 1, 52, 52))
+      expect(serviceTime('2023-06-22T01:52')).toBe(Date.UTC(2023, 5, 22, 1, 52))
+      expect(serviceTime('2023-06-22T11:52:52+1000')).toBe(Date.UTC(2023, 5, 22, 1, 52, 52))
+      expect(serviceTime('2023-06-22')).toBe(Date.UTC(2023, 5, 22))
+      // Not ISO 8601: not guessed by the local zone's rules (it then counts as within the window).
+      expect(serviceTime('Thu, 22 Jun 2023 01:52:52')).toBeUndefined()
+      expect(serviceTime('06/22/2023 01:52')).toBeUndefined()
+    } finally {
+      if (saved === undefined) delete process.env.TZ
+      else process.env.TZ = saved
+    }
+  })
+
   it.each([[undefined], [null], [''], ['not a time'], [1700000000000]])('has no time for %s', (value) => {
     expect(serviceTime(value)).toBeUndefined()
   })

@@ -78,12 +78,23 @@ export function formatWindow(ms: number): string {
   return `${ms}ms`
 }
 
-/** A service Timestamp in ms since the epoch; undefined when missing or unreadable. No zone: UTC (the contract's). */
+/** The contract's Timestamp (ISO 8601): a date, then a time (after `T`, or a space), then a zone or none. */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i
+
+/**
+ * A service Timestamp in ms since the epoch; undefined when missing or unreadable. No zone: UTC
+ * (the contract's), whatever this machine's time zone, with a `T` or a space before the time.
+ * Anything but an ISO 8601 date and time is unreadable (it counts as within the window), never
+ * guessed by the local clock's rules: a time read in the local zone east of UTC looks older than
+ * it is, and would hide a recent refund or payout from the witness.
+ */
 export function serviceTime(value: unknown): number | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined
-  const text = value.trim()
-  const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) || !text.includes('T') ? text : `${text}Z`
-  const ms = Date.parse(zoned)
+  if (typeof value !== 'string') return undefined
+  const parts = TIMESTAMP.exec(value.trim())
+  if (!parts) return undefined
+  const [, date, time, zone] = parts
+  const offset = zone === undefined || zone.toUpperCase() === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`
+  const ms = Date.parse(`${date}T${time ?? '00:00'}${offset}`)
   return Number.isNaN(ms) ? undefined : ms
 }
 
