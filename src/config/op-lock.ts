@@ -57,11 +57,44 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
   let waited = false
   let pause = 25
   let lostWhy: string | undefined
+  // proper-lockfile works through this fs (its `fs` option): the time it last set on the folder is
+  // kept, so that the folder can be told to be still this process's; once the lock is held, the
+  // folder is removed (on release, or by the exit hook) only while it is: a holder that was taken
+  // over must not remove the lock of the run that took it over.
+  let held: { identity: string; mtime: number | undefined; setting?: number | undefined } | undefined
+  const ours = (): boolean => {
+    if (held === undefined || folderIdentity(lockfilePath) !== held.identity) return false
+    const now = folderMtime(lockfilePath)
+    return held.mtime === undefined || now === held.mtime || now === held.setting
+  }
+  const lockFs = {
+    ...fs,
+    utimes: (target: fs.PathLike, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      // The time being set counts as this process's from the moment it is asked for.
+      if (held && target === lockfilePath) held.setting = mtime.getTime()
+      fs.utimes(target, atime, mtime, (error) => {
+        if (held && target === lockfilePath) {
+          if (!error) held.mtime = mtime.getTime()
+          held.setting = undefined
+        }
+        callback(error)
+      })
+    },
+    rmdir: (target: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      if (held && target === lockfilePath && !ours()) return callback(null)
+      fs.rmdir(target, callback)
+    },
+    rmdirSync: (target: fs.PathLike) => {
+      if (held && target === lockfilePath && !ours()) return
+      fs.rmdirSync(target)
+    },
+  }
   for (;;) {
     try {
       const release = await lockfile.lock(file, {
         lockfilePath,
         realpath: false,
+        fs: lockFs as unknown as typeof fs,
         stale: LOCK_STALE_MS,
         update: LOCK_UPDATE_MS,
         retries: 0,
@@ -72,8 +105,9 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
           process.stderr.write(`Warning: the lock of ${wait.what} was lost while held (${error.message}).\n`)
         },
       })
-      // The folder this process made: one made anew by a takeover is another's (a new inode and birth time).
-      const mine = folderIdentity(lockfilePath)
+      // The folder this process made: one made anew by a takeover is another's (a new inode and
+      // birth time, and a time this process did not set).
+      held = { identity: folderIdentity(lockfilePath), mtime: folderMtime(lockfilePath) }
       let beat = now()
       const heartbeat = setInterval(() => {
         const at = now()
@@ -84,7 +118,7 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
       const lost: Lost = () => {
         const at = now()
         if (at - beat > LOCK_PAUSE_MS) lostWhy ??= `this run was paused for ${Math.round((at - beat) / 1000)} s while it held the lock`
-        if (lostWhy === undefined && folderIdentity(lockfilePath) !== mine) lostWhy = 'its lock was taken over by another payfac run'
+        if (lostWhy === undefined && !ours()) lostWhy = 'its lock was taken over by another payfac run'
         return lostWhy
       }
       return {
@@ -115,6 +149,15 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
     }
     await sleep(Math.min(pause, Math.max(1, deadline - now())))
     pause = Math.min(pause * 2, 250)
+  }
+}
+
+/** The lock folder's time in ms (as proper-lockfile compares it), or undefined when it is gone. */
+function folderMtime(folder: string): number | undefined {
+  try {
+    return fs.statSync(folder).mtime.getTime()
+  } catch {
+    return undefined
   }
 }
 

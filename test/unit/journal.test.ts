@@ -272,6 +272,22 @@ describe('the lock of an operation', () => {
     await held.release()
   })
 
+  it("a holder that was taken over leaves the other run's lock folder in place when it releases", async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-6.json')
+    const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    // Another run takes the lock over: the folder made anew.
+    fs.rmdirSync(`${file}.lock`)
+    fs.mkdirSync(`${file}.lock`)
+    await held.release()
+    expect(fs.existsSync(`${file}.lock`)).toBe(true)
+    // A holder that was not taken over removes its own on release.
+    fs.rmdirSync(`${file}.lock`)
+    const next = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    expect(next.lost()).toBeUndefined()
+    await next.release()
+    expect(fs.existsSync(`${file}.lock`)).toBe(false)
+  })
+
   it('a lock still held when the wait runs out is an error naming what is locked', async () => {
     const file = path.join(tempDir(), 'operations', 'x', 'refund-3.json')
     const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
