@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { checkJournalPermissions } from '../../src/cli/diagnose/checks.js'
 import { ConfigError } from '../../src/config/errors.js'
@@ -103,6 +103,38 @@ describe('reading and writing', () => {
 })
 
 describe('the account at rest', () => {
+  it('has a folder key that another run never finds half-written (it appears whole, or not at all)', () => {
+    const dir = tempDir()
+    const keyFile = path.join(dir, 'journal-key')
+    const seen: string[] = []
+    // Another run reading at the moment the key's name first exists (and before this run writes into it).
+    const lookAsAnotherRun = () => {
+      try {
+        seen.push(journalKey(dir).toString('hex'))
+      } catch (error) {
+        seen.push(`error: ${(error as Error).message}`)
+      }
+    }
+    const realWrite = fs.writeFileSync
+    const write = vi.spyOn(fs, 'writeFileSync').mockImplementation((target, data, options) => {
+      if (target === keyFile) fs.closeSync(fs.openSync(keyFile, 'wx', 0o600)) // open(O_CREAT|O_EXCL) comes before the write
+      if (target === keyFile) lookAsAnotherRun()
+      return realWrite(target, data, options)
+    })
+    const realLink = fs.linkSync
+    const link = vi.spyOn(fs, 'linkSync').mockImplementation((from, to) => {
+      realLink(from, to)
+      if (to === keyFile) lookAsAnotherRun()
+    })
+    try {
+      const key = journalKey(dir)
+      expect(seen).toEqual([key.toString('hex')])
+    } finally {
+      write.mockRestore()
+      link.mockRestore()
+    }
+  })
+
   it('is masked and hashed under the folder key: never the full number, and the same number matches', () => {
     const dir = tempDir()
     const folderKey = journalKey(dir)
