@@ -138,6 +138,19 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
         })
       }
     }
+    // A lock whose time is ahead of this clock by more than the stale time was not refreshed by a
+    // live holder here (each sets its own now): left by a payfac that died before this machine's
+    // clock was set back. proper-lockfile would call it fresh until the clock catches up (hours,
+    // perhaps); its time is put back so that it is taken over as stale.
+    if (aheadOfClock(lockfilePath)) {
+      const old = new Date(Date.now() - 2 * LOCK_STALE_MS)
+      try {
+        fs.utimesSync(lockfilePath, old, old)
+        continue
+      } catch {
+        // Gone meanwhile, or not ours to touch: waited for as any other.
+      }
+    }
     if (!waited) {
       waited = true
       wait.onWait()
@@ -150,6 +163,12 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
     await sleep(Math.min(pause, Math.max(1, deadline - now())))
     pause = Math.min(pause * 2, 250)
   }
+}
+
+/** The lock folder's time is ahead of this machine's clock by more than the stale time. */
+function aheadOfClock(folder: string): boolean {
+  const time = folderMtime(folder)
+  return time !== undefined && time > Date.now() + LOCK_STALE_MS
 }
 
 /** The lock folder's time in ms (as proper-lockfile compares it), or undefined when it is gone. */

@@ -320,6 +320,17 @@ describe('the lock of an operation', () => {
     expect(fs.existsSync(`${file}.lock`)).toBe(false)
   })
 
+  it('a lock whose time is ahead of the clock (left before the clock was set back) is taken over, not waited for', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-7.json')
+    fs.mkdirSync(`${file}.lock`, { recursive: true })
+    const ahead = new Date(Date.now() + 3_600_000)
+    fs.utimesSync(`${file}.lock`, ahead, ahead)
+    const got = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    expect(got.waited).toBe(false)
+    expect(got.lost()).toBeUndefined()
+    await got.release()
+  })
+
   it('a lock still held when the wait runs out is an error naming what is locked', async () => {
     const file = path.join(tempDir(), 'operations', 'x', 'refund-3.json')
     const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
