@@ -51,9 +51,12 @@ export class RefusedError extends Error {
 export class UnresolvedOutcomeError extends Error {
   override name = 'UnresolvedOutcomeError'
   readonly check: string
+  /** Replaces the usual hint (check, then --again) where that is not the advice. */
+  readonly hint: string | undefined
 
-  constructor(message: string, check: string) {
+  constructor(message: string, check: string, hint?: string) {
     super(message)
     this.check = check
+    this.hint = hint
   }
 }

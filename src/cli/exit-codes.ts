@@ -110,7 +110,7 @@ function describeOnce(error: unknown): ErrorReport {
   }
   if (error instanceof OutcomeUnknownError) return describeOutcomeUnknown(error, code)
   if (error instanceof UnresolvedOutcomeError) {
-    const hint = 'When you are sure it did not happen, run the command again with --again to send it.'
+    const hint = error.hint ?? 'When you are sure it did not happen, run the command again with --again to send it.'
     return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: true, check: error.check } }
   }
   if (error instanceof ConnectionError || error instanceof TimeoutError) {

@@ -188,7 +188,7 @@ export function journalKey(configDir: string): Buffer {
     }
     try {
       fs.mkdirSync(configDir, { recursive: true, mode: 0o700 })
-      fs.writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 })
+      makeKeyFile(file, `${randomBytes(32).toString('hex')}\n`)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new ConfigError(`Cannot write the journal key ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`, {
@@ -198,6 +198,27 @@ export function journalKey(configDir: string): Buffer {
     }
   }
   throw new ConfigError(`Cannot read the journal key ${file}.`, { reason: 'damaged-store' })
+}
+
+/**
+ * Makes `file` with `text` unless it exists, whole or not at all: written to a file of this
+ * process's, then linked into place (a link fails when the name exists). Two payfac runs making
+ * the key at once then agree on one key, and neither reads the other's half-written file (which
+ * `writeFileSync` with `wx` shows empty for a moment: a concurrent run called it damaged).
+ */
+function makeKeyFile(file: string, text: string): void {
+  const own = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  fs.writeFileSync(own, text, { flag: 'wx', mode: 0o600 })
+  try {
+    fs.linkSync(own, file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // A file system without hard links: made as before.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EXDEV' || code === 'ENOSYS') fs.writeFileSync(file, text, { flag: 'wx', mode: 0o600 })
+    else throw error
+  } finally {
+    fs.rmSync(own, { force: true })
+  }
 }
 
 /** Writes the run atomically (temporary file, flush, rename), 0600 in a 0700 folder. Sets `updatedAt`. */

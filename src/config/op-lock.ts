@@ -17,6 +17,17 @@ export const LOCK_UPDATE_MS = 1_000
 
 export type Release = () => Promise<void>
 
+/**
+ * Whether the lock may no longer be this process's: a reason in words, or undefined while it is
+ * surely held. A holder paused longer than LOCK_STALE_MS / 2 (SIGSTOP, Ctrl-Z, a suspended
+ * machine) may have been taken over as a lock left by a dead process; its folder made anew is
+ * another's. Asked right before a request is sent: a lost lock sends nothing.
+ */
+export type Lost = () => string | undefined
+
+/** A holder whose own clock jumped by more than this between two beats counts as paused (the lock may be taken over at LOCK_STALE_MS). */
+export const LOCK_PAUSE_MS = LOCK_STALE_MS / 2
+
 export interface LockWait {
   /** How long to wait for another holder at most, in ms. */
   waitMs: number
@@ -34,7 +45,7 @@ export class LockWaitError extends ConfigError {}
  * Takes the lock of `file` (a record that may not exist yet), waiting for another holder as
  * `wait` says. Resolves with whether it had to wait, and the release.
  */
-export async function takeLock(file: string, wait: LockWait): Promise<{ release: Release; waited: boolean }> {
+export async function takeLock(file: string, wait: LockWait): Promise<{ release: Release; waited: boolean; lost: Lost }> {
   const loaded = await import('proper-lockfile')
   // A CommonJS package: its API is the default export under ESM interop.
   const lockfile = (loaded.default as typeof loaded.default | undefined) ?? loaded
@@ -45,19 +56,79 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
   const deadline = now() + wait.waitMs
   let waited = false
   let pause = 25
+  let lostWhy: string | undefined
+  // proper-lockfile works through this fs (its `fs` option): the time it last set on the folder is
+  // kept, so that the folder can be told to be still this process's; once the lock is held, the
+  // folder is removed (on release, or by the exit hook) only while it is: a holder that was taken
+  // over must not remove the lock of the run that took it over.
+  let held: { identity: string; mtime: number | undefined; setting?: number | undefined } | undefined
+  const ours = (): boolean => {
+    if (held === undefined || folderIdentity(lockfilePath) !== held.identity) return false
+    const now = folderMtime(lockfilePath)
+    return held.mtime === undefined || now === held.mtime || now === held.setting
+  }
+  const lockFs = {
+    ...fs,
+    utimes: (target: fs.PathLike, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      // The time being set counts as this process's from the moment it is asked for.
+      if (held && target === lockfilePath) held.setting = mtime.getTime()
+      fs.utimes(target, atime, mtime, (error) => {
+        if (held && target === lockfilePath) {
+          if (!error) held.mtime = mtime.getTime()
+          held.setting = undefined
+        }
+        callback(error)
+      })
+    },
+    rmdir: (target: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      if (held && target === lockfilePath && !ours()) return callback(null)
+      fs.rmdir(target, callback)
+    },
+    rmdirSync: (target: fs.PathLike) => {
+      if (held && target === lockfilePath && !ours()) return
+      fs.rmdirSync(target)
+    },
+  }
   for (;;) {
     try {
       const release = await lockfile.lock(file, {
         lockfilePath,
         realpath: false,
+        fs: lockFs as unknown as typeof fs,
         stale: LOCK_STALE_MS,
         update: LOCK_UPDATE_MS,
         retries: 0,
         // The lock was lost while held (its folder removed, or time not refreshed): the outcome is
         // still journaled by this process; say so rather than crash.
-        onCompromised: (error: Error) => process.stderr.write(`Warning: the lock of ${wait.what} was lost while held (${error.message}).\n`),
+        onCompromised: (error: Error) => {
+          lostWhy ??= `its lock was lost while held: ${error.message}`
+          process.stderr.write(`Warning: the lock of ${wait.what} was lost while held (${error.message}).\n`)
+        },
       })
-      return { release: () => release().catch(() => undefined), waited }
+      // The folder this process made: one made anew by a takeover is another's (a new inode and
+      // birth time, and a time this process did not set).
+      held = { identity: folderIdentity(lockfilePath), mtime: folderMtime(lockfilePath) }
+      let beat = now()
+      const heartbeat = setInterval(() => {
+        const at = now()
+        if (at - beat > LOCK_PAUSE_MS) lostWhy ??= `this run was paused for ${Math.round((at - beat) / 1000)} s while it held the lock`
+        beat = at
+      }, LOCK_UPDATE_MS / 2)
+      heartbeat.unref()
+      const lost: Lost = () => {
+        const at = now()
+        if (at - beat > LOCK_PAUSE_MS) lostWhy ??= `this run was paused for ${Math.round((at - beat) / 1000)} s while it held the lock`
+        if (lostWhy === undefined && !ours()) lostWhy = 'its lock was taken over by another payfac run'
+        return lostWhy
+      }
+      return {
+        release: () => {
+          clearInterval(heartbeat)
+          return release().catch(() => undefined)
+        },
+        waited,
+        lost,
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') {
         throw new ConfigError(`Cannot lock ${wait.what} (${lockfilePath}): ${(error as NodeJS.ErrnoException).code ?? String(error)}. Nothing was sent.`, {
@@ -65,6 +136,19 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
           hint: 'Check the permissions of the folder (yours, 0700), or set PAYFAC_CONFIG_DIR to another folder.',
           cause: error,
         })
+      }
+    }
+    // A lock whose time is ahead of this clock by more than the stale time was not refreshed by a
+    // live holder here (each sets its own now): left by a payfac that died before this machine's
+    // clock was set back. proper-lockfile would call it fresh until the clock catches up (hours,
+    // perhaps); its time is put back so that it is taken over as stale.
+    if (aheadOfClock(lockfilePath)) {
+      const old = new Date(Date.now() - 2 * LOCK_STALE_MS)
+      try {
+        fs.utimesSync(lockfilePath, old, old)
+        continue
+      } catch {
+        // Gone meanwhile, or not ours to touch: waited for as any other.
       }
     }
     if (!waited) {
@@ -78,5 +162,30 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
     }
     await sleep(Math.min(pause, Math.max(1, deadline - now())))
     pause = Math.min(pause * 2, 250)
+  }
+}
+
+/** The lock folder's time is ahead of this machine's clock by more than the stale time. */
+function aheadOfClock(folder: string): boolean {
+  const time = folderMtime(folder)
+  return time !== undefined && time > Date.now() + LOCK_STALE_MS
+}
+
+/** The lock folder's time in ms (as proper-lockfile compares it), or undefined when it is gone. */
+function folderMtime(folder: string): number | undefined {
+  try {
+    return fs.statSync(folder).mtime.getTime()
+  } catch {
+    return undefined
+  }
+}
+
+/** The lock folder's identity (inode and birth time), or 'gone'. */
+function folderIdentity(folder: string): string {
+  try {
+    const st = fs.statSync(folder, { bigint: true })
+    return `${st.ino}:${st.birthtimeNs}`
+  } catch {
+    return 'gone'
   }
 }

@@ -14,13 +14,14 @@ const N = 5
 let env: EmulatorEnv
 let merchant: Runners
 /** What each race starts from, made one after the other before the races (in-process commands are not re-entrant). */
-const given: { refund?: string; transfer?: string; pay?: { orderId: string; token: string } } = {}
+const given: { refund?: string; lost?: string; transfer?: string; pay?: { orderId: string; token: string } } = {}
 
 beforeAll(async () => {
   env = await startEmulatorEnv()
   merchant = runnersFor(() => env.env)
   given.refund = (await paidByPayTo(merchant.json, '20.00', 'race-refund')).transactionId
   given.transfer = (await paidByPayTo(merchant.json, '20.00', 'race-transfer')).transactionId
+  given.lost = (await paidByPayTo(merchant.json, '20.00', 'race-lost')).transactionId
   const agreement = await activeAgreement(merchant.json, { oneOff: 900 })
   const token = await merchant.json('tokens', 'create', '--payto', '--agreement', agreement, '--amount', '9.00', '--currency', 'AUD')
   const order = await merchant.json('orders', 'create', '--amount', '9.00', '--currency', 'AUD', '--reference', 'race-pay')
@@ -39,10 +40,10 @@ function expectOneMade(results: SpawnResult[]): SpawnResult {
   expect(codes, results.map((r) => r.stderr).join('\n---\n')).toEqual([0, ...Array(N - 1).fill(6)])
   const made = results.find((r) => r.code === 0) as SpawnResult
   for (const other of results.filter((r) => r.code === 6)) {
-    // --json: stdout is empty, and the error object is the one JSON line on stderr
+    // --json: the error object is one line on stderr; stdout never carries an error
     expect(other.stdout).toBe('')
-    const line = other.stderr.split('\n').find((l) => l.startsWith('{"error"')) as string
-    expect(JSON.parse(line).error).toMatchObject({ code: 6 })
+    const errorLine = other.stderr.split('\n').find((line) => line.startsWith('{"error"')) ?? '{}'
+    expect(JSON.parse(errorLine).error).toMatchObject({ code: 6 })
     expect(other.stderr).toMatch(/already made|while this one waited/)
     expect(other.stderr).toContain('nothing was sent')
   }
@@ -59,6 +60,17 @@ describe.concurrent('identical money commands started together move money once',
     const results = await race(N, ['transactions', 'refund', id, '--amount', '5.00', '--json'], env.env)
     expectOneMade(results)
     expect(store().refunds.all().filter((r) => r.transactionId === id)).toHaveLength(1)
+  })
+
+  it('transactions refund --again: a racer that waited on a run whose answer was lost looks on the service, it does not repeat it', async () => {
+    const id = given.lost as string
+    // Every refund of this transaction is applied, then its answer lost (held back first, so the others wait on the lock).
+    await merchant.json('emulator', 'faults', '--add', 'latency=1500, drop-after-commit', '--method', 'PATCH', '--path', `/transactions/${id}`)
+    const results = await race(N, ['transactions', 'refund', id, '--amount', '5.00', '--again', '--json'], env.env)
+    const said = results.map((r) => `${r.code}: ${r.stderr}`).join('\n---\n')
+    expect(store().refunds.all().filter((r) => r.transactionId === id), said).toHaveLength(1)
+    expect(results.filter((r) => r.code === 7), said).toHaveLength(1)
+    expect(results.some((r) => r.stderr.includes('It happened')), said).toBe(true)
   })
 
   it('payouts request', async () => {

@@ -3,12 +3,12 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { checkJournalPermissions } from '../../src/cli/diagnose/checks.js'
 import { ConfigError } from '../../src/config/errors.js'
 import { checkPrivateFolders, readPrivateFile } from '../../src/config/fs-check.js'
-import { takeLock } from '../../src/config/op-lock.js'
+import { LOCK_PAUSE_MS, takeLock } from '../../src/config/op-lock.js'
 import { checkPrivate } from '../../src/config/store-lock.js'
 import {
   changedInputs,
@@ -103,6 +103,38 @@ describe('reading and writing', () => {
 })
 
 describe('the account at rest', () => {
+  it('has a folder key that another run never finds half-written (it appears whole, or not at all)', () => {
+    const dir = tempDir()
+    const keyFile = path.join(dir, 'journal-key')
+    const seen: string[] = []
+    // Another run reading at the moment the key's name first exists (and before this run writes into it).
+    const lookAsAnotherRun = () => {
+      try {
+        seen.push(journalKey(dir).toString('hex'))
+      } catch (error) {
+        seen.push(`error: ${(error as Error).message}`)
+      }
+    }
+    const realWrite = fs.writeFileSync
+    const write = vi.spyOn(fs, 'writeFileSync').mockImplementation((target, data, options) => {
+      if (target === keyFile) fs.closeSync(fs.openSync(keyFile, 'wx', 0o600)) // open(O_CREAT|O_EXCL) comes before the write
+      if (target === keyFile) lookAsAnotherRun()
+      return realWrite(target, data, options)
+    })
+    const realLink = fs.linkSync
+    const link = vi.spyOn(fs, 'linkSync').mockImplementation((from, to) => {
+      realLink(from, to)
+      if (to === keyFile) lookAsAnotherRun()
+    })
+    try {
+      const key = journalKey(dir)
+      expect(seen).toEqual([key.toString('hex')])
+    } finally {
+      write.mockRestore()
+      link.mockRestore()
+    }
+  })
+
   it('is masked and hashed under the folder key: never the full number, and the same number matches', () => {
     const dir = tempDir()
     const folderKey = journalKey(dir)
@@ -249,6 +281,53 @@ describe('the lock of an operation', () => {
     fs.utimesSync(`${file}.lock`, old, old)
     const got = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
     expect(got.waited).toBe(false)
+    await got.release()
+  })
+
+  it('a holder paused past half the stale time no longer counts its lock as held (a second run may have taken it over)', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-4.json')
+    let clock = 1_000_000
+    const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined, now: () => clock })
+    expect(held.lost()).toBeUndefined()
+    clock += LOCK_PAUSE_MS + 1
+    expect(held.lost()).toMatch(/paused for \d+ s/)
+    await held.release()
+  })
+
+  it('a lock folder made anew by another run (a takeover) is no longer held', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-5.json')
+    const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    expect(held.lost()).toBeUndefined()
+    fs.rmdirSync(`${file}.lock`)
+    fs.mkdirSync(`${file}.lock`)
+    expect(held.lost()).toMatch(/taken over/)
+    await held.release()
+  })
+
+  it("a holder that was taken over leaves the other run's lock folder in place when it releases", async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-6.json')
+    const held = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    // Another run takes the lock over: the folder made anew.
+    fs.rmdirSync(`${file}.lock`)
+    fs.mkdirSync(`${file}.lock`)
+    await held.release()
+    expect(fs.existsSync(`${file}.lock`)).toBe(true)
+    // A holder that was not taken over removes its own on release.
+    fs.rmdirSync(`${file}.lock`)
+    const next = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    expect(next.lost()).toBeUndefined()
+    await next.release()
+    expect(fs.existsSync(`${file}.lock`)).toBe(false)
+  })
+
+  it('a lock whose time is ahead of the clock (left before the clock was set back) is taken over, not waited for', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-7.json')
+    fs.mkdirSync(`${file}.lock`, { recursive: true })
+    const ahead = new Date(Date.now() + 3_600_000)
+    fs.utimesSync(`${file}.lock`, ahead, ahead)
+    const got = await takeLock(file, { waitMs: 0, what: 'refund', onWait: () => undefined })
+    expect(got.waited).toBe(false)
+    expect(got.lost()).toBeUndefined()
     await got.release()
   })
 

@@ -82,6 +82,23 @@ describe("the service's times", () => {
     expect(serviceTime('2023-06-22T11:52:52+10:00')).toBe(Date.UTC(2023, 5, 22, 1, 52, 52))
   })
 
+  it("reads a time without a zone as UTC whatever this machine's zone, with a space or a T", () => {
+    const saved = process.env.TZ
+    process.env.TZ = 'Australia/Sydney'
+    try {
+      expect(serviceTime('2023-06-22 01:52:52')).toBe(Date.UTC(2023, 5, 22, 1, 52, 52))
+      expect(serviceTime('2023-06-22T01:52')).toBe(Date.UTC(2023, 5, 22, 1, 52))
+      expect(serviceTime('2023-06-22T11:52:52+1000')).toBe(Date.UTC(2023, 5, 22, 1, 52, 52))
+      expect(serviceTime('2023-06-22')).toBe(Date.UTC(2023, 5, 22))
+      // Not ISO 8601: not guessed by the local zone's rules (it then counts as within the window).
+      expect(serviceTime('Thu, 22 Jun 2023 01:52:52')).toBeUndefined()
+      expect(serviceTime('06/22/2023 01:52')).toBeUndefined()
+    } finally {
+      if (saved === undefined) delete process.env.TZ
+      else process.env.TZ = saved
+    }
+  })
+
   it.each([[undefined], [null], [''], ['not a time'], [1700000000000]])('has no time for %s', (value) => {
     expect(serviceTime(value)).toBeUndefined()
   })
@@ -216,6 +233,29 @@ describe('the payout witness read', () => {
     const { client, asked } = pagedClient([[payout('payout_a', 500, ago(60_000))], [payout('payout_b', 1000, ago(2 * 60_000))]], NOW)
     expect((await witnessPayout(client, TEN, undefined, HOUR)).seen).toContain('payout_b')
     expect(asked).toEqual([undefined, 2])
+  })
+})
+
+describe('the payout witness asks for newest first', () => {
+  it('finds a recent payout among more than a page although the service lists oldest first unless told', async () => {
+    // 150 old payouts, then the identical one a minute ago: a service whose natural order is oldest first.
+    const all = [...Array.from({ length: 150 }, (_, i) => payout(`payout_old${i}`, 1000, ago(3 * DAY + i))), payout('payout_recent', 1000, ago(60_000))]
+    const asked: unknown[] = []
+    const client = {
+      transactions: {
+        payouts: {
+          list: async (query: { page?: number; limit?: number; sort?: string }) => {
+            asked.push(query.sort)
+            const ordered = query.sort === '-createdAt' ? [...all].reverse() : all
+            const n = query.page ?? 1
+            const limit = query.limit ?? 20
+            return { items: ordered.slice((n - 1) * limit, n * limit), page: n, limit, pageCount: Math.ceil(all.length / limit), totalRecordCount: all.length, serverTime: NOW }
+          },
+        },
+      },
+    } as unknown as PayfacClient
+    expect((await witnessPayout(client, TEN, undefined, HOUR)).seen).toContain('payout_recent')
+    expect(asked).toEqual(['-createdAt'])
   })
 })
 

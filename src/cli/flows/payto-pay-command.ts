@@ -50,7 +50,7 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
     }
     if (command.dryRun) return await runPayToPay(request, context)
     const words = { what: `payto pay of reference ${request.reference}`, check, waitMs: request.timeoutMs + LOCK_WAIT_MS }
-    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, () => runPayToPay(request, context))
+    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, (held) => runPayToPay(request, { ...context, lost: held.lost }))
   } finally {
     interrupts.dispose()
   }

@@ -37,6 +37,11 @@ export interface PayToPayContext {
   accountKey: Buffer
   /** The command that shows on the service what a run of this reference did. */
   check: string
+  /**
+   * Why this run may no longer hold the reference's lock (paused past its stale time, taken
+   * over: config/op-lock.ts), or undefined: asked before each journal write and each request.
+   */
+  lost?: (() => string | undefined) | undefined
 }
 
 /** What a run is asked to do, as the journal keeps it: the account masked and hashed under `protect`. */

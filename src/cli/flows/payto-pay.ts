@@ -30,7 +30,7 @@ import {
   readPayToPayRun,
   writePayToPayRun,
 } from '../../config/journal.js'
-import { InterruptedError, RefusedError, UsageError } from '../errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError } from '../errors.js'
 import { readForDryRun } from '../safety/dry-run.js'
 import { ordersWithReference } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
@@ -347,6 +347,7 @@ class PayToPayFlow {
    * error is then thrown as it is.
    */
   private async attempt<T>(send: () => Promise<T>, unknown: () => void, refused: () => void): Promise<T> {
+    this.stillHeld()
     try {
       const result = await send()
       return result
@@ -359,6 +360,21 @@ class PayToPayFlow {
     }
   }
 
+  /**
+   * A run paused past the lock's stale time may have been taken over by another run of the same
+   * reference, which may have sent and journaled meanwhile: this run's view is stale, so it
+   * neither writes the journal nor sends.
+   */
+  private stillHeld(): void {
+    const lost = this.context.lost?.()
+    if (lost === undefined) return
+    throw new UnresolvedOutcomeError(
+      `This payfac run may no longer hold the lock of payto pay of reference ${this.request.reference} (${lost}): another payfac run may have taken it over. Nothing more was sent or journaled by this run. Check with: ${this.context.check}`,
+      this.context.check,
+      'Run the same command again once the other run has finished: it then reports what was done.',
+    )
+  }
+
   private checkpoint(after: string): void {
     if (!this.context.signal.aborted) return
     throw new InterruptedError(`Interrupted after ${after}; the journal ${this.context.journalFile} has what was done`, this.context.resume)
@@ -366,6 +382,7 @@ class PayToPayFlow {
 
   private save(): void {
     if (this.context.dryRun) return
+    this.stillHeld()
     this.run_ = writePayToPayRun(this.context.journalFile, this.run_, this.now())
   }
 

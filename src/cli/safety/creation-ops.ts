@@ -10,13 +10,13 @@ import { readForDryRun } from './dry-run.js'
 import { runOperation } from './journal-ops.js'
 import type { SafetySession } from './session.js'
 import { bodyHash } from './transaction-ops.js'
-import { repeatWindowMs, witnessPayout } from './witness.js'
+import { NEWEST_FIRST, repeatWindowMs, witnessPayout } from './witness.js'
 
 const payoutIdOf = (p: Payout): string | undefined => (typeof p.payoutId === 'string' ? p.payoutId : undefined)
 
-/** Ids of the newest payouts (the service lists newest first). */
+/** Ids of the newest payouts (asked for newest first: the contract does not say the order without `sort`). */
 async function recentPayouts(client: PayfacClient): Promise<string[]> {
-  return idsOf(await client.transactions.payouts.list({ limit: 100 }))
+  return idsOf(await client.transactions.payouts.list({ limit: 100, sort: NEWEST_FIRST }))
 }
 
 const idsOf = (page: { items: Payout[] }): string[] => page.items.map(payoutIdOf).filter((id): id is string => id !== undefined)
@@ -51,7 +51,7 @@ export async function payoutOperation(
     check: `${session.bin} payouts list`,
     before: async () => seenIds ?? (await recentPayouts(client)),
     reconcile: async (before) => {
-      const page = await client.transactions.payouts.list({ limit: 100 })
+      const page = await client.transactions.payouts.list({ limit: 100, sort: NEWEST_FIRST })
       const made = page.items.find((p) => {
         const id = payoutIdOf(p)
         const same = !money || (p.amount as { minorCurrencyUnits?: unknown } | undefined)?.minorCurrencyUnits === money.minorCurrencyUnits

@@ -79,6 +79,8 @@ export interface HeldLock {
   waited: boolean
   /** When this process asked for the lock. */
   askedAt: number
+  /** Why the lock may no longer be this process's (paused, taken over), or undefined: asked right before sending. */
+  lost: () => string | undefined
 }
 
 /**
@@ -108,11 +110,11 @@ export async function withOperationLock<T>(
       onWait: () => process.stderr.write(`Another payfac run of the same ${words.what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`),
     })
   } catch (error) {
-    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check)
+    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check, error.hint)
     throw error
   }
   try {
-    return await work({ waited: lock.waited, askedAt })
+    return await work({ waited: lock.waited, askedAt, lost: lock.lost })
   } finally {
     await lock.release()
   }
@@ -135,9 +137,13 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
   const { readOperation, writeOperation, newOperation } = await import('../../config/operations.js')
   const prior = readOperation(file, spec.check)
   const log = (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`)
-  const madeMeanwhile = held.waited && prior?.state === 'done' && Date.parse(prior.updatedAt) >= held.askedAt - 1000
+  // Written by another run while this one waited for the lock: a concurrent duplicate, never a
+  // deliberate repeat, so --again does not skip what a re-run checks (its lost answer, the witness).
+  const meanwhile = held.waited && prior !== undefined && Date.parse(prior.updatedAt) >= held.askedAt - 1000
+  const madeMeanwhile = meanwhile && prior?.state === 'done'
+  const again = session.again && !meanwhile
 
-  if (prior && (prior.state === 'sending' || prior.state === 'unknown') && !session.again) {
+  if (prior && (prior.state === 'sending' || prior.state === 'unknown') && !again) {
     log(`An earlier identical ${spec.action} (at ${prior.intentAt}) ended without an answer; looking on the service first.`)
     const found = await spec.reconcile(prior.before as B | undefined, prior)
     if (found === 'cannot-tell') {
@@ -164,7 +170,7 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
   }
 
   await spec.guard?.()
-  if (spec.witness && !session.again) {
+  if (spec.witness && !again) {
     const seen = await spec.witness()
     if (seen !== undefined) {
       throw new RefusedError(
@@ -174,6 +180,16 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
     }
   }
   const before = spec.before ? await spec.before() : undefined
+  // A holder paused past the lock's stale time (Ctrl-Z, SIGSTOP, a suspended machine) may have
+  // been taken over by a second run that has sent meanwhile: what this run read is then stale.
+  const lost = held.lost()
+  if (lost !== undefined) {
+    throw new UnresolvedOutcomeError(
+      `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
+      spec.check,
+      'Run the same command again once the other run has finished: it then reports what was done.',
+    )
+  }
   let record = writeOperation(file, newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0))
   const { watchInterrupts } = await import('../flows/interrupt.js')
   const interrupts = watchInterrupts()

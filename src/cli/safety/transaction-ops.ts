@@ -25,7 +25,14 @@ export interface TransactionSnapshot {
   refundIds: string[]
   /** How many timeline entries it had (undefined: the service shows no timeline). */
   timeline: number | null
+  /** Each timeline entry, as `entryKey` writes it (absent in records written before it was kept). */
+  entries?: string[] | undefined
 }
+
+type Entry = NonNullable<Transaction['timelines']>[number]
+
+/** An entry in words that tell it apart: type, amount, identifier and time. */
+const entryKey = (e: Entry): string => JSON.stringify([e.eventType ?? null, e.amount ?? null, e.identifier ?? null, e.eventTime ?? null])
 
 export function snapshotOf(t: Transaction): TransactionSnapshot {
   const p = t.purchaseDetails
@@ -34,13 +41,30 @@ export function snapshotOf(t: Transaction): TransactionSnapshot {
     refundedAmount: p?.refundedAmount ?? 0,
     refundIds: [...(p?.refundIds ?? [])],
     timeline: t.timelines ? t.timelines.length : null,
+    entries: t.timelines ? t.timelines.map(entryKey) : undefined,
   }
 }
 
-/** Timeline entries of `eventType` added since the snapshot; undefined when the service shows no timeline. */
+/**
+ * Timeline entries of `eventType` added since the snapshot; undefined when the service shows no
+ * timeline. Found by what each entry is, not where it stands: the contract does not say the
+ * timeline's order, and a newest-first timeline cut at the old length would show old entries as
+ * new and hide the new one (a lost refund then sent again).
+ */
 export function entriesSince(t: Transaction, before: TransactionSnapshot | undefined, eventType: string) {
   if (!t.timelines || !before || before.timeline === null) return undefined
-  return t.timelines.slice(before.timeline).filter((e) => e.eventType === eventType)
+  if (!Array.isArray(before.entries)) return t.timelines.slice(before.timeline).filter((e) => e.eventType === eventType)
+  const seen = new Map<string, number>()
+  for (const key of before.entries) seen.set(key, (seen.get(key) ?? 0) + 1)
+  return t.timelines.filter((e) => {
+    const key = entryKey(e)
+    const left = seen.get(key) ?? 0
+    if (left > 0) {
+      seen.set(key, left - 1)
+      return false
+    }
+    return e.eventType === eventType
+  })
 }
 
 const money = (units: number, currency: string) => `${formatMinorUnits(units, currency)} ${currency.toUpperCase()}`
@@ -197,9 +221,19 @@ export const HAPPENED: Record<'capture' | 'cancel-authorisation' | 'transfer' | 
     entriesSince(t, before, 'FundsTransferReversed')?.some((e) => transferId === undefined || e.identifier === transferId),
 }
 
-/** A stable short hash of a request body, to tell two operations apart by what they send. */
+/**
+ * A stable short hash of a request body, to tell two operations apart by what they send: its
+ * keys in sorted order, so that the same body written in another order (`--data`) is the same
+ * operation (and takes the same lock).
+ */
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 16)
+  return createHash('sha256').update(JSON.stringify(body, sortedKeys)).digest('hex').slice(0, 16)
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  const record = value as Record<string, unknown>
+  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]))
 }
 
 const KIND_BY_ACTION: Record<string, keyof typeof HAPPENED> = {

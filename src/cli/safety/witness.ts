@@ -44,6 +44,12 @@ export const REPEAT_WINDOW_ENV = 'PAYFAC_REPEAT_WINDOW'
 /** At most this many pages of payouts are read (100 a page): more payouts within the window is not a case to walk. */
 export const PAYOUT_PAGES_MAX = 10
 const PAYOUT_PAGE_SIZE = 100
+/**
+ * Newest first, asked for explicitly: the contract leaves a list's order without `sort` as the
+ * service's "natural ordering", and the window walk and the look after a lost answer read only
+ * the first page(s). Oldest first, a merchant with more than 100 payouts would show none recent.
+ */
+export const NEWEST_FIRST = '-createdAt'
 
 /** A window: `0` (off), a whole number with ms, s, m, h or d, or plain seconds. A UsageError (exit 2) naming `what` otherwise. */
 export function parseRepeatWindow(input: string, what: string): number {
@@ -72,12 +78,23 @@ export function formatWindow(ms: number): string {
   return `${ms}ms`
 }
 
-/** A service Timestamp in ms since the epoch; undefined when missing or unreadable. No zone: UTC (the contract's). */
+/** The contract's Timestamp (ISO 8601): a date, then a time (after `T`, or a space), then a zone or none. */
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?))?(Z|[+-]\d{2}:?\d{2})?$/i
+
+/**
+ * A service Timestamp in ms since the epoch; undefined when missing or unreadable. No zone: UTC
+ * (the contract's), whatever this machine's time zone, with a `T` or a space before the time.
+ * Anything but an ISO 8601 date and time is unreadable (it counts as within the window), never
+ * guessed by the local clock's rules: a time read in the local zone east of UTC looks older than
+ * it is, and would hide a recent refund or payout from the witness.
+ */
 export function serviceTime(value: unknown): number | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined
-  const text = value.trim()
-  const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) || !text.includes('T') ? text : `${text}Z`
-  const ms = Date.parse(zoned)
+  if (typeof value !== 'string') return undefined
+  const parts = TIMESTAMP.exec(value.trim())
+  if (!parts) return undefined
+  const [, date, time, zone] = parts
+  const offset = zone === undefined || zone.toUpperCase() === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`
+  const ms = Date.parse(`${date}T${time ?? '00:00'}${offset}`)
   return Number.isNaN(ms) ? undefined : ms
 }
 
@@ -199,7 +216,7 @@ export interface PayoutWitness {
  * case; at most PAYOUT_PAGES_MAX.
  */
 export async function witnessPayout(client: PayfacClient, money: { minorCurrencyUnits: number; currency: string }, merchantId: string | undefined, windowMs: number): Promise<PayoutWitness> {
-  const firstPage = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE })
+  const firstPage = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, sort: NEWEST_FIRST })
   const now = firstPage.serverTime ?? Date.now()
   let page = firstPage
   for (let n = 1; ; n++) {
@@ -207,6 +224,6 @@ export async function witnessPayout(client: PayfacClient, money: { minorCurrency
     if (seen !== undefined) return { seen, firstPage }
     const allRecent = page.items.length > 0 && page.items.every((p) => withinWindow(serviceTime(p.createdAt), now, windowMs))
     if (!allRecent || n >= page.pageCount || n >= PAYOUT_PAGES_MAX) return { seen: undefined, firstPage }
-    page = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, page: n + 1 })
+    page = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, page: n + 1, sort: NEWEST_FIRST })
   }
 }
