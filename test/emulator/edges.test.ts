@@ -190,6 +190,17 @@ describe('webhook targets', () => {
     ['203.0.113.9', 'public'],
     ['2001:db8::1', 'public'],
     ['not-an-address', 'reserved'],
+    // Addresses that carry an IPv4 address inside IPv6 are judged by it, never as public.
+    ['64:ff9b::10.0.0.7', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b:1::1', 'private'],
+    ['::169.254.169.254', 'metadata'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:c0a8:0101::1', 'private'],
+    ['2002:7f00:1::1', 'private'],
+    ['2002:cb00:7109::1', 'public'],
+    ['fec0::1', 'private'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind)
   })
