@@ -173,11 +173,20 @@ describe('deliveries', () => {
       expect(running.err.join('')).toContain('Delivery dlv_replayMe was acknowledged before: answered 200 again, not forwarded.')
       expect(running.out.map((l) => JSON.parse(l)).filter((e) => e.deliveryId === 'dlv_replayMe').map((e) => e.duplicate ?? false)).toEqual([false, true])
 
+      // The delivery id is not signed: the same signed delivery under a fresh id, or none, is a replay too.
+      for (const replay of [{ ...headers, 'webhook-delivery-id': 'dlv_freshId' }, { 'webhook-signature': headers['webhook-signature'] }]) {
+        const copy = await post(running.port, body, replay)
+        expect(copy.status).toBe(200)
+        expect(((await copy.json()) as { duplicate?: boolean }).duplicate).toBe(true)
+      }
+      expect(target.bodies).toHaveLength(1)
+
       status = 500
-      const failing = { ...headers, 'webhook-delivery-id': 'dlv_retryMe' }
-      expect((await post(running.port, body, failing)).status).toBe(500)
+      const other = '{"webhookEventType":"OrderCreated","event":{"orderId":"ordr_retried"}}'
+      const failing = { 'webhook-signature': webhookSignatureHeader(secret, other), 'webhook-delivery-id': 'dlv_retryMe' }
+      expect((await post(running.port, other, failing)).status).toBe(500)
       status = 204
-      expect((await post(running.port, body, failing)).status).toBe(204)
+      expect((await post(running.port, other, failing)).status).toBe(204)
       expect(target.bodies).toHaveLength(3)
     } finally {
       await running.stop()
