@@ -143,6 +143,11 @@ describe('--skip-verify', () => {
       expect(target.bodies).toHaveLength(1)
       expect(running.err.join('')).toContain('WARNING: forwarding an UNVERIFIED delivery dlv_unsignedOne (PayoutPaid)')
       expect(JSON.parse(running.out[0] as string)).toMatchObject({ signatureValid: null, forwardStatus: 204 })
+      // A web page in the developer's browser posting here (text/plain needs no preflight) is not a sender.
+      for (const browser of [{ origin: 'https://evil.example', 'content-type': 'text/plain' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]) {
+        expect((await post(running.port, '{"webhookEventType":"PayoutPaid","event":{}}', browser)).status).toBe(403)
+      }
+      expect(target.bodies).toHaveLength(1)
       // A sender's text reaches the warning with its controls made visible.
       await post(running.port, JSON.stringify({ webhookEventType: 'Evil\u001b]52;c;aGk=\u0007\u202eX', event: {} }), {})
       const warning = running.err.join('').split('\n').find((l) => l.includes('Evil')) as string

@@ -172,6 +172,13 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
   let begun: string[] | undefined
   try {
     if (req.method !== 'POST') return answer(405, { error: 'payfac webhooks listen takes POST deliveries' })
+    // A web page open in the developer's browser can POST here too (a "simple" request needs no
+    // preflight); a webhook sender is not a browser and sends no Origin or Sec-Fetch-Site. Refused
+    // before anything is read, so a page cannot feed the handler, even with --skip-verify.
+    const site = headerValue(req, 'sec-fetch-site')
+    if (headerValue(req, 'origin') !== undefined || (site !== undefined && site !== 'none')) {
+      return answerJson(res, 403, { error: 'a request from a web browser is not a webhook delivery' }, true)
+    }
     // Fail closed: until the secret is known (it may still be being fetched), nothing is accepted; the sender retries.
     if (state.secret === undefined && !options.skipVerify) return answerJson(res, 503, { error: 'not ready: no secret to check signatures with yet' }, true)
     const body = await readBody(req, res)
