@@ -144,7 +144,8 @@ describe('--skip-verify', () => {
       expect(running.err.join('')).toContain('WARNING: forwarding an UNVERIFIED delivery dlv_unsignedOne (PayoutPaid)')
       expect(JSON.parse(running.out[0] as string)).toMatchObject({ signatureValid: null, forwardStatus: 204 })
       // A web page in the developer's browser posting here (text/plain needs no preflight) is not a sender.
-      for (const browser of [{ origin: 'https://evil.example', 'content-type': 'text/plain' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const browsers: Record<string, string>[] = [{ origin: 'https://evil.example', 'content-type': 'text/plain' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]
+      for (const browser of browsers) {
         expect((await post(running.port, '{"webhookEventType":"PayoutPaid","event":{}}', browser)).status).toBe(403)
       }
       expect(target.bodies).toHaveLength(1)
