@@ -50,6 +50,13 @@ describe('the Host header', () => {
     expect((await send(emulator.port, 'GET', '/__emulator/state', { host: `evil.example:${emulator.port}` })).status).toBe(421)
   })
 
+  it.each(['evil.example/.localhost', 'localhost:80@evil.example', 'evil.example#.localhost', 'evil.example?.localhost'])(
+    '%s, which ends like a loopback name but is none, is refused (421)',
+    async (host) => {
+      expect((await send(emulator.port, 'GET', '/__emulator/state', { host })).status).toBe(421)
+    },
+  )
+
   it.each(['127.0.0.1', 'localhost', 'app.localhost', '[::1]', '127.0.0.2'])('%s (with the port) is served', async (name) => {
     const answer = await send(emulator.port, 'GET', '/__emulator/clock', { host: `${name}:${emulator.port}` })
     expect(answer.status).toBe(200)
