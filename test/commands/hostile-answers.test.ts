@@ -34,6 +34,9 @@ describe('a guard read that does not match the contract stops the money command 
     ['{"foo":1} for the transaction', { foo: 1 }, /purchaseDetails: is required/],
     ['a transaction without its amount', { purchaseDetails: { transactionId: TRAN, refundedAmount: 0 } }, /purchaseDetails\.amount\.minorCurrencyUnits: is required/],
     ['an amount that is not an integer', { purchaseDetails: { amount: { minorCurrencyUnits: '1250', currency: 'AUD' } } }, /purchaseDetails\.amount\.minorCurrencyUnits/],
+    // The service's fault, not the user's: never exit 2 blaming --amount or --currency.
+    ['a negative amount', { purchaseDetails: { amount: { minorCurrencyUnits: -1000, currency: 'AUD' } } }, /purchaseDetails\.amount\.minorCurrencyUnits: expected a whole number of minor units, 0 or more/],
+    ['a currency that is not a code', { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD\u001b' } } }, /purchaseDetails\.amount\.currency: expected a three-letter currency code/],
   ])('refund with --currency: %s', async (_name, body, problem) => {
     service.answer(() => ({ body }))
     const result = await payfac('transactions', 'refund', TRAN, '--amount', '1.00', '--currency', 'AUD', '--yes')
