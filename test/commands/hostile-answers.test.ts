@@ -49,6 +49,19 @@ describe('a guard read that does not match the contract stops the money command 
   })
 })
 
+describe('a transfer or reversal in another currency than the transaction\'s is refused before sending', () => {
+  it.each([
+    ['transfer', ['transactions', 'transfer', TRAN, '--amount', '2.50', '--currency', 'AUD', '--to', 'mcht_AAAAAAAAAAAAAAAA', '--repeat-window', '0', '--yes']],
+    ['reverse-transfer', ['transactions', 'reverse-transfer', TRAN, '--transfer', 'trnf_AAAAAAAAAAAAAAAA', '--amount', '2.50', '--currency', 'AUD', '--repeat-window', '0', '--yes']],
+  ])('%s --currency AUD on a JPY transaction: exit 2, nothing sent (it sent 250, i.e. 250 JPY)', async (_name, argv) => {
+    service.answer(() => ({ body: { transactionId: TRAN, purchaseDetails: { transactionId: TRAN, amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } } }))
+    const result = await payfac(...argv)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain("--currency AUD is not the transaction's currency (JPY)")
+    expect(changes()).toEqual([])
+  })
+})
+
 describe('a read answered with something that is not the JSON record is exit 7, not "a bug"', () => {
   it.each<[string, HostileAnswer, RegExp]>([
     ['an HTML page', { headers: { 'content-type': 'text/html' }, body: '<html><body>Maintenance</body></html>' }, /expected JSON but got text\/html/],
