@@ -39,8 +39,10 @@ function expectOneMade(results: SpawnResult[]): SpawnResult {
   expect(codes, results.map((r) => r.stderr).join('\n---\n')).toEqual([0, ...Array(N - 1).fill(6)])
   const made = results.find((r) => r.code === 0) as SpawnResult
   for (const other of results.filter((r) => r.code === 6)) {
-    // --json: the error object on stdout, nothing else
-    expect(JSON.parse(other.stdout).error).toMatchObject({ code: 6 })
+    // --json: the error object is one line on stderr, and stdout holds nothing ("Errors go to stderr only")
+    expect(other.stdout).toBe('')
+    const errorLine = other.stderr.split('\n').find((line) => line.startsWith('{"error"')) ?? '{}'
+    expect(JSON.parse(errorLine).error).toMatchObject({ code: 6 })
     expect(other.stderr).toMatch(/already made|while this one waited/)
     expect(other.stderr).toContain('nothing was sent')
   }
