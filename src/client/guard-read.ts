@@ -8,7 +8,31 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** What a guard read's field must be: present, and of this kind. */
-export type GuardField = [path: string, kind: 'object' | 'string' | 'integer']
+export type GuardField = [path: string, kind: 'object' | 'string' | 'integer' | 'amount' | 'currency']
+
+/** Whether `value` is of `kind`: an amount is a whole number of minor units, 0 or more; a currency three capital letters (ISO 4217). */
+function fitsKind(value: unknown, kind: GuardField[1]): boolean {
+  switch (kind) {
+    case 'object':
+      return isObject(value)
+    case 'string':
+      return typeof value === 'string' && value !== ''
+    case 'integer':
+      return Number.isSafeInteger(value)
+    case 'amount':
+      return Number.isSafeInteger(value) && (value as number) >= 0
+    case 'currency':
+      return typeof value === 'string' && /^[A-Z]{3}$/.test(value)
+  }
+}
+
+const EXPECTED: Record<GuardField[1], string> = {
+  object: 'object',
+  string: 'string',
+  integer: 'integer',
+  amount: 'a whole number of minor units, 0 or more',
+  currency: 'a three-letter currency code',
+}
 
 /**
  * A read that decides whether a money command sends (a guard read) must hold what the decision
@@ -20,9 +44,8 @@ export function checkGuardRead(body: unknown, at: { method: string; path: string
   for (const [fieldPath, kind] of fields) {
     let value: unknown = body
     for (const part of fieldPath.split('.')) value = isObject(value) ? value[part] : undefined
-    const fits = kind === 'object' ? isObject(value) : kind === 'string' ? typeof value === 'string' && value !== '' : Number.isSafeInteger(value)
-    if (fits) continue
-    const problem = value === undefined || value === null ? `is required (expected ${kind})` : `expected ${kind}`
+    if (fitsKind(value, kind)) continue
+    const problem = value === undefined || value === null ? `is required (expected ${EXPECTED[kind]})` : `expected ${EXPECTED[kind]}`
     throw new ResponseFormatError({ method: at.method, path: at.path, status: at.status ?? 200, body: redactJson(body), reason: `${fieldPath}: ${problem}` })
   }
 }

@@ -156,8 +156,12 @@ export async function* iteratePageBatches<T>(
   let allSeen = false
   /** The last page had at least one record with an identifier. */
   let identified = false
-  /** For records without identifiers: the previous page, in short (size, first and last record). */
-  let previous: { page: number; signature: string } | undefined
+  /**
+   * For records without identifiers: every page so far, in short (a 64-bit hash of its size, first
+   * and last record) → its number, so pages that alternate (A, B, A, B…) stop as well as a page
+   * answered twice in a row. About 60 bytes a page.
+   */
+  const pagesSeen = new Map<string, number>()
   /**
    * Whether the walk must stop at `page` (with `allowPartial`, after a warning): it brought nothing
    * new. Throws a ListIntegrityError otherwise.
@@ -167,9 +171,10 @@ export async function* iteratePageBatches<T>(
     if (allSeen) {
       message = `Page ${page} of ${what} repeated records already delivered (all ${items.length} of them): the walk stopped`
     } else if (!identified && items.length > 0) {
-      const signature = `${items.length}\u0000${JSON.stringify(items[0])}\u0000${JSON.stringify(items[items.length - 1])}`
-      if (previous && previous.signature === signature) message = `Page ${page} of ${what} repeated page ${previous.page}: the walk stopped`
-      previous = { page, signature }
+      const signature = pageHash(`${items.length}\u0000${JSON.stringify(items[0])}\u0000${JSON.stringify(items[items.length - 1])}`)
+      const earlier = pagesSeen.get(signature)
+      if (earlier !== undefined) message = `Page ${page} of ${what} repeated page ${earlier}: the walk stopped`
+      else pagesSeen.set(signature, page)
     }
     if (message === undefined) return false
     if (!options.allowPartial) throw new ListIntegrityError({ page, reason: 'repeated-page', message })
@@ -325,4 +330,16 @@ async function* sequentialWalk<T>(
     if (state.done()) return
     current = next ? await next : undefined
   }
+}
+
+/** Two 32-bit FNV-1a hashes (different offsets) of `text`, as 16 hex digits: no crypto on the list path. */
+function pageHash(text: string): string {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    a = Math.imul(a ^ code, 0x01000193) >>> 0
+    b = Math.imul(b ^ code, 0x01000193 + 2) >>> 0
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0')
 }

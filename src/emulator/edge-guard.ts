@@ -98,6 +98,9 @@ function crossSite(why: string): EmulatorError {
 }
 
 function hostAllowed(policy: EdgePolicy, hostHeader: string): boolean {
+  // A host name or address and an optional port, nothing else: `evil.example/.localhost` or
+  // `localhost:80@evil.example` name no host of this emulator, whatever their last part says.
+  if (!/^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i.test(hostHeader.trim()) && isIP(hostHeader.trim()) !== 6) return false
   const host = bare(stripPort(hostHeader.trim()))
   if (host === '') return false
   return isLoopbackName(host) || policy.hosts.has(host)

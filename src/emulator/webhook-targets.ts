@@ -7,7 +7,9 @@
 //   (169.254.169.254, fd00:ec2::254) or unspecified (0.0.0.0/8, ::) addresses, unless
 //   --allow-private-webhooks is given as well;
 // - never multicast, broadcast or reserved addresses (224.0.0.0/3, ff00::/8).
-// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as the IPv4 address they carry.
+// IPv6 addresses that carry an IPv4 address (mapped ::ffff:10.0.0.1, compatible, SIIT, NAT64
+// 64:ff9b::/96, 6to4 2002::/16) are judged as the IPv4 address they carry; site-local fec0::/10 and
+// the local-use NAT64 prefix 64:ff9b:1::/48 as private.
 import { isIP } from 'node:net'
 
 export type AddressClass = 'loopback' | 'private' | 'link-local' | 'cgnat' | 'metadata' | 'unspecified' | 'reserved' | 'public'
@@ -53,9 +55,24 @@ function classifyV4([a = 0, b = 0, c = 0, d = 0]: number[]): AddressClass {
 function classifyV6(words: number[]): AddressClass {
   const [w0 = 0, w1 = 0, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0] = words
   const zeroHead = w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0 && w4 === 0
-  if (zeroHead && w5 === 0xffff) return classifyV4([w6 >> 8, w6 & 0xff, w7 >> 8, w7 & 0xff])
+  const v4 = (high: number, low: number) => classifyV4([high >> 8, high & 0xff, low >> 8, low & 0xff])
+  if (zeroHead && w5 === 0xffff) return v4(w6, w7)
   if (zeroHead && w5 === 0 && w6 === 0 && w7 === 1) return 'loopback'
   if (zeroHead && w5 === 0 && w6 === 0 && w7 === 0) return 'unspecified'
+  // Other forms that carry an IPv4 address, judged as that address, never as public: IPv4-compatible
+  // (::a.b.c.d), SIIT (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96, whose gateway connects to the IPv4
+  // address inside: 64:ff9b::10.0.0.7 reaches 10.0.0.7) and 6to4 (2002:AABB:CCDD::/48).
+  // These go out as IPv6 (a relay or gateway), so one carrying 127.x is not this machine: private.
+  const carried = (high: number, low: number): AddressClass => {
+    const kind = v4(high, low)
+    return kind === 'loopback' ? 'private' : kind
+  }
+  if (zeroHead && w5 === 0) return carried(w6, w7)
+  if (w0 === 0 && w1 === 0 && w2 === 0 && w3 === 0 && w4 === 0xffff && w5 === 0) return carried(w6, w7)
+  if (w0 === 0x64 && w1 === 0xff9b && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0) return carried(w6, w7)
+  if (w0 === 0x64 && w1 === 0xff9b && w2 === 1) return 'private'
+  if (w0 === 0x2002) return carried(w1, w2)
+  if ((w0 & 0xffc0) === 0xfec0) return 'private'
   if (w0 === 0xfd00 && w1 === 0x0ec2 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0 && w6 === 0 && w7 === 0x254) return 'metadata'
   if ((w0 & 0xfe00) === 0xfc00) return 'private'
   if ((w0 & 0xffc0) === 0xfe80) return 'link-local'
@@ -71,8 +88,9 @@ function expandV6(text: string): number[] {
   if (dotted) {
     const [a = 0, b = 0, c = 0, d = 0] = (dotted[1] as string).split('.').map(Number)
     tail.push((a << 8) | b, (c << 8) | d)
-    head = head.slice(0, -(dotted[1] as string).length).replace(/:$/, '') || ':'
-    if (head.endsWith(':') && !head.endsWith('::')) head = head.slice(0, -1)
+    head = head.slice(0, -(dotted[1] as string).length)
+    // `64:ff9b::` keeps its `::` (the zeros before the IPv4 part); `::ffff:` loses its last `:`.
+    if (!head.endsWith('::')) head = head.replace(/:$/, '')
   }
   const words = (part: string) => (part === '' ? [] : part.split(':').filter((w) => w !== '').map((w) => Number.parseInt(w, 16)))
   const [left = '', right] = head.split('::')

@@ -34,6 +34,9 @@ describe('a guard read that does not match the contract stops the money command 
     ['{"foo":1} for the transaction', { foo: 1 }, /purchaseDetails: is required/],
     ['a transaction without its amount', { purchaseDetails: { transactionId: TRAN, refundedAmount: 0 } }, /purchaseDetails\.amount\.minorCurrencyUnits: is required/],
     ['an amount that is not an integer', { purchaseDetails: { amount: { minorCurrencyUnits: '1250', currency: 'AUD' } } }, /purchaseDetails\.amount\.minorCurrencyUnits/],
+    // The service's fault, not the user's: never exit 2 blaming --amount or --currency.
+    ['a negative amount', { purchaseDetails: { amount: { minorCurrencyUnits: -1000, currency: 'AUD' } } }, /purchaseDetails\.amount\.minorCurrencyUnits: expected a whole number of minor units, 0 or more/],
+    ['a currency that is not a code', { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD\u001b' } } }, /purchaseDetails\.amount\.currency: expected a three-letter currency code/],
   ])('refund with --currency: %s', async (_name, body, problem) => {
     service.answer(() => ({ body }))
     const result = await payfac('transactions', 'refund', TRAN, '--amount', '1.00', '--currency', 'AUD', '--yes')
@@ -42,6 +45,19 @@ describe('a guard read that does not match the contract stops the money command 
     expect(result.stderr).toMatch(problem)
     expect(result.stdout).toBe('')
     expect(service.arrived.map((r) => r.method)).toContain('GET')
+    expect(changes()).toEqual([])
+  })
+})
+
+describe('a transfer or reversal in another currency than the transaction\'s is refused before sending', () => {
+  it.each([
+    ['transfer', ['transactions', 'transfer', TRAN, '--amount', '2.50', '--currency', 'AUD', '--to', 'mcht_AAAAAAAAAAAAAAAA', '--repeat-window', '0', '--yes']],
+    ['reverse-transfer', ['transactions', 'reverse-transfer', TRAN, '--transfer', 'trnf_AAAAAAAAAAAAAAAA', '--amount', '2.50', '--currency', 'AUD', '--repeat-window', '0', '--yes']],
+  ])('%s --currency AUD on a JPY transaction: exit 2, nothing sent (it sent 250, i.e. 250 JPY)', async (_name, argv) => {
+    service.answer(() => ({ body: { transactionId: TRAN, purchaseDetails: { transactionId: TRAN, amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } } }))
+    const result = await payfac(...argv)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain("--currency AUD is not the transaction's currency (JPY)")
     expect(changes()).toEqual([])
   })
 })

@@ -143,6 +143,12 @@ describe('--skip-verify', () => {
       expect(target.bodies).toHaveLength(1)
       expect(running.err.join('')).toContain('WARNING: forwarding an UNVERIFIED delivery dlv_unsignedOne (PayoutPaid)')
       expect(JSON.parse(running.out[0] as string)).toMatchObject({ signatureValid: null, forwardStatus: 204 })
+      // A web page in the developer's browser posting here (text/plain needs no preflight) is not a sender.
+      const browsers: Record<string, string>[] = [{ origin: 'https://evil.example', 'content-type': 'text/plain' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]
+      for (const browser of browsers) {
+        expect((await post(running.port, '{"webhookEventType":"PayoutPaid","event":{}}', browser)).status).toBe(403)
+      }
+      expect(target.bodies).toHaveLength(1)
       // A sender's text reaches the warning with its controls made visible.
       await post(running.port, JSON.stringify({ webhookEventType: 'Evil\u001b]52;c;aGk=\u0007\u202eX', event: {} }), {})
       const warning = running.err.join('').split('\n').find((l) => l.includes('Evil')) as string
@@ -173,11 +179,20 @@ describe('deliveries', () => {
       expect(running.err.join('')).toContain('Delivery dlv_replayMe was acknowledged before: answered 200 again, not forwarded.')
       expect(running.out.map((l) => JSON.parse(l)).filter((e) => e.deliveryId === 'dlv_replayMe').map((e) => e.duplicate ?? false)).toEqual([false, true])
 
+      // The delivery id is not signed: the same signed delivery under a fresh id, or none, is a replay too.
+      for (const replay of [{ ...headers, 'webhook-delivery-id': 'dlv_freshId' }, { 'webhook-signature': headers['webhook-signature'] }]) {
+        const copy = await post(running.port, body, replay)
+        expect(copy.status).toBe(200)
+        expect(((await copy.json()) as { duplicate?: boolean }).duplicate).toBe(true)
+      }
+      expect(target.bodies).toHaveLength(1)
+
       status = 500
-      const failing = { ...headers, 'webhook-delivery-id': 'dlv_retryMe' }
-      expect((await post(running.port, body, failing)).status).toBe(500)
+      const other = '{"webhookEventType":"OrderCreated","event":{"orderId":"ordr_retried"}}'
+      const failing = { 'webhook-signature': webhookSignatureHeader(secret, other), 'webhook-delivery-id': 'dlv_retryMe' }
+      expect((await post(running.port, other, failing)).status).toBe(500)
       status = 204
-      expect((await post(running.port, body, failing)).status).toBe(204)
+      expect((await post(running.port, other, failing)).status).toBe(204)
       expect(target.bodies).toHaveLength(3)
     } finally {
       await running.stop()

@@ -50,6 +50,13 @@ describe('the Host header', () => {
     expect((await send(emulator.port, 'GET', '/__emulator/state', { host: `evil.example:${emulator.port}` })).status).toBe(421)
   })
 
+  it.each(['evil.example/.localhost', 'localhost:80@evil.example', 'evil.example#.localhost', 'evil.example?.localhost'])(
+    '%s, which ends like a loopback name but is none, is refused (421)',
+    async (host) => {
+      expect((await send(emulator.port, 'GET', '/__emulator/state', { host })).status).toBe(421)
+    },
+  )
+
   it.each(['127.0.0.1', 'localhost', 'app.localhost', '[::1]', '127.0.0.2'])('%s (with the port) is served', async (name) => {
     const answer = await send(emulator.port, 'GET', '/__emulator/clock', { host: `${name}:${emulator.port}` })
     expect(answer.status).toBe(200)
@@ -190,6 +197,17 @@ describe('webhook targets', () => {
     ['203.0.113.9', 'public'],
     ['2001:db8::1', 'public'],
     ['not-an-address', 'reserved'],
+    // Addresses that carry an IPv4 address inside IPv6 are judged by it, never as public.
+    ['64:ff9b::10.0.0.7', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b:1::1', 'private'],
+    ['::169.254.169.254', 'metadata'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:c0a8:0101::1', 'private'],
+    ['2002:7f00:1::1', 'private'],
+    ['2002:cb00:7109::1', 'public'],
+    ['fec0::1', 'private'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind)
   })

@@ -50,6 +50,18 @@ describe.concurrent('a walk that makes no progress', () => {
     expect(Math.max(...requested)).toBeLessThanOrEqual(2)
   })
 
+  it('stops when pages of records without identifiers alternate (A, B, A…), at the first page seen before', async () => {
+    const requested: number[] = []
+    const fetchPage = async (page: number) => {
+      requested.push(page)
+      return toPage(page % 2 === 1 ? [{ n: 1 }, { n: 2 }] : [{ n: 3 }, { n: 4 }], {}, { page, limit: 2 })
+    }
+    const { items, error } = await collect(iteratePages(fetchPage, 1, { what: '/things', concurrency: 1 }))
+    expect((error as Error).message).toBe('Page 3 of /things repeated page 1: the walk stopped')
+    expect(items).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }])
+    expect(Math.max(...requested)).toBeLessThanOrEqual(3)
+  })
+
   it('stops at a page of records already seen even when the counts promise more pages', async () => {
     const fetchPage = async (page: number) => full(page, page === 3 ? ['p1a', 'p1b'] : [`p${page}a`, `p${page}b`], { 'page-count': '1000', 'total-record-count': '2000' })
     const { items, error } = await collect(iteratePages(fetchPage, 1, { identify: (r) => (r as { id: string }).id, concurrency: 1 }))

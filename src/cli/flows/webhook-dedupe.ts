@@ -59,3 +59,22 @@ export class DeliveryDedupe {
     }
   }
 }
+
+/**
+ * The verdict for a delivery known by several keys (its `Webhook-Delivery-Id`, and the signed
+ * content its valid signature covers): a duplicate or in flight by any key is that; when new by
+ * all, each is begun, to be settled together. The delivery id is not signed, so a replay of a
+ * captured delivery under a fresh id (or none) is still caught by the signed key.
+ */
+export function beginAll(dedupe: DeliveryDedupe, keys: string[], expiresAt: number): DedupeVerdict {
+  const begun: string[] = []
+  for (const key of keys) {
+    const verdict = dedupe.begin(key, expiresAt)
+    if (verdict !== 'new') {
+      for (const each of begun) dedupe.settle(each, false)
+      return verdict
+    }
+    begun.push(key)
+  }
+  return 'new'
+}

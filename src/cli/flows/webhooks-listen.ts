@@ -20,6 +20,7 @@ import {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   WEBHOOK_SIGNATURE_HEADER,
   describeWebhookSignatureFailure,
+  signWebhookPayload,
   verifyWebhookSignature,
 } from '../../client/webhook-signature.js'
 import type { Environment } from '../../config/profiles.js'
@@ -28,7 +29,7 @@ import { KNOWN_EVENTS } from '../known-names.js'
 import { watchInterrupts } from './interrupt.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { checkSecretChoice, missingSecret, secretFromEmulator, skipVerifyWarning } from './listen-secret.js'
-import { DeliveryDedupe } from './webhook-dedupe.js'
+import { DeliveryDedupe, beginAll } from './webhook-dedupe.js'
 import { answerJson, closeServer, listenOn, readBody, receiverServer } from './webhook-receiver.js'
 
 /** Every event the emulator sends (docs/emulator.md, "For integrators" → Events). */
@@ -168,9 +169,16 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
   const answer = (status: number, body: unknown) => answerJson(res, status, body)
   // What a sender wrote (an event type, a delivery id) is shown with its control characters made visible.
   const warn = (line: string) => context.stderr.write(`${sanitizeLine(line)}\n`)
-  let begun: string | undefined
+  let begun: string[] | undefined
   try {
     if (req.method !== 'POST') return answer(405, { error: 'payfac webhooks listen takes POST deliveries' })
+    // A web page open in the developer's browser can POST here too (a "simple" request needs no
+    // preflight); a webhook sender is not a browser and sends no Origin or Sec-Fetch-Site. Refused
+    // before anything is read, so a page cannot feed the handler, even with --skip-verify.
+    const site = headerValue(req, 'sec-fetch-site')
+    if (headerValue(req, 'origin') !== undefined || (site !== undefined && site !== 'none')) {
+      return answerJson(res, 403, { error: 'a request from a web browser is not a webhook delivery' }, true)
+    }
     // Fail closed: until the secret is known (it may still be being fetched), nothing is accepted; the sender retries.
     if (state.secret === undefined && !options.skipVerify) return answerJson(res, 503, { error: 'not ready: no secret to check signatures with yet' }, true)
     const body = await readBody(req, res)
@@ -199,16 +207,18 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
     }
     // Kept while the signature could still be accepted: its timestamp plus the tolerance.
     const until = ((check?.ok ? check.timestamp : Date.now() / 1000) + DEFAULT_WEBHOOK_TOLERANCE_SECONDS) * 1000
-    const verdict = deliveryId === null ? 'new' : state.dedupe.begin(deliveryId, until)
-    if (verdict === 'new' && deliveryId !== null) begun = deliveryId
+    // By its id, and by what its signature covers (the id is not signed: a replay may carry another, or none).
+    const keys = [...(deliveryId === null ? [] : [`id:${deliveryId}`]), ...(check?.ok && state.secret !== undefined ? [`signed:${check.timestamp}:${signWebhookPayload(state.secret, check.timestamp, body)}`] : [])]
+    const verdict = beginAll(state.dedupe, keys, until)
+    if (verdict === 'new' && keys.length > 0) begun = keys
     if (verdict === 'duplicate') {
-      warn(`Delivery ${deliveryId} was acknowledged before: answered 200 again, not forwarded.`)
+      warn(`Delivery ${deliveryId ?? '(no Webhook-Delivery-Id)'} was acknowledged before: answered 200 again, not forwarded.`)
       answer(200, { duplicate: true, deliveryId })
       event.duplicate = true
       return void print()
     }
     if (verdict === 'in-flight') {
-      warn(`Delivery ${deliveryId} arrived again while the first copy is being handled: answered 409.`)
+      warn(`Delivery ${deliveryId ?? '(no Webhook-Delivery-Id)'} arrived again while the first copy is being handled: answered 409.`)
       return answer(409, { error: `delivery ${deliveryId} is being handled`, deliveryId })
     }
     let status = 200
@@ -222,11 +232,11 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
       if (options.skipVerify) warn(`WARNING: accepted an UNVERIFIED delivery${deliveryId ? ` ${deliveryId}` : ''} (${type}) (--skip-verify).`)
       answer(200, { received: true })
     }
-    if (begun !== undefined) state.dedupe.settle(begun, status >= 200 && status < 300)
+    if (begun !== undefined) for (const key of begun) state.dedupe.settle(key, status >= 200 && status < 300)
     begun = undefined
     print()
   } catch (error) {
-    if (begun !== undefined) state.dedupe.settle(begun, false)
+    if (begun !== undefined) for (const key of begun) state.dedupe.settle(key, false)
     answer(500, { error: error instanceof Error ? error.message : String(error) })
   }
 }

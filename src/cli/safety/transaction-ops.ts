@@ -157,7 +157,7 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
   const timed = await readForDryRun(session.dryRun, `transaction ${id}`, () => readTransactionTimed(client, id))
   const read = timed?.transaction
   // What remains to refund is judged from the amount: an answer without it stops the refund (exit 7).
-  if (read) checkGuardRead(read, { method: 'GET', path: `/transactions/${id}` }, [['purchaseDetails.amount.minorCurrencyUnits', 'integer'], ['purchaseDetails.amount.currency', 'string']])
+  if (read) checkGuardRead(read, { method: 'GET', path: `/transactions/${id}` }, [['purchaseDetails.amount.minorCurrencyUnits', 'amount'], ['purchaseDetails.amount.currency', 'currency']])
   if (!read && !r.currency) throw new UsageError('A dry run that cannot read the transaction needs --currency', 'Add --currency, such as --currency AUD')
   const currency = read ? currencyOf(read, r.currency) : (r.currency as string)
   const units = minorUnitsFrom(r.amount, currency)

@@ -30,7 +30,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
   static override flags = {
     transfer: Flags.string({ description: 'The transfer to reverse (its id, from the transaction).' }),
     amount: Flags.string({ description: 'How much to reverse, in major units (default: all that is left).', parse: async (input) => checkDecimal(input, '--amount') }),
-    currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", dependsOn: ['amount'], parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
+    currency: Flags.string({ description: "The amount's currency; by default the transaction's own (a different one is refused).", dependsOn: ['amount'], parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     data: dataFlag('The ReverseFundsTransfer body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['transfer', 'amount', 'currency']),
     again: againFlag,
     'repeat-window': repeatWindowFlag,
@@ -50,6 +50,7 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
   private async minor(client: PayfacClient): Promise<number | undefined> {
     const { amount, currency } = this.flags
     if (!amount) return undefined
-    return minorUnitsFrom(amount, currency ?? currencyOf(await client.transactions.get(this.args.transactionId), undefined))
+    // Always read: a --currency other than the transaction's is refused, never sent as the other's minor units.
+    return minorUnitsFrom(amount, currencyOf(await client.transactions.get(this.args.transactionId), currency))
   }
 }

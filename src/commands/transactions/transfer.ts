@@ -15,7 +15,7 @@ import { transactionDetailView } from '../../output/views/transactions.js'
 export default class TransactionsTransfer extends ApiCommand<typeof TransactionsTransfer> {
   static override summary = 'Move part of a payment to another merchant of the marketplace (TransferFunds).'
   static override description =
-    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first when --currency is not given); --data sends fields as given. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, an identical transfer on the transaction (same amount and destination) within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction; its transfers list the new transfer's id."
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first; a --currency other than its own is refused); --data sends fields as given. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, an identical transfer on the transaction (same amount and destination) within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction; its transfers list the new transfer's id."
 
   static override examples = [
     '<%= config.bin %> transactions transfer tran_ZqCNoNcm_22WeZ-j --to mcht_LocalSubMerch001 --amount 2.50',
@@ -29,7 +29,7 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
   static override flags = {
     to: idFlag('mcht', 'The merchant receiving the funds (mcht_…).'),
     amount: Flags.string({ description: 'How much to transfer, in major units such as 2.50.', parse: async (input) => checkDecimal(input, '--amount') }),
-    currency: Flags.string({ description: "The amount's currency; by default the transaction's own.", parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
+    currency: Flags.string({ description: "The amount's currency; by default the transaction's own (a different one is refused).", parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     description: Flags.string({ description: 'What the transfer is for.' }),
     data: dataFlag('The TransferFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['to', 'amount', 'currency', 'description']),
     again: againFlag,
@@ -47,7 +47,8 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
 
   private async fromFlags(client: PayfacClient) {
     const { to, amount, currency, description } = this.flags as { to: string; amount: string; currency?: string; description?: string }
-    const own = currency ?? currencyOf(await client.transactions.get(this.args.transactionId), undefined)
+    // Always read: a --currency other than the transaction's is refused, never sent as the other's minor units.
+    const own = currencyOf(await client.transactions.get(this.args.transactionId), currency)
     return { TransferFunds: transferBody(to, minorUnitsFrom(amount, own), description) }
   }
 }
