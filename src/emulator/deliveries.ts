@@ -92,6 +92,8 @@ export interface DeliveryEngineOptions {
   allowRemote?: boolean
   /** With allowRemote, also to private, link-local, CGNAT and metadata addresses (`--allow-private-webhooks`). */
   allowPrivate?: boolean
+  /** The emulator listens beyond this machine: its own loopback counts as inside (webhook-targets.ts). */
+  exposed?: boolean
   timeoutMs?: number
   log?: (line: string) => void
 }
@@ -130,7 +132,7 @@ export class DeliveryEngine {
     this.clock = options.clock
     this.ids = options.ids
     this.log = new RingBuffer<DeliveryAttempt>(options.capacity ?? DELIVERY_LOG_CAPACITY)
-    this.send = options.send ?? httpSender({ allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false })
+    this.send = options.send ?? httpSender({ allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false, exposed: options.exposed ?? false })
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
     this.warn = options.log
   }

@@ -8,6 +8,7 @@
 import { WELL_KNOWN } from '../well-known.js'
 import { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js'
 import type { Clock } from './clock.js'
+import { isExposedAddress } from './edge-guard.js'
 import type { IdGenerator } from './ids.js'
 import type { IntegratorOptions } from './namespaces.js'
 import { listen } from './server.js'
@@ -67,9 +68,12 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   if (options.seed !== undefined) appOptions.seed = options.seed
   if (options.statePath) appOptions.statePath = options.statePath
   if (options.log) appOptions.log = options.log
-  if (options.integrators) appOptions.integrators = options.integrators
-  const app = createEmulatorApp(appOptions)
   const host = options.host ?? '127.0.0.1'
+  // Listening beyond this machine, the emulator must not become a way into services that listen
+  // on this machine only: webhooks to its loopback then need --allow-private-webhooks.
+  const exposed = isExposedAddress(host)
+  if (options.integrators || exposed) appOptions.integrators = { ...options.integrators, ...(exposed ? { exposed: true } : {}) }
+  const app = createEmulatorApp(appOptions)
   let running: Awaited<ReturnType<typeof listen>>
   try {
     running = await listen(app, { port: options.port ?? 4010, host, controlToken: options.controlToken, ...(options.log ? { log: options.log } : {}) })

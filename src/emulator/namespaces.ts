@@ -41,6 +41,8 @@ export interface IntegratorOptions {
   allowRemoteWebhooks?: boolean
   /** `--allow-private-webhooks`: with remote delivery, also to private, link-local, CGNAT and metadata addresses. */
   allowPrivateWebhooks?: boolean
+  /** Set by startEmulator when it listens beyond this machine: webhooks to its loopback need allowPrivateWebhooks. */
+  exposed?: boolean
   /** `--fixtures`: records added to the seed of every namespace, and again on reset. */
   fixtures?: Fixtures
   requestLogCapacity?: number
@@ -105,6 +107,7 @@ export class Namespace {
       ...(o.send ? { send: o.send } : {}),
       allowRemote: o.allowRemoteWebhooks ?? false,
       allowPrivate: o.allowPrivateWebhooks ?? false,
+      exposed: o.exposed ?? false,
       ...(o.deliveryTimeoutMs ? { timeoutMs: o.deliveryTimeoutMs } : {}),
       ...(base.log ? { log: base.log } : {}),
     })

@@ -24,6 +24,8 @@ export type Resolve = (hostname: string) => Promise<LookupAddress[]>
 export interface SenderOptions {
   allowRemote?: boolean
   allowPrivate?: boolean
+  /** The emulator listens beyond this machine (webhook-targets.ts). */
+  exposed?: boolean
   resolve?: Resolve
   /** Makes the request (node:http or node:https by the URL's protocol by default; tests give their own). */
   request?: (url: URL, options: RequestOptions) => ClientRequest
@@ -39,7 +41,7 @@ const systemResolve: Resolve = async (hostname) => (await import('node:dns')).pr
  */
 export function httpSender(options: SenderOptions = {}): Sender & { abortAll(): void } {
   const open = new Set<ClientRequest>()
-  const policy = { allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false }
+  const policy = { allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false, exposed: options.exposed ?? false }
   const resolve = options.resolve ?? systemResolve
   const sender = async (url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendResult> => {
     let target: URL

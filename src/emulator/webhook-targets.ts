@@ -6,7 +6,11 @@
 //   (10/8, 172.16/12, 192.168/16, fc00::/7), shared CGNAT (100.64.0.0/10), cloud metadata
 //   (169.254.169.254, fd00:ec2::254) or unspecified (0.0.0.0/8, ::) addresses, unless
 //   --allow-private-webhooks is given as well;
-// - never multicast, broadcast or reserved addresses (224.0.0.0/3, ff00::/8).
+// - never multicast, broadcast or reserved addresses (224.0.0.0/3, ff00::/8);
+// - an emulator that listens beyond this machine (--host 0.0.0.0, a LAN address) counts its own
+//   loopback as inside too: anyone who can reach it holds its published keys, and could otherwise
+//   have it POST to services that listen on this machine only. --allow-private-webhooks (with
+//   --allow-remote-webhooks, which it needs) allows it.
 // IPv6 addresses that carry an IPv4 address (mapped ::ffff:10.0.0.1, compatible, SIIT, NAT64
 // 64:ff9b::/96, 6to4 2002::/16) are judged as the IPv4 address they carry; site-local fec0::/10 and
 // the local-use NAT64 prefix 64:ff9b:1::/48 as private.
@@ -17,6 +21,8 @@ export type AddressClass = 'loopback' | 'private' | 'link-local' | 'cgnat' | 'me
 export interface TargetPolicy {
   allowRemote: boolean
   allowPrivate: boolean
+  /** The emulator listens on an address other machines can reach. */
+  exposed?: boolean | undefined
 }
 
 const INSIDE: ReadonlySet<AddressClass> = new Set(['private', 'link-local', 'cgnat', 'metadata', 'unspecified'])
@@ -107,7 +113,10 @@ function expandV6(text: string): number[] {
 export function targetRefusal(host: string, address: string, policy: TargetPolicy): string | undefined {
   const kind = classifyAddress(address)
   const where = host.replace(/^\[|\]$/g, '') === address ? address : `${host} (${address})`
-  if (kind === 'loopback') return undefined
+  if (kind === 'loopback') {
+    if (!policy.exposed || policy.allowPrivate) return undefined
+    return `not sent: ${where} is this machine's loopback, and the emulator listens beyond this machine (start it with --allow-remote-webhooks --allow-private-webhooks to deliver there)`
+  }
   if (kind === 'reserved') return `not sent: ${where} is ${DESCRIPTION[kind]}`
   if (!policy.allowRemote) return `not sent: ${where} is not this machine (start the emulator with --allow-remote-webhooks to deliver there)`
   if (INSIDE.has(kind) && !policy.allowPrivate) {

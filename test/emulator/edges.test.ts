@@ -4,7 +4,7 @@
 // No request of these tests leaves this machine: refused targets are judged without a socket,
 // and the sender's request function is replaced where one would be made.
 import type { ClientRequest, RequestOptions } from 'node:http'
-import { request as httpRequest } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { CONTROL_TOKEN_HEADER, edgePolicy, screenRequest } from '../../src/emulator/edge-guard.js'
@@ -129,6 +129,32 @@ describe('an emulator other machines can reach', () => {
     expect(api.status).toBe(200)
   })
 
+  it('does not deliver a webhook to its own loopback: other machines could reach this machine\'s local services through it', async () => {
+    const receiver = createServer((_req, res) => res.end('ok'))
+    const hits: string[] = []
+    receiver.on('request', (req) => hits.push(req.url ?? ''))
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (receiver.address() as { port: number }).port
+      const host = { host: `127.0.0.1:${emulator.port}` }
+      const api = { ...host, authorization: `Bearer ${KEYS.merchantSecretKey}`, 'content-type': 'application/json' }
+      const sub = JSON.stringify({ CreateWebhookMerchantSubscription: { url: `http://127.0.0.1:${port}/local-only`, events: ['OrderCreated'] } })
+      expect((await send(emulator.port, 'POST', '/webhooks', api, sub)).status).toBe(200)
+      const order = JSON.stringify({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 100, currency: 'AUD' }, referenceOrderId: 'exposed-loopback' } })
+      expect((await send(emulator.port, 'POST', '/orders', api, order)).status).toBe(200)
+      const control = { ...host, [CONTROL_TOKEN_HEADER]: emulator.controlToken as string }
+      let logged: Array<{ url: string; error?: string | null }> = []
+      for (let i = 0; i < 50 && logged.length === 0; i++) {
+        logged = ((await send(emulator.port, 'GET', '/__emulator/deliveries', control)).body as typeof logged).filter((d) => d.url.includes('/local-only'))
+        if (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(logged[0]?.error).toMatch(/this machine's loopback, and the emulator listens beyond this machine.*--allow-private-webhooks/)
+      expect(hits).toEqual([])
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve))
+    }
+  })
+
   it('a token given on loopback is required too', async () => {
     const local = await startEmulator({ port: 0, controlToken: 'given-token-123' })
     try {
@@ -226,6 +252,10 @@ describe('webhook targets', () => {
     expect(targetRefusal('x', '10.0.0.7', inside)).toBeUndefined()
     expect(targetRefusal('x', '169.254.169.254', inside)).toBeUndefined()
     expect(targetRefusal('x', '224.0.0.1', inside)).toMatch(/multicast or reserved/)
+    // Listening beyond this machine, its own loopback is inside too.
+    expect(targetRefusal('localhost', '127.0.0.1', { ...remote, exposed: true })).toMatch(/loopback.*--allow-private-webhooks/)
+    expect(targetRefusal('localhost', '::1', { ...local, exposed: true })).toMatch(/loopback/)
+    expect(targetRefusal('localhost', '127.0.0.1', { ...inside, exposed: true })).toBeUndefined()
   })
 
   /** A sender whose requests are recorded and never made: no socket can be opened. */
