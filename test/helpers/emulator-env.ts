@@ -16,7 +16,8 @@ export interface EmulatorEnv {
 
 /**
  * The environment that points payfac at `baseUrl` with `credential` and a config dir of its own,
- * with no profile, context or colour taken from the shell that runs the tests.
+ * with no profile, context, colour or CI setting taken from the shell that runs the tests (CI
+ * changes what the production guard says; the tests that are about CI set it themselves).
  */
 export function commandEnv(configDir: string, baseUrl: string, credential: string): Record<string, string | undefined> {
   return {
@@ -28,6 +29,7 @@ export function commandEnv(configDir: string, baseUrl: string, credential: strin
     PAYFAC_MARKETPLACE_ID: undefined,
     PAYFAC_CUSTOMER_ID: undefined,
     PAYFAC_REPEAT_WINDOW: undefined,
+    CI: undefined,
     NO_COLOR: '1',
   }
 }
