@@ -148,3 +148,20 @@ function statOrUndefined(p: string, how: (p: string) => fs.Stats): fs.Stats | un
     throw error
   }
 }
+
+/** What readPrivateJson gives for a file whose text is not JSON. */
+export const NOT_JSON: unique symbol = Symbol('not JSON')
+
+/**
+ * The JSON value in `file`, read by readPrivateFile's rules: undefined when there is no file,
+ * NOT_JSON when its text does not parse. The caller checks the value's shape.
+ */
+export function readPrivateJson(file: string, hint: DamagedHint): unknown {
+  const text = readPrivateFile(file, hint)
+  if (text === undefined) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return NOT_JSON
+  }
+}

@@ -20,7 +20,7 @@ import { z } from 'zod'
 
 import { writeJsonAtomic as writeFileAtomic } from './atomic-file.js'
 import { ConfigError } from './errors.js'
-import { readPrivateFile } from './fs-check.js'
+import { NOT_JSON, readPrivateFile, readPrivateJson } from './fs-check.js'
 
 export const JOURNAL_FORMAT = 'payfac-journal'
 export const JOURNAL_VERSION = 2
@@ -137,14 +137,9 @@ const payToPayRunV1Schema = payToPayRunSchema.extend({
  * blocks. A format-1 run is read with its account protected under `key` (written so at its next step).
  */
 export function readPayToPayRun(file: string, key?: Buffer, check?: string): PayToPayRun | undefined {
-  const text = readPrivateFile(file, { what: 'journal of payto pay', check })
-  if (text === undefined) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw damaged(file, 'it is not valid JSON', check)
-  }
+  const value = readPrivateJson(file, { what: 'journal of payto pay', check })
+  if (value === undefined) return undefined
+  if (value === NOT_JSON) throw damaged(file, 'it is not valid JSON', check)
   const parsed = payToPayRunSchema.safeParse(value)
   if (parsed.success) return parsed.data
   const old = payToPayRunV1Schema.safeParse(value)

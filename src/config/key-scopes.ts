@@ -6,7 +6,7 @@ import path from 'node:path'
 import { z } from 'zod'
 
 import { writeJsonAtomic } from './atomic-file.js'
-import { readPrivateFile } from './fs-check.js'
+import { readPrivateJson } from './fs-check.js'
 
 const FORMAT = 'payfac-key-scopes'
 
@@ -24,15 +24,7 @@ export function keyScopesPath(configDir: string): string {
 const entryName = (origin: string, fingerprint: string) => `${origin} ${fingerprint}`
 
 function readAll(file: string): KeyScopes {
-  const text = readPrivateFile(file, { what: 'key-to-merchant cache' })
-  if (text === undefined) return { format: FORMAT, version: 1, keys: {} }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    value = undefined
-  }
-  const parsed = fileSchema.safeParse(value)
+  const parsed = fileSchema.safeParse(readPrivateJson(file, { what: 'key-to-merchant cache' }))
   // Not a cache this payfac wrote: asked again, and written over.
   return parsed.success ? parsed.data : { format: FORMAT, version: 1, keys: {} }
 }

@@ -21,7 +21,7 @@ import path from 'node:path'
 import { z } from 'zod'
 
 import { ConfigError } from './errors.js'
-import { readPrivateFile } from './fs-check.js'
+import { readPrivateJson } from './fs-check.js'
 import { writeJsonAtomic } from './journal.js'
 
 export const OPERATION_FORMAT = 'payfac-operation'
@@ -157,14 +157,8 @@ export function referenceLockPath(configDir: string, identity: ServiceIdentity, 
  * command that shows on the service what the operation did.
  */
 export function readOperation(file: string, check?: string): OperationRecord | undefined {
-  const text = readPrivateFile(file, { what: 'operation record', check })
-  if (text === undefined) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    value = undefined
-  }
+  const value = readPrivateJson(file, { what: 'operation record', check })
+  if (value === undefined) return undefined
   const parsed = operationRecordSchema.safeParse(value)
   if (!parsed.success) {
     const version = (value as { format?: unknown; version?: unknown } | undefined)?.version
