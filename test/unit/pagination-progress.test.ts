@@ -2,18 +2,10 @@
 // records already delivered, or the same page twice, whether or not the service sends counts.
 import { describe, expect, it } from 'vitest'
 
+import { collect } from '../helpers/collect.js'
+
 import { ListIntegrityError } from '../../src/client/errors.js'
 import { type Page, iteratePages, toPage } from '../../src/client/pagination.js'
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = []
-  try {
-    for await (const item of iterable) items.push(item)
-    return { items, error: undefined }
-  } catch (error) {
-    return { items, error }
-  }
-}
 
 const full = (page: number, ids: string[], headers: Record<string, string> = {}): Page<{ id: string } | { n: number }> =>
   toPage(

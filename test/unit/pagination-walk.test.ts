@@ -2,6 +2,8 @@
 // records are added, strictly in order however the pages arrive, never more pages in flight
 // than allowed.
 import { describe, expect, it } from 'vitest'
+
+import { collect } from '../helpers/collect.js'
 import { ListIntegrityError, ResponseFormatError } from '../../src/client/errors.js'
 import { IdSet } from '../../src/client/id-set.js'
 import { type Page, type PageRequest, iteratePages, toPage } from '../../src/client/pagination.js'
@@ -37,16 +39,6 @@ function newestFirst(count: number, limit: number, hooks: { onPage?: (page: numb
     return hooks.spoil ? hooks.spoil(built) : built
   }
   return { rows, add, requests, fetchPage, now: () => clock }
-}
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = []
-  try {
-    for await (const item of iterable) items.push(item)
-    return { items, error: undefined }
-  } catch (error) {
-    return { items, error }
-  }
 }
 
 describe('a walk that is complete or fails', () => {
