@@ -7,8 +7,9 @@
 // - else it does not start: exit 2, saying how to give one. `--skip-verify` starts without one,
 //   loudly, and is refused against production (exit 3) and beside a secret (exit 2).
 import type { PayfacClient } from '../../client/client.js'
+import { isLiteralLoopback, isLocalhostName } from '../../client/loopback.js'
 import { ConfigError } from '../../config/errors.js'
-import { type Environment, isLoopbackUrl } from '../../config/profiles.js'
+import type { Environment } from '../../config/profiles.js'
 import { UsageError } from '../errors.js'
 import { WEBHOOK_SECRET_ENV } from '../flags-secret.js'
 import { CONTROL_PATH, controlHeaders } from '../flags-emulator.js'
@@ -34,7 +35,9 @@ export function missingSecret(environment: Environment): UsageError {
 
 /** True for a local profile whose base URL is this machine. */
 export function isLocalEmulator(settings: { environment: Environment; baseUrl: string }): boolean {
-  return settings.environment === 'local' && isLoopbackUrl(settings.baseUrl)
+  if (settings.environment !== 'local' || !URL.canParse(settings.baseUrl)) return false
+  const host = new URL(settings.baseUrl).hostname
+  return isLiteralLoopback(host) || isLocalhostName(host)
 }
 
 /** The subscription's secret from a local emulator's control plane; undefined when not local or not found. */
