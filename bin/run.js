@@ -9,6 +9,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   // Node 22.1 and later keep compiled code between runs; Node 20 has no such cache.
   const { default: module } = await import('node:module')
   module.enableCompileCache?.()
-  const { main } = await import('../dist/bundle/cli/main.js')
+  const { main } = await import('../dist/bundle/cli/start/main.js')
   await main(argv, import.meta.url)
 }

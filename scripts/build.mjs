@@ -8,7 +8,7 @@
 //    when a command runs (see `npm run bench`); zod is bundled apart, as dist/bundle/zod.cjs,
 //    and loaded only when a schema is first built;
 // 4. a small command index, dist/bundle/commands.json, lets bin/run.js start a command without
-//    loading oclif's configuration or parsing the whole manifest (src/cli/dispatch.ts).
+//    loading oclif's configuration or parsing the whole manifest (src/cli/start/dispatch.ts).
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -69,7 +69,7 @@ const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
 const { undiciLite } = await import('./bundle/undici-plugin.mjs')
 const bundled = await build({
   absWorkingDir: root,
-  entryPoints: [join(root, 'src/cli/main.ts'), ...sources(join(root, 'src/commands'))],
+  entryPoints: [join(root, 'src/cli/start/main.ts'), ...sources(join(root, 'src/commands'))],
   outdir: join(root, 'dist/bundle'),
   outbase: join(root, 'src'),
   bundle: true,

@@ -1,4 +1,4 @@
-// The command index behind the fast start of a command (src/cli/dispatch.ts reads it): for each
+// The command index behind the fast start of a command (src/cli/start/dispatch.ts reads it): for each
 // command id (and alias), the bundled file to import and what oclif's look-up needs to know to
 // find where the id ends in the arguments (whether the command takes arguments). A few
 // kilobytes, where oclif.manifest.json is about half a megabyte.

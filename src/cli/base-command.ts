@@ -10,14 +10,14 @@ import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
 import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
 import { colourAllowed, unicodeAllowed } from '../output/terminal.js'
-import type { MerchantRun } from './fan-out-run.js'
-import { reportError } from './error-output.js'
-import { wantsJsonErrors } from './signals.js'
+import type { MerchantRun } from './fan-out/run.js'
+import { reportError } from './errors/output.js'
+import { wantsJsonErrors } from './start/signals.js'
 import type { SafetySession } from './safety/session.js'
-import { apiFlags, outputFlags } from './flags.js'
-import { describeRetry, requestTimeoutMs } from './flags-lists.js'
-import { checkQueryRanges } from './validate-dates.js'
-import { checkArgv } from './validate-inputs.js'
+import { apiFlags, outputFlags } from './flags/index.js'
+import { describeRetry, requestTimeoutMs } from './flags/lists.js'
+import { checkQueryRanges } from './validate/dates.js'
+import { checkArgv } from './validate/inputs.js'
 
 /** A command's own flag wins over a global one of the same name (a waiting command's `--timeout`). */
 export type FlagsOf<T extends typeof Command> = Interfaces.InferredFlags<Omit<typeof apiFlags, keyof T['flags']> & T['flags']>
@@ -41,7 +41,7 @@ export interface WalkOptions {
 }
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
-export type { MerchantRun } from './fan-out-run.js'
+export type { MerchantRun } from './fan-out/run.js'
 
 type Globals = Interfaces.InferredFlags<typeof apiFlags>
 
@@ -95,7 +95,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
   protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table'): Promise<number> {
     const { renderList } = await import('../output/index.js')
-    const { showingList } = await import('./list-output.js')
+    const { showingList } = await import('./terminal/list-output.js')
     const options = await this.outputOptions(fallback)
     const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => undefined)
     if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write('No records.\n')
@@ -120,8 +120,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, limit, page: undefined }, { ...walk, concurrency: undefined, call }))
     if (fanned !== undefined) return fanned
     if (f.all || f.max !== undefined) {
-      const { listProgress, wantsProgress } = await import('./progress.js')
-      const { shapeHeapForWalk } = await import('./walk-heap.js')
+      const { listProgress, wantsProgress } = await import('./terminal/progress.js')
+      const { shapeHeapForWalk } = await import('./start/walk-heap.js')
       const progress = wantsProgress((await this.outputOptions()).format) ? listProgress() : undefined
       const unshape = shapeHeapForWalk()
       try {
@@ -221,7 +221,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   protected override async fanOut<R>(view: View<R>, run: MerchantRun<R>): Promise<number | undefined> {
     const f = this.flags as { 'each-merchant'?: boolean; merchants?: string; concurrency?: number }
     if (!f['each-merchant'] && f.merchants === undefined) return undefined
-    const { runFanOut } = await import('./fan-out-run.js')
+    const { runFanOut } = await import('./fan-out/run.js')
     const settings = await this.settings()
     return runFanOut({ ...f, credentialKind: settings.credentialKind, client: await this.client() }, view, run, (v, rows) => this.showAll(v, rows))
   }

@@ -1,5 +1,5 @@
 // The client's one error family. Every failure a caller can see from the client is a
-// PayfacError; the CLI maps each class to an exit code in one place (cli/exit-codes.ts).
+// PayfacError; the CLI maps each class to an exit code in one place (cli/errors/exit-codes.ts).
 // No error here ever carries a credential: messages are built from status, codes and bodies
 // the service sent, never from the request's headers.
 

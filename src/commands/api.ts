@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../cli/base-command.js'
-import { dataFlag } from '../cli/flags.js'
-import { readData } from '../cli/input.js'
+import { dataFlag } from '../cli/flags/index.js'
+import { readData } from '../cli/files/input.js'
 import { checkBodyAllowed, checkMethod, parseHeaders, splitPath } from '../cli/requests/raw.js'
 import { rawView } from '../output/views/generic.js'
 

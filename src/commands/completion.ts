@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { PayfacCommand } from '../cli/base-command.js'
-import { SHELLS, completionScript, type Shell } from '../cli/completion.js'
+import { SHELLS, completionScript, type Shell } from '../cli/terminal/completion.js'
 
 export default class Completion extends PayfacCommand<typeof Completion> {
   static override summary = 'Print the shell completion script for bash, zsh or fish.'

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../cli/base-command.js'
-import { dataFlag } from '../cli/flags.js'
-import { readDataObject } from '../cli/input.js'
+import { dataFlag } from '../cli/flags/index.js'
+import { readDataObject } from '../cli/files/input.js'
 import { previousGenerationWarnings } from '../cli/requests/cards.js'
 import { actionName, simulationEnvelope } from '../cli/requests/simulate.js'
 import { ConfigError } from '../config/errors.js'

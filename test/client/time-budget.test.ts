@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError, type ClientOptions, type RetryEvent, TimeoutError } from '../../src/client/index.js'
 import type { TransportOptions } from '../../src/client/transport.js'
-import { describeError } from '../../src/cli/exit-codes.js'
+import { describeError } from '../../src/cli/errors/exit-codes.js'
 import { type MockService, mockService } from './mock-service.js'
 
 let svc: MockService

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createClient, type PayfacClient } from '../../src/client/index.js'
 import { webhookSignatureHeader } from '../../src/client/webhook-signature.js'
-import { UsageError } from '../../src/cli/errors.js'
+import { UsageError } from '../../src/cli/errors/index.js'
 import { type ListenOptions, listenForWebhooks } from '../../src/cli/flows/webhooks-listen.js'
 import { DeliveryDedupe } from '../../src/cli/flows/webhook-dedupe.js'
 import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, REQUEST_TIMEOUT_MS, receiverServer } from '../../src/cli/flows/webhook-receiver.js'

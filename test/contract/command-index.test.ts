@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-import { type CommandIndex, lightConfig, readIndex, route } from '../../src/cli/dispatch.js'
+import { type CommandIndex, lightConfig, readIndex, route } from '../../src/cli/start/dispatch.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
 const ROOT = resolve(__dirname, '../..')
@@ -106,7 +106,7 @@ describe('oclif behind the index', () => {
   })
 
   it('runs a known command the same way when the index is not used', async () => {
-    const main = (await import(pathToFileURL(resolve(ROOT, 'dist/bundle/cli/main.js')).href)) as {
+    const main = (await import(pathToFileURL(resolve(ROOT, 'dist/bundle/cli/start/main.js')).href)) as {
       runCommandLine: (argv: string[], binUrl: string, options?: { index?: boolean }) => Promise<void>
     }
     for (const useIndex of [true, false]) {

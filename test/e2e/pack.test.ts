@@ -35,7 +35,7 @@ afterAll(async () => {
 
 describe('npm pack', () => {
   it('holds the bundled CLI, the library, the emulator and the docs, and nothing of the sources or tests', () => {
-    expect(files).toEqual(expect.arrayContaining(['bin/run.js', 'oclif.manifest.json', 'dist/bundle/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/emulator/index.js', 'README.md', 'package.json']))
+    expect(files).toEqual(expect.arrayContaining(['bin/run.js', 'oclif.manifest.json', 'dist/bundle/cli/start/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/emulator/index.js', 'README.md', 'package.json']))
     const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules)\/|^dist\/(commands|cli|output|config)\/|^bin\/dev\.js$|\.test\.|tsconfig/.test(f))
     expect(unwanted).toEqual([])
   })

@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 const barrier = process.env.PAYFAC_TEST_BARRIER
 if (!barrier) throw new Error('PAYFAC_TEST_BARRIER names the barrier file')
 const bin = new URL('../../bin/run.js', import.meta.url)
-const { main } = await import(new URL('../../dist/bundle/cli/main.js', import.meta.url).href)
+const { main } = await import(new URL('../../dist/bundle/cli/start/main.js', import.meta.url).href)
 writeFileSync(`${barrier}.ready.${process.pid}`, '')
 while (!existsSync(barrier)) await new Promise((resolve) => setTimeout(resolve, 2))
 await main(process.argv.slice(2), bin.href)

@@ -5,7 +5,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const BIN_URL = pathToFileURL(resolve(__dirname, '../../bin/run.js')).href
-const MAIN = pathToFileURL(resolve(__dirname, '../../dist/bundle/cli/main.js')).href
+const MAIN = pathToFileURL(resolve(__dirname, '../../dist/bundle/cli/start/main.js')).href
 
 export interface CommandResult {
   code: number

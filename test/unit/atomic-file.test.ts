@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { describeError } from '../../src/cli/exit-codes.js'
+import { describeError } from '../../src/cli/errors/exit-codes.js'
 import { FileWriteError, writeJsonAtomic } from '../../src/config/atomic-file.js'
 
 const root = mkdtempSync(join(tmpdir(), 'payfac-atomic-'))

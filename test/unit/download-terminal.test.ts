@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { inertText } from '../../src/cli/download.js'
+import { inertText } from '../../src/cli/files/download.js'
 
 async function collect(chunks: Array<Buffer | string>): Promise<string> {
   let text = ''

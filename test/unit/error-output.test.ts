@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest'
 
 import { ApiError } from '../../src/client/errors.js'
-import { errorText, jsonLine, reportError } from '../../src/cli/error-output.js'
-import { UsageError } from '../../src/cli/errors.js'
-import { describeError } from '../../src/cli/exit-codes.js'
+import { errorText, jsonLine, reportError } from '../../src/cli/errors/output.js'
+import { UsageError } from '../../src/cli/errors/index.js'
+import { describeError } from '../../src/cli/errors/exit-codes.js'
 
 // eslint-disable-next-line no-control-regex
 const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/

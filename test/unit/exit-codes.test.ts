@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
 import { ApiError, ConnectionError, InvalidInputError, ListIntegrityError, OutcomeUnknownError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
-import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors.js'
-import { describeError, exitCodeFor } from '../../src/cli/exit-codes.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors/index.js'
+import { describeError, exitCodeFor } from '../../src/cli/errors/exit-codes.js'
 import { ConfigError } from '../../src/config/errors.js'
 
 const api = (status: number, body: unknown = { statusCode: status, errorCode: 'some_code', message: 'Went wrong', tracer: 'req_1' }) =>
@@ -60,7 +60,7 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
   })
 
   it('an interruption by SIGTERM exits 143', async () => {
-    const { noteSignal, resetSignalState } = await import('../../src/cli/signals.js')
+    const { noteSignal, resetSignalState } = await import('../../src/cli/start/signals.js')
     noteSignal('SIGTERM', Date.now())
     try {
       expect(exitCodeFor(new InterruptedError())).toBe(143)

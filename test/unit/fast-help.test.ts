@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { type HelpSources, renderHelp, wantsHelp } from '../../src/cli/fast-help.js'
+import { type HelpSources, renderHelp, wantsHelp } from '../../src/cli/start/fast-help.js'
 
 const sources: HelpSources = {
   bin: 'payfac',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError } from '../../src/cli/errors.js'
-import { describeRetry, requestTimeoutMs } from '../../src/cli/flags-lists.js'
+import { UsageError } from '../../src/cli/errors/index.js'
+import { describeRetry, requestTimeoutMs } from '../../src/cli/flags/lists.js'
 
 describe('requestTimeoutMs', () => {
   it.each([

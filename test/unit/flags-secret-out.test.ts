@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { checkOutPath } from '../../src/cli/flags-out.js'
-import { webhookSecret } from '../../src/cli/flags-secret.js'
+import { checkOutPath } from '../../src/cli/flags/out.js'
+import { webhookSecret } from '../../src/cli/flags/secret.js'
 
 const stdinOf = (text: string, isTTY = false) => Object.assign(Readable.from([Buffer.from(text)]), { isTTY }) as unknown as NodeJS.ReadStream
 

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import type { PayfacClient } from '../../src/client/client.js'
-import { UnresolvedOutcomeError } from '../../src/cli/errors.js'
+import { UnresolvedOutcomeError } from '../../src/cli/errors/index.js'
 import { runPayToPay } from '../../src/cli/flows/payto-pay.js'
 import { payoutOperation } from '../../src/cli/safety/creation-ops.js'
 import { SafetySession } from '../../src/cli/safety/session.js'

@@ -2,7 +2,7 @@
 // entries whatever the chunking, CSV records, the ledger, the reconciler and the ordered fan-out.
 import { describe, expect, it } from 'vitest'
 
-import { fanOut, tagged } from '../../src/cli/fan-out.js'
+import { fanOut, tagged } from '../../src/cli/fan-out/engine.js'
 import { Reconciler } from '../../src/cli/reconcile/engine.js'
 import { LedgerBook, csvRecords, parseLedger, parseLedgerColumns } from '../../src/cli/reconcile/ledger.js'
 import { halve, resolveRange, splitRange, startOfLast } from '../../src/cli/range/range.js'

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-import { completionScript } from '../../src/cli/completion.js'
-import { knownPhrases, notFoundMessage, suggest } from '../../src/cli/not-found.js'
+import { completionScript } from '../../src/cli/terminal/completion.js'
+import { knownPhrases, notFoundMessage, suggest } from '../../src/cli/errors/not-found.js'
 
 const IDS = ['orders:list', 'orders:get', 'orders:create', 'transactions:list', 'auth:tokens:list', 'merchants:list', 'whoami', 'doctor']
 const phrases = knownPhrases(IDS, ['orders', 'auth', 'auth:tokens'])

@@ -7,10 +7,10 @@ import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { UsageError } from '../../src/cli/errors.js'
-import { describeError } from '../../src/cli/exit-codes.js'
-import { checkOutPath } from '../../src/cli/flags-out.js'
-import { outError, removeStaleParts, saveStream, STALE_PART_MS } from '../../src/cli/out-file.js'
+import { UsageError } from '../../src/cli/errors/index.js'
+import { describeError } from '../../src/cli/errors/exit-codes.js'
+import { checkOutPath } from '../../src/cli/flags/out.js'
+import { outError, removeStaleParts, saveStream, STALE_PART_MS } from '../../src/cli/files/out-file.js'
 import { OutputClosedError, WriteError } from '../../src/output/sink.js'
 
 const root = mkdtempSync(join(tmpdir(), 'payfac-outfile-'))

@@ -3,9 +3,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { UsageError } from '../../src/cli/errors.js'
-import { checkPrefix } from '../../src/cli/flags.js'
-import { checkDateRange, parseDateInput } from '../../src/cli/validate-dates.js'
+import { UsageError } from '../../src/cli/errors/index.js'
+import { checkPrefix } from '../../src/cli/flags/index.js'
+import { checkDateRange, parseDateInput } from '../../src/cli/validate/dates.js'
 import { isEnvelope, unwrap, wrap } from '../../src/client/envelope.js'
 import { InvalidInputError } from '../../src/client/errors.js'
 import { currencyExponent, formatMinorUnits, toMinorUnits } from '../../src/client/money.js'

@@ -2,7 +2,7 @@
 // download checks make of a body's first bytes (download-checks.ts): pure, with bytes injected.
 import { describe, expect, it } from 'vitest'
 
-import { AnswerShapeError, checkedDownload, describeStart, guardedBody } from '../../src/cli/download-checks.js'
+import { AnswerShapeError, checkedDownload, describeStart, guardedBody } from '../../src/cli/files/download-checks.js'
 import { type CsvReportState, checkedCsvPart } from '../../src/cli/range/report-csv.js'
 import { ConnectionError } from '../../src/client/errors.js'
 

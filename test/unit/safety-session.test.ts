@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import type { OutgoingRequest } from '../../src/client/transport.js'
-import { UsageError } from '../../src/cli/errors.js'
-import { ciIsSet, whyNoPrompt } from '../../src/cli/prompts.js'
+import { UsageError } from '../../src/cli/errors/index.js'
+import { ciIsSet, whyNoPrompt } from '../../src/cli/terminal/prompts.js'
 import { isDryRunStop } from '../../src/cli/safety/dry-run.js'
 import { declaresWrites } from '../../src/cli/safety/policy.js'
 import { SafetySession, type SafetyInput } from '../../src/cli/safety/session.js'

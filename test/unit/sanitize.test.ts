@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 import { hasUnsafeText, sanitizeLine, sanitizeText, visibleControl } from '../../src/output/sanitize.js'
 import { colourAllowed, unicodeAllowed } from '../../src/output/terminal.js'
-import { byteProgress, wantsProgress } from '../../src/cli/progress.js'
+import { byteProgress, wantsProgress } from '../../src/cli/terminal/progress.js'
 
 // Anything a terminal would obey: C0 (but line feed and tab in multi-line text), DEL, C1, bidi.
 // eslint-disable-next-line no-control-regex

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { watchInterrupts } from '../../src/cli/flows/interrupt.js'
-import { addCleanup, installSignalHandling, receivedSignal, resetSignalState, wantsJsonErrors } from '../../src/cli/signals.js'
+import { addCleanup, installSignalHandling, receivedSignal, resetSignalState, wantsJsonErrors } from '../../src/cli/start/signals.js'
 
 function fakeProcess() {
   const exits: number[] = []

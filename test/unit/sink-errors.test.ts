@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events'
 import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { describeError } from '../../src/cli/exit-codes.js'
+import { describeError } from '../../src/cli/errors/exit-codes.js'
 import { noteStdoutFailure, OutputClosedError, resetStdoutFailure, Sink, stdoutWriteError, WriteError } from '../../src/output/sink.js'
 
 const failing = (code: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { UsageError } from '../../src/cli/errors.js'
-import { checkBban, isValidAbn, isValidAcn } from '../../src/cli/validate-au.js'
+import { UsageError } from '../../src/cli/errors/index.js'
+import { checkBban, isValidAbn, isValidAcn } from '../../src/cli/validate/au.js'
 
 describe('Australian identifiers', () => {
   it.each([

@@ -1,7 +1,7 @@
-// The polling loop of `--poll` (cli/wait.ts) with a fake clock and sleep, and its progress lines.
+// The polling loop of `--poll` (cli/terminal/wait.ts) with a fake clock and sleep, and its progress lines.
 import { describe, expect, it } from 'vitest'
 
-import { formatElapsed, poll, progress } from '../../src/cli/wait.js'
+import { formatElapsed, poll, progress } from '../../src/cli/terminal/wait.js'
 
 /** A clock that moves only when the loop sleeps, and a log of the sleeps. */
 function fakeTime() {

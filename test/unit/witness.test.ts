@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { PayfacClient } from '../../src/client/client.js'
 import type { Page } from '../../src/client/pagination.js'
 import type { Payout, Transaction } from '../../src/client/schemas/transactions.js'
-import { UsageError } from '../../src/cli/errors.js'
+import { UsageError } from '../../src/cli/errors/index.js'
 import {
   DEFAULT_REPEAT_WINDOW_MS,
   findPayout,

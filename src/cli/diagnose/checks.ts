@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { PayfacClient } from '../../client/index.js'
 import type { ResolvedSettings } from '../../config/index.js'
 import type { CheckRow } from '../../output/views/diagnostics.js'
-import { EXIT, type ExitCode } from '../exit-codes.js'
+import { EXIT, type ExitCode } from '../errors/exit-codes.js'
 
 /** The oldest Node this package supports (package.json "engines"). */
 const NODE_MIN = [20, 18, 1] as const

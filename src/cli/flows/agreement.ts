@@ -6,9 +6,9 @@
 // states an agreement does not come back from: `Declined`, `Cancelled`, `Suspended`, `Expired`
 // (docs/emulator.md, PayTo). Any other status is taken as still pending.
 import type { Agreement, PayfacClient } from '../../client/index.js'
-import { InterruptedError, RefusedError, WaitTimeoutError } from '../errors.js'
-import { durationMs } from '../flags.js'
-import { type ProgressStream, formatElapsed, poll, progress } from '../wait.js'
+import { InterruptedError, RefusedError, WaitTimeoutError } from '../errors/index.js'
+import { durationMs } from '../flags/index.js'
+import { type ProgressStream, formatElapsed, poll, progress } from '../terminal/wait.js'
 import { commandLine, watchInterrupts } from './interrupt.js'
 
 /** Statuses after which waiting is pointless, and what each means for a person. */

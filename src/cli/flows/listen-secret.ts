@@ -10,9 +10,9 @@ import type { PayfacClient } from '../../client/client.js'
 import { isLiteralLoopback, isLocalhostName } from '../../client/loopback.js'
 import { ConfigError } from '../../config/errors.js'
 import type { Environment } from '../../config/profiles.js'
-import { UsageError } from '../errors.js'
-import { WEBHOOK_SECRET_ENV } from '../flags-secret.js'
-import { CONTROL_PATH, controlHeaders } from '../flags-emulator.js'
+import { UsageError } from '../errors/index.js'
+import { WEBHOOK_SECRET_ENV } from '../flags/secret.js'
+import { CONTROL_PATH, controlHeaders } from '../flags/emulator.js'
 
 const HOW_TO_GIVE = `Give the subscription's secret with --secret (--secret - reads it from stdin; or set ${WEBHOOK_SECRET_ENV}); payfac webhooks get <id> --show-secret shows it`
 

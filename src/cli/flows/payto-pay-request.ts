@@ -4,8 +4,8 @@ import type { PayfacClient } from '../../client/client.js'
 import type { SendAgreement } from '../../client/schemas/payto.js'
 import type { PayToPayInputs } from '../../config/journal.js'
 import type { Environment } from '../../config/profiles.js'
-import { UsageError } from '../errors.js'
-import type { ProgressStream } from '../wait.js'
+import { UsageError } from '../errors/index.js'
+import type { ProgressStream } from '../terminal/wait.js'
 
 export interface PayToPayRequest {
   /** Names the run; sent as the order's referenceOrderId. */

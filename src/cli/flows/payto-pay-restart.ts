@@ -4,7 +4,7 @@ import type { PayfacClient } from '../../client/client.js'
 import { ApiError } from '../../client/errors.js'
 import type { Order } from '../../client/schemas/orders.js'
 import { type PayToPayInputs, type PayToPayRun, newPayToPayRun, writePayToPayRun } from '../../config/journal.js'
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 import { paymentOf } from '../safety/order-ops.js'
 
 export interface PaymentFound {

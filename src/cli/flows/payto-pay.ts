@@ -30,7 +30,7 @@ import {
   readPayToPayRun,
   writePayToPayRun,
 } from '../../config/journal.js'
-import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError } from '../errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError } from '../errors/index.js'
 import { readForDryRun } from '../safety/dry-run.js'
 import { ordersWithReference } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'

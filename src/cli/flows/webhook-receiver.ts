@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 
 /** Largest delivery body read; a bigger one is answered 413. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024

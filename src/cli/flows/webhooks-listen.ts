@@ -25,7 +25,7 @@ import {
 } from '../../client/webhook-signature.js'
 import type { Environment } from '../../config/profiles.js'
 import { webhookEnvelope, webhookLevel } from '../requests/webhooks.js'
-import { KNOWN_EVENTS } from '../known-names.js'
+import { KNOWN_EVENTS } from '../validate/known-names.js'
 import { watchInterrupts } from './interrupt.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { checkSecretChoice, missingSecret, secretFromEmulator, skipVerifyWarning } from './listen-secret.js'

@@ -1,8 +1,8 @@
 // `payfac webhooks verify`: checks a delivery's `Webhook-Signature` against its raw body, with
 // the algorithm of src/client/webhook-signature.ts (the one the emulator signs with).
 import { describeWebhookSignatureFailure, verifyWebhookSignature } from '../../client/webhook-signature.js'
-import { RefusedError, UsageError } from '../errors.js'
-import { formatElapsed } from '../wait.js'
+import { RefusedError, UsageError } from '../errors/index.js'
+import { formatElapsed } from '../terminal/wait.js'
 
 /** All of stdin as bytes, untouched (a signature is over the exact bytes). Refuses a terminal. */
 export async function readRawStdin(stdin: NodeJS.ReadStream = process.stdin): Promise<Buffer> {

@@ -1,8 +1,8 @@
 // Date ranges of the month-end commands: `--from/--to` (dates or timestamps) or `--last 7d`, turned
 // into a half-open interval [from, to), and split into parts when one call cannot take it all.
 // Pure: `now` is passed in, nothing is sent.
-import { UsageError } from '../errors.js'
-import { checkDate } from '../flags.js'
+import { UsageError } from '../errors/index.js'
+import { checkDate } from '../flags/index.js'
 
 export interface RangeFlagValues {
   from?: string | undefined
@@ -18,7 +18,7 @@ export interface DateRange {
   toText: string
 }
 
-/** A date or timestamp flag value, checked for shape (flags.ts) and for a real calendar day. */
+/** A date or timestamp flag value, checked for shape (flags/index.ts) and for a real calendar day. */
 export function checkCalendarDate(input: string, flag: string): string {
   const value = checkDate(input, flag)
   const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]

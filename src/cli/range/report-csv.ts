@@ -14,7 +14,7 @@
 //   every row that is not plainly clean.)
 // - What is not that CSV (HTML, JSON, binary, an empty body, a row cut off) is an AnswerShapeError
 //   (exit 7) naming what came.
-import { AnswerShapeError, type StreamAt, describeStart, withHead } from '../download-checks.js'
+import { AnswerShapeError, type StreamAt, describeStart, withHead } from '../files/download-checks.js'
 import { defuseFormula } from '../../output/cells.js'
 import { type DateRange, inPart } from './range.js'
 

@@ -1,12 +1,12 @@
-// The settlement list and report over a range in parts (flags-range.ts `--split`, or a range the
+// The settlement list and report over a range in parts (flags/range.ts `--split`, or a range the
 // service refuses as too large): entries in order, each once; the report streamed whatever its size.
 import { Readable } from 'node:stream'
 
 import type { CallOptions, PayfacClient, SettlementQuery } from '../../client/index.js'
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 import { openParts, recordsInParts } from './parts.js'
 import type { DateRange } from './range.js'
-import { AnswerShapeError, type StreamAt, describeStart, guardedBody, withHead } from '../download-checks.js'
+import { AnswerShapeError, type StreamAt, describeStart, guardedBody, withHead } from '../files/download-checks.js'
 import { type CsvReportState, checkedCsvPart, csvLibraries } from './report-csv.js'
 import { ReportSummary, jsonEntries, mergedJson, outside } from './report-stream.js'
 

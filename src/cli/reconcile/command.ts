@@ -3,9 +3,9 @@
 // line on stderr and the exit code (0 all matched, 6 any difference).
 import type { CallOptions, PayfacClient } from '../../client/index.js'
 import { defineView } from '../../output/view.js'
-import { UsageError } from '../errors.js'
-import { exitCodeFor } from '../exit-codes.js'
-import { RefusedError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
+import { exitCodeFor } from '../errors/exit-codes.js'
+import { RefusedError } from '../errors/index.js'
 import { resolveRange } from '../range/range.js'
 import { type Difference, Reconciler } from './engine.js'
 import { LedgerBook, parseLedgerColumns } from './ledger.js'

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises'
 
 import { parseCurrency, toMinorUnits } from '../../client/money.js'
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 
 export interface LedgerColumns {
   reference: string

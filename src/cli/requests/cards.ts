@@ -1,9 +1,9 @@
 // Builds card issuer requests from parsed flags. Pure: no I/O, no client. The contract does not
 // show the body of POST /issuer/card; the flags follow the emulator's IssueDigitalCard action
 // (docs/emulator.md), and --data sends any other body as given.
-import { UsageError } from '../errors.js'
-import { moneyFrom } from '../flags.js'
-import { checkNonEmpty, findPreviousGenerationFields } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { moneyFrom } from '../flags/index.js'
+import { checkNonEmpty, findPreviousGenerationFields } from '../validate/index.js'
 
 export interface CardFlagValues {
   'cardholder-name'?: string | undefined

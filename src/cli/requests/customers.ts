@@ -1,8 +1,8 @@
 // Builds customer, delegate and KYC request bodies and queries from parsed flags. Pure: no I/O,
 // no client.
-import { UsageError } from '../errors.js'
-import { metadataFrom } from '../flags.js'
-import { checkEmail, checkNonEmpty, checkPhone, refusePreviousGenerationFields } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { metadataFrom } from '../flags/index.js'
+import { checkEmail, checkNonEmpty, checkPhone, refusePreviousGenerationFields } from '../validate/index.js'
 import { previousGenerationWarnings, unwrapData } from './auth.js'
 
 export const CUSTOMER_KINDS = ['UpsertConsumerCustomer', 'UpsertOrganisationCustomer', 'RegisterPluginConsumerCustomer'] as const

@@ -1,5 +1,5 @@
 // Loan statement entry queries from parsed flags. Pure: no I/O, no client.
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 
 export interface EntriesFlagValues {
   loan?: string | undefined

@@ -3,10 +3,10 @@
 // none of these bodies: the field names are those the emulator defines (docs/emulator.md), and
 // `--data` fields are sent as given, flags overriding them.
 import { parseCurrency } from '../../client/money.js'
-import { UsageError } from '../errors.js'
-import { asUsage, metadataFrom } from '../flags.js'
-import { checkCountry, checkEmail, checkNonEmpty, checkPhone } from '../validate.js'
-import { checkAccountNumber, checkBsb, isValidAbn, isValidAcn } from '../validate-au.js'
+import { UsageError } from '../errors/index.js'
+import { asUsage, metadataFrom } from '../flags/index.js'
+import { checkCountry, checkEmail, checkNonEmpty, checkPhone } from '../validate/index.js'
+import { checkAccountNumber, checkBsb, isValidAbn, isValidAcn } from '../validate/au.js'
 import { consumerFields, type ConsumerFlagValues } from './customers.js'
 import { previousGenerationWarnings } from './auth.js'
 

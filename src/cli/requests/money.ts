@@ -1,9 +1,9 @@
 // Builds payout, settlement and refund-list requests from parsed flags. Pure: no I/O, no client.
-import { UsageError } from '../errors.js'
-import { moneyFrom } from '../flags.js'
-import { splitMs } from '../flags-range.js'
+import { UsageError } from '../errors/index.js'
+import { moneyFrom } from '../flags/index.js'
+import { splitMs } from '../flags/range.js'
 import { type DateRange, resolveRange, splitRange } from '../range/range.js'
-import { checkNonEmpty } from '../validate.js'
+import { checkNonEmpty } from '../validate/index.js'
 import { amountFilter } from './transactions.js'
 
 /** A manual payout (body not shown by the contract): the amount, and a description when given. */

@@ -1,8 +1,8 @@
 // Builds order request bodies from parsed flags. Pure: no I/O, no client.
 import { toMinorUnits } from '../../client/money.js'
-import { UsageError } from '../errors.js'
-import { asUsage, metadataFrom, minorUnitsFrom, moneyFrom } from '../flags.js'
-import { checkCountry, checkEmail, checkNonEmpty, checkPhone, refusePreviousGenerationFields } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { asUsage, metadataFrom, minorUnitsFrom, moneyFrom } from '../flags/index.js'
+import { checkCountry, checkEmail, checkNonEmpty, checkPhone, refusePreviousGenerationFields } from '../validate/index.js'
 
 export interface OrderFlagValues {
   amount?: string | undefined

@@ -1,9 +1,9 @@
 // Builds pay plan request bodies from parsed flags. Pure: no I/O, no client.
 import { formatMoney, toMinorUnits } from '../../client/money.js'
 import type { PayPlanOfferRequest } from '../../client/schemas/payplans.js'
-import { UsageError } from '../errors.js'
-import { asUsage, moneyFrom } from '../flags.js'
-import { checkNonEmpty, refusePreviousGenerationFields } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { asUsage, moneyFrom } from '../flags/index.js'
+import { checkNonEmpty, refusePreviousGenerationFields } from '../validate/index.js'
 
 /** Pay plan variants of the field notes, besides `payplan_N_monthly_payments` for N = 2 to 12. */
 export const PAY_PLAN_VARIANTS = [

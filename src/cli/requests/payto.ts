@@ -1,10 +1,10 @@
 // Builds PayTo requests from parsed flags: alias look-ups and agreement bodies. Pure: no I/O,
 // no client. `agreementBodyFromFlags()` is shared by every command that sends an agreement.
 import type { SendAgreement } from '../../client/schemas/payto.js'
-import { UsageError } from '../errors.js'
-import { minorUnitsFrom } from '../flags.js'
-import { checkNonEmpty, checkEmail, checkPhone } from '../validate.js'
-import { checkAbn, checkAcn, checkBban } from '../validate-au.js'
+import { UsageError } from '../errors/index.js'
+import { minorUnitsFrom } from '../flags/index.js'
+import { checkNonEmpty, checkEmail, checkPhone } from '../validate/index.js'
+import { checkAbn, checkAcn, checkBban } from '../validate/au.js'
 
 /** Alias types, spelled as the service takes them in `aliasType`. */
 export const ALIAS_TYPES = ['Phone', 'Email', 'ABN', 'ACN', 'ARBN', 'ARSN', 'OrgId'] as const

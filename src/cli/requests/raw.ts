@@ -1,5 +1,5 @@
 // Pieces of `payfac api`: method, path with its query, and -H headers.
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 

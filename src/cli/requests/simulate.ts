@@ -1,6 +1,6 @@
 // The `POST /simulation` envelope from `payfac simulate <action>`. Pure: no I/O, no client.
-import { UsageError } from '../errors.js'
-import { SIMULATION_ACTIONS } from '../known-names.js'
+import { UsageError } from '../errors/index.js'
+import { SIMULATION_ACTIONS } from '../validate/known-names.js'
 
 /** `AdvanceClock` as given, or `advance-clock` turned into it. */
 export function actionName(input: string): string {

@@ -1,6 +1,6 @@
 // Builds payment-source request bodies from parsed flags. Pure: no I/O, no client.
-import { UsageError } from '../errors.js'
-import { checkNonEmpty, refusePreviousGenerationFields } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { checkNonEmpty, refusePreviousGenerationFields } from '../validate/index.js'
 import { envelopeFromData } from './transactions.js'
 
 export const SOURCE_KINDS = ['CreateSavedPaymentSource', 'CreateCardPaymentSource'] as const

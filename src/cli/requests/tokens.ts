@@ -1,7 +1,7 @@
 // Builds payment-token request bodies from parsed flags. Pure: no I/O, no client.
-import { UsageError } from '../errors.js'
-import { moneyFrom } from '../flags.js'
-import { checkNonEmpty, refusePreviousGenerationFields } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { moneyFrom } from '../flags/index.js'
+import { checkNonEmpty, refusePreviousGenerationFields } from '../validate/index.js'
 
 export interface TokenFlagValues {
   payto?: boolean | undefined

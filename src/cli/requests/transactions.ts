@@ -1,8 +1,8 @@
 // Builds transaction queries and action bodies from parsed flags. Pure: no I/O, no client.
 import type { Transaction } from '../../client/schemas/transactions.js'
-import { UsageError } from '../errors.js'
-import { minorUnitsFrom } from '../flags.js'
-import { checkNonEmpty } from '../validate.js'
+import { UsageError } from '../errors/index.js'
+import { minorUnitsFrom } from '../flags/index.js'
+import { checkNonEmpty } from '../validate/index.js'
 
 /** Transaction statuses (field notes): the values of `--status`. */
 export const TRANSACTION_STATUSES = [

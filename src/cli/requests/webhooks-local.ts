@@ -1,5 +1,5 @@
 // Checks of `webhooks listen` flags. Pure: no I/O.
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 
 /** `--forward-to`: an absolute http or https URL (a local handler is usually plain http). */
 export function checkForwardUrl(input: string, flag = '--forward-to'): string {

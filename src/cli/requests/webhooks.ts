@@ -1,8 +1,8 @@
 // Builds webhook subscription requests from parsed flags. Pure: no I/O, no client.
 import type { Listable } from '../base-command.js'
-import { UsageError } from '../errors.js'
-import { metadataFrom } from '../flags.js'
-import { KNOWN_EVENTS, unknownEvents } from '../known-names.js'
+import { UsageError } from '../errors/index.js'
+import { metadataFrom } from '../flags/index.js'
+import { KNOWN_EVENTS, unknownEvents } from '../validate/known-names.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Hosts to which plain http is allowed, for a receiver on this machine (the client allows them too). */

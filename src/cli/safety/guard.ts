@@ -4,7 +4,7 @@
 import { ConfigError } from '../../config/errors.js'
 import type { Environment } from '../../config/profiles.js'
 import { sanitizeLine } from '../../output/sanitize.js'
-import { whyNoPrompt } from '../prompts.js'
+import { whyNoPrompt } from '../terminal/prompts.js'
 
 export interface Confirmation {
   /** What the command is about to do, one line (the command and its target). */

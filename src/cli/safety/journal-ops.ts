@@ -22,7 +22,7 @@
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
 import type { OperationKey, OperationRecord, ServiceIdentity } from '../../config/operations.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
-import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import type { SafetySession } from './session.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 

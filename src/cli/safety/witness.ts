@@ -24,8 +24,8 @@ import type { PayfacClient } from '../../client/client.js'
 import { formatMinorUnits } from '../../client/money.js'
 import type { Page } from '../../client/pagination.js'
 import type { Payout, TimelineEntry, Transaction } from '../../client/schemas/transactions.js'
-import { UsageError } from '../errors.js'
-import { durationMs } from '../flags.js'
+import { UsageError } from '../errors/index.js'
+import { durationMs } from '../flags/index.js'
 
 export type WitnessKind = 'refund' | 'transfer' | 'reverse-transfer' | 'payout'
 

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkPrefix } from '../../cli/flags.js'
-import { readDataObject } from '../../cli/input.js'
+import { checkPrefix } from '../../cli/flags/index.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { signInEnvelope } from '../../cli/requests/auth.js'
 import { signInView } from '../../output/views/auth.js'
 

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag, moneyFlags } from '../../cli/flags.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag, moneyFlags } from '../../cli/flags/index.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { issueCardEnvelope, previousGenerationWarnings } from '../../cli/requests/cards.js'
 import { cardView } from '../../output/views/cards.js'
 

@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { paginationFlags } from '../../cli/flags.js'
+import { paginationFlags } from '../../cli/flags/index.js'
 import { cardView } from '../../output/views/cards.js'
 
 export default class CardsList extends ApiCommand<typeof CardsList> {

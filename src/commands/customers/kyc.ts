@@ -1,6 +1,6 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag, idFlag } from '../../cli/flags.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag, idFlag } from '../../cli/flags/index.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { kycBody } from '../../cli/requests/customers.js'
 import { kycView } from '../../output/views/customers.js'
 

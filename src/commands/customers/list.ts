@@ -1,8 +1,8 @@
 import { Flags, type Interfaces } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { customerQuery } from '../../cli/requests/customers.js'
 import { customerView } from '../../output/views/customers.js'
 

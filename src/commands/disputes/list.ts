@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags-range.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { fanOutFlags } from '../../cli/flags/range.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { disputeView } from '../../output/views/money.js'
 
 export default class DisputesList extends ApiCommand<typeof DisputesList> {

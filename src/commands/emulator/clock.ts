@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { CONTROL_PATH, checkAdvance, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { CONTROL_PATH, checkAdvance, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorClock extends ApiCommand<typeof EmulatorClock> {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { CONTROL_PATH, checkEventType, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { CONTROL_PATH, checkEventType, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { abortOnInterrupt, follow } from '../../cli/requests/emulator.js'
 import { deliveryAttemptView, deliveryLine, type DeliveryAttemptRow } from '../../output/views/emulator.js'
 

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorMonth extends ApiCommand<typeof EmulatorMonth> {

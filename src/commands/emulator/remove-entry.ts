@@ -1,6 +1,6 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
-import { idArg } from '../../cli/flags.js'
+import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
+import { idArg } from '../../cli/flags/index.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorRemoveEntry extends ApiCommand<typeof EmulatorRemoveEntry> {

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkPrefix } from '../../cli/flags.js'
-import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { checkPrefix } from '../../cli/flags/index.js'
+import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorReplay extends ApiCommand<typeof EmulatorReplay> {

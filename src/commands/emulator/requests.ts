@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { requestLogView, type RequestLogRow } from '../../output/views/emulator.js'
 
 export default class EmulatorRequests extends ApiCommand<typeof EmulatorRequests> {

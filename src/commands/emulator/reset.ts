@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorReset extends ApiCommand<typeof EmulatorReset> {

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { UsageError } from '../../cli/errors.js'
-import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
+import { UsageError } from '../../cli/errors/index.js'
+import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { genericView } from '../../output/views/generic.js'
 
 const MAX = 10_000_000

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
-import { outputFlags } from '../../cli/flags.js'
-import { emulatorOptions, exposedWarning } from '../../cli/flags-emulator.js'
+import { outputFlags } from '../../cli/flags/index.js'
+import { emulatorOptions, exposedWarning } from '../../cli/flags/emulator.js'
 import { emulatorReadyText } from '../../output/views/emulator.js'
 
 export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {

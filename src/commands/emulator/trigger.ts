@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag } from '../../cli/flags.js'
-import { CONTROL_PATH, checkEventType, controlHeaders, namespaceFlag } from '../../cli/flags-emulator.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag } from '../../cli/flags/index.js'
+import { CONTROL_PATH, checkEventType, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorTrigger extends ApiCommand<typeof EmulatorTrigger> {

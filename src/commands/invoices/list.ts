@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core'
 
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
-import { UsageError } from '../../cli/errors.js'
-import { asUsage, paginationFlags } from '../../cli/flags.js'
+import { UsageError } from '../../cli/errors/index.js'
+import { asUsage, paginationFlags } from '../../cli/flags/index.js'
 import { invoiceView } from '../../output/views/money.js'
 
 export default class InvoicesList extends ApiCommand<typeof InvoicesList> {

@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../cli/download.js'
-import { outFlag } from '../../cli/flags-out.js'
-import { checkIdText } from '../../cli/validate.js'
+import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/download.js'
+import { outFlag } from '../../cli/flags/out.js'
+import { checkIdText } from '../../cli/validate/index.js'
 
 export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
   static override summary = 'Download the PDF of a merchant invoice.'

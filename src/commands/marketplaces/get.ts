@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { marketplaceView } from '../../output/views/marketplaces.js'
 
 export default class MarketplacesGet extends ApiCommand<typeof MarketplacesGet> {

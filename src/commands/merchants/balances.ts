@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { UsageError } from '../../cli/errors.js'
-import { checkPrefix } from '../../cli/flags.js'
-import { fanOutFlags } from '../../cli/flags-range.js'
+import { UsageError } from '../../cli/errors/index.js'
+import { checkPrefix } from '../../cli/flags/index.js'
+import { fanOutFlags } from '../../cli/flags/range.js'
 import { balancesView } from '../../output/views/merchants.js'
 
 export default class MerchantsBalances extends ApiCommand<typeof MerchantsBalances> {

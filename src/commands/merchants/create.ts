@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { bankAccountFlags, merchantFieldFlags } from '../../cli/flags-merchants.js'
-import { readDataObject } from '../../cli/input.js'
+import { bankAccountFlags, merchantFieldFlags } from '../../cli/flags/merchants.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { createMerchantBody } from '../../cli/requests/merchants.js'
 import { createdMerchantView } from '../../output/views/merchants.js'
 

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dateFlag, paginationFlags } from '../../cli/flags.js'
+import { dateFlag, paginationFlags } from '../../cli/flags/index.js'
 import { merchantView } from '../../output/views/merchants.js'
 
 export default class MerchantsList extends ApiCommand<typeof MerchantsList> {

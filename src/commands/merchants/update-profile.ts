@@ -1,7 +1,7 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag, idArg } from '../../cli/flags.js'
-import { merchantFieldFlags } from '../../cli/flags-merchants.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag, idArg } from '../../cli/flags/index.js'
+import { merchantFieldFlags } from '../../cli/flags/merchants.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { businessProfileEnvelope } from '../../cli/requests/merchants.js'
 import { merchantDetailView } from '../../output/views/merchants.js'
 

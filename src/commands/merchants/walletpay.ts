@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { genericView } from '../../output/views/generic.js'
 import { walletPayView } from '../../output/views/merchants.js'
 

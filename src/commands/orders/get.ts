@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { orderView } from '../../output/views/orders.js'
 
 export default class OrdersGet extends ApiCommand<typeof OrdersGet> {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { orderView } from '../../output/views/orders.js'
 
 export default class OrdersList extends ApiCommand<typeof OrdersList> {

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { againFlag } from '../../cli/flags-safety.js'
-import { idArg, idFlag } from '../../cli/flags.js'
+import { againFlag } from '../../cli/flags/safety.js'
+import { idArg, idFlag } from '../../cli/flags/index.js'
 import { payEnvelope } from '../../cli/requests/orders.js'
 import { payOperation } from '../../cli/safety/order-ops.js'
 import { payResultView } from '../../output/views/transactions.js'

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
-import { checkNonEmpty } from '../../cli/validate.js'
+import { idArg } from '../../cli/flags/index.js'
+import { checkNonEmpty } from '../../cli/validate/index.js'
 import { orderView } from '../../output/views/orders.js'
 
 export default class OrdersSetReference extends ApiCommand<typeof OrdersSetReference> {

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkIdText } from '../../cli/validate.js'
+import { checkIdText } from '../../cli/validate/index.js'
 import { payoutView } from '../../output/views/money.js'
 
 export default class PayoutsGet extends ApiCommand<typeof PayoutsGet> {

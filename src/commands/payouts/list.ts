@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core'
 
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags-range.js'
-import { asUsage, dateFlag, paginationFlags } from '../../cli/flags.js'
+import { fanOutFlags } from '../../cli/flags/range.js'
+import { asUsage, dateFlag, paginationFlags } from '../../cli/flags/index.js'
 import { payoutView } from '../../output/views/money.js'
 
 export default class PayoutsList extends ApiCommand<typeof PayoutsList> {

@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag } from '../../cli/flags.js'
-import { requireCustomerContext, warnPreviousGeneration } from '../../cli/flags-transactions.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag } from '../../cli/flags/index.js'
+import { requireCustomerContext, warnPreviousGeneration } from '../../cli/flags/transactions.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { payPlanBody } from '../../cli/requests/payplans.js'
 import { payPlanView } from '../../output/views/payplans.js'
 

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkIdText } from '../../cli/validate.js'
+import { checkIdText } from '../../cli/validate/index.js'
 import { payPlanView } from '../../output/views/payplans.js'
 
 export default class PayPlansGet extends ApiCommand<typeof PayPlansGet> {

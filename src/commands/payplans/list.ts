@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { checkVariant } from '../../cli/requests/payplans.js'
 import { payPlanView } from '../../output/views/payplans.js'
 

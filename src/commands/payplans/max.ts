@@ -1,7 +1,7 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag } from '../../cli/flags.js'
-import { requireCustomerContext, warnPreviousGeneration } from '../../cli/flags-transactions.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag } from '../../cli/flags/index.js'
+import { requireCustomerContext, warnPreviousGeneration } from '../../cli/flags/transactions.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { eligibilityView } from '../../output/views/payplans.js'
 
 export default class PayPlansMax extends ApiCommand<typeof PayPlansMax> {

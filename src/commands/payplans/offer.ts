@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag, moneyFlags } from '../../cli/flags.js'
-import { requireCustomerContext } from '../../cli/flags-transactions.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag, moneyFlags } from '../../cli/flags/index.js'
+import { requireCustomerContext } from '../../cli/flags/transactions.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { checkVariant, offerBody } from '../../cli/requests/payplans.js'
 import { payPlanOfferView } from '../../output/views/payplans.js'
 

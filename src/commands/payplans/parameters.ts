@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag, moneyFlags } from '../../cli/flags.js'
-import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag, moneyFlags } from '../../cli/flags/index.js'
+import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { checkVariant, parametersBody } from '../../cli/requests/payplans.js'
 import { rawView } from '../../output/views/generic.js'
 import { payPlanParametersOf, payPlanParameterView } from '../../output/views/payplans.js'

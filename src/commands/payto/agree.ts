@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { agreementAccountFlags } from '../../cli/flags-payto.js'
-import { moneyFlags, waitFlags } from '../../cli/flags.js'
+import { agreementAccountFlags } from '../../cli/flags/payto.js'
+import { moneyFlags, waitFlags } from '../../cli/flags/index.js'
 import { statusResume, waitTimes, waitUntilActive } from '../../cli/flows/agreement.js'
-import { askAgreementAccount } from '../../cli/prompts.js'
+import { askAgreementAccount } from '../../cli/terminal/prompts.js'
 import { IDENTIFIER_FLAGS, agreementBodyFromFlags } from '../../cli/requests/payto.js'
 import { agreementSentView, agreementView } from '../../output/views/payto.js'
 

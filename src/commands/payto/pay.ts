@@ -1,11 +1,11 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { agreementAccountFlags, approveFlag } from '../../cli/flags-payto.js'
-import { moneyFlags, waitFlags } from '../../cli/flags.js'
+import { agreementAccountFlags, approveFlag } from '../../cli/flags/payto.js'
+import { moneyFlags, waitFlags } from '../../cli/flags/index.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
 import { agreementBodyFromFlags } from '../../cli/requests/payto.js'
-import { checkNonEmpty } from '../../cli/validate.js'
+import { checkNonEmpty } from '../../cli/validate/index.js'
 import { transactionView } from '../../output/views/transactions.js'
 
 export default class PayToPay extends ApiCommand<typeof PayToPay> {

@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { againFlag } from '../../cli/flags-safety.js'
-import { agreementAccountFlags, approveFlag } from '../../cli/flags-payto.js'
-import { checkPrefix, idFlag, waitFlags } from '../../cli/flags.js'
+import { againFlag } from '../../cli/flags/safety.js'
+import { agreementAccountFlags, approveFlag } from '../../cli/flags/payto.js'
+import { checkPrefix, idFlag, waitFlags } from '../../cli/flags/index.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
 import { runPayToSave } from '../../cli/flows/payto-save.js'
 import { agreementBodyFromFlags } from '../../cli/requests/payto.js'

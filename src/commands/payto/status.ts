@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { checkPrefix, waitFlags } from '../../cli/flags.js'
+import { checkPrefix, waitFlags } from '../../cli/flags/index.js'
 import { statusResume, waitTimes, waitUntilActive } from '../../cli/flows/agreement.js'
 import { agreementView } from '../../output/views/payto.js'
 

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
-import { askCredentialKind, profileRow, readCredential } from '../../cli/credentials.js'
-import { checkBaseUrl, checkPrefix } from '../../cli/flags.js'
-import { profileTarget } from '../../cli/profile-wizard.js'
+import { askCredentialKind, profileRow, readCredential } from '../../cli/terminal/credentials.js'
+import { checkBaseUrl, checkPrefix } from '../../cli/flags/index.js'
+import { profileTarget } from '../../cli/terminal/profile-wizard.js'
 import { profileView } from '../../output/views/profiles.js'
 
 export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {

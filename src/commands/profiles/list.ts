@@ -1,5 +1,5 @@
 import { PayfacCommand } from '../../cli/base-command.js'
-import { profileRow } from '../../cli/credentials.js'
+import { profileRow } from '../../cli/terminal/credentials.js'
 import { profileView } from '../../output/views/profiles.js'
 
 export default class ProfilesList extends PayfacCommand<typeof ProfilesList> {

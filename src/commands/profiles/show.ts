@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
-import { profileRow } from '../../cli/credentials.js'
+import { profileRow } from '../../cli/terminal/credentials.js'
 import { profileView } from '../../output/views/profiles.js'
 
 export default class ProfilesShow extends PayfacCommand<typeof ProfilesShow> {

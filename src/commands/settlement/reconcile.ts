@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags, rangeFlags } from '../../cli/flags-range.js'
-import { settlementFlags } from '../../cli/flags-transactions.js'
+import { fanOutFlags, rangeFlags } from '../../cli/flags/range.js'
+import { settlementFlags } from '../../cli/flags/transactions.js'
 import type { Reconciler } from '../../cli/reconcile/engine.js'
 import { differenceView, reconcileRun, reconcileScope, reconcileVerdict } from '../../cli/reconcile/command.js'
 

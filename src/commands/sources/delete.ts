@@ -1,6 +1,6 @@
 import type { PaymentSource } from '../../client/index.js'
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { genericView } from '../../output/views/generic.js'
 import { paymentSourceView } from '../../output/views/sources.js'
 

@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { paymentSourceView } from '../../output/views/sources.js'
 
 export default class SourcesGet extends ApiCommand<typeof SourcesGet> {

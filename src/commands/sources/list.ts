@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { paymentSourceView } from '../../output/views/sources.js'
 
 export default class SourcesList extends ApiCommand<typeof SourcesList> {

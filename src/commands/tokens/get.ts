@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { paymentTokenView } from '../../output/views/tokens.js'
 
 export default class TokensGet extends ApiCommand<typeof TokensGet> {

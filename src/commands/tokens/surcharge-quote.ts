@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { dataFlag, idArg, moneyFlags } from '../../cli/flags.js'
-import { warnPreviousGeneration } from '../../cli/flags-transactions.js'
-import { readDataObject } from '../../cli/input.js'
+import { dataFlag, idArg, moneyFlags } from '../../cli/flags/index.js'
+import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
+import { readDataObject } from '../../cli/files/input.js'
 import { SURCHARGE_METHODS, surchargeQuoteBody } from '../../cli/requests/tokens.js'
 import { surchargeQuoteView } from '../../output/views/tokens.js'
 

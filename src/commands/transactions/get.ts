@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { transactionDetailView } from '../../output/views/transactions.js'
 
 export default class TransactionsGet extends ApiCommand<typeof TransactionsGet> {

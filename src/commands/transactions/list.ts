@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags-range.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags.js'
-import { merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
-import { amountFilterFlags } from '../../cli/flags-transactions.js'
+import { fanOutFlags } from '../../cli/flags/range.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
+import { merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
+import { amountFilterFlags } from '../../cli/flags/transactions.js'
 import { TRANSACTION_STATUSES, type TransactionListFlags, transactionQuery } from '../../cli/requests/transactions.js'
 import { transactionView } from '../../output/views/transactions.js'
 

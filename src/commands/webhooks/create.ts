@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { metadataFlag } from '../../cli/flags.js'
+import { metadataFlag } from '../../cli/flags/index.js'
 import { checkEventName, checkWebhookUrl, warnUnknownEvents, webhookEnvelope, webhookLevel } from '../../cli/requests/webhooks.js'
 import { webhookWithSecretView } from '../../output/views/webhooks.js'
 

@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { withoutSecret } from '../../cli/requests/webhooks.js'
 import { webhookView } from '../../output/views/webhooks.js'
 

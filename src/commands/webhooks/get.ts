@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags.js'
+import { idArg } from '../../cli/flags/index.js'
 import { withoutSecret } from '../../cli/requests/webhooks.js'
 import { webhookView, webhookWithSecretView } from '../../output/views/webhooks.js'
 

@@ -1,9 +1,9 @@
 import { Flags, type Interfaces } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags-range.js'
-import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../cli/flags-filters.js'
-import { paginationFlags } from '../../cli/flags.js'
+import { fanOutFlags } from '../../cli/flags/range.js'
+import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
+import { paginationFlags } from '../../cli/flags/index.js'
 import { listWithoutSecrets } from '../../cli/requests/webhooks.js'
 import { webhookView } from '../../output/views/webhooks.js'
 

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { idFlag } from '../../cli/flags.js'
-import { webhookSecret, webhookSecretFlag } from '../../cli/flags-secret.js'
+import { idFlag } from '../../cli/flags/index.js'
+import { webhookSecret, webhookSecretFlag } from '../../cli/flags/secret.js'
 import { listenForWebhooks } from '../../cli/flows/webhooks-listen.js'
 import { checkEventName } from '../../cli/requests/webhooks.js'
 import { checkForwardUrl } from '../../cli/requests/webhooks-local.js'

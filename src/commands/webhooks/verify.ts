@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { PayfacCommand } from '../../cli/base-command.js'
-import { durationMs } from '../../cli/flags.js'
-import { webhookSecret, webhookSecretFlag } from '../../cli/flags-secret.js'
+import { durationMs } from '../../cli/flags/index.js'
+import { webhookSecret, webhookSecretFlag } from '../../cli/flags/secret.js'
 import { checkSignature, readRawStdin } from '../../cli/flows/webhooks-verify.js'
 import { signatureCheckView } from '../../output/views/webhooks-local.js'
 

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { checkDate } from '../../../cli/flags.js'
-import { readDataObject } from '../../../cli/input.js'
+import { checkDate } from '../../../cli/flags/index.js'
+import { readDataObject } from '../../../cli/files/input.js'
 import { createServiceTokenEnvelope, expiresInSeconds } from '../../../cli/requests/auth.js'
 import { createdServiceTokenView } from '../../../output/views/auth.js'
 

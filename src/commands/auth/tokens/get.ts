@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { checkIdText } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate/index.js'
 import { serviceTokenDetailView } from '../../../output/views/auth.js'
 
 export default class AuthTokensGet extends ApiCommand<typeof AuthTokensGet> {

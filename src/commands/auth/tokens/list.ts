@@ -1,8 +1,8 @@
 import { Flags, type Interfaces } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../../cli/flags-filters.js'
-import { dateFlag, paginationFlags } from '../../../cli/flags.js'
+import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../../cli/flags/filters.js'
+import { dateFlag, paginationFlags } from '../../../cli/flags/index.js'
 import { serviceTokenQuery } from '../../../cli/requests/auth.js'
 import { serviceTokenView } from '../../../output/views/auth.js'
 

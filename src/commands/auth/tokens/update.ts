@@ -1,10 +1,10 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { dateFlag } from '../../../cli/flags.js'
-import { readDataObject } from '../../../cli/input.js'
+import { dateFlag } from '../../../cli/flags/index.js'
+import { readDataObject } from '../../../cli/files/input.js'
 import { updateServiceTokenEnvelope } from '../../../cli/requests/auth.js'
-import { checkIdText } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate/index.js'
 import { serviceTokenDetailView } from '../../../output/views/auth.js'
 
 export default class AuthTokensUpdate extends ApiCommand<typeof AuthTokensUpdate> {

@@ -1,6 +1,6 @@
 import type { CustomerDelegate } from '../../../client/index.js'
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
+import { idArg } from '../../../cli/flags/index.js'
 import { delegateDetailView } from '../../../output/views/customers.js'
 
 export default class CustomersDelegatesDelete extends ApiCommand<typeof CustomersDelegatesDelete> {

@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
+import { idArg } from '../../../cli/flags/index.js'
 import { delegateDetailView } from '../../../output/views/customers.js'
 
 export default class CustomersDelegatesGet extends ApiCommand<typeof CustomersDelegatesGet> {

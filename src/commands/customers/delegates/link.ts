@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg, idFlag } from '../../../cli/flags.js'
+import { idArg, idFlag } from '../../../cli/flags/index.js'
 import { delegateDetailView } from '../../../output/views/customers.js'
 
 export default class CustomersDelegatesLink extends ApiCommand<typeof CustomersDelegatesLink> {

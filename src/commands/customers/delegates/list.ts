@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idsFlag, paginationFlags } from '../../../cli/flags.js'
-import { checkEmail } from '../../../cli/validate.js'
+import { idsFlag, paginationFlags } from '../../../cli/flags/index.js'
+import { checkEmail } from '../../../cli/validate/index.js'
 import { delegateView } from '../../../output/views/customers.js'
 
 export default class CustomersDelegatesList extends ApiCommand<typeof CustomersDelegatesList> {

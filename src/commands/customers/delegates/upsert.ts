@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { dataFlag, idFlag } from '../../../cli/flags.js'
-import { readDataObject } from '../../../cli/input.js'
+import { dataFlag, idFlag } from '../../../cli/flags/index.js'
+import { readDataObject } from '../../../cli/files/input.js'
 import { delegateBody } from '../../../cli/requests/customers.js'
 import { delegateDetailView } from '../../../output/views/customers.js'
 

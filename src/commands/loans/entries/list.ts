@@ -1,6 +1,6 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { paginationFlags } from '../../../cli/flags.js'
-import { entriesFlags } from '../../../cli/flags-loans.js'
+import { paginationFlags } from '../../../cli/flags/index.js'
+import { entriesFlags } from '../../../cli/flags/loans.js'
 import { entriesQueryFromFlags } from '../../../cli/requests/loans.js'
 import { loanEntryView } from '../../../output/views/loans.js'
 

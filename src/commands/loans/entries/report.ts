@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { entriesFlags } from '../../../cli/flags-loans.js'
+import { entriesFlags } from '../../../cli/flags/loans.js'
 import { checkEntriesReportFlags, entriesQueryFromFlags, reportRows } from '../../../cli/requests/loans.js'
 import { loanEntryView } from '../../../output/views/loans.js'
 import { rawView } from '../../../output/views/generic.js'

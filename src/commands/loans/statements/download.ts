@@ -1,10 +1,10 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../../cli/download.js'
-import { outFlag } from '../../../cli/flags-out.js'
-import { UsageError } from '../../../cli/errors.js'
-import { checkIdText } from '../../../cli/validate.js'
+import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../../cli/files/download.js'
+import { outFlag } from '../../../cli/flags/out.js'
+import { UsageError } from '../../../cli/errors/index.js'
+import { checkIdText } from '../../../cli/validate/index.js'
 
 export default class LoansStatementsDownload extends ApiCommand<typeof LoansStatementsDownload> {
   static override summary = 'Download a loan statement report (a password-protected zip).'

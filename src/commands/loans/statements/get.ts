@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { checkIdText } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate/index.js'
 import { loanStatementView } from '../../../output/views/loans.js'
 
 export default class LoansStatementsGet extends ApiCommand<typeof LoansStatementsGet> {

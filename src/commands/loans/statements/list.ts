@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { paginationFlags } from '../../../cli/flags.js'
+import { paginationFlags } from '../../../cli/flags/index.js'
 import { loanStatementView } from '../../../output/views/loans.js'
 
 export default class LoansStatementsList extends ApiCommand<typeof LoansStatementsList> {

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { metadataFlag } from '../../../cli/flags.js'
-import { readDataObject } from '../../../cli/input.js'
+import { metadataFlag } from '../../../cli/flags/index.js'
+import { readDataObject } from '../../../cli/files/input.js'
 import { marketplaceCustomerBody } from '../../../cli/requests/merchants.js'
 import { marketplaceCustomerView } from '../../../output/views/marketplaces.js'
 

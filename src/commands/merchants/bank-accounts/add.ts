@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
+import { idArg } from '../../../cli/flags/index.js'
 import { addBankAccountEnvelope } from '../../../cli/requests/merchants.js'
 import { merchantDetailView } from '../../../output/views/merchants.js'
 

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
-import { checkNonEmpty } from '../../../cli/validate.js'
+import { idArg } from '../../../cli/flags/index.js'
+import { checkNonEmpty } from '../../../cli/validate/index.js'
 import { merchantDetailView } from '../../../output/views/merchants.js'
 
 export default class MerchantsBankAccountsSetPrimary extends ApiCommand<typeof MerchantsBankAccountsSetPrimary> {

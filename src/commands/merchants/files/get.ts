@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
-import { checkIdText } from '../../../cli/validate.js'
+import { idArg } from '../../../cli/flags/index.js'
+import { checkIdText } from '../../../cli/validate/index.js'
 import { merchantFileView } from '../../../output/views/merchants.js'
 
 export default class MerchantsFilesGet extends ApiCommand<typeof MerchantsFilesGet> {

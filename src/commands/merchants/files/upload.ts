@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
-import { merchantFileArg, readMerchantFile } from '../../../cli/flags-merchants.js'
+import { idArg } from '../../../cli/flags/index.js'
+import { merchantFileArg, readMerchantFile } from '../../../cli/flags/merchants.js'
 import { fileFormFields } from '../../../cli/requests/merchants.js'
 import { merchantFileView } from '../../../output/views/merchants.js'
 

@@ -1,6 +1,6 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
-import { ownerIdArg } from '../../../cli/flags-merchants.js'
+import { idArg } from '../../../cli/flags/index.js'
+import { ownerIdArg } from '../../../cli/flags/merchants.js'
 import { rawView } from '../../../output/views/generic.js'
 
 export default class MerchantsOwnersDelete extends ApiCommand<typeof MerchantsOwnersDelete> {

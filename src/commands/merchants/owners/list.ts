@@ -1,5 +1,5 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
+import { idArg } from '../../../cli/flags/index.js'
 import { ownerView } from '../../../output/views/merchants.js'
 
 export default class MerchantsOwnersList extends ApiCommand<typeof MerchantsOwnersList> {

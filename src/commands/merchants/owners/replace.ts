@@ -1,7 +1,7 @@
 import { ApiCommand } from '../../../cli/base-command.js'
-import { idArg } from '../../../cli/flags.js'
-import { ownerFieldFlags, ownerIdArg } from '../../../cli/flags-merchants.js'
-import { readDataObject } from '../../../cli/input.js'
+import { idArg } from '../../../cli/flags/index.js'
+import { ownerFieldFlags, ownerIdArg } from '../../../cli/flags/merchants.js'
+import { readDataObject } from '../../../cli/files/input.js'
 import { ownerBody } from '../../../cli/requests/merchants.js'
 import { ownerDetailView } from '../../../output/views/merchants.js'
 

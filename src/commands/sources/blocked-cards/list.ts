@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { dateFlag, idsFlag, paginationFlags } from '../../../cli/flags.js'
+import { dateFlag, idsFlag, paginationFlags } from '../../../cli/flags/index.js'
 import { blockedCardView } from '../../../output/views/sources.js'
 
 export default class SourcesBlockedCardsList extends ApiCommand<typeof SourcesBlockedCardsList> {

@@ -1,10 +1,10 @@
 import { Args, Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../../cli/base-command.js'
-import { warnPreviousGeneration } from '../../../cli/flags-transactions.js'
-import { readDataObject } from '../../../cli/input.js'
+import { warnPreviousGeneration } from '../../../cli/flags/transactions.js'
+import { readDataObject } from '../../../cli/files/input.js'
 import { blockedCardEnvelope } from '../../../cli/requests/sources.js'
-import { checkIdText } from '../../../cli/validate.js'
+import { checkIdText } from '../../../cli/validate/index.js'
 import { blockedCardView } from '../../../output/views/sources.js'
 
 export default class SourcesBlockedCardsUpdate extends ApiCommand<typeof SourcesBlockedCardsUpdate> {

@@ -1,0 +1,275 @@
+// Shared flag factories. Each checks its input when oclif parses it, so a bad value is a usage
+// error (exit 2) before any request is built. Only light modules are imported here: this file is
+// loaded for every command, including `--help`.
+import { Args, Flags } from '@oclif/core'
+
+import { InvalidInputError } from '../../client/errors.js'
+import { parseCurrency, toMinorUnits } from '../../client/money.js'
+import { redactUrlPasswords } from '../../client/redact.js'
+import { UsageError } from '../errors/index.js'
+import { timeoutFlag, walkFlags } from './lists.js'
+import { checkDateInput } from '../validate/dates.js'
+
+const GLOBAL = 'GLOBAL'
+
+/** Output flags every command has. */
+export const outputFlags = {
+  json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
+  csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
+  columns: Flags.string({
+    description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV); checked before anything is sent.',
+    helpGroup: GLOBAL,
+    parse: async (input) => (await import('../validate/columns.js')).checkColumnsFlag(input),
+  }),
+  wide: Flags.boolean({ description: 'Show every column and whole cells, however wide the terminal.', helpGroup: GLOBAL }),
+  query: Flags.string({
+    description: 'A JMESPath expression applied to the JSON output (implies --json); a string result prints as plain text.',
+    helpGroup: GLOBAL,
+    exclusive: ['csv'],
+    parse: async (input) => checkQueryFlag(input),
+  }),
+  ids: Flags.boolean({ char: 'q', description: 'Print only the ids, one a line.', helpGroup: GLOBAL, exclusive: ['json', 'csv', 'query'] }),
+  'no-input': Flags.boolean({ description: 'Never ask on the terminal: missing input is an error (also when CI is set).', helpGroup: GLOBAL }),
+}
+
+/** A JMESPath syntax error is a usage error naming --query (the library loads only when the flag is used). */
+async function checkQueryFlag(input: string): Promise<string> {
+  const { checkQuery } = await import('../../output/query.js')
+  try {
+    return checkQuery(input)
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'For example --query orderId, or --query "[].orderId" for a list')
+  }
+}
+
+/** Flags every command that calls the service has. */
+export const apiFlags = {
+  ...outputFlags,
+  profile: Flags.string({ description: 'Profile to use (see `payfac profiles list`).', helpGroup: GLOBAL }),
+  'base-url': Flags.string({
+    description: 'Base URL of the service, overriding the profile.',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkBaseUrl(input, '--base-url'),
+  }),
+  'merchant-id': Flags.string({
+    description: 'Act for this merchant (Merchant-Id header).',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkPrefix(input, 'mcht', '--merchant-id'),
+  }),
+  'marketplace-id': Flags.string({
+    description: 'Act for this marketplace (Marketplace-Id header).',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkPrefix(input, 'mktp', '--marketplace-id'),
+  }),
+  'customer-id': Flags.string({
+    description: 'Act for this customer (Customer-Id header).',
+    helpGroup: GLOBAL,
+    parse: async (input) => checkPrefix(input, 'cust', '--customer-id'),
+  }),
+  debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
+  timeout: timeoutFlag,
+  'dry-run': Flags.boolean({ description: 'Print the first request that would change something, as JSON, and send nothing (exit 0).', helpGroup: GLOBAL }),
+  yes: Flags.boolean({ char: 'y', description: 'Confirm on production what the command sends that is not a read, without a prompt (needed when CI is set, with --no-input, or without a terminal).', helpGroup: GLOBAL }),
+}
+
+/** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */
+export function checkBaseUrl(input: string, flag: string): string {
+  const value = input.trim()
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${redactUrlPasswords(input)}")`, 'For example https://sandbox.example.com')
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`${flag} must not hold a user name or password`, 'Give the credential with a profile or PAYFAC_API_KEY, never in the URL')
+  }
+  return value
+}
+
+/** Checks that an identifier has its resource's prefix (`ordr_…`). */
+export function checkPrefix(input: string, prefix: string, what: string): string {
+  const value = input.trim()
+  if (!value.startsWith(`${prefix}_`) || value.length <= prefix.length + 1 || /\s/.test(value)) {
+    throw new UsageError(`${what} must start with "${prefix}_" (got "${input}")`, 'Copy the id from a list or get command')
+  }
+  // `<prefix>_` and 16 URL-safe base64 characters (field notes, Identifiers).
+  if (!/^[A-Za-z0-9_-]{16}$/.test(value.slice(prefix.length + 1))) {
+    throw new UsageError(`${what} must be "${prefix}_" and 16 letters, digits, - or _ (got "${input}")`, 'Copy the id from a list or get command')
+  }
+  return value
+}
+
+/** A required positional identifier with a prefix check. */
+export function idArg(prefix: string, description: string) {
+  const what = description.replace(/\s*\(.*$/, '').replace(/\.$/, '')
+  return Args.string({ description, required: true, parse: async (input) => checkPrefix(input, prefix, what) })
+}
+
+/** A flag holding an identifier with a prefix check. */
+export function idFlag<R extends boolean = false>(prefix: string, description: string, options: { required?: R } = {}) {
+  return Flags.string({ description, required: options.required, parse: async (input: string, _ctx, flag) => checkPrefix(input, prefix, `--${flag.name}`) })
+}
+
+/** A repeatable flag of identifiers with a prefix check. */
+export function idsFlag(prefix: string, description: string) {
+  return Flags.string({ description, multiple: true, parse: async (input: string, _ctx, flag) => checkPrefix(input, prefix, `--${flag.name}`) })
+}
+
+/** `--amount 12.50 --currency AUD`; combine them with `moneyFrom()`. */
+export function moneyFlags(options: { required?: boolean; amountDescription?: string } = {}) {
+  return {
+    amount: Flags.string({
+      description: options.amountDescription ?? 'Amount in major units, such as 12.50 (converted exactly by the currency).',
+      required: options.required ?? false,
+      dependsOn: ['currency'],
+    }),
+    currency: Flags.string({
+      description: 'ISO 4217 currency code, such as AUD.',
+      required: options.required ?? false,
+      parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
+    }),
+  }
+}
+
+/** Exact conversion of `--amount` in the currency's minor units. */
+export function minorUnitsFrom(amount: string, currency: string, flag = '--amount'): number {
+  return asUsage(() => toMinorUnits(amount, currency), flag)
+}
+
+/** Money from `--amount` and `--currency`. */
+export function moneyFrom(amount: string, currency: string, flag = '--amount') {
+  return { minorCurrencyUnits: minorUnitsFrom(amount, currency, flag), currency: parseCurrency(currency) }
+}
+
+/**
+ * `--limit --page --sort --all --max` of every list command. With `sortFields`, `--sort` takes
+ * only those fields (the ones the list is known to sort by).
+ */
+export function paginationFlags(options: { sortFields?: readonly string[] } = {}) {
+  return {
+    limit: Flags.integer({ description: 'Records per page, 1 to 500.', min: 1, max: 500, helpGroup: 'PAGINATION' }),
+    page: Flags.integer({ description: 'Page number, from 1.', min: 1, helpGroup: 'PAGINATION', exclusive: ['all'] }),
+    sort: Flags.string({
+      description: 'Sort fields, comma-separated; a leading - sorts descending (e.g. -createdAt).',
+      helpGroup: 'PAGINATION',
+      parse: async (input) => {
+        if (!/^-?[A-Za-z][\w.]*(,-?[A-Za-z][\w.]*)*$/.test(input)) {
+          throw new UsageError(`--sort takes comma-separated field names, each optionally preceded by - (got "${input}")`)
+        }
+        const unknown = input.split(',').map((f) => f.replace(/^-/, '')).find((f) => options.sortFields && !options.sortFields.includes(f))
+        if (unknown !== undefined) {
+          throw new UsageError(`--sort: this list does not sort by "${unknown}"`, `Sort by ${options.sortFields?.join(', ')}`)
+        }
+        return input
+      },
+    }),
+    all: Flags.boolean({ description: 'Walk every page, streaming records as they arrive.', helpGroup: 'PAGINATION' }),
+    max: Flags.integer({ description: 'Stop after this many records (walks pages as needed).', min: 1, helpGroup: 'PAGINATION' }),
+    ...walkFlags(),
+  }
+}
+
+/** `--data` for a whole request body: JSON text, `@file`, or `-` for stdin. Read it with `readData()`. */
+export function dataFlag(description = 'The whole request body as JSON: text, @file, or - for stdin.', exclusive: string[] = []) {
+  return Flags.string({ description, exclusive })
+}
+
+/** Repeatable `--metadata key=value`. Combine with `metadataFrom()`. */
+export function metadataFlag(description = 'Metadata as key=value (repeatable).') {
+  return Flags.string({
+    description,
+    multiple: true,
+    parse: async (input) => {
+      const at = input.indexOf('=')
+      if (at <= 0) throw new UsageError(`--metadata takes key=value (got "${input}")`, 'For example --metadata channel=web')
+      return input
+    },
+  })
+}
+
+export function metadataFrom(pairs: string[] | undefined): Record<string, string> | undefined {
+  if (!pairs || pairs.length === 0) return undefined
+  const out: Record<string, string> = {}
+  for (const pair of pairs) {
+    const at = pair.indexOf('=')
+    out[pair.slice(0, at)] = pair.slice(at + 1)
+  }
+  return out
+}
+
+/** `--poll/--wait`, `--interval`, `--timeout`, with durations such as 3s, 500ms, 10m. */
+export function waitFlags(defaults: { interval?: string; timeout?: string } = {}) {
+  return {
+    interval: Flags.string({
+      description: `Time between polls, such as 3s or 500ms (${MIN_INTERVAL_MS}ms to 24h).`,
+      default: defaults.interval ?? '3s',
+      parse: async (input) => (intervalMs(input), input),
+    }),
+    timeout: Flags.string({
+      description: 'Give up waiting after this long, such as 10m (exit 8); 1ms to 24h.',
+      default: defaults.timeout ?? '10m',
+      parse: async (input) => (waitMs(input, '--timeout'), input),
+    }),
+  }
+}
+
+/** The shortest `--interval`: polling faster only loads the service. */
+export const MIN_INTERVAL_MS = 100
+
+/** `--interval` in milliseconds, refused under MIN_INTERVAL_MS and over MAX_WAIT_MS. */
+export function intervalMs(input: string, flag = '--interval'): number {
+  const ms = readMs(input, flag)
+  if (ms < MIN_INTERVAL_MS) throw new UsageError(`${flag} must be at least ${MIN_INTERVAL_MS}ms (got "${input}")`, 'For example --interval 3s')
+  if (ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from ${MIN_INTERVAL_MS}ms to 24h (got "${input}")`, 'For example --interval 3s')
+  return ms
+}
+
+/**
+ * A duration (`500ms`, `3s`, `10m`, `1h`, or plain seconds) in milliseconds, exact (a number
+ * of ms past 2^53 is refused). Flags that bound a wait take waitMs instead (1 ms to 24 h).
+ */
+export function durationMs(input: string, flag: string): number {
+  const ms = readMs(input, flag)
+  if (!Number.isSafeInteger(ms)) throw new UsageError(`${flag} is too long (got "${input}")`)
+  return ms
+}
+
+/** The longest wait (`--timeout`, `--interval`, PAYFAC_TIMEOUT): 24 h. The shortest: 1 ms. */
+export const MAX_WAIT_MS = 86_400_000
+
+/** A duration that bounds a wait, in ms: from 1 ms to 24 h, else a usage error naming the flag. */
+export function waitMs(input: string, flag: string): number {
+  const ms = readMs(input, flag)
+  if (ms < 1 || ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from 1ms to 24h (got "${input}")`, 'For example 30s, 10m or 2h')
+  return ms
+}
+
+/** A duration's milliseconds as written (`500ms`, `3s`, `10m`, `1h`, plain seconds), not yet bounded. */
+function readMs(input: string, flag: string): number {
+  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
+  if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 3s, 10m or 1h (got "${input}")`)
+  const unit = match[2] ?? 's'
+  return Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000)
+}
+
+/** A date flag: `YYYY-MM-DD` or an ISO 8601 timestamp; the value is sent as given. */
+export function dateFlag(description: string) {
+  return Flags.string({
+    description: `${description} (YYYY-MM-DD or an ISO 8601 timestamp).`,
+    parse: async (input, _ctx, flag) => checkDate(input, `--${flag.name}`),
+  })
+}
+
+/** A date flag's check; see validate/dates.ts (parseDateInput, checkDateRange) for reuse. */
+export function checkDate(input: string, what: string): string {
+  return checkDateInput(input, what)
+}
+
+/** Runs a client-side check and turns its InvalidInputError into a usage error naming the flag. */
+export function asUsage<T>(fn: () => T, flag: string): T {
+  try {
+    return fn()
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw new UsageError(`${flag}: ${error.message}`, error.hint)
+    throw error
+  }
+}

@@ -1,0 +1,55 @@
+// Flags of list walks and of time budgets. Light: loaded for every command.
+import { Flags } from '@oclif/core'
+
+import { UsageError } from '../errors/index.js'
+
+/** The longest request deadline (`--timeout`, PAYFAC_TIMEOUT): 24 h; the shortest 1 ms. */
+export const MAX_REQUEST_TIMEOUT_MS = 86_400_000
+
+/**
+ * `--concurrency`: requests at once. One flag for both of its uses, so that a list command with
+ * a fan-out (`fanOutFlags()`) has one meaning per situation: merchants at once with
+ * `--each-merchant`/`--merchants`, otherwise pages in flight with `--all`.
+ */
+export const concurrencyFlag = Flags.integer({
+  description: 'Requests at once (default 4): pages in flight with --all (records still come in order), or merchants asked at once with --each-merchant or --merchants.',
+  min: 1,
+  max: 16,
+  helpGroup: 'PAGINATION',
+})
+
+/** `--concurrency` and `--allow-partial`, beside `--all` on every list command. */
+export function walkFlags() {
+  return {
+    concurrency: concurrencyFlag,
+    'allow-partial': Flags.boolean({
+      description: 'With --all: print what the service gives even when a page comes back short or the list changes mid-walk (a warning on stderr, exit 0).',
+      helpGroup: 'PAGINATION',
+    }),
+  }
+}
+
+/** `--timeout` of every command that calls the service (a waiting command's own `--timeout` bounds its wait instead). */
+export const timeoutFlag = Flags.string({
+  description: 'Give up on one request after this long, such as 10s, from 1ms to 24h (default 30s, or PAYFAC_TIMEOUT); a read with its retries stops at 60s or this, whichever is longer.',
+  helpGroup: 'GLOBAL',
+  parse: async (input) => (requestTimeoutMs(input, '--timeout'), input),
+})
+
+/**
+ * A request deadline in ms: a duration (`500ms`, `10s`, `2m`, `1h`, or plain seconds) from 1 ms
+ * to 24 h. A longer one is refused (a Node timer past 2^31-1 ms fires after 1 ms).
+ */
+export function requestTimeoutMs(input: string, what: string): number {
+  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
+  const ms = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : 0
+  if (!(ms > 0)) throw new UsageError(`${what} takes a duration above 0 such as 500ms, 10s or 2m (got "${input}")`)
+  if (ms > MAX_REQUEST_TIMEOUT_MS) throw new UsageError(`${what} must be from 1ms to 24h (got "${input}")`, 'For example 30s or 2m')
+  return ms
+}
+
+/** One stderr line about a retry: `Retrying GET /orders in 1.2 s (retry 1 of 3, 0.4 s so far): <reason>`. */
+export function describeRetry(event: { method: string; path: string; retry: number; maxRetries: number; reason: string; waitMs: number; elapsedMs: number }): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+  return `Retrying ${event.method} ${event.path} in ${s(event.waitMs)} (retry ${event.retry} of ${event.maxRetries}, ${s(event.elapsedMs)} so far): ${event.reason}`
+}

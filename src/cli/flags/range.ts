@@ -1,0 +1,53 @@
+// Flag factories of the month-end commands: a date range (`--from/--to` or `--last`), its split
+// into parts (`--split`), and the marketplace fan-out (`--each-merchant`, `--merchants`,
+// `--concurrency`). The checks run when oclif parses, so a bad value is exit 2 before sending.
+import { Flags } from '@oclif/core'
+
+import { concurrencyFlag } from './lists.js'
+import { durationMs } from './index.js'
+import { checkCalendarDate, checkLast, checkPartMs } from '../range/range.js'
+
+/** `--from`, `--to`, `--last` and `--split` for records created in a range. */
+export function rangeFlags(what: string) {
+  return {
+    from: Flags.string({
+      description: `${what} created at or after this date or timestamp (YYYY-MM-DD is midnight UTC; sent as createdAfter).`,
+      parse: async (input) => checkCalendarDate(input, '--from'),
+    }),
+    to: Flags.string({
+      description: `${what} created before this date or timestamp (exclusive; sent as createdBefore).`,
+      parse: async (input) => checkCalendarDate(input, '--to'),
+    }),
+    last: Flags.string({
+      description: 'Instead of --from/--to: the period up to now, such as 24h, 7d, 2w or 1m (calendar months).',
+      exclusive: ['from', 'to'],
+      parse: async (input) => checkLast(input),
+    }),
+    split: Flags.string({
+      description: 'Ask for the range in parts of at most this long (such as 7d or 12h; at least 1m, at most 1,000 parts), merged in order; stderr says how many parts are sent. Without it, a range the service refuses as too large is halved until it is taken.',
+      parse: async (input) => (splitMs(input), input),
+    }),
+  }
+}
+
+/** `--split` in milliseconds (accepts d for days besides ms, s, m, h). */
+export function splitMs(input: string | undefined): number | undefined {
+  if (input === undefined) return undefined
+  return checkPartMs(durationMs(input.replace(/(\d+)d$/, (_, n: string) => `${Number(n) * 24}h`), '--split'), input)
+}
+
+/** `--each-merchant`, `--merchants` and `--concurrency`: run a read command once per sub-merchant. */
+export function fanOutFlags() {
+  return {
+    'each-merchant': Flags.boolean({
+      description: 'Marketplace credential: run once for every merchant of the marketplace (Merchant-Id each time); rows gain a merchantId column.',
+      helpGroup: 'MARKETPLACE',
+      exclusive: ['merchants'],
+    }),
+    merchants: Flags.string({
+      description: 'Marketplace credential: run once for each of these merchants: mcht_… ids separated by commas, or @file with one id a line.',
+      helpGroup: 'MARKETPLACE',
+    }),
+    concurrency: concurrencyFlag,
+  }
+}

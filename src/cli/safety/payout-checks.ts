@@ -1,0 +1,48 @@
+// Before `payouts request` sends anything: are manual payouts enabled for the merchant, and is
+// enough balance available? When either is missing the payout is not sent (exit 6) and the
+// message says which. What the service does not show (an unknown setting) does not block.
+import { formatMinorUnits } from '../../client/money.js'
+import type { PayfacClient } from '../../client/index.js'
+import { RefusedError } from '../errors/index.js'
+
+type Loose = Record<string, unknown>
+
+/** The merchant a payout is for: the Merchant-Id context, or the one merchant a merchant credential sees. */
+async function payoutMerchant(client: PayfacClient, contextMerchantId: string | undefined): Promise<string | undefined> {
+  if (contextMerchantId) return contextMerchantId
+  const page = await client.merchants.list({ limit: 2 })
+  const only = page.items.length === 1 ? (page.items[0] as Loose).merchantId : undefined
+  return typeof only === 'string' ? only : undefined
+}
+
+const minorOf = (money: unknown): number | undefined => {
+  const value = (money as Loose | undefined)?.minorCurrencyUnits
+  return typeof value === 'number' ? value : undefined
+}
+
+/** What stands in the way of a manual payout (empty when nothing does, or nothing is known). */
+export async function payoutObstacles(client: PayfacClient, contextMerchantId: string | undefined, body: Loose): Promise<string[]> {
+  const merchantId = await payoutMerchant(client, contextMerchantId)
+  if (!merchantId) return []
+  const [merchant, balances] = await Promise.all([client.merchants.get(merchantId) as Promise<Loose>, client.merchants.balances(merchantId) as Promise<Loose>])
+  const missing: string[] = []
+  if (merchant.manualPayoutsEnabled === false) missing.push(`manual payouts are not enabled for ${merchantId}`)
+  const currency = ((body.amount as Loose | undefined)?.currency ?? body.currency ?? merchant.currency) as string | undefined
+  const amount = minorOf(body.amount)
+  const line = (Array.isArray(balances.balances) ? (balances.balances as Loose[]) : []).find((b) => b.currency === currency)
+  const available = minorOf(line?.available)
+  if (currency && line && available !== undefined) {
+    const show = (n: number) => `${formatMinorUnits(n, currency)} ${currency}`
+    if (amount !== undefined && available < amount) missing.push(`the available balance is ${show(available)}, less than the ${show(amount)} asked for`)
+    if (amount === undefined && available <= 0) missing.push(`no balance is available in ${currency} (${show(available)})`)
+  } else if (currency && Array.isArray(balances.balances) && !line) {
+    missing.push(`${merchantId} has no balance in ${currency}`)
+  }
+  return missing
+}
+
+/** Refuses (exit 6, nothing sent) when manual payouts are off or the balance is short. */
+export async function checkPayoutPossible(client: PayfacClient, contextMerchantId: string | undefined, body: Loose): Promise<void> {
+  const missing = await payoutObstacles(client, contextMerchantId, body)
+  if (missing.length > 0) throw new RefusedError(`Payout not sent: ${missing.join('; and ')}`)
+}

@@ -1,0 +1,143 @@
+// The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
+// package.json and oclif.manifest.json without loading oclif at all; a known command is found in
+// the small command index and run without oclif's configuration (./dispatch.ts); everything else
+// (unknown commands, plugins' commands) goes to oclif, which reads the manifest instead of
+// loading every command file.
+import { readFileSync } from 'node:fs'
+
+import { sanitizeLine } from '../../output/sanitize.js'
+import { isGone } from '../../output/sink.js'
+import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
+import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
+import { quietOnClosedStdout, stdoutClosed } from './pipes.js'
+import { installSignalHandling, wantsJsonErrors } from './signals.js'
+import { stayOnBaselineWasm } from './wasm-tiering.js'
+
+interface PackageJson {
+  name: string
+  version: string
+  description: string
+  oclif: { bin: string; topics?: HelpSources['topics'] }
+}
+
+export async function main(argv: string[], binUrl: string): Promise<void> {
+  quietOnClosedStdout()
+  const pkg = readPackage(binUrl)
+  const index = readIndex(binUrl, pkg.version)
+  const help = quickHelp(argv, binUrl, pkg, index)
+  if (help !== undefined) {
+    process.stdout.write(help)
+    return
+  }
+  // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
+  installSignalHandling(process, Date.now, { json: wantsJsonErrors(argv) })
+  try {
+    await dispatch(argv, binUrl, pkg, index)
+  } catch (error) {
+    // Commands report their own failures (the base command's catch); what reaches here is
+    // oclif's own: an unknown command gets the nearest one, anything else oclif's handler.
+    if (reportNotFound(error, argv, binUrl, pkg)) return
+    const oclif = await loadOclif()
+    await oclif.handle(error as Error)
+  }
+}
+
+/** oclif's "command x:y not found", said in payfac's words with the nearest command (exit 2). */
+function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: PackageJson): boolean {
+  if (!(error instanceof Error) || !/^command \S+ not found/i.test(error.message)) return false
+  let commands: string[] = []
+  try {
+    commands = Object.keys(JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8')).commands ?? {})
+  } catch {
+    // Without a manifest there is nothing to compare with; the message still says what failed.
+  }
+  const words = argv[0] === 'help' ? argv.slice(1) : argv
+  const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
+  // The words are the user's: shown inert, whatever they hold.
+  process.stderr.write(`Error: ${sanitizeLine(message)}\nHint: ${sanitizeLine(hint)}\n`)
+  process.exitCode = 2
+  return true
+}
+
+/**
+ * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
+ * handler; the in-process tests read it). A command of the index starts without oclif's
+ * configuration; anything else, or everything with `{ index: false }`, goes through oclif.
+ */
+export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
+  const pkg = readPackage(binUrl)
+  await dispatch(argv, binUrl, pkg, options.index === false ? undefined : readIndex(binUrl, pkg.version))
+}
+
+async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): Promise<void> {
+  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
+  stayOnBaselineWasm()
+  if (found && index) await runRoute(found, index, pkg, binUrl)
+  else await (await loadOclif()).run(argv, binUrl)
+  await flushStdout()
+}
+
+/**
+ * Waits until stdout has no backlog left, or until it is gone: a reader that closed the pipe
+ * (`| head -1`) leaves a backlog that will never drain, and on Node 24 the stream still says it
+ * needs to. (oclif's flush() leaves a 'drain' listener on stdout whenever the stream was already
+ * drained, one more per call.)
+ */
+async function flushStdout(out: NodeJS.WriteStream = process.stdout): Promise<void> {
+  if (!out.writableNeedDrain || stdoutClosed() || isGone(out)) return
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      out.off('drain', done)
+      out.off('close', done)
+      out.off('error', done)
+      resolve()
+    }
+    out.on('drain', done)
+    out.on('close', done)
+    out.on('error', done)
+  })
+}
+
+type Oclif = typeof import('@oclif/core')
+
+/** oclif, which comes back as the default export when bundled (it is a CommonJS module). */
+async function loadOclif(): Promise<Oclif> {
+  const loaded = (await import('@oclif/core')) as Oclif & { default?: Oclif }
+  return typeof loaded.run === 'function' ? loaded : (loaded.default as Oclif)
+}
+
+function readPackage(binUrl: string): PackageJson {
+  return JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as PackageJson
+}
+
+/**
+ * Help from the manifest when the arguments ask for it, or when they name a topic alone
+ * (`payfac orders`), as oclif does; undefined otherwise, and for anything it cannot answer.
+ */
+function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): string | undefined {
+  const asked = wantsHelp(argv)
+  if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
+  // Words that name a command run it: no need to read the manifest to know that.
+  if (!asked && index && route(index, argv)) return undefined
+  let manifest: { version: string; commands: Record<string, ManifestCommand> }
+  try {
+    manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
+  } catch {
+    return undefined
+  }
+  if (manifest.version !== pkg.version) return undefined
+  if (!asked) {
+    const id = argv.join(':')
+    if (manifest.commands[id] || !isTopic(id, manifest)) return undefined
+  }
+  const columns = process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80
+  return renderHelp(argv, {
+    bin: pkg.oclif.bin,
+    version: pkg.version,
+    description: pkg.description,
+    topics: pkg.oclif.topics ?? {},
+    commands: manifest.commands,
+    width: Math.max(40, Math.min(columns, 120)),
+  })
+}
