@@ -6,6 +6,10 @@
 //   npm run bench -- --quick        a smaller run of each module, to check that they work
 //   npm run bench -- --only startup modules whose file name contains "startup"
 //   npm run bench -- --write        also put the table into BENCHMARKS.md
+//   npm run bench -- --only startup --write
+//                                   put this part's table into its own section of BENCHMARKS.md,
+//                                   one per Node major (so the start-up figures of Node 20 and
+//                                   24 stand side by side; run it again under the other Node)
 //
 // A module: `export default async function bench(ctx)` returning rows
 // `{ figure, goal, measured, baseline, ratio: number|null, pass: boolean|null }`, with
@@ -47,11 +51,16 @@ process.stdout.write(`${table}\n`)
 if (write) {
   const path = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url))
   const text = readFileSync(path, 'utf8')
-  const start = text.indexOf('<!-- bench:start -->')
-  const end = text.indexOf('<!-- bench:end -->')
-  if (start === -1 || end === -1) throw new Error('BENCHMARKS.md has no <!-- bench:start --> … <!-- bench:end --> markers')
-  writeFileSync(path, `${text.slice(0, start)}<!-- bench:start -->\n${table}\n${text.slice(end)}`)
-  log('bench: table written to BENCHMARKS.md')
+  // The whole run has one section; a part (--only) has one per Node major.
+  const section = only ? `${only}-node${process.versions.node.split('.')[0]}` : ''
+  const open = `<!-- bench:${section ? `${section}:` : ''}start -->`
+  const close = `<!-- bench:${section ? `${section}:` : ''}end -->`
+  const start = text.indexOf(open)
+  const end = text.indexOf(close)
+  if (start !== -1 && end !== -1) writeFileSync(path, `${text.slice(0, start)}${open}\n${table}\n${text.slice(end)}`)
+  else if (section) writeFileSync(path, `${text.trimEnd()}\n\n## Latest run of "${only}" on Node ${process.versions.node.split('.')[0]}\n\n${open}\n${table}\n${close}\n`)
+  else throw new Error(`BENCHMARKS.md has no ${open} … ${close} markers`)
+  log(`bench: table written to BENCHMARKS.md${section ? ` (section ${section})` : ''}`)
 }
 log(`bench: ${modules.length} modules in ${((Date.now() - started) / 1000).toFixed(0)} s`)
 

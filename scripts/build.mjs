@@ -1,4 +1,6 @@
-// Build, in three steps:
+// Build, in four steps, all into a staging folder (.build/, beside dist/) that replaces dist/ and
+// oclif.manifest.json only at the end, so that a linked `payfac` keeps working while a build runs
+// and after one fails:
 // 1. tsc compiles src/ into dist/: the importable library (with its .d.ts) and the commands;
 // 2. oclif reads those commands into oclif.manifest.json, so that help and command look-up never
 //    load every command file;
@@ -6,21 +8,23 @@
 //    sharing oclif, the client, zod and the rest in a few chunks, and the manifest is pointed at
 //    the bundled commands. Node then reads a handful of files instead of hundreds of modules
 //    when a command runs (see `npm run bench`); zod is bundled apart, as dist/bundle/zod.cjs,
-//    and loaded only when a schema is first built;
-// 4. a small command index, dist/bundle/commands.json, lets bin/run.js start a command without
-//    loading oclif's configuration or parsing the whole manifest (src/cli/start/dispatch.ts).
+//    and loaded only when a schema is first built. Every dependency is bundled from its public
+//    entry points, as it is (test/contract/front-doors.test.ts);
+// 4. a small command index, dist/bundle/commands.json, lets the CLI find a command's id in its
+//    arguments without oclif's help system, and its start-up help tell a command from a topic
+//    without parsing the whole manifest (src/cli/start/dispatch.ts).
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 
-function step(label, cmd, args) {
+function step(label, cmd, args, cwd = root) {
   // The oclif tool's own update check would reach out to the registry; a build has no need of it.
   const env = { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' }
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env })
+  const result = spawnSync(cmd, args, { cwd, stdio: 'inherit', env })
   if (result.status !== 0) {
     console.error(`build: ${label} failed`)
     process.exit(result.status ?? 1)
@@ -34,10 +38,15 @@ function sources(dir) {
   })
 }
 
-rmSync(join(root, 'dist'), { recursive: true, force: true })
-rmSync(join(root, 'oclif.manifest.json'), { force: true })
-step('tsc', bin('tsc'), ['-p', 'tsconfig.json'])
-step('oclif manifest', bin('oclif'), ['manifest'])
+// The staging folder is a root of its own for oclif (package.json and node_modules as the
+// project's), so that `oclif manifest` reads the commands just compiled there.
+const stage = join(root, '.build')
+rmSync(stage, { recursive: true, force: true })
+mkdirSync(stage)
+writeFileSync(join(stage, 'package.json'), readFileSync(join(root, 'package.json')))
+symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir')
+step('tsc', bin('tsc'), ['-p', 'tsconfig.json', '--outDir', join(stage, 'dist')])
+step('oclif manifest', bin('oclif'), ['manifest'], stage)
 
 const { build } = await import('esbuild')
 const ZOD_LAZY = join(root, 'scripts/bundle/zod-lazy.mjs')
@@ -46,31 +55,19 @@ const ZOD_LAZY = join(root, 'scripts/bundle/zod-lazy.mjs')
 await build({
   absWorkingDir: root,
   stdin: { contents: "export { z } from 'zod'", resolveDir: root, loader: 'js' },
-  outfile: join(root, 'dist/bundle/zod.cjs'),
+  outfile: join(stage, 'dist/bundle/zod.cjs'),
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
-  plugins: [
-    {
-      name: 'zod-locales',
-      setup(on) {
-        on.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-          /node_modules\/zod\/v4\/(classic|core)$/.test(args.resolveDir) ? { path: join(root, 'scripts/bundle/zod-locales.mjs') } : undefined,
-        )
-      },
-    },
-  ],
   logLevel: 'warning',
 })
-const { oclifLite } = await import('./bundle/oclif-plugin.mjs')
 const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
-const { undiciLite } = await import('./bundle/undici-plugin.mjs')
 const bundled = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'src/cli/start/main.ts'), ...sources(join(root, 'src/commands'))],
-  outdir: join(root, 'dist/bundle'),
+  outdir: join(stage, 'dist/bundle'),
   outbase: join(root, 'src'),
   bundle: true,
   splitting: true,
@@ -82,13 +79,9 @@ const bundled = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // oclif can load TypeScript commands in development; the bundle never does.
   external: ['typescript', 'ts-node', 'tsx'],
-  // Only the parts of undici the client uses (see scripts/bundle/undici-lite.cjs).
   plugins: [
-    undiciLite(root),
-    // oclif's Command, Flags and Args without the rest of oclif (see scripts/bundle/oclif-lite.cjs).
-    oclifLite(root),
     // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).
-    lazySchemas(root),
+    lazySchemas(root, join(stage, 'dist')),
     {
       // zod loaded on first use, from dist/bundle/zod.cjs (see scripts/bundle/zod-lazy.mjs).
       name: 'zod-lazy',
@@ -103,16 +96,21 @@ const bundled = await build({
   logLevel: 'warning',
 })
 // Which files each bundled file holds and imports (read by the start-up import guard test; kept
-// out of dist/bundle/, which is published).
-writeFileSync(join(root, 'dist/bundle-meta.json'), JSON.stringify(bundled.metafile))
+// out of dist/bundle/, which is published), named as they will be once dist/ is swapped in.
+const inStage = (path) => path.replace(/^\.build\//, '')
+const metafile = {
+  inputs: bundled.metafile.inputs,
+  outputs: Object.fromEntries(Object.entries(bundled.metafile.outputs).map(([file, output]) => [inStage(file), output])),
+}
+writeFileSync(join(stage, 'dist/bundle-meta.json'), JSON.stringify(metafile))
 // zod-lazy.mjs finds zod.cjs one folder up from the chunk that holds it.
-const zodLazyIn = Object.entries(bundled.metafile.outputs).filter(([, o]) => Object.hasOwn(o.inputs, relative(root, ZOD_LAZY)))
+const zodLazyIn = Object.entries(metafile.outputs).filter(([, o]) => Object.hasOwn(o.inputs, relative(root, ZOD_LAZY)))
 if (zodLazyIn.length !== 1 || !/^dist\/bundle\/chunks\/[^/]+\.js$/.test(zodLazyIn[0][0])) {
   console.error(`build: scripts/bundle/zod-lazy.mjs must be in one chunk of dist/bundle/chunks/, not ${zodLazyIn.map(([f]) => f).join(', ') || 'nowhere'}`)
   process.exit(1)
 }
 
-const manifestPath = join(root, 'oclif.manifest.json')
+const manifestPath = join(stage, 'oclif.manifest.json')
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
 for (const command of Object.values(manifest.commands)) {
   const compiled = join(root, ...command.relativePath)
@@ -124,4 +122,18 @@ writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
 const { commandIndex } = await import('./command-index.mjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const index = commandIndex(manifest, pjson, (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')))
-writeFileSync(join(root, 'dist/bundle/commands.json'), `${JSON.stringify(index)}\n`)
+writeFileSync(join(stage, 'dist/bundle/commands.json'), `${JSON.stringify(index)}\n`)
+
+// The swap: the old dist/ moves aside and the new one takes its name (two renames on one file
+// system, so a running `payfac` finds one or the other), then the manifest that matches it.
+const old = join(root, '.build-old')
+rmSync(old, { recursive: true, force: true })
+try {
+  renameSync(join(root, 'dist'), old)
+} catch (error) {
+  if (error.code !== 'ENOENT') throw error
+}
+renameSync(join(stage, 'dist'), join(root, 'dist'))
+renameSync(manifestPath, join(root, 'oclif.manifest.json'))
+rmSync(old, { recursive: true, force: true })
+rmSync(stage, { recursive: true, force: true })

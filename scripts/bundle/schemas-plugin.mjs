@@ -11,7 +11,7 @@
 // would load zod. Anything else (regular expressions, lists, helper functions) is left as it is.
 //
 // The contract's schemas also get their fast-check plan (src/client/fast-check.ts), computed here
-// from the compiled schema (dist/client/schemas/, which tsc wrote before the bundle is made) and
+// from the compiled schema (client/schemas/ of what tsc wrote before the bundle is made) and
 // registered beside the lazy constant: a command checks an answer that conforms without building
 // the schema or loading zod (which the bundle loads on first use, see zod-lazy.mjs).
 import { readFileSync } from 'node:fs'
@@ -23,7 +23,7 @@ const SCHEMA_FILES = /[\\/]src[\\/]client[\\/]schemas[\\/][\w-]+\.ts$/
 // Files whose schema constants get a registered plan.
 const PLAN_FILES = /[\\/]src[\\/](client[\\/]schemas[\\/][\w-]+|config[\\/]profiles)\.ts$/
 
-export function lazySchemas(root) {
+export function lazySchemas(root, compiledDir = join(root, 'dist')) {
   const helper = join(root, 'scripts/bundle/lazy-schema.mjs')
   const fastCheck = join(root, 'src/client/fast-check.ts')
   return {
@@ -36,7 +36,7 @@ export function lazySchemas(root) {
         if (names.length === 0) return undefined
         const header = `import { lazySchema as __lazySchema } from ${JSON.stringify(helper)}\n`
         if (!PLAN_FILES.test(args.path)) return { contents: header + out, loader: 'ts' }
-        const plans = await planRegistrations(root, relative(join(root, 'src'), args.path).replace(/\.ts$/, '.js'), names)
+        const plans = await planRegistrations(compiledDir, relative(join(root, 'src'), args.path).replace(/\.ts$/, '.js'), names)
         return { contents: `${header}import { registerPlan as __registerPlan } from ${JSON.stringify(fastCheck)}\n${out}\n${plans}`, loader: 'ts' }
       })
     },
@@ -47,9 +47,9 @@ export function lazySchemas(root) {
  * `__registerPlan(X, () => (<plan>))` for each schema constant the file declares, from the
  * compiled schema; a plan is JSON and only evaluated when the schema is first used.
  */
-async function planRegistrations(root, file, names) {
-  const compiled = await import(pathToFileURL(join(root, 'dist', file)).href)
-  const { planOf } = await import(pathToFileURL(join(root, 'dist/client/fast-check.js')).href)
+async function planRegistrations(compiledDir, file, names) {
+  const compiled = await import(pathToFileURL(join(compiledDir, file)).href)
+  const { planOf } = await import(pathToFileURL(join(compiledDir, 'client/fast-check.js')).href)
   const lines = []
   for (const name of names) {
     const schema = compiled[name]

@@ -2,7 +2,8 @@
 // rendering, and the one error path (exit code + message) for everything a command throws.
 // Heavy modules (client, zod, conf, output) are imported inside methods, only when a command
 // needs them, so that `--help` and `--version` never pay for them.
-import { Command, Interfaces } from '@oclif/core'
+import type { Interfaces } from '@oclif/core'
+import { Command } from '@oclif/core/command'
 
 import type { CallOptions, Page, PayfacClient, RetryEvent } from '../client/index.js'
 import type { ResolvedSettings } from '../config/index.js'

@@ -1,13 +1,13 @@
-// The command index (dist/bundle/commands.json, written by `npm run build`) that starts a command
-// without oclif's configuration: every command of the manifest is reachable through it, a word
-// it does not know is left to oclif, and anything that would make it differ from oclif (hooks,
-// plugins installed at run time) turns it off.
+// The command index (dist/bundle/commands.json, written by `npm run build`) that finds a command's
+// id in the arguments without oclif's help system: every command of the manifest is reachable
+// through it, a word it does not know is left to oclif's `run`, and anything that would make it
+// differ from oclif (hooks, plugins installed at run time) turns it off.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-import { type CommandIndex, lightConfig, readIndex, route } from '../../src/cli/start/dispatch.js'
+import { type CommandIndex, readIndex, route } from '../../src/cli/start/dispatch.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
 const ROOT = resolve(__dirname, '../..')
@@ -45,13 +45,6 @@ describe('the command index', () => {
         expect(`dist/bundle/${index.commands[id]?.file}`).toBe(command.relativePath.join('/'))
       }
     }
-  })
-
-  it('gives a command the commands and topics of oclif’s configuration when it asks for them', () => {
-    const config = lightConfig(index, pkg as never, BIN_URL) as unknown as { commands: Array<{ id: string }>; topics: Array<{ name: string }>; bin: string }
-    expect(config.bin).toBe('payfac')
-    expect(config.commands.map((c) => c.id)).toEqual(expect.arrayContaining(Object.keys(manifest.commands)))
-    expect(config.topics.map((t) => t.name)).toEqual(expect.arrayContaining(['orders', 'merchants:owners']))
   })
 
   for (const command of Object.values(manifest.commands)) {

@@ -2,7 +2,7 @@
 // /__emulator on the emulator's base URL (the resolved profile's); it needs no credential, and
 // every call may name a namespace with the Emulator-Namespace header. An emulator that listens
 // beyond loopback wants its control token: PAYFAC_EMULATOR_TOKEN is sent as Emulator-Control-Token.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { UsageError } from '../errors/index.js'
 

@@ -6,7 +6,7 @@
 // the same name. `takeFilterIds()` then moves the values out of the parsed flags, so that the
 // settings never read them as the `Merchant-Id` / `Marketplace-Id` context headers (the profile
 // and the environment still give the context). The values go to the query only.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { checkPrefix } from './index.js'
 

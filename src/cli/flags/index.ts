@@ -1,7 +1,8 @@
 // Shared flag factories. Each checks its input when oclif parses it, so a bad value is a usage
 // error (exit 2) before any request is built. Only light modules are imported here: this file is
 // loaded for every command, including `--help`.
-import { Args, Flags } from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import { InvalidInputError } from '../../client/errors.js'
 import { parseCurrency, toMinorUnits } from '../../client/money.js'

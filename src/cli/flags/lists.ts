@@ -1,5 +1,5 @@
 // Flags of list walks and of time budgets. Light: loaded for every command.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { UsageError } from '../errors/index.js'
 

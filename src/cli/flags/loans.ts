@@ -1,5 +1,5 @@
 // Flags of the loan statement entries list and report.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { dateFlag, moneyFlags } from './index.js'
 import { checkNonEmpty } from '../validate/index.js'

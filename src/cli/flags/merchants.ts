@@ -2,7 +2,8 @@
 // owner fields (owners create, replace), and the merchant file argument: a path to a JPEG, PNG
 // or PDF of at most 10 MB, checked by its size and its first bytes when oclif parses it (exit 2,
 // nothing sent), then read whole for the upload.
-import { Args, Flags } from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 import { open, readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 

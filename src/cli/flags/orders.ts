@@ -1,7 +1,7 @@
 // Flags of `orders create` for what the service's shop plug-in sets on an order (field notes):
 // a discount and a shipping block. Amounts are decimal major units, converted exactly by the
 // order's currency into the integer minor units the service takes (src/cli/requests/orders.ts).
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 export const SHIPPING_FLAGS = ['discount', 'shipping-amount', 'shipping-name', 'shipping-address']
 

@@ -1,7 +1,7 @@
 // `--out FILE`: checked when parsed, so that a name that cannot be written is refused (exit 2)
 // before anything is fetched (files/out-target.ts): a folder or a socket, a missing or read-only
 // folder, a read-only file. A FIFO, a device or /dev/stdout is accepted and written in place.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { outTarget } from '../files/out-target.js'
 

@@ -1,6 +1,6 @@
 // Flags shared by the PayTo commands that send an agreement (`payto agree`, `payto pay`,
 // `payto save`): the customer's name and exactly one account identifier.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 const IDENTIFIERS = ['bban', 'phone', 'email', 'abn', 'acn', 'arbn', 'arsn', 'org-id']
 const others = (flag: string) => IDENTIFIERS.filter((f) => f !== flag)

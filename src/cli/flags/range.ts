@@ -1,7 +1,7 @@
 // Flag factories of the month-end commands: a date range (`--from/--to` or `--last`), its split
 // into parts (`--split`), and the marketplace fan-out (`--each-merchant`, `--merchants`,
 // `--concurrency`). The checks run when oclif parses, so a bad value is exit 2 before sending.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { concurrencyFlag } from './lists.js'
 import { durationMs } from './index.js'

@@ -1,7 +1,7 @@
 // `--secret` of the webhook commands: the value itself, `-` for the first line of stdin, or,
 // when the flag is left out, the environment variable PAYFAC_WEBHOOK_SECRET, so that a secret
 // need not appear on a command line (where `ps` and shell history show it).
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { UsageError } from '../errors/index.js'
 import { readStdin } from '../files/input.js'

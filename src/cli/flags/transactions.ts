@@ -1,7 +1,7 @@
 // Flag factories and small checks shared by the money-side topics (sources, tokens, pay plans,
 // transactions, payouts, invoices, settlement, disputes, refunds). The --merchant-id list filter
 // is in filters.ts.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { parseCurrency } from '../../client/money.js'
 import type { ResolvedSettings } from '../../config/index.js'

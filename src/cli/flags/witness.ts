@@ -1,6 +1,6 @@
 // `--repeat-window`: how far back the second witness (safety/witness.ts) searches the service's
 // records for an identical money operation before sending one.
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { parseRepeatWindow } from '../safety/witness.js'
 

@@ -1,13 +1,12 @@
-// The fast start of a command: find it in the small index that `npm run build` writes
-// (dist/bundle/commands.json, see scripts/command-index.mjs), import its bundled file and run it,
-// without loading oclif's configuration, which reads every plugin and parses the whole manifest.
-// Whatever the index cannot answer (an unknown command or topic, a command from a plugin, a
-// build whose index is missing or stale) is left to oclif: route() returns undefined.
-// Only node:* and JSON here: this module is on the start-up path.
+// Finding the command in the arguments: the small index that `npm run build` writes
+// (dist/bundle/commands.json, see scripts/command-index.mjs) names every command id, so the id
+// is found without loading oclif's help system (which oclif's `run` uses for that), and the
+// start-up help (fast-help.ts) knows a command from a topic without reading the whole manifest.
+// oclif's configuration then runs the command (runRoute). Whatever the index cannot answer (an
+// unknown command or topic, a command from a plugin, a build whose index is missing or stale)
+// is left to oclif's `run`: route() returns undefined.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-
-import type { Command, Config } from '@oclif/core'
 
 export interface IndexEntry {
   /** The bundled command file, relative to dist/bundle/. */
@@ -28,12 +27,6 @@ export interface Route {
   entry: IndexEntry
   /** The arguments after the command id. */
   argv: string[]
-}
-
-interface PackageJson {
-  name: string
-  version: string
-  oclif: { bin: string; dirname?: string; topics?: Record<string, { description?: string; hidden?: boolean }> }
 }
 
 /** The index next to the bundle, or undefined when it is missing, unreadable or from another version. */
@@ -83,94 +76,16 @@ function takesArgs(index: CommandIndex, id: string): boolean {
 }
 
 /**
- * Imports the command's bundled file and runs it as oclif's runCommand would (construct, then
- * `_run`), with a configuration holding what a command reads from it.
+ * Runs the command found, the way oclif's own `run` does once it knows the id: oclif's
+ * configuration, loaded from package.json and oclif.manifest.json, runs it (`Config.runCommand`,
+ * which imports the bundled command file the manifest names). Only the look-up of the id in the
+ * arguments is ours, from the index, so that oclif's help system is not loaded to find it.
  */
-export async function runRoute(found: Route, index: CommandIndex, pkg: PackageJson, binUrl: string): Promise<void> {
-  const url = new URL(`../dist/bundle/${found.entry.file}`, binUrl)
-  const { default: CommandClass } = (await import(url.href)) as { default: (new (argv: string[], config: Config) => Command) & { id?: string } }
-  // oclif gives each command class its id when it loads it.
-  CommandClass.id = found.id
-  const command = new CommandClass(found.argv, lightConfig(index, pkg, binUrl)) as unknown as {
-    debug: (...args: unknown[]) => void
-    _run(): Promise<unknown>
-  }
-  // oclif's debug log prints only when DEBUG names it; without DEBUG there is no need to load
-  // the logging package just to say nothing.
-  if (!process.env.DEBUG) command.debug = () => {}
-  await command._run()
+export async function runRoute(found: Route, binUrl: string): Promise<void> {
+  // oclif is CommonJS: bundled, it comes back as the default export.
+  const loaded = (await import('@oclif/core/config')) as typeof import('@oclif/core/config') & { default?: typeof import('@oclif/core/config') }
+  const { Config } = loaded.default ?? loaded
+  const config = await Config.load(fileURLToPath(new URL('..', binUrl)))
+  await config.runCommand(found.id, found.argv)
 }
 
-/**
- * The parts of oclif's Config that a command and oclif's Command base use while running: names,
- * version, the environment variable scope, the command ids (to recognise the command again),
- * hooks, of which there are none when the index answers (see scripts/command-index.mjs), and,
- * read from the manifest only when a command asks (`payfac completion`), the commands and topics
- * as oclif lists them. A command that needs more of oclif's configuration adds it here.
- */
-export function lightConfig(index: CommandIndex, pkg: PackageJson, binUrl: string): Config {
-  const bin = pkg.oclif.bin
-  const scoped = (key: string) => [bin, key].map((part) => part.replaceAll('@', '').replaceAll(/[-/]/g, '_').toUpperCase()).join('_')
-  const config = {
-    name: pkg.name,
-    version: pkg.version,
-    bin,
-    dirname: pkg.oclif.dirname ?? bin,
-    pjson: pkg,
-    root: fileURLToPath(new URL('..', binUrl)).replace(/[\\/]$/, ''),
-    platform: process.platform,
-    arch: process.arch,
-    windows: process.platform === 'win32',
-    topicSeparator: ' ',
-    userAgent: `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`,
-    commandIDs: Object.keys(index.commands),
-    // oclif looks a command up again only to know whether it takes arguments (normalizeArgv).
-    findCommand: (name: string) => (Object.hasOwn(index.commands, name) ? { id: name, args: index.commands[name]?.args ? { argument: {} } : {}, strict: true } : undefined),
-    scopedEnvVarKey: scoped,
-    scopedEnvVarKeys: (key: string) => [scoped(key)],
-    scopedEnvVar: (key: string) => process.env[scoped(key)],
-    scopedEnvVarTrue: (key: string) => ['true', '1'].includes(process.env[scoped(key)] ?? ''),
-    runHook: async () => ({ successes: [], failures: [] }),
-    theme: undefined,
-    get commands() {
-      return manifestCommands(binUrl)
-    },
-    get topics() {
-      return manifestTopics(binUrl, pkg)
-    },
-  }
-  return config as unknown as Config
-}
-
-interface ManifestEntry {
-  id: string
-  summary?: string
-  description?: string
-  hidden?: boolean
-  aliases?: string[]
-  hiddenAliases?: string[]
-}
-
-/** Every command of the manifest and every alias of one, as oclif's `config.commands` lists them. */
-function manifestCommands(binUrl: string): ManifestEntry[] {
-  const manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8')) as { commands: Record<string, ManifestEntry> }
-  return Object.values(manifest.commands).flatMap((command) => [
-    command,
-    ...(command.aliases ?? []).map((alias) => ({ ...command, id: alias })),
-    ...(command.hiddenAliases ?? []).map((alias) => ({ ...command, hidden: true, id: alias })),
-  ])
-}
-
-/** The topics of package.json, and every prefix of a visible command's id, as oclif lists them. */
-function manifestTopics(binUrl: string, pkg: PackageJson): Array<{ name: string; description?: string; hidden?: boolean }> {
-  const topics = new Map(Object.entries(pkg.oclif.topics ?? {}).map(([name, topic]) => [name, { name, ...topic }]))
-  for (const command of manifestCommands(binUrl)) {
-    if (command.hidden) continue
-    const parts = command.id.split(':')
-    for (let n = parts.length; n > 0; n--) {
-      const name = parts.slice(0, n).join(':')
-      if (!topics.has(name)) topics.set(name, { name, description: command.summary || command.description })
-    }
-  }
-  return [...topics.values()]
-}

@@ -1,8 +1,8 @@
 // The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
-// package.json and oclif.manifest.json without loading oclif at all; a known command is found in
-// the small command index and run without oclif's configuration (./dispatch.ts); everything else
-// (unknown commands, plugins' commands) goes to oclif, which reads the manifest instead of
-// loading every command file.
+// package.json and oclif.manifest.json without loading oclif at all (./fast-help.ts); a known
+// command is found in the small command index and run by oclif's configuration
+// (./dispatch.ts); everything else (unknown commands, plugins' commands) goes to oclif's `run`.
+// oclif reads its manifest instead of loading every command file.
 import { readFileSync } from 'node:fs'
 
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -33,7 +33,7 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
   // SIGINT and SIGTERM alike, for every command: clean-ups run, then exit 130 or 143.
   installSignalHandling(process, Date.now, { json: wantsJsonErrors(argv) })
   try {
-    await dispatch(argv, binUrl, pkg, index)
+    await dispatch(argv, binUrl, index)
   } catch (error) {
     // Commands report their own failures (the base command's catch); what reaches here is
     // oclif's own: an unknown command gets the nearest one, anything else oclif's handler.
@@ -62,18 +62,18 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: Pac
 
 /**
  * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
- * handler; the in-process tests read it). A command of the index starts without oclif's
- * configuration; anything else, or everything with `{ index: false }`, goes through oclif.
+ * handler; the in-process tests read it). A command of the index is found there; anything
+ * else, or everything with `{ index: false }`, is found by oclif's `run`.
  */
 export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
   const pkg = readPackage(binUrl)
-  await dispatch(argv, binUrl, pkg, options.index === false ? undefined : readIndex(binUrl, pkg.version))
+  await dispatch(argv, binUrl, options.index === false ? undefined : readIndex(binUrl, pkg.version))
 }
 
-async function dispatch(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): Promise<void> {
+async function dispatch(argv: string[], binUrl: string, index: CommandIndex | undefined): Promise<void> {
   const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
   stayOnBaselineWasm()
-  if (found && index) await runRoute(found, index, pkg, binUrl)
+  if (found) await runRoute(found, binUrl)
   else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
 }

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core'
+import * as Args from '@oclif/core/args'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { checkIdText } from '../../cli/validate/index.js'

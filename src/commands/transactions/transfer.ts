@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import type { PayfacClient } from '../../client/index.js'
 import { parseCurrency } from '../../client/money.js'

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { durationMs } from '../../cli/flags/index.js'

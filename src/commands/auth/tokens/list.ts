@@ -1,4 +1,5 @@
-import { Flags, type Interfaces } from '@oclif/core'
+import type { Interfaces } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../../cli/base-command.js'
 import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../../cli/flags/filters.js'

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../../cli/base-command.js'
 import { dataFlag, idFlag } from '../../../cli/flags/index.js'
