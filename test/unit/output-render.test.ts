@@ -433,7 +433,7 @@ describe('--query over a list, streamed when it is a plain projection', () => {
       const o = options('json', { query: expression })
       await renderList(rowView, generate(5, (i) => records[i] as Row), o)
       const whole = jmespath.search(records as never, expression) as unknown
-      expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? '' : `${JSON.stringify(whole, null, 2)}\n`)
+      expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? 'null\n' : `${JSON.stringify(whole, null, 2)}\n`)
     },
   )
 
