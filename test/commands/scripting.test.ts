@@ -144,6 +144,15 @@ describe('scripts on the emulator', () => {
       ])
     })
 
+    it('payto pay: transactionId first in --json, where orders pay prints it', async () => {
+      const argv = ['payto', 'pay', '--name', 'Jo Script', '--bban', '062-000 12345678', '--amount', '6.00', '--currency', 'AUD', '--reference', 'script-pay', '--approve', '--interval', '100ms']
+      const paid = await payfac(...argv, '--query', 'transactionId')
+      expect(paid.code, paid.stderr).toBe(0)
+      expect(paid.stdout).toMatch(/^tran_[A-Za-z0-9_-]+\n$/)
+      const got = await json('transactions', 'get', paid.stdout.trim())
+      expect(got.purchaseDetails).toMatchObject({ status: 'paid', referenceOrderId: 'script-pay' })
+    })
+
     it('a --query that selects nothing prints null and says so on stderr, exit 0', async () => {
       const { orderId } = await paidByPayTo(json, '4.00', 'query-null')
       const result = await payfac('orders', 'get', orderId, '--query', 'refundId')

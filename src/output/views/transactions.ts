@@ -111,6 +111,16 @@ export const transactionView = defineView<Transaction>({
   ],
 })
 
+/**
+ * `payto pay`: the transaction it paid. Its JSON has `transactionId` first, at the top (where
+ * `orders pay` prints it), so `--query transactionId` gives it; the rest is the transaction as
+ * `transactions get` prints it.
+ */
+export const paidTransactionView = defineView<Transaction>({
+  ...transactionView,
+  json: (t) => ({ transactionId: t.purchaseDetails?.transactionId, ...t }),
+})
+
 // The outcome of pay: a transaction, or a 3DS challenge to run in the browser.
 const completed = (r: PayResult) => (r.kind === 'PayOrderComplete' ? r.transaction : undefined)
 const outcome: Column<PayResult> = { key: 'outcome', header: 'Outcome', get: (r) => r.kind }
