@@ -83,6 +83,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       wide: f.wide,
       query: f.query,
       ids: f.ids,
+      notice: (line: string) => process.stderr.write(`Note: ${sanitizeLine(line)}\n`),
     }
   }
 
@@ -190,7 +191,10 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       env: process.env,
       store: new ProfileStore(),
     })
-    for (const notice of this.resolved.notices) process.stderr.write(`${sanitizeLine(redactText(notice))}\n`)
+    // Which source won is news to a person at a terminal (or with --debug), not to a CI script
+    // that set it on purpose; `payfac whoami` always shows it.
+    const notices = process.stderr.isTTY || f.debug ? this.resolved.notices : []
+    for (const notice of notices) process.stderr.write(`${sanitizeLine(redactText(notice))}\n`)
     return this.resolved
   }
 

@@ -18,7 +18,10 @@
 //
 // Every disagreement between two sources that both gave a value yields one notice naming the
 // winner and what was ignored. The built-in profile's values are a fallback nobody chose, so
-// overriding them is not reported. Credentials only ever appear masked.
+// overriding them is not reported. Credentials only ever appear masked. A command prints the
+// notices only for a person (stderr a terminal) or with --debug, so that a CI script that sets
+// PAYFAC_BASE_URL on purpose is not told so by every command; `whoami` always shows, for each
+// setting, its source and what it overrode (`overridden`).
 import {
   BUILTIN_LOCAL_PROFILE,
   CREDENTIAL_KINDS,
@@ -80,6 +83,8 @@ export interface ResolvedSettings {
   notices: string[]
   /** Where each setting that has a value came from: "--base-url", "PAYFAC_API_KEY", "profile dev". */
   origins?: Partial<Record<'baseUrl' | 'credential' | keyof SettingsContext, string>>
+  /** For each setting, the other sources that gave a value and lost (what `notices` says), for `whoami`. */
+  overridden?: Partial<Record<'profile' | 'baseUrl' | 'credential' | keyof SettingsContext, string[]>>
 }
 
 export interface ResolveInput {
@@ -122,12 +127,15 @@ interface Candidate {
  * The first present candidate wins; every other present candidate with a different value is
  * named in one notice.
  */
-function choose(candidates: Candidate[], notices: string[]): Candidate | undefined {
+function choose(candidates: Candidate[], notices: string[], overridden?: (labels: string[]) => void): Candidate | undefined {
   const present = candidates.filter((c) => c.value !== undefined)
   const winner = present[0]
   if (!winner) return undefined
   const ignored = present.slice(1).filter((c) => c.value !== winner.value && !c.fallback)
-  if (ignored.length > 0) notices.push(`using ${winner.label} (${ignored.map((c) => c.label).join(', ')} ignored)`)
+  if (ignored.length > 0) {
+    notices.push(`using ${winner.label} (${ignored.map((c) => c.label).join(', ')} ignored)`)
+    overridden?.(ignored.map((c) => c.label))
+  }
   return winner
 }
 
@@ -140,6 +148,7 @@ function given(value: string | undefined): string | undefined {
 export function resolveSettings(input: ResolveInput): ResolvedSettings {
   const { flags, env, store } = input
   const notices: string[] = []
+  const overridden: NonNullable<ResolvedSettings['overridden']> = {}
 
   // Which profile.
   const flagProfile = given(flags.profile)
@@ -158,6 +167,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     source = 'flag'
     if (envProfile !== undefined && envProfile !== flagProfile) {
       notices.push(`using --profile ${flagProfile} (${SETTINGS_ENV.profile}=${envProfile} ignored)`)
+      overridden.profile = [`${SETTINGS_ENV.profile}=${envProfile}`]
     }
     profile = lookup(flagProfile, '--profile')
   } else if (envProfile !== undefined) {
@@ -196,6 +206,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       fromProfile(profile?.baseUrl, `the base URL ${profile?.baseUrl} of profile ${profile?.name}`),
     ),
     notices,
+    (labels) => (overridden.baseUrl = labels),
   )
   if (!url?.value) {
     throw new ConfigError(`${SETTINGS_ENV.apiKey} is set, but there is no base URL to send it to.`, {
@@ -225,6 +236,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
       ),
     ),
     notices,
+    (labels) => (overridden.credential = labels),
   ) as Candidate
   const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env)
 
@@ -262,6 +274,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
         fromProfile(profileValue, `the ${words} ${profileValue} of profile ${profile?.name}`),
       ),
       notices,
+      (labels) => (overridden[field] = labels),
     )
     if (!winner?.value) continue
     const problem = contextIdProblem(field, winner.value)
@@ -281,6 +294,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     context,
     notices,
     origins,
+    overridden,
   }
 }
 

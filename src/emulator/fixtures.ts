@@ -38,7 +38,7 @@ export class FixtureError extends Error {
 }
 
 const Id = (prefix: string) =>
-  z.string().refine((v) => isId(v, prefix), { error: `expected an id ${prefix}_ followed by 16 letters, digits, "-" or "_"` })
+  z.string().refine((v) => isId(v, prefix), { error: `expected an id ${prefix}_ followed by letters, digits, "-" or "_"` })
 
 const MerchantFixture = z.strictObject({
   merchantId: Id('mcht').optional(),

@@ -27,6 +27,8 @@ export interface OutputOptions {
   wide?: boolean | undefined
   /** A JMESPath expression applied to the JSON output (`--query`). */
   query?: string | undefined
+  /** Told, for stderr, what the user should know about the data printed (a `--query` that selected nothing). */
+  notice?: ((line: string) => void) | undefined
   /** Only the id of each record, one a line (`--ids`). */
   ids?: boolean | undefined
   /** Aborted (Ctrl-C): a list stops at the next record; JSON still ends as a valid array. */

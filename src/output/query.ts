@@ -19,13 +19,20 @@ export function checkQuery(expression: string): string {
 
 /**
  * The result as text: a string on its own as plain text (so `ID=$(… --query orderId)` needs no
- * unquoting), nothing for null, anything else as indented JSON.
+ * unquoting), anything else as indented JSON. A query that selects nothing prints `null`, as
+ * JMESPath's own command-line tool and aws do, so that a script reads an answer, never an empty
+ * line it could take for a value; `nothing` says so, for the caller's line on stderr.
  */
-export function queryText(expression: string, data: unknown): string {
+export function queryResult(expression: string, data: unknown): { text: string; nothing: boolean } {
   const result: unknown = jmespath.search(data as never, expression)
-  if (result === null || result === undefined) return ''
-  if (typeof result === 'string') return `${result}\n`
-  return `${JSON.stringify(result, null, 2)}\n`
+  if (result === null || result === undefined) return { text: 'null\n', nothing: true }
+  if (typeof result === 'string') return { text: `${result}\n`, nothing: false }
+  return { text: `${JSON.stringify(result, null, 2)}\n`, nothing: false }
+}
+
+/** The line for stderr when a query selected nothing. */
+export function nothingSelected(expression: string): string {
+  return `--query ${JSON.stringify(expression)} selected nothing: printed null`
 }
 
 /** The expression on its own data. */

@@ -76,8 +76,7 @@ async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: Output
     return sink.flush()
   }
   if (options.format === 'json' && options.query) {
-    const { queryText } = await import('./query.js')
-    await sink.push(queryText(options.query, view.json ? view.json(record) : record))
+    await sink.push(await queried(options, view.json ? view.json(record) : record))
     return sink.flush()
   }
   if (options.format === 'json') {
@@ -171,7 +170,7 @@ async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T
  * expression sees the whole array, so the records are gathered first.
  */
 async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
-  const { projectionOf, queryText, search } = await import('./query.js')
+  const { projectionOf, search } = await import('./query.js')
   const json = jsonForm(view)
   const each = projectionOf(options.query as string)
   if (each !== undefined) {
@@ -183,9 +182,17 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
   }
   const all: unknown[] = []
   const count = await forEach(records, { add: (record) => void all.push(json(record)), settle: async () => undefined }, sink, options.signal)
-  await sink.push(queryText(options.query as string, all))
+  await sink.push(await queried(options, all))
   await sink.flush()
   return count
+}
+
+/** The text of `--query` over `data`; a query that selects nothing prints null and says so (options.notice). */
+async function queried(options: OutputOptions, data: unknown): Promise<string> {
+  const { nothingSelected, queryResult } = await import('./query.js')
+  const { text, nothing } = queryResult(options.query as string, data)
+  if (nothing) options.notice?.(nothingSelected(options.query as string))
+  return text
 }
 
 /** `--ids`: the id of each record, one a line. */

@@ -216,8 +216,16 @@ describe('lists', () => {
 describe('ids and clock', () => {
   it('makes <prefix>_ + 16 URL-safe base64 characters', () => {
     const ids = randomIds()
-    for (let i = 0; i < 50; i++) expect(isId(ids.next('ordr'), 'ordr')).toBe(true)
+    for (let i = 0; i < 50; i++) expect(ids.next('ordr')).toMatch(/^ordr_[A-Za-z0-9_-]{16}$/)
     expect(ids.uuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+  })
+
+  it('takes an id of any length after its prefix (fixtures), as the contract calls ids opaque', () => {
+    expect(isId('ordr_NoSuchOrderWithALongerId01', 'ordr')).toBe(true)
+    expect(isId('ordr_x', 'ordr')).toBe(true)
+    expect(isId('ordr_', 'ordr')).toBe(false)
+    expect(isId('ordr_a/b', 'ordr')).toBe(false)
+    expect(isId('tran_NoSuchOrderWithALongerId01', 'ordr')).toBe(false)
   })
 
   it('repeats a seeded sequence', () => {

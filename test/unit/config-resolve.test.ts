@@ -101,6 +101,7 @@ describe('resolveSettings: values and their precedence', () => {
       context: { marketplaceId: BUILTIN_LOCAL_PROFILE.marketplaceId, merchantId: BUILTIN_LOCAL_PROFILE.merchantId },
       notices: [],
       origins: { baseUrl: 'profile local', credential: 'profile local', marketplaceId: 'profile local', merchantId: 'profile local' },
+      overridden: {},
     })
   })
 
@@ -127,6 +128,21 @@ describe('resolveSettings: values and their precedence', () => {
     expect(s.notices).toEqual([
       'using --base-url https://flag.example.com (PAYFAC_BASE_URL=https://env.example.com, the base URL https://dev.example.com of profile dev ignored)',
     ])
+  })
+
+  it('records, for whoami, what each setting won over: the same sources as the notices', () => {
+    const s = resolve(
+      { profile: 'dev', baseUrl: 'https://flag.example.com' },
+      { PAYFAC_PROFILE: 'prod', PAYFAC_BASE_URL: 'https://env.example.com', PAYFAC_API_KEY: 'sandbox_sk_envSecretKey0009', PAYFAC_MERCHANT_ID: 'mcht_EnvMerchant00001' },
+    )
+    expect(s.overridden).toEqual({
+      profile: ['PAYFAC_PROFILE=prod'],
+      baseUrl: ['the base URL https://dev.example.com of profile dev', 'PAYFAC_BASE_URL=https://env.example.com'],
+      credential: ['PAYFAC_API_KEY=sandbox_sk_…0009'],
+      merchantId: ['PAYFAC_MERCHANT_ID=mcht_EnvMerchant00001'],
+    })
+    expect(s.notices).toHaveLength(4)
+    expect(resolve({}, {}, 'dev').overridden).toEqual({})
   })
 
   it('keeps the values of a profile named by --profile over environment variables', () => {

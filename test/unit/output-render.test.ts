@@ -411,6 +411,20 @@ describe('--query and --ids', () => {
     expect(filtered.text()).toBe('row_2\n')
   })
 
+  it('prints null for a query that selects nothing, and tells the caller once; a value is not noted', async () => {
+    const notes: string[] = []
+    const one = options('json', { query: 'refundId', notice: (line) => notes.push(line) })
+    await renderRecord(rowView, row(1), one)
+    expect(one.text()).toBe('null\n')
+    const whole = options('json', { query: '[?id==`"nope"`] | [0]', notice: (line) => notes.push(line) })
+    await renderList(rowView, generate(3, (i) => row(i)), whole)
+    expect(whole.text()).toBe('null\n')
+    const found = options('json', { query: 'id', notice: (line) => notes.push(line) })
+    await renderRecord(rowView, row(2), found)
+    expect(found.text()).toBe('row_2\n')
+    expect(notes).toEqual(['--query "refundId" selected nothing: printed null', '--query "[?id==`\\"nope\\"`] | [0]" selected nothing: printed null'])
+  })
+
   it('rejects an expression that is not JMESPath before anything runs', () => {
     expect(() => checkQuery('[.')).toThrow(/not a valid JMESPath expression/)
   })
@@ -433,7 +447,7 @@ describe('--query over a list, streamed when it is a plain projection', () => {
       const o = options('json', { query: expression })
       await renderList(rowView, generate(5, (i) => records[i] as Row), o)
       const whole = jmespath.search(records as never, expression) as unknown
-      expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? '' : `${JSON.stringify(whole, null, 2)}\n`)
+      expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? 'null\n' : `${JSON.stringify(whole, null, 2)}\n`)
     },
   )
 

@@ -10,6 +10,10 @@ import { redactUrlPasswords } from '../../client/redact.js'
 import { UsageError } from '../errors/index.js'
 import { timeoutFlag, walkFlags } from './lists.js'
 import { checkDateInput } from '../validate/dates.js'
+import { checkPrefix } from '../validate/ids.js'
+
+/** The prefix check of identifiers (../validate/ids.ts), where the flag factories have always offered it. */
+export { checkPrefix }
 
 const GLOBAL = 'GLOBAL'
 
@@ -82,19 +86,6 @@ export function checkBaseUrl(input: string, flag: string): string {
   }
   if (url.username || url.password) {
     throw new UsageError(`${flag} must not hold a user name or password`, 'Give the credential with a profile or PAYFAC_API_KEY, never in the URL')
-  }
-  return value
-}
-
-/** Checks that an identifier has its resource's prefix (`ordr_…`). */
-export function checkPrefix(input: string, prefix: string, what: string): string {
-  const value = input.trim()
-  if (!value.startsWith(`${prefix}_`) || value.length <= prefix.length + 1 || /\s/.test(value)) {
-    throw new UsageError(`${what} must start with "${prefix}_" (got "${input}")`, 'Copy the id from a list or get command')
-  }
-  // `<prefix>_` and 16 URL-safe base64 characters (field notes, Identifiers).
-  if (!/^[A-Za-z0-9_-]{16}$/.test(value.slice(prefix.length + 1))) {
-    throw new UsageError(`${what} must be "${prefix}_" and 16 letters, digits, - or _ (got "${input}")`, 'Copy the id from a list or get command')
   }
   return value
 }

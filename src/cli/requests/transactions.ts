@@ -1,5 +1,6 @@
 // Builds transaction queries and action bodies from parsed flags. Pure: no I/O, no client.
 import type { Transaction } from '../../client/schemas/transactions.js'
+import type { TransferOutcome } from '../../output/views/transactions.js'
 import { UsageError } from '../errors/index.js'
 import { minorUnitsFrom } from '../flags/index.js'
 import { checkNonEmpty } from '../validate/index.js'
@@ -108,4 +109,20 @@ export function transferBody(destinationMerchantId: string, amount: number, desc
 /** `ReverseFundsTransfer` (fields defined by the emulator): the transfer and, optionally, how much. */
 export function reverseTransferBody(transferId: string, amount: number | undefined) {
   return { transferId: checkNonEmpty(transferId, '--transfer').trim(), ...(amount === undefined ? {} : { amount }) }
+}
+
+/**
+ * What a transfer made, read from the transaction the service answered with: the identifier of
+ * its newest `FundsTransferred` timeline entry (by time; the later one of two at the same time).
+ */
+export function transferOutcome(after: Transaction): TransferOutcome {
+  let transferId: string | undefined
+  let newest = -Infinity
+  for (const entry of after.timelines ?? []) {
+    if (entry.eventType !== 'FundsTransferred' || !entry.identifier) continue
+    const time = Date.parse(entry.eventTime ?? '')
+    const at = Number.isNaN(time) ? newest : time
+    if (at >= newest) [transferId, newest] = [entry.identifier, at]
+  }
+  return { transferId, transaction: after }
 }

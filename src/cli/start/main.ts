@@ -37,14 +37,14 @@ export async function main(argv: string[], binUrl: string): Promise<void> {
   } catch (error) {
     // Commands report their own failures (the base command's catch); what reaches here is
     // oclif's own: an unknown command gets the nearest one, anything else oclif's handler.
-    if (reportNotFound(error, argv, binUrl, pkg)) return
+    if (await reportNotFound(error, argv, binUrl, pkg)) return
     const oclif = await loadOclif()
     await oclif.handle(error as Error)
   }
 }
 
 /** oclif's "command x:y not found", said in payfac's words with the nearest command (exit 2). */
-function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: PackageJson): boolean {
+async function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: PackageJson): Promise<boolean> {
   if (!(error instanceof Error) || !/^command \S+ not found/i.test(error.message)) return false
   let commands: string[] = []
   try {
@@ -54,9 +54,15 @@ function reportNotFound(error: unknown, argv: string[], binUrl: string, pkg: Pac
   }
   const words = argv[0] === 'help' ? argv.slice(1) : argv
   const { message, hint } = notFoundMessage(words, knownPhrases(commands, Object.keys(pkg.oclif.topics ?? {})), pkg.oclif.bin)
+  process.exitCode = 2
+  if (wantsJsonErrors(argv)) {
+    // Under --json (or --query) the error is its JSON line on stderr, as for every other error.
+    const [{ UsageError }, { reportError }] = await Promise.all([import('../errors/index.js'), import('../errors/output.js')])
+    reportError(new UsageError(message, hint), { json: true })
+    return true
+  }
   // The words are the user's: shown inert, whatever they hold.
   process.stderr.write(`Error: ${sanitizeLine(message)}\nHint: ${sanitizeLine(hint)}\n`)
-  process.exitCode = 2
   return true
 }
 

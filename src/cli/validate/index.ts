@@ -27,12 +27,12 @@ export function checkCountry(input: string, flag: string): string {
 /**
  * An identifier whose format the contract does not give (invoices, payouts, loan statements …):
  * letters, digits and `_ - . :` only, so that it can never change the path it is put in
- * (no `/`, `?`, `#`, `%` or spaces).
+ * (no `/`, `?`, `#`, `%` or spaces). Never a length: that is the service's to judge.
  */
 export function checkIdText(input: string, what: string): string {
   const value = input.trim()
   if (!value) throw new UsageError(`${what} must not be empty`)
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/.test(value)) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(value)) {
     throw new UsageError(`${what} may hold only letters, digits, _ - . and : (got "${input}")`, 'Copy the id from a list or get command')
   }
   return value

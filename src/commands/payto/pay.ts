@@ -6,13 +6,13 @@ import { moneyFlags, waitFlags } from '../../cli/flags/index.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
 import { agreementBodyFromFlags } from '../../cli/requests/payto.js'
 import { checkNonEmpty } from '../../cli/validate/index.js'
-import { transactionView } from '../../output/views/transactions.js'
+import { paidTransactionView } from '../../output/views/transactions.js'
 
 export default class PayToPay extends ApiCommand<typeof PayToPay> {
   static override summary = 'Take a one-off PayTo payment from agreement to paid transaction, in one resumable command.'
   static override description =
     'Sends a one-off agreement, waits until the customer approves it (Active), makes a payment token, creates the order ' +
-    '(referenceOrderId = --reference) and pays it; each step is printed on stderr and the transaction on stdout. Every step ' +
+    '(referenceOrderId = --reference) and pays it; each step is printed on stderr and the transaction on stdout (`--json`: with `transactionId` first). Every step ' +
     'is journaled in the config folder (journal/svc-<identity>/<reference>.json, the account kept masked): running the same ' +
     'command again carries on after the last step done, and never sends a second agreement, creates a second order or pays ' +
     'twice (it asks the service for a payment of the order before paying); once paid, a re-run is exit 6 naming the ' +
@@ -45,6 +45,6 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
     const request = { reference: f.reference, agreement, description: f.description, approve: f.approve, restart: f.restart, ...waitTimes(f) }
     const { payToPayFromCommand } = await import('../../cli/flows/payto-pay-command.js')
     const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'] }
-    return this.show(transactionView, await payToPayFromCommand(request, command))
+    return this.show(paidTransactionView, await payToPayFromCommand(request, command))
   }
 }

@@ -8,14 +8,14 @@ import { repeatWindowFlag } from '../../cli/flags/witness.js'
 import { asUsage, dataFlag, idArg, idFlag, minorUnitsFrom } from '../../cli/flags/index.js'
 import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
 import { readDataObject } from '../../cli/files/input.js'
-import { TRANSACTION_ACTIONS, checkDecimal, checkTransferFlags, currencyOf, envelopeFromData, transferBody } from '../../cli/requests/transactions.js'
+import { TRANSACTION_ACTIONS, checkDecimal, checkTransferFlags, currencyOf, envelopeFromData, transferBody, transferOutcome } from '../../cli/requests/transactions.js'
 import { transactionActionOnce } from '../../cli/safety/transaction-ops.js'
-import { transactionDetailView } from '../../output/views/transactions.js'
+import { transferOutcomeView } from '../../output/views/transactions.js'
 
 export default class TransactionsTransfer extends ApiCommand<typeof TransactionsTransfer> {
   static override summary = 'Move part of a payment to another merchant of the marketplace (TransferFunds).'
   static override description =
-    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first; a --currency other than its own is refused); --data sends fields as given. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, an identical transfer on the transaction (same amount and destination) within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the updated transaction; its transfers list the new transfer's id."
+    "Marketplace credential only. The contract shows no fields: the flags send the emulator's {amount (minor units), destinationMerchantId, description?}, the amount in the transaction's currency (read from the transaction first; a --currency other than its own is refused); --data sends fields as given. At most once: journaled, and a re-run after a lost answer (exit 7) looks at the transaction before sending. Before sending, an identical transfer on the transaction (same amount and destination) within the last 24 hours (--repeat-window) is exit 6 naming it; --again sends anyway. Prints the new transfer's id, then the updated transaction (`--json`: the transaction with `transferId` first; `-q`: the transfer id alone)."
 
   static override examples = [
     '<%= config.bin %> transactions transfer tran_ZqCNoNcm_22WeZ-j --to mcht_LocalSubMerch001 --amount 2.50',
@@ -42,7 +42,7 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
     const client = await this.client()
     const envelope = data ? envelopeFromData('TransferFunds', data, TRANSACTION_ACTIONS) : await this.fromFlags(client)
     warnPreviousGeneration(envelope)
-    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] }))
+    return this.show(transferOutcomeView, transferOutcome(await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] })))
   }
 
   private async fromFlags(client: PayfacClient) {

@@ -111,6 +111,16 @@ export const transactionView = defineView<Transaction>({
   ],
 })
 
+/**
+ * `payto pay`: the transaction it paid. Its JSON has `transactionId` first, at the top (where
+ * `orders pay` prints it), so `--query transactionId` gives it; the rest is the transaction as
+ * `transactions get` prints it.
+ */
+export const paidTransactionView = defineView<Transaction>({
+  ...transactionView,
+  json: (t) => ({ transactionId: t.purchaseDetails?.transactionId, ...t }),
+})
+
 // The outcome of pay: a transaction, or a 3DS challenge to run in the browser.
 const completed = (r: PayResult) => (r.kind === 'PayOrderComplete' ? r.transaction : undefined)
 const outcome: Column<PayResult> = { key: 'outcome', header: 'Outcome', get: (r) => r.kind }
@@ -183,7 +193,11 @@ export interface RefundOutcome {
 
 const inTransaction = (r: RefundOutcome) => r.transaction
 
-/** Table: the refund id, its amount and what remains, then the transaction's fields. JSON: the updated transaction, as before. */
+/**
+ * Table: the refund id, its amount and what remains, then the transaction's fields. JSON: the
+ * updated transaction with `refundId` first, so `--query refundId` names the refund this call
+ * made (docs/cli.md, Output).
+ */
 export const refundOutcomeView = defineView<RefundOutcome>({
   name: 'refund',
   columns: [
@@ -198,5 +212,22 @@ export const refundOutcomeView = defineView<RefundOutcome>({
     { key: 'remaining', header: 'Remaining refundable', kind: 'money' },
     ...liftColumns(transactionView.detail ?? [], inTransaction),
   ],
-  json: (r) => r.transaction,
+  json: (r) => ({ refundId: r.refundId, ...r.transaction }),
+})
+
+/** The answer of `transactions transfer`: the transfer it made, with the updated transaction. */
+export interface TransferOutcome {
+  /** The newest `FundsTransferred` entry's identifier in the transaction's timeline. */
+  transferId: string | undefined
+  transaction: Transaction
+}
+
+const transferred = (r: TransferOutcome) => r.transaction
+
+/** As the refund's: the transfer id first (table, `-q`, and the top of the JSON transaction). */
+export const transferOutcomeView = defineView<TransferOutcome>({
+  name: 'transfer',
+  columns: [{ key: 'transferId', header: 'Transfer' }, ...liftColumns(transactionDetailView.columns, transferred)],
+  detail: [{ key: 'transferId', header: 'Transfer' }, ...liftColumns(transactionDetailView.detail ?? [], transferred)],
+  json: (r) => ({ transferId: r.transferId, ...r.transaction }),
 })
