@@ -205,7 +205,7 @@ export function recordTable<T>(columns: Column<T>[], record: T, options: OutputO
   return `${drawn.top}${drawn.rows.map((line) => `${line}\n`).join('')}${drawn.bottom}`
 }
 
-/** The column `--ids` prints: the first id column of the view, else its first column. */
+/** The column `--ids` prints: the first id column of the view, else its `name` (profiles), else its first column. */
 export function idColumn<T>(columns: Column<T>[]): Column<T> | undefined {
-  return columns.find((c) => isIdColumn(c)) ?? columns[0]
+  return columns.find((c) => isIdColumn(c)) ?? columns.find((c) => c.key === 'name') ?? columns[0]
 }
