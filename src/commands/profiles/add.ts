@@ -17,7 +17,7 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
     '<%= config.bin %> profiles add sandbox    # on a terminal: asks for the environment, the base URL, then the credential',
   ]
 
-  static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _); asked for on a terminal when missing.' }) }
+  static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _); asked for on a terminal when missing.', ignoreStdin: true }) }
   static override flags = {
     environment: Flags.string({ description: 'Which environment the profile is for (asked for on a terminal when missing).', options: ['sandbox', 'production', 'local'] }),
     'base-url': Flags.string({ description: 'Base URL of that environment (asked for on a terminal when missing).', parse: async (v) => checkBaseUrl(v, '--base-url') }),
