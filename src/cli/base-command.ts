@@ -82,6 +82,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       wide: f.wide,
       query: f.query,
       ids: f.ids,
+      notice: (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`),
     }
   }
 

@@ -29,6 +29,8 @@ export interface OutputOptions {
   query?: string | undefined
   /** Only the id of each record, one a line (`--ids`). */
   ids?: boolean | undefined
+  /** Where a table says what it left out to fit the terminal (one line, no newline); the caller's stderr. */
+  notice?: ((line: string) => void) | undefined
   /** Aborted (Ctrl-C): a list stops at the next record; JSON still ends as a valid array. */
   signal?: AbortSignal | undefined
 }

@@ -26,9 +26,9 @@ const looksMasked = (text: string) => text.includes('…')
 
 const p = {
   active: { key: 'active', header: 'Active', display: (value) => (value ? '*' : '') },
-  name: { key: 'name', header: 'Name' },
+  name: { key: 'name', header: 'Name', whole: true },
   environment: { key: 'environment', header: 'Environment' },
-  baseUrl: { key: 'baseUrl', header: 'Base URL' },
+  baseUrl: { key: 'baseUrl', header: 'Base URL', whole: true },
   credentialKind: { key: 'credentialKind', header: 'Credential kind' },
   credential: {
     key: 'credential',
