@@ -26,7 +26,7 @@ const looksMasked = (text: string) => text.includes('…')
 
 const p = {
   active: { key: 'active', header: 'Active', display: (value) => (value ? '*' : '') },
-  name: { key: 'name', header: 'Name', whole: true },
+  name: { key: 'name', header: 'Name' },
   environment: { key: 'environment', header: 'Environment' },
   baseUrl: { key: 'baseUrl', header: 'Base URL', whole: true },
   credentialKind: { key: 'credentialKind', header: 'Credential kind' },
