@@ -31,6 +31,11 @@ export function currencyExponent(currency: string): number | undefined {
   return EXPONENTS.get(currency.toUpperCase())
 }
 
+/** Every ISO 4217 code payfac knows, sorted (what `--currency` accepts). */
+export function currencyCodes(): string[] {
+  return [...EXPONENTS.keys()].sort()
+}
+
 export function isKnownCurrency(currency: string): boolean {
   return EXPONENTS.has(currency.toUpperCase())
 }

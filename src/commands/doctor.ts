@@ -16,7 +16,7 @@ export default class Doctor extends ApiCommand<typeof Doctor> {
     rows.push(row)
     if (settings) rows.push(checkKeyPrefix(settings), ...(await checkService(await this.client(), settings.baseUrl)))
     await this.showAll(checkView, rows)
-    concludeChecks(rows)
+    concludeChecks(rows, this.flags)
     return rows
   }
 }

@@ -27,7 +27,10 @@ export interface OutputOptions {
   wide?: boolean | undefined
   /** A JMESPath expression applied to the JSON output (`--query`). */
   query?: string | undefined
-  /** Told, for stderr, what the user should know about the data printed (a `--query` that selected nothing). */
+  /**
+   * Told, for stderr, what the user should know about the data printed: a `--query` that
+   * selected nothing, the columns a table left out to fit the terminal (one line, no newline).
+   */
   notice?: ((line: string) => void) | undefined
   /** Only the id of each record, one a line (`--ids`). */
   ids?: boolean | undefined

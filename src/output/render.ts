@@ -10,7 +10,7 @@ import type { OutputOptions } from './format.js'
 import { forEach, streaming, type ListWriter } from './record-loop.js'
 import { sanitizeText } from './sanitize.js'
 import { OutputClosedError, Sink } from './sink.js'
-import { StreamTable, idColumn, recordTable, tableStyle } from './table.js'
+import { StreamTable, hiddenNotice, idColumn, recordTable, tableStyle } from './table.js'
 import { loadTableClass } from './table-draw.js'
 import { readColumn, type Column, type View } from './view.js'
 
@@ -229,9 +229,13 @@ async function tableList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<
       await sink.flush()
     },
   }
+  let noticed = false
   const end = async () => {
     await sink.push(table?.end() ?? '')
     await sink.flush()
+    // Columns left out to fit the terminal are said below the table (stderr), once.
+    if (!noticed && table && table.hidden.length > 0) options.notice?.(hiddenNotice(table.hidden))
+    noticed = true
   }
   const count = await streaming(() => forEach(records, writer, sink, options.signal), end)
   await end()

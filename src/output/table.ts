@@ -1,9 +1,13 @@
 // Tables for people, and their plain form for programs.
 //
 // - A terminal with colour: one bordered table. Column widths are fixed from the first batch of
-//   rows (the first page) and fitted to the terminal's width: long cells end with `…` (ids are
-//   never cut) and, when even that does not fit, the last columns are left out. Later rows are
-//   streamed into the same table, cut to those widths, so `--all` is one table however long.
+//   rows (the first page) and fitted to the terminal's width: long cells end with `…` (ids,
+//   money, dates and columns marked `whole` are never cut) and, when even that does not fit, the
+//   last columns are left out (`hidden`, which the caller reports). Which columns are left out is
+//   decided by the first 20 rows, one page of the service's default size, so `--all` shows the
+//   columns one page shows. Later rows are streamed into the same table, cut to those widths, so
+//   `--all` is one table however long; a later row with a longer whole cell takes the room from
+//   the cut columns of its own line.
 // - A terminal without colour (NO_COLOR, TERM=dumb): the same, aligned with spaces, no box characters.
 // - A locale that is not UTF-8 (`ascii`): borders drawn with `+ - |`, cut cells end with `...`.
 // - Not a terminal: one line per record, cells separated by a tab, never padded or cut, so the
@@ -26,10 +30,13 @@ export function isIdColumn<T>(column: Column<T>): boolean {
   return /(^|\.)id$|Id$|Ids$/.test(column.key)
 }
 
-/** Only free text is cut: ids, money and dates are shown whole or not at all. */
+/** Only free text is cut: ids, money, dates and columns marked `whole` are shown whole or not at all. */
 function isCuttable<T>(column: Column<T>): boolean {
-  return !isIdColumn(column) && column.kind !== 'money' && column.kind !== 'minor' && column.kind !== 'date'
+  return !isIdColumn(column) && !column.whole && column.kind !== 'money' && column.kind !== 'minor' && column.kind !== 'date'
 }
+
+/** The rows that decide which columns show: one page of the service's default size (20). */
+export const COLUMN_SAMPLE_ROWS = 20
 
 export type TableStyle = 'boxed' | 'aligned' | 'tsv'
 
@@ -51,25 +58,34 @@ function rowWidth(widths: number[], style: TableStyle): number {
 }
 
 /**
- * Widths that fit `budget`: first the last columns (the least important: views list columns
- * by importance) go until the rest fits with free text at its minimum; then the widest
- * cuttable column loses a cell at a time. Returns the widths of the columns kept.
+ * How many columns fit `budget`: the last columns (the least important: views list columns by
+ * importance) go until the rest fits with free text at its minimum.
  */
-export function fitWidths(natural: number[], minimum: number[], cuttable: boolean[], budget: number, style: TableStyle): number[] {
+export function keptColumns(natural: number[], minimum: number[], cuttable: boolean[], budget: number, style: TableStyle): number {
   const least = natural.map((width, i) => (cuttable[i] ? (minimum[i] as number) : width))
   let kept = natural.length
   while (kept > 1 && rowWidth(least.slice(0, kept), style) > budget) kept -= 1
-  const widths = natural.slice(0, kept)
-  while (rowWidth(widths, style) > budget) {
+  return kept
+}
+
+/** `widths` with the widest cuttable column losing a cell at a time (not below its minimum) until the row fits `budget`. */
+export function shrinkToFit(widths: number[], minimum: number[], cuttable: boolean[], budget: number, style: TableStyle): number[] {
+  const out = [...widths]
+  while (rowWidth(out, style) > budget) {
     let widest = -1
-    for (let i = 0; i < widths.length; i += 1) {
-      if (!cuttable[i] || (widths[i] as number) <= (minimum[i] as number)) continue
-      if (widest === -1 || (widths[i] as number) > (widths[widest] as number)) widest = i
+    for (let i = 0; i < out.length; i += 1) {
+      if (!cuttable[i] || (out[i] as number) <= (minimum[i] as number)) continue
+      if (widest === -1 || (out[i] as number) > (out[widest] as number)) widest = i
     }
     if (widest === -1) break
-    widths[widest] = (widths[widest] as number) - 1
+    out[widest] = (out[widest] as number) - 1
   }
-  return widths
+  return out
+}
+
+/** Widths that fit `budget`: keptColumns, then shrinkToFit. Returns the widths of the columns kept. */
+export function fitWidths(natural: number[], minimum: number[], cuttable: boolean[], budget: number, style: TableStyle): number[] {
+  return shrinkToFit(natural.slice(0, keptColumns(natural, minimum, cuttable, budget, style)), minimum, cuttable, budget, style)
 }
 
 /** A list table written as rows arrive; see the top of this file. */
@@ -79,6 +95,7 @@ export class StreamTable<T> {
   readonly #style: TableStyle
   readonly #Table: TableClass | undefined
   #widths: number[] | undefined
+  #minimum: number[] = []
   #headDrawn = false
   #pending: string[][] = []
   #rows = 0
@@ -125,23 +142,42 @@ export class StreamTable<T> {
     return this.#columns.map((c) => sanitize(c.header))
   }
 
-  #fit(rows: string[][]): number[] {
-    const headers = this.#headers()
-    const natural = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))))
-    if (this.#options.wide) return natural
-    const minimum = headers.map((h, i) => Math.min(natural[i] as number, Math.max(MIN_CUT_WIDTH, displayWidth(h))))
-    const cuttable = this.#columns.map((c) => isCuttable(c))
-    return fitWidths(natural, minimum, cuttable, this.#options.width ?? 80, this.#style)
+  /** Headers of the columns left out to fit the terminal (none with `wide`, or before the first rows). */
+  get hidden(): string[] {
+    return this.#widths ? this.#headers().slice(this.#widths.length) : []
   }
 
-  /** The widths a row is drawn at: the table's, or wider where a cell that is never cut needs it. */
+  #fit(rows: string[][]): number[] {
+    const headers = this.#headers()
+    const naturalOf = (some: string[][]) => headers.map((h, i) => Math.max(displayWidth(h), ...some.map((r) => displayWidth(r[i] ?? ''))))
+    const natural = naturalOf(rows)
+    if (this.#options.wide) return natural
+    const minimumOf = (widths: number[]) => headers.map((h, i) => Math.min(widths[i] as number, Math.max(MIN_CUT_WIDTH, displayWidth(h))))
+    const cuttable = this.#columns.map((c) => isCuttable(c))
+    const budget = this.#options.width ?? 80
+    const sample = naturalOf(rows.slice(0, COLUMN_SAMPLE_ROWS))
+    const kept = keptColumns(sample, minimumOf(sample), cuttable, budget, this.#style)
+    this.#minimum = minimumOf(natural).slice(0, kept)
+    return shrinkToFit(natural.slice(0, kept), this.#minimum, cuttable, budget, this.#style)
+  }
+
+  /**
+   * The widths a row is drawn at: the table's, or wider where a cell that is never cut needs it,
+   * the room then taken from the row's cut columns where they have it.
+   */
   #rowWidths(cells: string[]): number[] {
     const widths = this.#widths as number[]
-    return widths.map((width, i) => {
+    let grew = false
+    const own = widths.map((width, i) => {
       const column = this.#columns[i]
       const keepWhole = this.#options.wide || !column || !isCuttable(column)
-      return keepWhole ? Math.max(width, displayWidth(cells[i] ?? '')) : width
+      const need = keepWhole ? Math.max(width, displayWidth(cells[i] ?? '')) : width
+      grew ||= need > width
+      return need
     })
+    if (!grew || this.#options.wide) return own
+    const cuttable = this.#columns.slice(0, own.length).map((c) => isCuttable(c))
+    return shrinkToFit(own, this.#minimum, cuttable, this.#options.width ?? 80, this.#style)
   }
 
   /** Cells cut (free text only) and padded to `widths`. */
@@ -205,7 +241,12 @@ export function recordTable<T>(columns: Column<T>[], record: T, options: OutputO
   return `${drawn.top}${drawn.rows.map((line) => `${line}\n`).join('')}${drawn.bottom}`
 }
 
-/** The column `--ids` prints: the first id column of the view, else its first column. */
+/** What a list table says (stderr) when columns did not fit: `3 columns hidden: --wide shows them (…)`. */
+export function hiddenNotice(hidden: string[]): string {
+  return `${hidden.length} column${hidden.length === 1 ? '' : 's'} hidden: --wide shows them (${hidden.join(', ')})`
+}
+
+/** The column `--ids` prints: the first id column of the view, else its `name` (profiles), else its first column. */
 export function idColumn<T>(columns: Column<T>[]): Column<T> | undefined {
-  return columns.find((c) => isIdColumn(c)) ?? columns[0]
+  return columns.find((c) => isIdColumn(c)) ?? columns.find((c) => c.key === 'name') ?? columns[0]
 }

@@ -38,6 +38,8 @@ export interface Column<T> {
   kind?: ColumnKind
   /** For kind 'minor': the ISO 4217 code of the amount, read from the record (e.g. its `currency` field). */
   currency?: (record: T) => string | null | undefined
+  /** Never cut in a table (a URL or a name is useless cut): shown whole, or the column is left out. */
+  whole?: boolean
   /** Table text for the value, when the default (by kind) is not right. CSV and JSON keep the value. */
   display?: (value: unknown, record: T) => string
 }
@@ -80,6 +82,7 @@ export function liftColumns<Outer, Inner>(columns: Column<Inner>[], inner: (reco
     }
     const lifted: Column<Outer> = { key: column.key, header: column.header, get: read }
     if (column.kind) lifted.kind = column.kind
+    if (column.whole) lifted.whole = true
     if (column.currency) {
       const currency = column.currency
       lifted.currency = (record) => {

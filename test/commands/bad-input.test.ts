@@ -217,7 +217,7 @@ const cases: Case[] = [
   ['conflicts', '--agreement without --payto', ['tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--agreement', TOKEN, '--amount', '1', ...AUD], /--agreement goes with --payto/],
   ['conflicts', '--data together with --agreement', ['sources', 'create', '--customer-id', CUST, '--agreement', TOKEN, '--data', '{}'], /--data|cannot also be provided/],
   ['conflicts', 'an order without its amount, currency and reference', ['orders', 'create', '--description', 'Tea'], /needs --amount, --currency and --reference/],
-  ['conflicts', 'settlement without payout or range', ['settlement', 'list', '--currency', 'AUD'], /missing --from, --to/],
+  ['conflicts', 'settlement without payout or range', ['settlement', 'list', '--currency', 'AUD'], /--last or as --from and --to \(missing a range\)/],
   ['conflicts', '--seconds on another action', ['simulate', 'SettlePayout', '--seconds', '5'], /--seconds applies to AdvanceClock only/],
   ['conflicts', 'webhooks verify with the secret on stdin', ['webhooks', 'verify', '--secret', '-', '--signature', 't=1,v1=ab'], /stdin carries the body/],
 ]

@@ -189,9 +189,9 @@ describe('bad input exits 2 and sends nothing', () => {
   const { cli, server } = recording
 
   const cases: RefusalCase[] = [
-    ['settlement list with no selection', ['settlement', 'list'], /--payout, or by all of --currency, --from and --to/],
+    ['settlement list with no selection', ['settlement', 'list'], /--payout, or by --currency and a range given as --last or as --from and --to \(missing --currency and a range\)/],
     ['settlement list without --to', ['settlement', 'list', '--currency', 'AUD', '--from', '2026-11-01'], /missing --to/],
-    ['settlement list with a currency only', ['settlement', 'list', '--currency', 'AUD'], /missing --from, --to/],
+    ['settlement list with a currency only', ['settlement', 'list', '--currency', 'AUD'], /--last or as --from and --to \(missing a range\)/],
     ['settlement report with no selection', ['settlement', 'report'], /--payout/],
     ['settlement report as CSV with no selection', ['settlement', 'report', '--csv', '--out', '/tmp/never-written.csv'], /--payout/],
     ['settlement with an unknown currency', ['settlement', 'report', '--currency', 'XYZ', '--from', '2026-11-01', '--to', '2026-12-01'], /Unknown currency/],

@@ -80,7 +80,7 @@ describe('mistyped commands and completion', () => {
     const result = await spawnCli(['completion', 'bash'])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain("'orders list'|'orders list '*)")
-    expect(result.stdout).toContain('complete -o default -F _payfac_complete payfac')
+    expect(result.stdout).toContain('complete -F _payfac_complete payfac')
   })
 })
 

@@ -30,17 +30,34 @@ describe('did you mean', () => {
   })
 })
 
-const commands = IDS.map((id) => ({ id, flags: id === 'orders:list' ? ['all', 'json', 'csv'] : ['json'] }))
+const commands = IDS.map((id) => ({
+  id,
+  flags:
+    id === 'orders:list'
+      ? [
+          'all', 'json', 'csv',
+          { name: 'status', value: true, options: ['pending', 'paid', 'cancelled'] },
+          { name: 'order-id', value: true, multiple: true },
+          { name: 'profile', value: true },
+          { name: 'limit', value: true },
+          { name: 'ids', char: 'q', value: false },
+        ]
+      : id === 'orders:create'
+        ? ['json', { name: 'currency', value: true }, { name: 'amount', value: true }]
+        : ['json'],
+}))
+const CURRENCIES = ['AUD', 'EUR', 'NZD', 'USD']
 
 describe('completion', () => {
   const bashFound = spawnSync('sh', ['-c', 'command -v bash']).status === 0
 
+  /** Runs the generated bash function as bash runs it on Tab (COMP_LINE up to the cursor), with `payfac profiles list -q` answering two names. */
   function complete(line: string): string[] {
     const dir = mkdtempSync(join(tmpdir(), 'payfac-completion-'))
     try {
       const file = join(dir, 'payfac.bash')
-      writeFileSync(file, completionScript('bash', 'payfac', commands))
-      const script = `source "$1"; read -ra COMP_WORDS <<< "$2"; [[ "$2" == *" " ]] && COMP_WORDS+=(""); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _payfac_complete; printf '%s\\n' "\${COMPREPLY[@]}"`
+      writeFileSync(file, completionScript('bash', 'payfac', commands, CURRENCIES))
+      const script = `source "$1"; payfac() { [[ "$*" == "profiles list -q" ]] && printf 'ci\\nprod\\n'; }; COMP_LINE="$2"; COMP_POINT=\${#COMP_LINE}; _payfac_complete; printf '%s\\n' "\${COMPREPLY[@]}"`
       const result = spawnSync('bash', ['-c', script, 'bash', file, line], { encoding: 'utf8' })
       expect(result.stderr).toBe('')
       return result.stdout.split('\n').filter(Boolean)
@@ -58,10 +75,51 @@ describe('completion', () => {
     expect(complete('payfac who')).toEqual(['whoami'])
   })
 
-  it('writes zsh (through bashcompinit) and fish scripts from the same table', () => {
-    expect(completionScript('zsh', 'payfac', commands)).toContain('bashcompinit')
-    const fish = completionScript('fish', 'payfac', commands)
-    expect(fish).toContain("case 'orders list' 'orders list ''*'")
+  it.runIf(bashFound)("offers a flag's values: its choices, currency codes, profile names", () => {
+    expect(complete('payfac orders list --status ')).toEqual(['pending', 'paid', 'cancelled'])
+    expect(complete('payfac orders list --status p')).toEqual(['pending', 'paid'])
+    expect(complete('payfac orders list --status=pa')).toEqual(['paid'])
+    expect(complete('payfac orders create --amount 5 --currency ')).toEqual(CURRENCIES)
+    expect(complete('payfac orders create --currency N')).toEqual(['NZD'])
+    expect(complete('payfac orders list --profile ')).toEqual(['ci', 'prod'])
+    // The value typed is not a command word: flags still complete after it.
+    expect(complete('payfac orders list --status paid --c')).toEqual(['--csv'])
+  })
+
+  it.runIf(bashFound)('never offers a lone "--": after a whole command, an id or a value without known values gets nothing', () => {
+    expect(complete('payfac orders get ')).toEqual([])
+    expect(complete('payfac orders list ')).toEqual([])
+    expect(complete('payfac orders list --limit ')).toEqual([])
+    expect(complete('payfac orders get ordr_')).toEqual([])
+  })
+
+  it.runIf(bashFound)('does not offer a flag already typed, unless it may be repeated', () => {
+    expect(complete('payfac orders list --json --')).not.toContain('--json')
+    expect(complete('payfac orders list --status=paid --')).not.toContain('--status')
+    expect(complete('payfac orders list -q --')).not.toContain('--ids')
+    expect(complete('payfac orders list --order-id ordr_A --order-')).toEqual(['--order-id'])
+    expect(complete('payfac orders list --')).toEqual(['--all', '--csv', '--ids', '--json', '--limit', '--order-id', '--profile', '--status'])
+  })
+
+  it('writes a native zsh script (compadd, compset, _files) from the same table', () => {
+    const zsh = completionScript('zsh', 'payfac', commands, CURRENCIES)
+    expect(zsh).toMatch(/^#compdef payfac\n/)
+    expect(zsh).toContain('compdef _payfac_zsh payfac')
+    expect(zsh).toContain("'orders list'|'orders list '*) command='orders list'; next=''; flags='--all --csv --ids --json --limit --order-id --profile --status'")
+    expect(zsh).toContain("'orders list --status') printf '%s\\n' 'pending' 'paid' 'cancelled' ;;")
+    expect(zsh).toContain("*' --currency') printf '%s\\n' AUD EUR NZD USD ;;")
+    expect(zsh).toContain("*' --profile') payfac profiles list -q 2>/dev/null ;;")
+    expect(zsh).toContain("compset -P '*='")
+    expect(zsh).not.toContain('bashcompinit')
+  })
+
+  it('writes a fish script with the same cases, values and repeat rule', () => {
+    const fish = completionScript('fish', 'payfac', commands, CURRENCIES)
+    expect(fish).toContain("case 'orders list' 'orders list *'\n      set command 'orders list'\n      set next\n      set flags --all --csv --ids --json --limit --order-id --profile --status\n      set valued --limit --order-id --profile --status\n      set repeatable --order-id")
+    expect(fish).toContain("case 'orders list --status'\n      printf '%s\\n' 'pending' 'paid' 'cancelled'")
+    expect(fish).toContain("case '* --currency'\n      printf '%s\\n' AUD EUR NZD USD")
+    expect(fish).toContain("set word (string replace -r -- '^-q$' '--ids' $word)")
+    expect(fish).toContain('if not contains -- $flag $used; or contains -- $flag $repeatable')
     expect(fish).toContain("complete -c payfac -f -a '(__payfac_complete)'")
   })
 })

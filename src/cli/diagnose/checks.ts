@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { PayfacClient } from '../../client/index.js'
 import type { ResolvedSettings } from '../../config/index.js'
 import type { CheckRow } from '../../output/views/diagnostics.js'
+import { sanitizeLine } from '../../output/sanitize.js'
 import { EXIT, type ExitCode } from '../errors/exit-codes.js'
 
 /** The oldest Node this package supports (package.json "engines"). */
@@ -16,11 +17,17 @@ const CLOCK_SKEW_MS = 60_000
 const pass = (check: string, detail: string): CheckRow => ({ check, ok: true, detail })
 const fail = (check: string, detail: string, fix: string): CheckRow => ({ check, ok: false, detail, fix })
 
-/** Ends a doctor run: on failure, one line on stderr and the exit code of `doctorExitCode`. */
-export function concludeChecks(rows: CheckRow[]): void {
+/**
+ * Ends a doctor run: on failure, one line on stderr and the exit code of `doctorExitCode`. After
+ * a table on a terminal (where a narrow Fix column is cut), each failing check's fix follows in
+ * full, one line each.
+ */
+export function concludeChecks(rows: CheckRow[], flags: { json?: boolean; csv?: boolean; query?: string | undefined; ids?: boolean } = {}): void {
   const failed = rows.filter((row) => !row.ok)
   if (failed.length === 0) return
   process.stderr.write(`${failed.length} of ${rows.length} checks failed: ${failed.map((row) => row.check).join(', ')}\n`)
+  const tableOnTerminal = Boolean(process.stdout.isTTY) && !flags.json && !flags.csv && !flags.query && !flags.ids
+  if (tableOnTerminal) for (const row of failed) if (row.fix) process.stderr.write(`To fix ${row.check}: ${sanitizeLine(row.fix)}\n`)
   process.exitCode = doctorExitCode(rows)
 }
 

@@ -139,7 +139,7 @@ function describeOnce(error: unknown): ErrorReport {
     return { code, message, hint: 'Choose another --port, or --port 0 for a free one', json: { ...base, message } }
   }
   if (isOclifParseError(error)) {
-    const message = rewordParseError((error as Error).message) ?? firstLine((error as Error).message)
+    const message = rewordParseError(error as Error) ?? firstLine((error as Error).message)
     return { code, message, hint: 'See --help for the flags and examples', json: { ...base, message } }
   }
   if (isNamed(error, 'WriteError')) {

@@ -4,6 +4,7 @@
 // beyond loopback wants its control token: PAYFAC_EMULATOR_TOKEN is sent as Emulator-Control-Token.
 import * as Flags from '@oclif/core/flags'
 
+import { LOCAL_BASE_URL } from '../../well-known.js'
 import { UsageError } from '../errors/index.js'
 
 export const CONTROL_PATH = '/__emulator'
@@ -60,6 +61,29 @@ export function exposedWarning(address: string, generatedToken: string | undefin
   ]
   if (generatedToken) lines.push(`Control token (shown once): ${generatedToken}`)
   return lines.join('\n')
+}
+
+/**
+ * What `emulator start` says on stderr when it is not where the built-in `local` profile looks
+ * (http://127.0.0.1:4010): the lines that point payfac at it. '' at the usual address.
+ */
+export function baseUrlExport(url: string): string {
+  if (url === LOCAL_BASE_URL) return ''
+  return `The local profile looks at ${LOCAL_BASE_URL}; point payfac at this emulator with:\nexport PAYFAC_BASE_URL=${url}\n`
+}
+
+/**
+ * A port `emulator start` could not take (the emulator's ListenError), as a usage error whose
+ * hint names another port and the PAYFAC_BASE_URL that goes with it. Other errors pass unchanged.
+ */
+export function listenRefused(error: unknown, port: number, host: string): unknown {
+  if (!(error instanceof Error) || error.name !== 'ListenError') return error
+  const next = port > 0 && port < 65_535 ? port + 1 : 4011
+  const where = host.includes(':') ? `[${host}]` : host
+  return new UsageError(
+    error.message,
+    `Choose another port and point payfac at it: --port ${next}, then export PAYFAC_BASE_URL=http://${where}:${next}; or --port 0 for a free one, and export the URL it prints`,
+  )
 }
 
 /** Checks a clock advance such as 90s, 10m, 2h or 1d (sent as given; the emulator reads it). */

@@ -46,11 +46,12 @@ export function settlementSelection(f: SettlementFlagValues, now: Date): { query
 
 function settlementBase(f: SettlementFlagValues) {
   if (!f.payout) {
-    const missing = [!f.currency && '--currency', !f.from && !f.last && '--from', !f.to && !f.last && '--to'].filter(Boolean)
+    const ranged = Boolean(f.last) || Boolean(f.from && f.to)
+    const missing = [!f.currency && '--currency', !ranged && (f.from ? '--to' : f.to ? '--from' : 'a range')].filter(Boolean)
     if (missing.length > 0) {
       throw new UsageError(
-        `Settlement entries are chosen by --payout, or by all of --currency, --from and --to (missing ${missing.join(', ')})`,
-        'For example --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
+        `Settlement entries are chosen by --payout, or by --currency and a range given as --last or as --from and --to (missing ${missing.join(' and ')})`,
+        'For example --currency AUD --last 30d, --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
       )
     }
   }

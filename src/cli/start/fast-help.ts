@@ -138,7 +138,7 @@ function commandHelp(c: ManifestCommand, s: HelpSources): string {
     const lines = c.examples.flatMap((e, i) => {
       const text = typeof e === 'string' ? e : e.command
       const note = typeof e === 'string' ? [] : e.description ? [e.description] : []
-      return [...(i ? [''] : []), ...note, `$ ${text.replace(/<%= config\.bin %>/g, s.bin).replace(/<%= command\.id %>/g, display(c.id))}`]
+      return [...(i ? [''] : []), ...note, ...wrapCommand(`$ ${text.replace(/<%= config\.bin %>/g, s.bin).replace(/<%= command\.id %>/g, display(c.id))}`, s.width - 2)]
     })
     out.push(section('EXAMPLES', lines))
   }
@@ -189,4 +189,25 @@ function wrap(text: string, width: number): string {
     lines.push(line)
   }
   return lines.join('\n')
+}
+
+/**
+ * A shell command that fits `width`: cut between words (never inside a quoted word) into lines
+ * ending in ` \`, the next ones indented, so a terminal never breaks a word and the text still
+ * runs when pasted. A trailing `# comment` goes on its own lines, above the command.
+ */
+export function wrapCommand(line: string, width: number): string[] {
+  if (line.length <= width) return [line]
+  const words = line.match(/(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"])+/g) ?? [line]
+  const hash = words.findIndex((w) => w.startsWith('#'))
+  const comment = hash === -1 ? [] : wrap(words.slice(hash).join(' ').replace(/^#+\s*/, ''), width - 2).split('\n').map((l) => `# ${l}`)
+  const lines: string[] = []
+  let current = ''
+  for (const word of hash === -1 ? words : words.slice(0, hash)) {
+    if (current && current.length + 1 + word.length + 2 > width) {
+      lines.push(`${current} \\`)
+      current = `    ${word}`
+    } else current = current ? `${current} ${word}` : word
+  }
+  return [...comment, ...lines, current]
 }

@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { outputFlags } from '../../cli/flags/index.js'
-import { emulatorOptions, exposedWarning } from '../../cli/flags/emulator.js'
+import { baseUrlExport, emulatorOptions, exposedWarning, listenRefused } from '../../cli/flags/emulator.js'
 import { emulatorReadyText } from '../../output/views/emulator.js'
 
 export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
@@ -46,9 +46,10 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     const integrators = { ...emulatorOptions(flags), ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}) }
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
     const token = flags['control-token'] ? { controlToken: flags['control-token'] } : {}
-    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...token, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators })
+    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...token, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators }).catch((error: unknown) => Promise.reject(listenRefused(error, flags.port, flags.host)))
     const ready = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
     process.stdout.write(`${flags.json ? JSON.stringify(ready) : emulatorReadyText(ready)}\n`)
+    process.stderr.write(baseUrlExport(emulator.url))
     if (emulator.exposed) process.stderr.write(`${exposedWarning(emulator.host, token.controlToken === undefined ? emulator.controlToken : undefined)}\n`)
     process.stderr.write('Emulator running; press Ctrl-C to stop.\n')
     const { stopSignal } = await import('../../cli/flows/interrupt.js')

@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import { PayfacCommand } from '../../cli/base-command.js'
 import { askCredentialKind, profileRow, readCredential } from '../../cli/terminal/credentials.js'
 import { checkBaseUrl, checkPrefix } from '../../cli/flags/index.js'
-import { profileTarget } from '../../cli/terminal/profile-wizard.js'
+import { profileName, profileTarget } from '../../cli/terminal/profile-wizard.js'
 import { profileView } from '../../output/views/profiles.js'
 
 export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
@@ -18,7 +18,7 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
     '<%= config.bin %> profiles add sandbox    # on a terminal: asks for the environment, the base URL, then the credential',
   ]
 
-  static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _).', required: true }) }
+  static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _); asked for on a terminal when missing.', ignoreStdin: true }) }
   static override flags = {
     environment: Flags.string({ description: 'Which environment the profile is for (asked for on a terminal when missing).', options: ['sandbox', 'production', 'local'] }),
     'base-url': Flags.string({ description: 'Base URL of that environment (asked for on a terminal when missing).', parse: async (v) => checkBaseUrl(v, '--base-url') }),
@@ -34,11 +34,12 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
   async run() {
     const { CREDENTIAL_KINDS, ProfileStore, inferCredentialKind, maskCredential, parseProfile } = await import('../../config/index.js')
     const f = this.flags
+    const name = await profileName(this.args.name, f['no-input'])
     const { environment, baseUrl } = await profileTarget(f)
     const credential = await readCredential(f['credential-stdin'], f['no-input'])
     const credentialKind = f['credential-kind'] ?? inferCredentialKind(credential) ?? (await askCredentialKind(CREDENTIAL_KINDS))
     const profile = parseProfile({
-      name: this.args.name, environment, baseUrl, credentialKind, credential,
+      name, environment, baseUrl, credentialKind, credential,
       merchantId: f['merchant-id'], marketplaceId: f['marketplace-id'], customerId: f['customer-id'],
     })
     const store = new ProfileStore()

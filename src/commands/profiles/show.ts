@@ -8,7 +8,7 @@ export default class ProfilesShow extends PayfacCommand<typeof ProfilesShow> {
   static override summary = 'Show a profile (the active one by default); the credential is masked.'
   static override examples = ['<%= config.bin %> profiles show', '<%= config.bin %> profiles show sandbox --json']
 
-  static override args = { name: Args.string({ description: 'Profile name; the active profile when omitted.' }) }
+  static override args = { name: Args.string({ description: 'Profile name; the active profile when omitted.', ignoreStdin: true }) }
 
   async run() {
     const { BUILTIN_LOCAL_PROFILE, maskCredential } = await import('../../config/profiles.js')

@@ -28,7 +28,7 @@ const p = {
   active: { key: 'active', header: 'Active', display: (value) => (value ? '*' : '') },
   name: { key: 'name', header: 'Name' },
   environment: { key: 'environment', header: 'Environment' },
-  baseUrl: { key: 'baseUrl', header: 'Base URL' },
+  baseUrl: { key: 'baseUrl', header: 'Base URL', whole: true },
   credentialKind: { key: 'credentialKind', header: 'Credential kind' },
   credential: {
     key: 'credential',
