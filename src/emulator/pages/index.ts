@@ -15,11 +15,13 @@ import { threeDSPage } from './three-ds.js'
 
 /** Whether a path is one of the pages (said without allocating for the API's paths). */
 export function isPagePath(pathname: string): boolean {
-  return pathname.startsWith(`${CHECKOUT_PREFIX}/`) || pathname === INSPECTOR_PATH || pathname.startsWith(`${INSPECTOR_PATH}/`)
+  return pathname === '/favicon.ico' || pathname.startsWith(`${CHECKOUT_PREFIX}/`) || pathname === INSPECTOR_PATH || pathname.startsWith(`${INSPECTOR_PATH}/`)
 }
 
 export function handlePage(namespaces: Namespaces, raw: RawRequest, url: URL): FrontResponse {
   const method = raw.method.toUpperCase()
+  // A browser asks every origin for an icon: a quiet "none", kept out of the request log.
+  if (url.pathname === '/favicon.ico') return { status: 204, headers: { 'Cache-Control': 'max-age=86400' }, body: '' }
   let req: PageRequest
   try {
     const name = url.searchParams.get('namespace') ?? raw.headers['emulator-namespace']

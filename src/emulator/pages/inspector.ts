@@ -27,6 +27,7 @@ header.top select{width:auto;padding:.2rem .4rem;font-size:.85rem}
 nav.tabs{display:flex;flex-wrap:wrap;gap:.25rem;padding:.5rem 1rem 0;border-bottom:1px solid var(--line);background:#fff}
 nav.tabs a{padding:.45rem .8rem;border-radius:8px 8px 0 0;text-decoration:none;color:var(--ink)}
 nav.tabs a[aria-current=page]{background:#f6f7f9;border:1px solid var(--line);border-bottom-color:#f6f7f9;margin-bottom:-1px;font-weight:600}
+#list{overflow-x:auto}
 #view{padding:1rem;display:grid;grid-template-columns:minmax(0,1.3fr) minmax(0,1fr);gap:1rem}
 @media (max-width:820px){#view{grid-template-columns:1fr}}
 table.log{width:100%;border-collapse:collapse;background:#fff;border:1px solid var(--line);font-size:.85rem}

@@ -48,7 +48,7 @@ function createOrder(ctx: HandlerContext, req: HandlerRequest, body: CreateOnlin
     status: 'pending',
     amount: { ...body.amount },
     description: body.description ?? null,
-    customerName: customer ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName : (body.billing?.name ?? null),
+    customerName: customer ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName : (body.billing?.name?.trim() || null),
     customerEmailAddress: body.customerEmailAddress ?? customer?.emailAddress ?? null,
     customerPhoneNumber: body.customerPhoneNumber ?? customer?.phoneNumber ?? null,
     items: (body.items ?? []).map((item) => ({ ...item })),
