@@ -15,8 +15,7 @@ import { sendAgreement } from '../resources/payto.js'
 import { createCheckoutCardToken } from '../resources/tokens.js'
 import { lookup, type OrderRecord } from '../store.js'
 import { act, merchantContext, type PageRequest } from './acting.js'
-import type { FrontResponse } from '../front.js'
-import { html, page, problemPage, redirect, type Html } from './html.js'
+import { html, page, problemPage, redirect, type Html, type PageResponse } from './html.js'
 import { PAY_BY_LINK_PATH, PAYTO_PATH, THREE_DS_PATH, namespaceQuery, pagePath } from './links.js'
 
 /** What a page says after a redirect, by code: fixed texts, so a link cannot make the page say anything else. */
@@ -60,14 +59,14 @@ dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;overflow-wrap:anywhere}
 `
 
-export function checkoutPage(req: PageRequest, orderId: string): FrontResponse {
+export function checkoutPage(req: PageRequest, orderId: string): PageResponse {
   const order = lookup(req.ns.store.orders, orderId)
   if (!order || order.orderType !== 'paybylink') return problemPage(404, 'Payment link not found', 'This payment link does not exist. Ask the merchant for a new one.')
   if (req.method === 'POST') return payFromForm(req, order)
   return showOrder(req, order, req.url.searchParams.get('notice'))
 }
 
-function showOrder(req: PageRequest, order: OrderRecord, noticeCode: string | null): FrontResponse {
+function showOrder(req: PageRequest, order: OrderRecord, noticeCode: string | null): PageResponse {
   const merchant = lookup(req.ns.store.merchants, order.merchantId)
   const merchantName = merchant?.name ?? 'Merchant'
   const notice = noticeFor(noticeCode)
@@ -154,7 +153,7 @@ function cardBehaviour(behaviour: string): string {
   return `declined (${behaviour.replace(/_/g, ' ')})`
 }
 
-function payFromForm(req: PageRequest, order: OrderRecord): FrontResponse {
+function payFromForm(req: PageRequest, order: OrderRecord): PageResponse {
   const fields = req.form
   const back = (notice?: string) => redirect(`${pagePath(PAY_BY_LINK_PATH, order.orderId, req.namespace)}${notice ? `${req.namespace ? '&' : '?'}notice=${encodeURIComponent(notice)}` : ''}`)
   if (order.status !== 'pending') return back()

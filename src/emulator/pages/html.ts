@@ -5,7 +5,12 @@
 // Text put into HTML goes through `esc` (or the `html` template, which escapes every value it is
 // given unless it is already `Html`): order descriptions, names and ids are the caller's own text.
 import { randomBytes } from 'node:crypto'
-import type { FrontResponse } from '../front.js'
+import type { RawResponse } from '../pipeline.js'
+
+/** A page's answer; `events` keeps the connection for server-sent events (the front door's PageResponse has the same). */
+export interface PageResponse extends RawResponse {
+  events?: (write: (text: string) => void) => () => void
+}
 
 /** Text already made safe for HTML (the output of `html` or `raw`). */
 export class Html {
@@ -57,7 +62,7 @@ export interface PageOptions {
 }
 
 /** A whole HTML page. */
-export function page(options: PageOptions, body: Html): FrontResponse {
+export function page(options: PageOptions, body: Html): PageResponse {
   const nonce = randomBytes(16).toString('base64')
   const text = `<!doctype html>
 <html lang="en">
@@ -98,11 +103,11 @@ ${options.script ? `<script nonce="${nonce}">${options.script}</script>` : ''}
 }
 
 /** After a form: see the page again (303, so a reload does not post twice). */
-export function redirect(location: string): FrontResponse {
+export function redirect(location: string): PageResponse {
   return { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' }, body: `See ${location}\n` }
 }
 
-export function json(value: unknown, status = 200): FrontResponse {
+export function json(value: unknown, status = 200): PageResponse {
   return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }, body: JSON.stringify(value) }
 }
 
@@ -115,7 +120,7 @@ export function formFields(body: string | Buffer | undefined): Record<string, st
 }
 
 /** A plain answer for a page that cannot be shown at all (unknown id, wrong method). */
-export function problemPage(status: number, title: string, message: string): FrontResponse {
+export function problemPage(status: number, title: string, message: string): PageResponse {
   return page({ title, status, frameable: true }, html`<main class="sheet narrow"><h1>${title}</h1><p>${message}</p></main>`)
 }
 

@@ -2,12 +2,11 @@
 // pay-by-link, 3DS challenge, PayTo approval) and the inspector (`/__emulator/ui`). A page's
 // namespace is named by `?namespace=` (a browser sends no Emulator-Namespace header), or by the
 // header; a page answers HTML, never an ApiError body.
-import type { FrontResponse } from '../front.js'
 import type { Namespaces } from '../namespaces.js'
 import type { RawRequest } from '../pipeline.js'
 import { fromOtherSite, type PageRequest } from './acting.js'
 import { checkoutPage } from './checkout.js'
-import { formFields, problemPage } from './html.js'
+import { formFields, problemPage, type PageResponse } from './html.js'
 import { INSPECTOR_PATH, inspectorRoute } from './inspector.js'
 import { CHECKOUT_PREFIX, PAY_BY_LINK_PATH, PAYTO_PATH, THREE_DS_PATH } from './links.js'
 import { payToPage } from './payto-approval.js'
@@ -18,7 +17,7 @@ export function isPagePath(pathname: string): boolean {
   return pathname === '/favicon.ico' || pathname.startsWith(`${CHECKOUT_PREFIX}/`) || pathname === INSPECTOR_PATH || pathname.startsWith(`${INSPECTOR_PATH}/`)
 }
 
-export function handlePage(namespaces: Namespaces, raw: RawRequest, url: URL): FrontResponse {
+export function handlePage(namespaces: Namespaces, raw: RawRequest, url: URL): PageResponse {
   const method = raw.method.toUpperCase()
   // A browser asks every origin for an icon: a quiet "none", kept out of the request log.
   if (url.pathname === '/favicon.ico') return { status: 204, headers: { 'Cache-Control': 'max-age=86400' }, body: '' }

@@ -4,10 +4,9 @@
 // something changed; the page then reads the page of rows it shows (inspector-data.ts). It lives
 // under the control prefix, so the edge guard's rules for the control plane (host, control token)
 // apply to it too. Read only: it changes nothing.
-import type { FrontResponse } from '../front.js'
 import type { Namespace, Namespaces } from '../namespaces.js'
 import type { PageRequest } from './acting.js'
-import { html, json, page, problemPage } from './html.js'
+import { html, json, page, problemPage, type PageResponse } from './html.js'
 import { INSPECTOR_SCRIPT } from './inspector-script.js'
 import { collectionPage, deliveriesPage, deliveryEntry, overview, recordById, requestEntry, requestsPage } from './inspector-data.js'
 
@@ -46,7 +45,7 @@ ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.3rem 0;border-b
 .empty{color:var(--muted);padding:1rem 0}
 `
 
-export function inspectorRoute(namespaces: Namespaces, req: PageRequest, rest: string): FrontResponse {
+export function inspectorRoute(namespaces: Namespaces, req: PageRequest, rest: string): PageResponse {
   if (req.method !== 'GET' && req.method !== 'HEAD') return problemPage(405, 'Read only', 'The inspector only reads; change the emulator through its control plane.')
   const ns = req.ns
   if (rest === '' || rest === '/') return shell(ns)
@@ -64,7 +63,7 @@ export function inspectorRoute(namespaces: Namespaces, req: PageRequest, rest: s
   return json({ error: 'not found' }, 404)
 }
 
-function shell(ns: Namespace): FrontResponse {
+function shell(ns: Namespace): PageResponse {
   const body = html`<header class="top">
 <h1>payfac emulator · inspector</h1>
 <span class="clock" id="clock" aria-live="off">${ns.clock.now().toISOString()}</span>
@@ -84,7 +83,7 @@ function shell(ns: Namespace): FrontResponse {
 }
 
 /** `text/event-stream`: a `change` event whenever a log, the event log, the clock or the rules move. */
-function liveEvents(namespaces: Namespaces, ns: Namespace): FrontResponse {
+function liveEvents(namespaces: Namespaces, ns: Namespace): PageResponse {
   const snapshot = () =>
     JSON.stringify({
       requests: ns.requests.latestSeq,

@@ -4,13 +4,12 @@
 // follow. An agreement the checkout page sent for an order then pays that order at once, through
 // the API's own token and pay operations, and the customer goes back to the checkout.
 import { formatMinorUnits } from '../../client/money.js'
-import type { FrontResponse } from '../front.js'
 import { payOrder } from '../resources/orders-pay.js'
 import { agreementStatus, overrideAgreementStatus } from '../resources/payto.js'
 import { createPayToToken } from '../resources/tokens.js'
 import { lookup, type AgreementRecord } from '../store.js'
 import { act, merchantContext, type PageRequest } from './acting.js'
-import { html, page, problemPage, redirect } from './html.js'
+import { html, page, problemPage, redirect, type PageResponse } from './html.js'
 import { PAY_BY_LINK_PATH, PAYTO_PATH, namespaceQuery, pagePath } from './links.js'
 
 const STYLE = `
@@ -24,7 +23,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .actions button{width:100%}
 `
 
-export function payToPage(req: PageRequest, token: string): FrontResponse {
+export function payToPage(req: PageRequest, token: string): PageResponse {
   const agreement = lookup(req.ns.store.agreements, token)
   if (!agreement) return problemPage(404, 'Agreement not found', 'This PayTo agreement does not exist.')
   if (req.method === 'POST') return decide(req, agreement)
@@ -60,7 +59,7 @@ ${
   return page({ title: 'PayTo agreement', style: STYLE, frameable: true }, body)
 }
 
-function decide(req: PageRequest, agreement: AgreementRecord): FrontResponse {
+function decide(req: PageRequest, agreement: AgreementRecord): PageResponse {
   const self = redirect(pagePath(PAYTO_PATH, agreement.token, req.namespace))
   const decision = req.form.decision
   if ((decision !== 'approve' && decision !== 'decline') || agreementStatus(agreement, req.ns.clock.now()) !== 'Pending') return self

@@ -3,12 +3,11 @@
 // Confirm3DSComplete then follows. A challenge the checkout page started is finished here at
 // once (Confirm3DSComplete through the API's own pay operation) and the customer goes back to it.
 import { formatMoney } from '../../client/money.js'
-import type { FrontResponse } from '../front.js'
 import { payOrder } from '../resources/orders-pay.js'
 import { recordOutcome } from '../resources/three-ds.js'
 import { lookup, type ThreeDSOutcome, type ThreeDSRecord } from '../store.js'
 import { act, merchantContext, type PageRequest } from './acting.js'
-import { html, page, problemPage, redirect } from './html.js'
+import { html, page, problemPage, redirect, type PageResponse } from './html.js'
 import { PAY_BY_LINK_PATH, THREE_DS_PATH, namespaceQuery, pagePath } from './links.js'
 
 const STYLE = `
@@ -25,7 +24,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 const CHOICES: Record<string, ThreeDSOutcome> = { pass: 'passed', fail: 'failed', abandon: 'abandoned' }
 const SAID: Record<ThreeDSOutcome, string> = { passed: 'You passed the check.', failed: 'The check was failed.', abandoned: 'You cancelled the check.' }
 
-export function threeDSPage(req: PageRequest, id: string): FrontResponse {
+export function threeDSPage(req: PageRequest, id: string): PageResponse {
   const challenge = lookup(req.ns.store.threeDS, id)
   const order = challenge === undefined ? undefined : lookup(req.ns.store.orders, challenge.orderId)
   if (!challenge || !order) return problemPage(404, 'Check not found', 'This card check does not exist or has expired.')
@@ -61,7 +60,7 @@ ${
   return page({ title: 'Confirm it’s you', style: STYLE, frameable: true }, body)
 }
 
-function answer(req: PageRequest, challenge: ThreeDSRecord): FrontResponse {
+function answer(req: PageRequest, challenge: ThreeDSRecord): PageResponse {
   const self = redirect(pagePath(THREE_DS_PATH, challenge.threeDSAuthorisationId, req.namespace))
   const outcome = CHOICES[req.form.outcome ?? '']
   if (outcome === undefined || challenge.status !== 'Pending' || (challenge.outcome ?? null) !== null) return self
