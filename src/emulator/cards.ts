@@ -1,6 +1,7 @@
 // Test cards (the emulator's own): what a card number does when it pays. Any other number that
 // passes the Luhn check is approved; numbers that fail it are refused when the card is saved.
 import { passesLuhn } from '../client/redact.js'
+import { badRequest, unprocessable } from './api-error.js'
 import type { CardDetails } from './store.js'
 
 export const TEST_CARDS: Readonly<Record<string, CardDetails['behaviour']>> = {
@@ -37,4 +38,16 @@ export function cardBrand(digits: string): string {
   if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(digits)) return 'Mastercard'
   if (/^3[47]/.test(digits)) return 'Amex'
   return 'Other'
+}
+
+/**
+ * A card as typed (a saved source or a checkout page): the number's check, the expiry against
+ * emulator time, and what paying with it does. 400 `invalid_card_number`, 422 `expired_card`.
+ */
+export function readCard(cardNumber: string, expiryMonth: number, expiryYear: number, now: Date): CardDetails {
+  const digits = cardNumber.replace(/[ -]/g, '')
+  if (!luhnValid(digits)) throw badRequest('invalid_card_number', 'The card number is not valid')
+  const expired = expiryYear < now.getUTCFullYear() || (expiryYear === now.getUTCFullYear() && expiryMonth < now.getUTCMonth() + 1)
+  if (expired) throw unprocessable('expired_card', 'The card has expired')
+  return { brand: cardBrand(digits), last4: digits.slice(-4), expiryMonth, expiryYear, behaviour: TEST_CARDS[digits] ?? 'approve' }
 }

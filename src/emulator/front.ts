@@ -14,6 +14,7 @@ import { FAULT_HEADER, parseFault, type Fault } from './faults.js'
 import type { IdGenerator } from './ids.js'
 import { WARNING_HEADER } from './lenient.js'
 import { NAMESPACE_HEADER, Namespace, Namespaces, type IntegratorOptions, type NamespaceBase } from './namespaces.js'
+import { handlePage, isPagePath } from './pages/index.js'
 import { handleRequest, type RawRequest, type RawResponse } from './pipeline.js'
 import { snippet } from './request-log.js'
 import type { Router } from './router.js'
@@ -25,6 +26,12 @@ export const TICK_MS = 1000
 export interface FrontResponse extends RawResponse {
   /** What the server must do with the connection: destroy it before answering, or instead of answering after applying. */
   transport?: { destroy?: 'before' | 'after'; delayMs?: number }
+  /**
+   * A live answer (the inspector's server-sent events): after `body`, the server keeps the
+   * connection and writes what `write` is given until the client goes; the function answers how
+   * to stop. In-process callers see `body` alone.
+   */
+  events?: (write: (text: string) => void) => () => void
 }
 
 export interface Front {
@@ -61,6 +68,11 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
       ns = namespaces.resolve(raw.headers[NAMESPACE_HEADER])
     } catch (error) {
       return errorAnswer(root.ids.next('req'), error)
+    }
+    if (isPagePath(url.pathname)) {
+      const answer = handlePage(namespaces, raw, url)
+      answer.headers['Request-Id'] = root.ids.next('req')
+      return answer
     }
     if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       const answer = handleControl({ namespaces, ns, ids: root.ids, options }, raw, url)

@@ -74,6 +74,29 @@ export function extraFields(body: unknown, schema: { shape: Record<string, unkno
   return extras
 }
 
+/** Order actions whose `billing` block a lenient emulator takes all-empty (field notes). */
+const ORDER_ACTIONS = new Set(['CreateOnlineOrder', 'CreatePayByLinkOrder', 'CreatePayByLink'])
+
+/**
+ * The service's shop plug-in sends an order made by the shop owner with a billing block whose
+ * every part is empty (`address` parts all "", `name` " ", field notes), and the service takes
+ * it. Lenient: such a block is taken out before validation (`take`) and put back as sent after
+ * (`restore`); strict: left in, so the schema refuses it. Any non-blank part keeps it checked.
+ */
+export function blankBilling(action: string, value: unknown, strict: boolean): { restore(result: unknown): void } | undefined {
+  if (strict || !ORDER_ACTIONS.has(action) || !isObject(value) || !isObject(value.billing)) return undefined
+  const billing = value.billing
+  const blank = (v: unknown) => typeof v === 'string' && v.trim() === ''
+  if (!isObject(billing.address) || !Object.values(billing.address).every(blank)) return undefined
+  if (!Object.entries(billing).every(([key, v]) => key === 'address' || blank(v))) return undefined
+  delete value.billing
+  return {
+    restore(result) {
+      if (isObject(result)) result.billing = billing
+    },
+  }
+}
+
 /** The header value naming the unknown fields: printable ASCII only, bounded in length. */
 export function warningText(fields: readonly string[]): string {
   const names = fields.slice(0, 20).map((f) => JSON.stringify(f).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))

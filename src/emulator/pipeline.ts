@@ -17,7 +17,7 @@ import { authenticate, contextHeaders, resolveScope } from './auth.js'
 import { checkJsonLimits } from './body-limits.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
-import { validateBody, WARNING_HEADER, warningText } from './lenient.js'
+import { blankBilling, validateBody, WARNING_HEADER, warningText } from './lenient.js'
 import type { Router } from './router.js'
 import { Reply, StreamBody, routeKey, type HandlerContext, type HandlerRequest, type Route } from './route.js'
 import { markChanged, type Store } from './store.js'
@@ -233,8 +233,10 @@ function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json
   const unknown: string[] = []
   const table = SHARED_ACTIONS[routeKey(route)]
   const shared = table !== undefined && table !== '*' ? table[name] : undefined
+  const blank = blankBilling(name, value, strict)
   if (shared) value = check(shared, value, strict, unknown, name)
   if (spec.schema) value = check(spec.schema, value, strict, unknown, name)
+  blank?.restore(value)
   return { body: value, action: name, unknown }
 }
 

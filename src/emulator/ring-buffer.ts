@@ -81,6 +81,29 @@ export class RingBuffer<T extends Sequenced> {
     return out
   }
 
+  /**
+   * Up to `limit` entries with a sequence number below `beforeSeq` (all, when undefined), newest
+   * first. Sequence numbers of the entries held are consecutive, so this costs `limit`, not the log.
+   */
+  page(beforeSeq: number | undefined, limit: number): T[] {
+    const oldest = this.lastSeq - this.size + 1
+    const below = beforeSeq === undefined ? this.lastSeq + 1 : Math.min(beforeSeq, this.lastSeq + 1)
+    const out: T[] = []
+    for (let seq = below - 1; seq >= oldest && out.length < limit; seq--) out.push(this.at(seq - oldest))
+    return out
+  }
+
+  /** The entry with this sequence number, while it is held. */
+  bySeq(seq: number): T | undefined {
+    const i = seq - (this.lastSeq - this.size + 1)
+    return Number.isInteger(i) && i >= 0 && i < this.size ? this.at(i) : undefined
+  }
+
+  /** Sequence number of the oldest entry held (latestSeq + 1 when empty). */
+  get oldestSeq(): number {
+    return this.lastSeq - this.size + 1
+  }
+
   /** The newest entry that satisfies `test`. */
   findLast(test: (entry: T) => boolean): T | undefined {
     for (let i = this.size - 1; i >= 0; i--) {

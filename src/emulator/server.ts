@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import { EmulatorError } from './api-error.js'
 import type { EmulatorApp } from './app.js'
+import type { FrontResponse } from './front.js'
 import { MAX_JSON_BODY_BYTES } from './body-limits.js'
 import { type EdgePolicy, edgePolicy, generateControlToken, isExposedAddress, screenRequest } from './edge-guard.js'
 import { rejectRequest } from './pipeline.js'
@@ -44,7 +45,15 @@ function headerMap(req: IncomingMessage): Record<string, string | undefined> {
   return out
 }
 
-function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer | StreamBody }): void {
+function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer | StreamBody; events?: FrontResponse['events'] }): void {
+  if (answer.events) {
+    // Server-sent events: the first text, then whatever comes, until the client goes.
+    res.writeHead(answer.status, answer.headers)
+    res.write(typeof answer.body === 'string' ? answer.body : '')
+    const stop = answer.events((text) => res.write(text))
+    res.once('close', stop)
+    return
+  }
   if (answer.body instanceof StreamBody) {
     res.writeHead(answer.status, answer.headers)
     streamPieces(res, answer.body.pieces()[Symbol.iterator]())

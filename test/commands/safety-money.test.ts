@@ -233,7 +233,10 @@ async function authorisedCardPayment(): Promise<string> {
   const amount = { minorCurrencyUnits: 2000, currency: 'AUD' }
   const token = await json('tokens', 'create', '--data', JSON.stringify({ CardPaymentSourceId: { paymentSourceId: source.paymentSourceId, amount } }))
   const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `safety-card-${++cards}`)
-  await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId, '--method', 'card', '--request-3ds')
+  const challenge = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId, '--method', 'card', '--request-3ds')
+  // The customer passes the challenge (the emulator's simulation, as its challenge page would record it).
+  const { threeDSAuthorisationId } = challenge.ThreeDSAuthorisationRequired ?? challenge
+  await json('api', 'POST', '/simulation', '--data', JSON.stringify({ SetThreeDSOutcome: { threeDSAuthorisationId, outcome: 'passed' } }))
   const confirmed = await json('api', 'POST', `/orders/${order.orderId}/pay`, '--data', JSON.stringify({
     Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
   }))

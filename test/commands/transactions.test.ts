@@ -23,6 +23,9 @@ async function authorisedCardPayment() {
   const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `card-${++cards}`)
   const challenge = await json('orders', 'pay', order.orderId, '--token', token.paymentTokenId, '--method', 'card', '--request-3ds')
   expect(challenge).toHaveProperty('ThreeDSAuthorisationRequired')
+  // The customer passes the challenge (the emulator's simulation, as its challenge page would record it).
+  const { threeDSAuthorisationId } = challenge.ThreeDSAuthorisationRequired
+  await json('api', 'POST', '/simulation', '--data', JSON.stringify({ SetThreeDSOutcome: { threeDSAuthorisationId, outcome: 'passed' } }))
   const confirmed = await json('api', 'POST', `/orders/${order.orderId}/pay`, '--data', JSON.stringify({
     Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
   }))

@@ -273,7 +273,8 @@ describe('the other implemented operations over HTTP', () => {
     const token = await ok(call('POST', '/tokens', { body: { CardPaymentSourceId: { paymentSourceId: card.paymentSourceId, amount: aud(2000) } } }))
     const order = (await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(2000) } } }))).OnlineOrder.order
     const tokenId = token.SavedPaymentSourceToken.paymentTokenId
-    await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { PayByCard: { paymentTokenId: tokenId, request3DS: true } } }))
+    const challenge = (await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { PayByCard: { paymentTokenId: tokenId, request3DS: true } } }))).ThreeDSAuthorisationRequired
+    await ok(call('POST', '/simulation', { body: { SetThreeDSOutcome: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, outcome: 'passed' } } }))
     const paid = (await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { Confirm3DSComplete: { paymentTokenId: tokenId, threeDSResponse: 'ok', authoriseOnly: true } } }))).PayOrderComplete
     const id = paid.transactionId
     expect((await ok(call('PATCH', `/transactions/${id}`, { body: { CaptureFunds: {} } }))).purchaseDetails.status).toBe('accepted')

@@ -29,6 +29,11 @@ function cardToken(app: App, paymentSourceId: string, amount: number): string {
   return ok(app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId, amount: aud(amount) } } })).SavedPaymentSourceToken.paymentTokenId
 }
 
+/** What the customer does on the challenge page, told by the simulation (headless). */
+function passChallenge(app: App, threeDSAuthorisationId: string): void {
+  ok(app.request('POST', '/simulation', { body: { SetThreeDSOutcome: { threeDSAuthorisationId, outcome: 'passed' } } }))
+}
+
 const pay = (app: App, orderId: string, body: unknown, credential?: string) =>
   app.request('POST', `/orders/${orderId}/pay`, { body, ...(credential ? { credential } : {}) })
 
@@ -227,6 +232,7 @@ describe('card payments (test cards)', () => {
     const challenge = ok(pay(app, orderId, { PayByCard: { paymentTokenId: token, request3DS: true } }))
     expect(challenge.ThreeDSAuthorisationRequired.threeDSAuthorisationId).toMatch(/^threeds_/)
     expect(ok(app.request('GET', `/tokens/${token}`)).status).toBe('Unused')
+    passChallenge(app, challenge.ThreeDSAuthorisationRequired.threeDSAuthorisationId)
     const done = ok(pay(app, orderId, { Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: 'ok', authoriseOnly: true } })).PayOrderComplete
     expect(done.transactionStatus).toBe('not_captured')
     expect(app.store.settlementEntries.all()).toEqual([])
@@ -245,8 +251,10 @@ describe('card payments (test cards)', () => {
     const app = testApp()
     const token = cardToken(app, savedCard(app, customer(app), '4000000000003220'), 500)
     const orderId = order(app, 500)
-    expect(ok(pay(app, orderId, { PayByPaymentToken: { paymentTokenId: token } }))).toHaveProperty('ThreeDSAuthorisationRequired')
-    const failed = pay(app, orderId, { Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: { status: 'failed' } } })
+    const challenge = ok(pay(app, orderId, { PayByPaymentToken: { paymentTokenId: token } })).ThreeDSAuthorisationRequired
+    ok(app.request('POST', '/simulation', { body: { SetThreeDSOutcome: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, outcome: 'failed' } } }))
+    // The recorded outcome decides, not what the request says (field notes).
+    const failed = pay(app, orderId, { Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: { status: 'passed' } } })
     expect([failed.status, failed.body.errorCode]).toEqual([400, 'three_ds_failed'])
     expect(pay(app, orderId, { Confirm3DSComplete: { paymentTokenId: token, threeDSResponse: 'ok' } }).body.errorCode).toBe('three_ds_not_pending')
   })
@@ -340,7 +348,7 @@ describe('orders', () => {
     for (const name of ['CreatePayByLinkOrder', 'CreatePayByLink']) {
       const made = ok(app.request('POST', '/orders', { body: { [name]: { amount: aud(100) } } })).PayByLinkOrder
       expect(made.order.orderType).toBe('paybylink')
-      expect(made.payByLinkUrl).toBe(`https://checkout.emulator.invalid/paybylink/${made.order.orderId}`)
+      expect(made.payByLinkUrl).toBe(`http://127.0.0.1/checkout/paybylink/${made.order.orderId}`)
     }
   })
 

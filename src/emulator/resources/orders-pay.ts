@@ -5,8 +5,11 @@
 //   Confirm3DSComplete {paymentTokenId, threeDSResponse, authoriseOnly?}
 //                                                     finishes a card payment after its 3DS challenge
 // A card payment that needs a challenge (request3DS: true, or a test card that demands one)
-// answers 200 `ThreeDSAuthorisationRequired` and does not use the token; Confirm3DSComplete then
-// pays (threeDSResponse "failed", or an object with status "failed", fails the challenge).
+// answers 200 `ThreeDSAuthorisationRequired` with the emulator's `challengeUrl` (the challenge
+// page, pages/three-ds.ts) and does not use the token. Confirm3DSComplete then follows what the
+// customer did there, as recorded (three-ds.ts), never the `threeDSResponse` it carries (field
+// notes: the service judges from its own records): passed pays, failed or abandoned refuses,
+// no answer yet is "not completed".
 //
 // The token is claimed (marked used) synchronously, after every check and before anything else
 // happens, so of many concurrent pays with one token exactly one succeeds.
@@ -16,21 +19,35 @@ import { ANY_CREDENTIAL, mayActForMerchant, visibleOr404 } from '../auth.js'
 import { DECLINE_MESSAGES } from '../cards.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
+import { THREE_DS_PATH, pageLink } from '../pages/links.js'
 import { action, route, type HandlerContext, type HandlerRequest } from '../route.js'
-import { getOr404, lookup, type OrderRecord, type TokenRecord } from '../store.js'
+import { getOr404, lookup, type OrderRecord, type ThreeDSRecord, type TokenRecord } from '../store.js'
 import { agreementStatus } from './payto.js'
 import { tokenStatus } from './tokens.js'
 import { createTransaction, transactionDetails } from './transactions.js'
 
-type Variant = 'PayByPayTo' | 'PayByCard' | 'PayByPaymentToken' | 'Confirm3DSComplete'
+export type PayVariant = 'PayByPayTo' | 'PayByCard' | 'PayByPaymentToken' | 'Confirm3DSComplete'
+type Variant = PayVariant
 
-interface PayOptions {
+export interface PayOptions {
   request3DS?: boolean
-  confirm?: { threeDSResponse: string | Record<string, unknown>; authoriseOnly: boolean }
+  confirm?: { authoriseOnly: boolean }
+  /** Marks a challenge as started by the checkout page (which finishes the payment itself). */
+  checkout?: boolean
 }
 
-function payableOrder(ctx: HandlerContext, req: HandlerRequest): OrderRecord {
-  const id = req.params.orderId as string
+/** The order to pay, and the namespace its pages are in (for the challenge page's link). */
+export interface PayTarget {
+  orderId: string
+  namespace?: string | undefined
+}
+
+function targetOf(req: HandlerRequest): PayTarget {
+  return { orderId: req.params.orderId as string, namespace: req.headers['emulator-namespace'] }
+}
+
+function payableOrder(ctx: HandlerContext, target: PayTarget): OrderRecord {
+  const id = target.orderId
   const order = lookup(ctx.store.orders, id)
   const visible =
     order !== undefined &&
@@ -74,8 +91,9 @@ function usableToken(ctx: HandlerContext, order: OrderRecord, id: string, varian
   return token
 }
 
-function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId: string, options: PayOptions = {}) {
-  const order = payableOrder(ctx, req)
+/** One pay operation, as `POST /orders/{orderId}/pay` runs it (the checkout pages run it too). */
+export function payOrder(ctx: HandlerContext, target: PayTarget, variant: Variant, tokenId: string, options: PayOptions = {}) {
+  const order = payableOrder(ctx, target)
   const token = usableToken(ctx, order, tokenId, variant)
   const now = ctx.clock.now()
   let decline: string | null = null
@@ -96,18 +114,23 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
     status = 'paid'
   } else {
     const source = token.paymentSourceId === null ? undefined : lookup(ctx.store.sources, token.paymentSourceId)
-    const behaviour = source?.card?.behaviour ?? 'approve'
-    const pending = ctx.store.threeDS.byIndex('orderId', order.orderId).find(
-      (c) => c.paymentTokenId === token.paymentTokenId && c.orderId === order.orderId && c.status === 'Pending',
-    )
+    const behaviour = source?.card?.behaviour ?? token.card?.behaviour ?? 'approve'
+    const pending = ctx.store.threeDS
+      .byIndex('orderId', order.orderId)
+      .filter((c) => c.paymentTokenId === token.paymentTokenId && c.orderId === order.orderId && c.status === 'Pending')
+      .at(-1)
     if (options.confirm === undefined) {
       if (options.request3DS === true || behaviour === 'challenge') {
-        const challenge = pending ?? {
+        // A challenge the customer has not answered yet is asked again; an answered one is not.
+        const reuse = pending !== undefined && (pending.outcome ?? null) === null ? pending : undefined
+        const challenge: ThreeDSRecord = reuse ?? {
           threeDSAuthorisationId: ctx.ids.next('threeds'),
           paymentTokenId: token.paymentTokenId,
           orderId: order.orderId,
-          status: 'Pending' as const,
+          status: 'Pending',
           createdAt: timestamp(now),
+          outcome: null,
+          checkout: options.checkout === true,
         }
         ctx.store.threeDS.set(challenge.threeDSAuthorisationId, challenge)
         return {
@@ -115,15 +138,13 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
             threeDSAuthorisationId: challenge.threeDSAuthorisationId,
             paymentTokenId: token.paymentTokenId,
             orderId: order.orderId,
+            challengeUrl: pageLink(ctx.baseUrl, target.namespace, `${THREE_DS_PATH}/${challenge.threeDSAuthorisationId}`),
           },
         }
       }
     } else {
       if (!pending) throw conflict('three_ds_not_pending', 'There is no 3DS challenge waiting for this order and payment token; pay with PayByCard first')
-      const response = options.confirm.threeDSResponse
-      const failed = typeof response === 'string' ? /^fail(ed)?$/i.test(response.trim()) : /^fail(ed)?$/i.test(String(response.status ?? ''))
-      pending.status = failed ? 'Failed' : 'Completed'
-      if (failed) throw new EmulatorError(400, 'three_ds_failed', 'The 3DS challenge was not passed; the payment was not made')
+      judgeChallenge(pending)
     }
     if (behaviour !== 'approve' && behaviour !== 'challenge') decline = behaviour
     status = options.confirm?.authoriseOnly === true ? 'not_captured' : 'accepted'
@@ -161,19 +182,39 @@ function pay(ctx: HandlerContext, req: HandlerRequest, variant: Variant, tokenId
   }
 }
 
+/** Confirm3DSComplete by the challenge's recorded outcome: passes, or throws (the challenge then ends, unless unanswered). */
+function judgeChallenge(challenge: ThreeDSRecord): void {
+  const outcome = challenge.outcome ?? null
+  if (outcome === null) {
+    throw conflict(
+      'three_ds_not_completed',
+      'The customer has not completed the 3DS challenge yet; the payment was not made',
+      `Open the challengeUrl of ThreeDSAuthorisationRequired in a browser, or record the outcome with the SetThreeDSOutcome simulation (challenge ${challenge.threeDSAuthorisationId})`,
+    )
+  }
+  if (outcome === 'failed') {
+    challenge.status = 'Failed'
+    throw new EmulatorError(400, 'three_ds_failed', 'The 3DS challenge was not passed; the payment was not made')
+  }
+  if (outcome === 'abandoned') {
+    challenge.status = 'Abandoned'
+    throw new EmulatorError(400, 'three_ds_abandoned', 'The customer abandoned the 3DS challenge; the payment was not made')
+  }
+  challenge.status = 'Completed'
+}
+
 export const routes = [
   route({
     method: 'POST',
     path: '/orders/{orderId}/pay',
     allow: ANY_CREDENTIAL,
     actions: {
-      PayByPayTo: action<PayByPayTo>((ctx, body, req) => pay(ctx, req, 'PayByPayTo', body.paymentTokenId)),
-      PayByCard: action<PayByCard>((ctx, body, req) => pay(ctx, req, 'PayByCard', body.paymentTokenId, { request3DS: body.request3DS ?? false })),
-      PayByPaymentToken: action<PayByPaymentToken>((ctx, body, req) => pay(ctx, req, 'PayByPaymentToken', body.paymentTokenId)),
+      PayByPayTo: action<PayByPayTo>((ctx, body, req) => payOrder(ctx, targetOf(req), 'PayByPayTo', body.paymentTokenId)),
+      PayByCard: action<PayByCard>((ctx, body, req) => payOrder(ctx, targetOf(req), 'PayByCard', body.paymentTokenId, { request3DS: body.request3DS ?? false })),
+      PayByPaymentToken: action<PayByPaymentToken>((ctx, body, req) => payOrder(ctx, targetOf(req), 'PayByPaymentToken', body.paymentTokenId)),
+      // `threeDSResponse` is checked (shared schema) but not read: the recorded outcome decides.
       Confirm3DSComplete: action<Confirm3DSComplete>((ctx, body, req) =>
-        pay(ctx, req, 'Confirm3DSComplete', body.paymentTokenId, {
-          confirm: { threeDSResponse: body.threeDSResponse, authoriseOnly: body.authoriseOnly ?? false },
-        }),
+        payOrder(ctx, targetOf(req), 'Confirm3DSComplete', body.paymentTokenId, { confirm: { authoriseOnly: body.authoriseOnly ?? false } }),
       ),
     },
   }),

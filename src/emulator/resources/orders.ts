@@ -9,11 +9,10 @@ import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { extraFields } from '../lenient.js'
 import { filters, merchantsWithin, paginate } from '../lists.js'
-import { action, route, type HandlerContext } from '../route.js'
+import { PAY_BY_LINK_PATH, pageLink } from '../pages/links.js'
+import { action, route, type HandlerContext, type HandlerRequest } from '../route.js'
 import { lookup, type OrderRecord } from '../store.js'
 
-/** Host of pay-by-link URLs: a reserved name, never served (the emulator has no checkout page). */
-export const PAY_BY_LINK_BASE = 'https://checkout.emulator.invalid/paybylink/'
 
 /** The order as emitted: the contract's fields, the fields real integrations show, and the emulator's status fields. */
 export function orderView(order: OrderRecord) {
@@ -25,7 +24,7 @@ export function visibleOrder(ctx: HandlerContext, id: string): OrderRecord {
   return visibleOr404(ctx, ctx.store.orders, id, 'Order')
 }
 
-function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: OrderRecord['orderType']): OrderRecord {
+function createOrder(ctx: HandlerContext, req: HandlerRequest, body: CreateOnlineOrder, orderType: OrderRecord['orderType']): OrderRecord {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   const currency = body.amount.currency
   if (!isKnownCurrency(currency)) throw unprocessable('unsupported_currency', `Unknown currency ${currency}`)
@@ -49,7 +48,7 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
     status: 'pending',
     amount: { ...body.amount },
     description: body.description ?? null,
-    customerName: customer ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName : (body.billing?.name ?? null),
+    customerName: customer ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName : (body.billing?.name?.trim() || null),
     customerEmailAddress: body.customerEmailAddress ?? customer?.emailAddress ?? null,
     customerPhoneNumber: body.customerPhoneNumber ?? customer?.phoneNumber ?? null,
     items: (body.items ?? []).map((item) => ({ ...item })),
@@ -58,7 +57,8 @@ function createOrder(ctx: HandlerContext, body: CreateOnlineOrder, orderType: Or
     discountAmount: body.discountAmount ?? null,
     shipping: body.shipping ? { ...body.shipping, ...(body.shipping.address ? { address: { ...body.shipping.address } } : {}) } : null,
     transactionId: null,
-    payByLinkUrl: orderType === 'paybylink' ? `${PAY_BY_LINK_BASE}${orderId}` : null,
+    // The emulator's own checkout page (pages/checkout.ts), at the origin the caller reached.
+    payByLinkUrl: orderType === 'paybylink' ? pageLink(ctx.baseUrl, req.headers['emulator-namespace'], `${PAY_BY_LINK_PATH}/${orderId}`) : null,
     cancelledAt: null,
     createdAt: now,
     updatedAt: now,
@@ -115,9 +115,9 @@ export const routes = [
     path: '/orders',
     allow: PRIVATE,
     actions: {
-      CreateOnlineOrder: action<CreateOnlineOrder>((ctx, body) => ({ OnlineOrder: { order: orderView(createOrder(ctx, body, 'online')) } })),
-      CreatePayByLinkOrder: action<CreateOnlineOrder>((ctx, body) => payByLink(createOrder(ctx, body, 'paybylink'))),
-      CreatePayByLink: action<CreateOnlineOrder>((ctx, body) => payByLink(createOrder(ctx, body, 'paybylink'))),
+      CreateOnlineOrder: action<CreateOnlineOrder>((ctx, body, req) => ({ OnlineOrder: { order: orderView(createOrder(ctx, req, body, 'online')) } })),
+      CreatePayByLinkOrder: action<CreateOnlineOrder>((ctx, body, req) => payByLink(createOrder(ctx, req, body, 'paybylink'))),
+      CreatePayByLink: action<CreateOnlineOrder>((ctx, body, req) => payByLink(createOrder(ctx, req, body, 'paybylink'))),
     },
   }),
   route({

@@ -30,6 +30,8 @@ export interface AgreementRecord {
   /** When a one-off agreement's single payment was made. */
   usedAt: string | null
   createdAt: string
+  /** Internal: the pay-by-link order whose checkout sent it (that order is paid when the customer approves). */
+  checkoutOrderId?: string | null
 }
 
 export interface CardDetails {
@@ -61,7 +63,7 @@ export type TokenMethod = 'PayTo' | 'Card' | 'PayPlan'
 export interface TokenRecord {
   paymentTokenId: string
   /** Envelope key of the answer that created it. */
-  kind: 'PayToToken' | 'SavedPaymentSourceToken' | 'PayPlanToken'
+  kind: 'PayToToken' | 'SavedPaymentSourceToken' | 'PayPlanToken' | 'CheckoutCardToken'
   merchantId: string
   customerId: string | null
   paymentSourceId: string | null
@@ -77,14 +79,23 @@ export interface TokenRecord {
   expiresAt: string
   usedAt: string | null
   usedByOrderId: string | null
+  /** Internal: the card typed into a checkout page (not saved as a source), for a CheckoutCardToken. */
+  card?: CardDetails | null
 }
+
+/** What the customer did on the challenge page (or a `SetThreeDSOutcome` simulation said). */
+export type ThreeDSOutcome = 'passed' | 'failed' | 'abandoned'
 
 export interface ThreeDSRecord {
   threeDSAuthorisationId: string
   paymentTokenId: string
   orderId: string
-  status: 'Pending' | 'Completed' | 'Failed'
+  status: 'Pending' | 'Completed' | 'Failed' | 'Abandoned'
   createdAt: string
+  /** Null (or absent, in records made before it existed) until the customer answers the challenge. */
+  outcome?: ThreeDSOutcome | null
+  /** Started by the emulator's checkout page, which then finishes the payment itself. */
+  checkout?: boolean
 }
 
 export interface BlockedCardRecord {

@@ -228,7 +228,7 @@ export function visibleAgreement(ctx: HandlerContext, token: string): AgreementR
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-function sendAgreement(ctx: HandlerContext, body: SendAgreement) {
+export function sendAgreement(ctx: HandlerContext, body: SendAgreement) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   const now = ctx.clock.now()
   let identifierType: 'Bban' | 'Alias'

@@ -11,6 +11,7 @@ import { appendLedger } from '../ledger.js'
 import { action, route, type ActionSpec } from '../route.js'
 import { AGREEMENT_STATUSES, agreementView, overrideAgreementStatus, visibleAgreement } from './payto.js'
 import { simulationMoneyActions } from './simulation-money.js'
+import { threeDSActions } from './three-ds.js'
 
 /** Longest single clock advance: ten years. */
 export const MAX_ADVANCE_SECONDS = 10 * 365 * 86_400
@@ -51,6 +52,9 @@ export const simulationActions: Record<string, ActionSpec> = {
 
   /** Disputes, payouts, manual-payout setting, blocked cards (simulation-money.ts). */
   ...simulationMoneyActions,
+
+  /** SetThreeDSOutcome: what the customer did on a 3DS challenge page (three-ds.ts). */
+  ...threeDSActions,
 }
 
 export const routes = [route({ method: 'POST', path: '/simulation', allow: PRIVATE, actions: simulationActions })]

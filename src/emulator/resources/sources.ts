@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { CreateSavedPaymentSource } from '../../client/schemas/sources.js'
 import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
-import { cardBrand, luhnValid, TEST_CARDS } from '../cards.js'
+import { readCard } from '../cards.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
@@ -95,12 +95,7 @@ const CreateCardPaymentSourceBody = z.strictObject({
 
 function createCardSource(ctx: HandlerContext, body: z.output<typeof CreateCardPaymentSourceBody>) {
   const customer = sourceCustomer(ctx)
-  const digits = body.cardNumber.replace(/ /g, '')
-  if (!luhnValid(digits)) throw badRequest('invalid_card_number', 'The card number is not valid')
-  const now = ctx.clock.now()
-  const expired = body.expiryYear < now.getUTCFullYear() || (body.expiryYear === now.getUTCFullYear() && body.expiryMonth < now.getUTCMonth() + 1)
-  if (expired) throw unprocessable('expired_card', 'The card has expired')
-  const card = { brand: cardBrand(digits), last4: digits.slice(-4), expiryMonth: body.expiryMonth, expiryYear: body.expiryYear, behaviour: TEST_CARDS[digits] ?? 'approve' }
+  const card = readCard(body.cardNumber, body.expiryMonth, body.expiryYear, ctx.clock.now())
   const source = saveSource(ctx, customer, {
     sourceMethod: {
       CardMethodResp: {

@@ -11,7 +11,7 @@ import { ANY_CREDENTIAL, mayActForMerchant, requireMerchant, visibleOr404 } from
 import { addSeconds, timestamp } from '../clock.js'
 import { surchargeFor } from '../fees.js'
 import { action, route, type HandlerContext } from '../route.js'
-import { getOr404, lookup, type MerchantRecord, type TokenRecord } from '../store.js'
+import { getOr404, lookup, type CardDetails, type MerchantRecord, type TokenRecord } from '../store.js'
 import { agreementStatus, visibleAgreement } from './payto.js'
 
 export const TOKEN_TTL_SECONDS = 30 * 60
@@ -65,7 +65,7 @@ function newToken(ctx: HandlerContext, merchant: MerchantRecord, fields: Omit<To
   return token
 }
 
-function createPayToToken(ctx: HandlerContext, body: CreatePayToToken) {
+export function createPayToToken(ctx: HandlerContext, body: CreatePayToToken) {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   checkAmount(body.amount)
   const agreement = visibleAgreement(ctx, body.agreementToken)
@@ -151,6 +151,26 @@ function createSourceToken(ctx: HandlerContext, body: CreateSavedPaymentSourceTo
       accountIdentifierHint: hint,
     },
   }
+}
+
+/**
+ * A single-use card token for a card typed into the emulator's checkout page (pages/checkout.ts):
+ * the card is not saved as a source; the token carries what paying with it does.
+ */
+export function createCheckoutCardToken(ctx: HandlerContext, order: { amount: { minorCurrencyUnits: number; currency: string }; customerId: string | null }, card: CardDetails): TokenRecord {
+  const merchant = requireMerchant(ctx.store, ctx.scope)
+  checkAmount(order.amount)
+  return newToken(ctx, merchant, {
+    kind: 'CheckoutCardToken',
+    customerId: order.customerId,
+    paymentSourceId: null,
+    method: 'Card',
+    amount: { ...order.amount },
+    agreementToken: null,
+    agreementUid: null,
+    accountIdentifierHint: `${card.brand} ending ${card.last4}`,
+    card,
+  })
 }
 
 /** The emulator's fields for `CardPaymentSourceId` (the contract names the variant only). */
