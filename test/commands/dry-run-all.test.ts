@@ -18,8 +18,8 @@ import { exampleArgv, examplesOf, isApiCommand, manifestCommands } from '../help
 const FILES = mkdtempSync(join(tmpdir(), 'payfac-dry-run-'))
 afterAll(() => rmSync(FILES, { recursive: true, force: true }))
 
-/** API commands that only read the local settings (they have --profile, but send no request). */
-const NEVER_SENDS = new Set(['whoami'])
+/** API commands that only read the local settings (they have --profile, but send no request; emulator open prints the inspector's URL). */
+const NEVER_SENDS = new Set(['whoami', 'emulator:open'])
 
 const commands = manifestCommands()
   .filter((c) => isApiCommand(c))
