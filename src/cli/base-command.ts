@@ -230,7 +230,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
    * A client for the resolved settings; `--debug` sends its redacted log lines to stderr, and on
    * a terminal each retry is announced there. `--timeout` (or PAYFAC_TIMEOUT) bounds a request.
    */
-  protected async client(): Promise<PayfacClient> {
+  protected async client(onRetry?: (event: RetryEvent) => void): Promise<PayfacClient> {
     const settings = await this.settings()
     const safety = await this.safety()
     const { createClient } = await import('../client/index.js')
@@ -241,11 +241,19 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
       timeoutMs: this.requestTimeoutMs(),
-      ...(process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) } : {}),
+      ...(onRetry ? { onRetry } : process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) } : {}),
       intercept: safety.intercept,
       signal: safety.controller.signal,
       ...(debug ? { debug: (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`) } : {}),
     })
+  }
+
+  /** `--from-file` (bulkFlags): the command once per row of the file, at most once each (cli/bulk). */
+  protected async fromFile(): Promise<unknown> {
+    const { runBulk } = await import('./bulk/run.js')
+    const ctor = this.ctor as typeof Command
+    const host = { id: this.id ?? '', bin: this.config.bin, flags: this.flags as Record<string, unknown>, args: this.args as Record<string, unknown>, argv: this.argv, definitions: { flags: ctor.flags ?? {}, args: ctor.args ?? {} } }
+    return runBulk({ ...host, settings: () => this.settings(), safety: () => this.safety(), client: (onRetry) => this.client(onRetry) })
   }
 
   /** `--timeout`, else PAYFAC_TIMEOUT; a command whose own `--timeout` bounds a wait reads only the variable. */

@@ -126,6 +126,8 @@ export async function runOperation<T, B = unknown>(session: SafetySession, spec:
     await spec.guard?.()
     return spec.send()
   }
+  // A row of a bulk run (cli/bulk) is journaled with its run, by the file and line: same rules.
+  if (session.rowJournal) return session.rowJournal.run(spec)
   const { operationPath } = await import('../../config/operations.js')
   // A repeatable operation is never refused as a repeat: its identity need not ask the service.
   const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal, !spec.repeatable)
