@@ -54,10 +54,14 @@ export async function openSource(name: string): Promise<RowSource> {
 export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest: () => string } {
   const hash = createHash('sha256')
   let digest: string | undefined
-  const input = createReadStream(source.path)
-  input.on('data', (chunk) => hash.update(chunk))
-  input.on('end', () => (digest = hash.digest('hex')))
-  const rows = source.format === 'csv' ? csvRows(input, source.name) : jsonlRows(input, source.name)
+  // Opened once the parser is loaded, so that no byte flows before it listens.
+  const open = () => {
+    const input = createReadStream(source.path)
+    input.on('data', (chunk) => hash.update(chunk))
+    input.on('end', () => (digest = hash.digest('hex')))
+    return input
+  }
+  const rows = source.format === 'csv' ? csvRows(open, source.name) : jsonlRows(open(), source.name)
   return {
     rows,
     digest: () => {
@@ -67,8 +71,9 @@ export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest:
   }
 }
 
-async function* csvRows(input: NodeJS.ReadableStream, name: string): AsyncGenerator<Row> {
+async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncGenerator<Row> {
   const { parse } = await import('csv-parse')
+  const input = open()
   const parser = input.pipe(
     parse({ bom: true, columns: (header: string[]) => header.map((h) => h.trim()), group_columns_by_name: true, info: true, skip_empty_lines: true }),
   )
