@@ -4,7 +4,9 @@
 //      transactions (one PATCH each, nothing else: no read, no journal, no check). Goal ≤ 1.3×.
 //      Each of the 10 000 transactions is paid 10.00 AUD; the script refunds 2.00 and payfac 3.00
 //      of each (another amount, so that payfac's second witness does not take the script's refund
-//      for its own). Both times are wall times of a fresh process, start-up included.
+//      for its own). Both times are wall times of a fresh process, start-up included. A third row,
+//      without a goal, sets payfac against the script making payfac's two requests a row (a read
+//      of the transaction, then the PATCH; 1.00 AUD), to show what payfac adds beyond them.
 //   2. payfac's peak RSS (VmHWM) while `transactions refund --from-file --dry-run` checks
 //      1 000 000 rows (the first row a real transaction, whose request it prints). Goal < 150 MiB.
 // `--quick`: 1 000 refunds and 100 000 rows.

@@ -40,6 +40,20 @@ export interface WalkOptions {
   onPage?: ((page: Page<unknown>) => void) | undefined
 }
 
+/** A command as a run from a file sees it (cli/bulk: `fromFile(this.bulkHost())`). */
+export interface BulkHost {
+  /** `transactions:refund` */
+  id: string
+  bin: string
+  flags: Record<string, unknown>
+  args: Record<string, unknown>
+  argv: string[]
+  definitions: { flags: Record<string, unknown>; args: Record<string, unknown> }
+  settings(): Promise<ResolvedSettings>
+  safety(): Promise<SafetySession>
+  client(onRetry?: (event: RetryEvent) => void): Promise<PayfacClient>
+}
+
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
 export type { MerchantRun } from './fan-out/run.js'
 
@@ -248,12 +262,20 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
     })
   }
 
-  /** `--from-file` (bulkFlags): the command once per row of the file, at most once each (cli/bulk). */
-  protected async fromFile(): Promise<unknown> {
-    const { runBulk } = await import('./bulk/run.js')
+  /** What a run from a file (`--from-file`, cli/bulk) needs of the command: its flags, definitions, settings and client. */
+  protected bulkHost(): BulkHost {
     const ctor = this.ctor as typeof Command
-    const host = { id: this.id ?? '', bin: this.config.bin, flags: this.flags as Record<string, unknown>, args: this.args as Record<string, unknown>, argv: this.argv, definitions: { flags: ctor.flags ?? {}, args: ctor.args ?? {} } }
-    return runBulk({ ...host, settings: () => this.settings(), safety: () => this.safety(), client: (onRetry) => this.client(onRetry) })
+    return {
+      id: this.id ?? '',
+      bin: this.config.bin,
+      flags: this.flags as Record<string, unknown>,
+      args: this.args as Record<string, unknown>,
+      argv: this.argv,
+      definitions: { flags: ctor.flags ?? {}, args: ctor.args ?? {} },
+      settings: () => this.settings(),
+      safety: () => this.safety(),
+      client: (onRetry) => this.client(onRetry),
+    }
   }
 
   /** `--timeout`, else PAYFAC_TIMEOUT; a command whose own `--timeout` bounds a wait reads only the variable. */

@@ -63,7 +63,7 @@ function csv(name: string, lines: string[]): string {
 
 /** Refunds the emulator holds, per transaction. */
 function refundsOf(ids: string[]): number[] {
-  const all = [...(ctx.emulator.app.store.refunds as Map<string, { transactionId: string }>).values()]
+  const all = [...ctx.emulator.app.store.refunds.values()]
   return ids.map((id) => all.filter((r) => r.transactionId === id).length)
 }
 

@@ -18,12 +18,20 @@ import { readRows } from './reader.js'
 import { Results, type RowResult } from './results.js'
 import { columnsOf, rowValues } from './row-flags.js'
 import type { RowContext, RowKind } from './rows.js'
-import type { BulkHost, BulkSummary } from './run.js'
+import type { BulkHost } from '../base-command.js'
 import type { Checked } from './validate.js'
 import { Workers } from './workers.js'
 
 /** How often one row is tried when the service answers 429 (nothing was applied) before it counts as failed. */
 const RATE_LIMITED_TRIES = 8
+
+export interface BulkSummary {
+  rows: number
+  done: number
+  skipped: number
+  failed: number
+  unknown: number
+}
 
 interface Execution {
   host: BulkHost

@@ -26,8 +26,7 @@ import { fileProblem } from '../../config/fs-check.js'
 import { type OperationRecord, type ServiceIdentity, newOperation, operationRecordSchema } from '../../config/operations.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
-import type { OperationSpec } from '../safety/journal-ops.js'
-import type { RowJournal } from '../safety/session.js'
+import type { OperationJournal, OperationSpec } from '../safety/journal-ops.js'
 
 export type RowRecord = OperationRecord & { line: number }
 const rowRecordSchema = operationRecordSchema.extend({ line: operationRecordSchema.shape.doneCount })
@@ -196,7 +195,7 @@ function damaged(file: string, problem: string): ConfigError {
  * One row's operation, journaled in the run's journal by the operation journal's rules. After
  * `run`, `found` says an earlier run's lost answer was found done, and `resultId` what it made.
  */
-export class RowRun implements RowJournal {
+export class RowRun implements OperationJournal {
   found = false
   resultId: string | undefined
   /** The run's lock on the file may have been lost: the run stops. */

@@ -7,37 +7,15 @@
 //      service the rows whose answer was lost;
 //   4. the results (results.ts), one line per row; exit 0 when every row is done, 6 when some
 //      failed, 7 when some outcomes are unknown (130/143 after Ctrl-C or SIGTERM).
-import type { PayfacClient, RetryEvent } from '../../client/index.js'
-import type { ResolvedSettings } from '../../config/resolve.js'
+import type { BulkHost } from '../base-command.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { UsageError } from '../errors/index.js'
 import type { SafetySession } from '../safety/session.js'
-import { executeRows } from './execute.js'
-import { type Definitions, columnsOf, rowValues } from './row-flags.js'
+import { type BulkSummary, executeRows } from './execute.js'
+import { columnsOf, rowValues } from './row-flags.js'
 import { type RowSource, openSource, readRows } from './reader.js'
 import { ROW_KINDS, type RowContext, type RowKind } from './rows.js'
 import { checkAll, describeTotals } from './validate.js'
-
-export interface BulkHost {
-  /** `transactions:refund` */
-  id: string
-  bin: string
-  flags: Record<string, unknown>
-  args: Record<string, unknown>
-  argv: string[]
-  definitions: Definitions
-  settings(): Promise<ResolvedSettings>
-  safety(): Promise<SafetySession>
-  client(onRetry?: (event: RetryEvent) => void): Promise<PayfacClient>
-}
-
-export interface BulkSummary {
-  rows: number
-  done: number
-  skipped: number
-  failed: number
-  unknown: number
-}
 
 export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> {
   const kind = ROW_KINDS[host.id]

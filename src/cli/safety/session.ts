@@ -16,7 +16,6 @@ import { UsageError } from '../errors/index.js'
 import { onTerminal, whyNoPrompt } from '../terminal/prompts.js'
 import { DryRunStop, changes } from './dry-run.js'
 import { confirmOnProduction, noTerminal, productionBanner } from './guard.js'
-import type { OperationSpec } from './journal-ops.js'
 import { isEmulatorControl, isEmulatorTarget, isProductionTarget } from './policy.js'
 
 export interface SafetyInput {
@@ -35,9 +34,12 @@ export interface SafetyInput {
   terminal?: boolean | undefined
 }
 
-/** Journals the operations of one row of a bulk run (cli/bulk/journal.ts) in place of the operation journal's own record. */
+/**
+ * Journals the operations of one row of a bulk run (cli/bulk/journal.ts) in place of the
+ * operation journal's own record; journal-ops.ts gives it the operation (its OperationJournal).
+ */
 export interface RowJournal {
-  run<T, B>(spec: OperationSpec<T, B>): Promise<T>
+  run(spec: never): Promise<unknown>
 }
 
 export class SafetySession {

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { metadataFlag } from '../../cli/flags/index.js'
 import { bulkFlags } from '../../cli/flags/bulk.js'
 import { readDataObject } from '../../cli/files/input.js'
@@ -38,7 +39,7 @@ export default class CustomersUpsert extends ApiCommand<typeof CustomersUpsert> 
   }
 
   async run() {
-    if (this.flags['from-file']) return this.fromFile()
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
     const envelope = customerEnvelope(this.flags, data)
     const client = await this.client()

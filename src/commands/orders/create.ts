@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { againFlag } from '../../cli/flags/safety.js'
 import { bulkFlags } from '../../cli/flags/bulk.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags/index.js'
@@ -48,7 +49,7 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
   }
 
   async run() {
-    if (this.flags['from-file']) return this.fromFile()
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const flags = await askOrder(this.flags)
     const data = flags.data ? await readDataObject(flags.data) : undefined
     const envelope = orderEnvelope(flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, flags)

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { againFlag } from '../../cli/flags/safety.js'
 import { bulkFlags } from '../../cli/flags/bulk.js'
 import { repeatWindowFlag } from '../../cli/flags/witness.js'
@@ -34,7 +35,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   }
 
   async run() {
-    if (this.flags['from-file']) return this.fromFile()
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const body = this.flags.data ? await readDataObject(this.flags.data) : payoutBody(this.flags)
     warnPreviousGeneration(body)
     const client = await this.client()

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { asUsage, idArg, minorUnitsFrom } from '../../cli/flags/index.js'
 import { againFlag } from '../../cli/flags/safety.js'
 import { argGiven, bulkFlags, rowArgs, rowFlags } from '../../cli/flags/bulk.js'
@@ -43,7 +44,7 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
   }
 
   async run() {
-    if (this.flags['from-file']) return this.fromFile()
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const { amount, currency } = this.flags
     if (currency) minorUnitsFrom(amount, currency)
     const request = { transactionId: argGiven(this.args.transactionId, 'transactionId'), amount, currency, expectRefunded: this.flags['expect-refunded'], repeatWindow: this.flags['repeat-window'] }

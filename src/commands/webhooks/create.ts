@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { metadataFlag } from '../../cli/flags/index.js'
 import { bulkFlags, rowFlags } from '../../cli/flags/bulk.js'
 import { checkEventName, checkWebhookUrl, warnUnknownEvents, webhookEnvelope, webhookLevel } from '../../cli/requests/webhooks.js'
@@ -33,7 +34,7 @@ export default class WebhooksCreate extends ApiCommand<typeof WebhooksCreate> {
   }
 
   async run() {
-    if (this.flags['from-file']) return this.fromFile()
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const settings = await this.settings()
     const envelope = webhookEnvelope(webhookLevel(settings.credentialKind, settings.context.merchantId), this.flags)
     warnUnknownEvents(this.flags.events)
