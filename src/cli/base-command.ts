@@ -41,6 +41,20 @@ export interface WalkOptions {
   onPage?: ((page: Page<unknown>) => void) | undefined
 }
 
+/** A command as a run from a file sees it (cli/bulk: `fromFile(this.bulkHost())`). */
+export interface BulkHost {
+  /** `transactions:refund` */
+  id: string
+  bin: string
+  flags: Record<string, unknown>
+  args: Record<string, unknown>
+  argv: string[]
+  definitions: { flags: Record<string, unknown>; args: Record<string, unknown> }
+  settings(): Promise<ResolvedSettings>
+  safety(): Promise<SafetySession>
+  client(onRetry?: (event: RetryEvent) => void): Promise<PayfacClient>
+}
+
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
 export type { MerchantRun } from './fan-out/run.js'
 
@@ -235,7 +249,7 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
    * A client for the resolved settings; `--debug` sends its redacted log lines to stderr, and on
    * a terminal each retry is announced there. `--timeout` (or PAYFAC_TIMEOUT) bounds a request.
    */
-  protected async client(): Promise<PayfacClient> {
+  protected async client(onRetry?: (event: RetryEvent) => void): Promise<PayfacClient> {
     const settings = await this.settings()
     const safety = await this.safety()
     const { createClient } = await import('../client/index.js')
@@ -246,11 +260,27 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
       timeoutMs: this.requestTimeoutMs(),
-      ...(process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) } : {}),
+      ...(onRetry ? { onRetry } : process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) } : {}),
       intercept: safety.intercept,
       signal: safety.controller.signal,
       ...(debug ? { debug: (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`) } : {}),
     })
+  }
+
+  /** What a run from a file (`--from-file`, cli/bulk) needs of the command: its flags, definitions, settings and client. */
+  protected bulkHost(): BulkHost {
+    const ctor = this.ctor as typeof Command
+    return {
+      id: this.id ?? '',
+      bin: this.config.bin,
+      flags: this.flags as Record<string, unknown>,
+      args: this.args as Record<string, unknown>,
+      argv: this.argv,
+      definitions: { flags: ctor.flags ?? {}, args: ctor.args ?? {} },
+      settings: () => this.settings(),
+      safety: () => this.safety(),
+      client: (onRetry) => this.client(onRetry),
+    }
   }
 
   /** `--timeout`, else PAYFAC_TIMEOUT; a command whose own `--timeout` bounds a wait reads only the variable. */

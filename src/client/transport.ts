@@ -394,3 +394,8 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 
 const RETRY_AFTER = Symbol('retryAfter')
 type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
+
+/** The `Retry-After` header of the answer that made `error`, when it had one (a 429 a caller paces itself by). */
+export function retryAfterOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? (error as ApiErrorWithRetry)[RETRY_AFTER] : undefined
+}

@@ -60,6 +60,11 @@ export interface OperationSpec<T, B = unknown> {
   witness?: (() => Promise<string | undefined>) | undefined
 }
 
+/** What journals one operation in place of its own record (a row of a bulk run: cli/bulk/journal.ts). */
+export interface OperationJournal {
+  run<T, B>(spec: OperationSpec<T, B>): Promise<T>
+}
+
 /** How long a process waits for another's run of the same operation: reads and a request, plus a margin. */
 export const LOCK_WAIT_MS = 2 * 60_000
 
@@ -126,6 +131,8 @@ export async function runOperation<T, B = unknown>(session: SafetySession, spec:
     await spec.guard?.()
     return spec.send()
   }
+  // A row of a bulk run (cli/bulk) is journaled with its run, by the file and line: same rules.
+  if (session.rowJournal) return (session.rowJournal as OperationJournal).run(spec)
   const { operationPath } = await import('../../config/operations.js')
   // A repeatable operation is never refused as a repeat: its identity need not ask the service.
   const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal, !spec.repeatable)

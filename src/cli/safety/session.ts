@@ -34,6 +34,14 @@ export interface SafetyInput {
   terminal?: boolean | undefined
 }
 
+/**
+ * Journals the operations of one row of a bulk run (cli/bulk/journal.ts) in place of the
+ * operation journal's own record; journal-ops.ts gives it the operation (its OperationJournal).
+ */
+export interface RowJournal {
+  run(spec: never): Promise<unknown>
+}
+
 export class SafetySession {
   readonly commandId: string | undefined
   readonly settings: ResolvedSettings
@@ -49,6 +57,8 @@ export class SafetySession {
   readonly controller = new AbortController()
   /** What the command is doing, in words, for the confirmation (set by a money operation). */
   action: string | undefined
+  /** Set on the session of one row of a bulk run (`forRow`). */
+  readonly rowJournal: RowJournal | undefined
   /** The one confirmation of this run, shared by every changing request (concurrent ones wait for it). */
   private confirmation: Promise<void> | undefined
 
@@ -85,6 +95,21 @@ export class SafetySession {
     await this.confirmation
   }
 
+  /** This session for one row of a bulk run: the same rules and confirmation, the row's own journal. */
+  forRow(journal: RowJournal): SafetySession {
+    return Object.create(this, { rowJournal: { value: journal }, action: { value: undefined, writable: true } }) as SafetySession
+  }
+
+  /**
+   * Asks the production confirmation now, with `details` (a bulk run shows its rows and totals),
+   * once for every later write of this run; nothing to ask off production.
+   */
+  async confirmNow(what: string, details: Array<[string, string]>): Promise<void> {
+    if (!this.production || this.dryRun) return
+    this.confirmation ??= confirmOnProduction({ what, details: [...this.details(undefined), ...details], yes: this.yes, noPrompt: this.noPrompt })
+    await this.confirmation
+  }
+
   /**
    * `emulator …` control commands: an address that is not this machine only when --base-url
    * names it on the command line (exit 2 otherwise); then an emulator target, or a named address
@@ -106,11 +131,12 @@ export class SafetySession {
     )
   }
 
-  private details(request: OutgoingRequest): Array<[string, string]> {
+  private details(request: OutgoingRequest | undefined): Array<[string, string]> {
     const s = this.settings
     const rows: Array<[string, string]> = [['environment', `${s.environment}${s.profileName ? ` (profile ${s.profileName})` : ''}`]]
     if (s.context.marketplaceId) rows.push(['marketplace', s.context.marketplaceId])
     if (s.context.merchantId) rows.push(['merchant', s.context.merchantId])
+    if (!request) return rows
     rows.push(['target', `${request.method} ${request.url}`])
     const body = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : JSON.stringify(request.body)
     if (body) rows.push(['body', body.length > 300 ? `${body.slice(0, 300)}…` : body])

@@ -1,7 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { metadataFlag } from '../../cli/flags/index.js'
+import { bulkFlags } from '../../cli/flags/bulk.js'
 import { readDataObject } from '../../cli/files/input.js'
 import { customerEnvelope } from '../../cli/requests/customers.js'
 import { customerUpsertedView } from '../../output/views/customers.js'
@@ -17,6 +19,7 @@ export default class CustomersUpsert extends ApiCommand<typeof CustomersUpsert> 
     '<%= config.bin %> customers upsert --organisation --reference acme-01 --name "Acme Pty Ltd"',
     '<%= config.bin %> customers upsert --plugin --email jo@example.com --reference 17 --given-name Jo --family-name Citizen',
     '<%= config.bin %> customers upsert --data @customer.json --json',
+    '<%= config.bin %> customers upsert --from-file crm-export.csv --out results.csv',
   ]
 
   static override flags = {
@@ -32,9 +35,11 @@ export default class CustomersUpsert extends ApiCommand<typeof CustomersUpsert> 
     name: Flags.string({ description: "The organisation's name (organisationName; with --organisation)." }),
     metadata: metadataFlag('Customer metadata as key=value (repeatable).'),
     data: Flags.string({ description: 'The body or the whole envelope as JSON: text, @file, or - for stdin.' }),
+    ...bulkFlags(),
   }
 
   async run() {
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const data = this.flags.data ? await readDataObject(this.flags.data) : undefined
     const envelope = customerEnvelope(this.flags, data)
     const client = await this.client()

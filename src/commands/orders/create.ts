@@ -1,7 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { againFlag } from '../../cli/flags/safety.js'
+import { bulkFlags } from '../../cli/flags/bulk.js'
 import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags/index.js'
 import { SHIPPING_FLAGS, shippingFlags } from '../../cli/flags/orders.js'
 import { readDataObject } from '../../cli/files/input.js'
@@ -24,6 +26,7 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     '<%= config.bin %> orders create --reference wc-1004 --amount 48.00 --currency AUD --item "Mug:3:15.00:sku=MUG-01" --discount 5 --shipping-amount 8 --shipping-name "Jo Citizen" --shipping-address "1 Market St|Level 2|Sydney|NSW|2000|AU"',
     '<%= config.bin %> orders create --data @order.json --json',
     '<%= config.bin %> orders create --amount 12.50 --currency AUD --reference inv-1001 --if-exists reuse --json',
+    '<%= config.bin %> orders create --from-file orders.csv --out results.csv',
   ]
 
   static override flags = {
@@ -42,9 +45,11 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     data: dataFlag('The whole order body as JSON: text, @file, or - for stdin.', FIELD_FLAGS),
     'if-exists': Flags.string({ description: 'When an order with this reference exists: fail (exit 6), reuse (print it) or create (another).', options: ['fail', 'reuse', 'create'], default: 'fail' }),
     again: againFlag,
+    ...bulkFlags(),
   }
 
   async run() {
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const flags = await askOrder(this.flags)
     const data = flags.data ? await readDataObject(flags.data) : undefined
     const envelope = orderEnvelope(flags['pay-by-link'] ? 'CreatePayByLinkOrder' : 'CreateOnlineOrder', data, flags)

@@ -1,7 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { fromFile } from '../../cli/bulk/index.js'
 import { againFlag } from '../../cli/flags/safety.js'
+import { bulkFlags } from '../../cli/flags/bulk.js'
 import { repeatWindowFlag } from '../../cli/flags/witness.js'
 import { dataFlag, moneyFlags } from '../../cli/flags/index.js'
 import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
@@ -20,6 +22,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     '<%= config.bin %> payouts request --amount 250 --currency AUD',
     '<%= config.bin %> payouts request --amount 250 --currency AUD --description "Weekly sweep" --json',
     '<%= config.bin %> payouts request --merchant-id mcht_LocalSubMerch001 --amount 10 --currency AUD',
+    '<%= config.bin %> payouts request --from-file payouts.csv --yes',
   ]
 
   static override flags = {
@@ -28,9 +31,11 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     data: dataFlag('The whole body as JSON: text, @file, or - for stdin.', ['amount', 'currency', 'description']),
     again: againFlag,
     'repeat-window': repeatWindowFlag,
+    ...bulkFlags(),
   }
 
   async run() {
+    if (this.flags['from-file']) return fromFile(this.bulkHost())
     const body = this.flags.data ? await readDataObject(this.flags.data) : payoutBody(this.flags)
     warnPreviousGeneration(body)
     const client = await this.client()

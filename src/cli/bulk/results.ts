@@ -1,0 +1,85 @@
+// The results of a bulk run: one line per input row, in the file's order: line, status (done,
+// skipped-already-done, failed, unknown), the id it made, the error code and message. CSV with a
+// header, or JSON Lines (`--out x.jsonl`, or `--json`/`--jsonl` without --out). With `--out FILE`,
+// FILE.partial holds the rows finished so far, in order, while the run goes on (what a person
+// looks at after a crash); at the end FILE is written atomically from it (files/out-file.ts) and
+// the .partial removed. Without --out the lines go to stdout as rows finish. Rows finish out of
+// order by at most what is in flight; those ahead wait here until the rows before them finish.
+import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
+
+export type RowStatus = 'done' | 'skipped-already-done' | 'failed' | 'unknown'
+
+export interface RowResult {
+  line: number
+  status: RowStatus
+  id?: string | undefined
+  errorCode?: string | number | undefined
+  message?: string | undefined
+}
+
+const COLUMNS = ['line', 'status', 'id', 'errorCode', 'message'] as const
+
+export class Results {
+  readonly counts: Record<RowStatus, number> = { done: 0, 'skipped-already-done': 0, failed: 0, unknown: 0 }
+  private next = 0
+  private readonly waiting = new Map<number, RowResult>()
+  private fd: number | undefined
+  private stringify: ((rows: unknown[][]) => string) | undefined
+
+  private constructor(
+    private readonly out: string | undefined,
+    private readonly format: 'csv' | 'jsonl',
+  ) {}
+
+  static async open(out: string | undefined, json: boolean): Promise<Results> {
+    const results = new Results(out, out ? (out.toLowerCase().endsWith('.jsonl') ? 'jsonl' : 'csv') : json ? 'jsonl' : 'csv')
+    if (results.format === 'csv') {
+      const { stringify } = await import('csv-stringify/sync')
+      results.stringify = (rows) => stringify(rows)
+    }
+    if (out) results.fd = openSync(`${out}.partial`, 'w')
+    if (results.format === 'csv') results.write([...COLUMNS].join(',') + '\n')
+    return results
+  }
+
+  /** The row at `index` (its place among the rows) has finished. */
+  add(index: number, result: RowResult): void {
+    this.counts[result.status]++
+    this.waiting.set(index, result)
+    let text = ''
+    for (let r = this.waiting.get(this.next); r; r = this.waiting.get(this.next)) {
+      this.waiting.delete(this.next++)
+      text += this.line(r)
+    }
+    if (text) this.write(text)
+  }
+
+  /** Rows not yet written because one before them is still in flight. */
+  get pending(): number {
+    return this.waiting.size
+  }
+
+  /** Writes what is left (rows after a gap, when the run stopped early), then FILE from FILE.partial. */
+  async finish(): Promise<void> {
+    const rest = [...this.waiting.entries()].sort((a, b) => a[0] - b[0])
+    this.waiting.clear()
+    if (rest.length) this.write(rest.map(([, r]) => this.line(r)).join(''))
+    if (this.fd === undefined || !this.out) return
+    closeSync(this.fd)
+    this.fd = undefined
+    const { saveStream } = await import('../files/out-file.js')
+    await saveStream(createReadStream(`${this.out}.partial`), this.out)
+    rmSync(`${this.out}.partial`, { force: true })
+  }
+
+  private line(r: RowResult): string {
+    const values = [r.line, r.status, r.id ?? '', r.errorCode ?? '', r.message ?? '']
+    if (this.format === 'jsonl') return `${JSON.stringify({ line: r.line, status: r.status, id: r.id ?? null, errorCode: r.errorCode ?? null, message: r.message ?? null })}\n`
+    return (this.stringify as (rows: unknown[][]) => string)([values])
+  }
+
+  private write(text: string): void {
+    if (this.fd !== undefined) writeSync(this.fd, text)
+    else process.stdout.write(text)
+  }
+}
