@@ -23,7 +23,7 @@ import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { route, type HandlerContext } from '../route.js'
 import { lookup, type CustomerRecord, type Store, type TokenRecord } from '../store.js'
 import { visibleCustomer } from './customers.js'
-import { TOKEN_TTL_SECONDS, tokenStatus } from './tokens.js'
+import { tokenExpiry, tokenStatus } from './tokens.js'
 import { PAYPLAN_VARIANTS, schedule, variantSpec, type VariantSpec } from './payplan-schedule.js'
 
 export { PAYPLAN_VARIANTS, schedule } from './payplan-schedule.js'
@@ -228,7 +228,7 @@ function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanB
     agreementUid: null,
     accountIdentifierHint: `Pay plan ${payPlanId}`,
     createdAt: timestamp(now),
-    expiresAt: timestamp(addSeconds(now, TOKEN_TTL_SECONDS)),
+    expiresAt: tokenExpiry(ctx, now),
     usedAt: null,
     usedByOrderId: null,
   }
