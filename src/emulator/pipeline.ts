@@ -241,7 +241,7 @@ function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json
   const unknown: string[] = []
   const table = SHARED_ACTIONS[routeKey(route)]
   const shared = table !== undefined && table !== '*' ? table[name] : undefined
-  const blank = blankBilling(name, value, strict)
+  const blank = blankBilling(name, value)
   if (shared) value = check(shared, value, strict, unknown, name)
   if (spec.schema) value = check(spec.schema, value, strict, unknown, name)
   blank?.restore(value)

@@ -116,6 +116,14 @@ describe.each(BOTH)('the declared content type of a JSON body (%s)', (mode) => {
   })
 })
 
+describe.each(BOTH)('an all-empty billing block of the shop plug-in (%s)', (mode) => {
+  it('is taken and kept as sent', async () => {
+    const billing = { address: { line1: '', line2: '', city: '', state: '', postalCode: '', country: '' }, name: ' ', phoneNumber: '' }
+    const made = await modes[mode].ok('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), billing } } })
+    expect(made.OnlineOrder.order.billing).toEqual(billing)
+  })
+})
+
 describe.each(BOTH)('Accept on a download (%s)', (mode) => {
   it('serves the invoice PDF to Accept: application/json, 406 only for types it cannot give', async () => {
     const e = modes[mode]
