@@ -6,6 +6,7 @@
 //   merchant     the merchant secret key, or a service token issued to a merchant
 //   public       the merchant public key (a browser checkout; no customer-specific sources)
 //   customer     the `customToken` of a sign-in (a customer, or a delegate acting for one)
+//   payByLink    the Pay By Link token of a pay-by-link order (sign-in only, for its merchant)
 // Routes list the kinds that may call them (route.ts); the context headers then narrow what the
 // request acts for (resolveScope), and handlers check the entities they touch with the
 // `assert…` helpers below.
@@ -47,6 +48,9 @@ export function authenticate(store: Store, clock: Clock, authorization: string |
     if (session.expiresAt <= now) throw unauthorised('credential_expired', 'The customer token has expired; sign in again')
     return { kind: 'customer', merchantId: session.merchantId, customerId: session.customerId, customerDelegateId: session.customerDelegateId }
   }
+
+  const payByLinkOrder = store.orders.byIndex('payByLinkToken', credential)[0]
+  if (payByLinkOrder) return { kind: 'payByLink', merchantId: payByLinkOrder.merchantId, orderId: payByLinkOrder.orderId }
 
   const token = store.serviceTokens.byIndex('token', credential)[0]
   if (token) {
@@ -98,8 +102,18 @@ export function resolveScope(store: Store, principal: Principal, headers: Contex
     }
   }
 
-  if (headers.marketplaceId !== undefined && headers.marketplaceId !== scope.marketplaceId) {
-    throw forbidden('context_forbidden', `This credential may not act for marketplace ${headers.marketplaceId}`)
+  if (headers.marketplaceId !== undefined) {
+    if (headers.marketplaceId !== scope.marketplaceId) {
+      throw forbidden('context_forbidden', `This credential may not act for marketplace ${headers.marketplaceId}`)
+    }
+    // Alone, the header asks to act for the marketplace itself (all its merchants), which only a
+    // marketplace credential may; with Merchant-Id it only says which marketplace that merchant is in.
+    if (principal.kind !== 'marketplace' && headers.merchantId === undefined) {
+      throw forbidden(
+        'marketplace_context_forbidden',
+        `A ${principal.kind === 'customer' ? 'customer token' : 'merchant credential'} acts for its merchant, not for marketplace ${headers.marketplaceId}: use the marketplace API key, or send Merchant-Id too`,
+      )
+    }
   }
 
   if (headers.merchantId !== undefined) {

@@ -110,6 +110,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
         rateLimit: ctx.options.rateLimit ?? null,
         strictHttps: ctx.options.strictHttps ?? false,
         strict: ctx.options.strict ?? false,
+        paymentTokenLifetimeSeconds: ctx.options.paymentTokenLifetimeSeconds ?? ctx.options.fixtures?.settings?.paymentTokenLifetimeSeconds ?? null,
         fixtures: ctx.options.fixtures !== undefined,
       },
       endpoints: [

@@ -117,7 +117,13 @@ const ServiceTokenFixture = z
     error: 'a marketplace token starts sandbox_api_, a merchant token sandbox_sk_',
   })
 
+/** Options of the emulator a fixture file may set (docs/emulator.md, "Where the emulator chooses"). */
+const SettingsFixture = z.strictObject({
+  paymentTokenLifetimeSeconds: z.number().int().positive().max(365 * 86_400).optional(),
+})
+
 export const FixturesSchema = z.strictObject({
+  settings: SettingsFixture.optional(),
   merchants: z.array(MerchantFixture).optional(),
   subMerchants: z.array(MerchantFixture).optional(),
   customers: z.array(CustomerFixture).optional(),

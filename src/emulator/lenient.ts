@@ -74,17 +74,18 @@ export function extraFields(body: unknown, schema: { shape: Record<string, unkno
   return extras
 }
 
-/** Order actions whose `billing` block a lenient emulator takes all-empty (field notes). */
+/** Order actions whose `billing` block the emulator takes all-empty (field notes). */
 const ORDER_ACTIONS = new Set(['CreateOnlineOrder', 'CreatePayByLinkOrder', 'CreatePayByLink'])
 
 /**
  * The service's shop plug-in sends an order made by the shop owner with a billing block whose
  * every part is empty (`address` parts all "", `name` " ", field notes), and the service takes
- * it. Lenient: such a block is taken out before validation (`take`) and put back as sent after
- * (`restore`); strict: left in, so the schema refuses it. Any non-blank part keeps it checked.
+ * it: such a block is taken out before validation and put back as sent after (`restore`), in
+ * both modes, as what real clients send is known (`--strict` refuses only what the service is known
+ * to refuse). Any non-blank part keeps it checked.
  */
-export function blankBilling(action: string, value: unknown, strict: boolean): { restore(result: unknown): void } | undefined {
-  if (strict || !ORDER_ACTIONS.has(action) || !isObject(value) || !isObject(value.billing)) return undefined
+export function blankBilling(action: string, value: unknown): { restore(result: unknown): void } | undefined {
+  if (!ORDER_ACTIONS.has(action) || !isObject(value) || !isObject(value.billing)) return undefined
   const billing = value.billing
   const blank = (v: unknown) => typeof v === 'string' && v.trim() === ''
   if (!isObject(billing.address) || !Object.values(billing.address).every(blank)) return undefined

@@ -206,6 +206,16 @@ export function merchantsWithin(visible: ReadonlySet<string>, requested: readonl
   return requested === undefined ? [...visible] : requested.filter((id) => visible.has(id))
 }
 
+/**
+ * The customers a list may show: the `customerId` filter, narrowed to the customer in context
+ * (`Customer-Id`, `Customer-Delegate-User-Id`) when there is one, so that the header is applied,
+ * never ignored. Undefined: no filter.
+ */
+export function customersWithin(scope: { customerId: string | null }, requested: readonly string[] | undefined): string[] | undefined {
+  if (scope.customerId === null) return requested === undefined ? undefined : [...requested]
+  return requested === undefined || requested.includes(scope.customerId) ? [scope.customerId] : []
+}
+
 /** True when `value` is in `allowed`, or when there is no filter. */
 export function oneOf(allowed: readonly string[] | undefined, value: string | null | undefined): boolean {
   return allowed === undefined || (value !== null && value !== undefined && allowed.includes(value))

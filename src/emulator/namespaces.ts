@@ -35,6 +35,12 @@ export interface IntegratorOptions {
   /** `--strict`: refuse request fields the schemas do not know (400) instead of accepting and reporting them. */
   strict?: boolean
   /**
+   * Payment tokens expire this many seconds after they are made (409 `payment_token_expired`).
+   * Off unless set: the contract gives tokens no lifetime. Also `settings.paymentTokenLifetimeSeconds`
+   * of a fixture file.
+   */
+  paymentTokenLifetimeSeconds?: number
+  /**
    * `--allow-remote-webhooks`: deliver to hosts other than this machine. Off by default, so an
    * emulator never reaches out to the network unless asked to.
    */
@@ -50,6 +56,11 @@ export interface IntegratorOptions {
   /** How deliveries are sent (tests may replace node:http). */
   send?: Sender
   deliveryTimeoutMs?: number
+}
+
+function tokenLifetime(o: IntegratorOptions): { paymentTokenLifetimeSeconds?: number } {
+  const seconds = o.paymentTokenLifetimeSeconds ?? o.fixtures?.settings?.paymentTokenLifetimeSeconds
+  return seconds === undefined ? {} : { paymentTokenLifetimeSeconds: seconds }
 }
 
 export interface NamespaceBase {
@@ -113,7 +124,7 @@ export class Namespace {
     })
     this.agreements = new AgreementWatcher(store, clock, base.ids)
     this.drained = store.events.length
-    this.deps = { store, clock, ids: base.ids, router: base.router, ...(afterChange ? { afterChange } : {}), ...(base.log ? { log: base.log } : {}), strict: o.strict === true }
+    this.deps = { store, clock, ids: base.ids, router: base.router, ...(afterChange ? { afterChange } : {}), ...(base.log ? { log: base.log } : {}), strict: o.strict === true, ...tokenLifetime(o) }
   }
 
   /**

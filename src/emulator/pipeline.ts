@@ -19,7 +19,7 @@ import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
 import { blankBilling, validateBody, WARNING_HEADER, warningText } from './lenient.js'
 import type { Router } from './router.js'
-import { Reply, StreamBody, routeKey, type HandlerContext, type HandlerRequest, type Route } from './route.js'
+import { Reply, StreamBody, routeKey, type EmulatorRules, type HandlerContext, type HandlerRequest, type Route } from './route.js'
 import { markChanged, type Store } from './store.js'
 
 export interface RawRequest {
@@ -50,6 +50,8 @@ export interface PipelineDeps {
   log?: (line: string) => void
   /** `--strict`: refuse fields the request schemas do not know (400) instead of accepting and reporting them. */
   strict?: boolean
+  /** Payment tokens expire this many seconds after they are made; absent: they do not expire. */
+  paymentTokenLifetimeSeconds?: number
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -74,7 +76,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest, parsed?: URL)
     if (!route.allow.includes(principal.kind)) {
       throw forbidden('credential_not_allowed', `${describeKind(principal.kind)} may not call ${route.method} ${route.path}`)
     }
-    const accept = negotiate(raw.headers.accept, route.produces)
+    const accept = negotiate(raw.headers.accept, route.produces, route.alsoAccepts)
     const read = readBody(route, raw, deps.strict === true)
     const { body, action } = read
     unknown = read.unknown
@@ -86,6 +88,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest, parsed?: URL)
       scope,
       requestId,
       baseUrl: raw.baseUrl ?? 'http://127.0.0.1',
+      rules: rulesOf(deps),
     }
     const req: HandlerRequest = {
       method: route.method,
@@ -134,8 +137,13 @@ export function rejectRequest(deps: Pick<PipelineDeps, 'ids' | 'log'>, error: Em
   }
 }
 
+/** The rules handlers read, from the pipeline's options. */
+export function rulesOf(deps: Pick<PipelineDeps, 'strict' | 'paymentTokenLifetimeSeconds'>): EmulatorRules {
+  return { strict: deps.strict === true, paymentTokenLifetimeSeconds: deps.paymentTokenLifetimeSeconds ?? null }
+}
+
 function describeKind(kind: string): string {
-  return { marketplace: 'A marketplace credential', merchant: 'A merchant secret credential', public: 'A merchant public key', customer: 'A customer token' }[kind] ?? 'This credential'
+  return { marketplace: 'A marketplace credential', merchant: 'A merchant secret credential', public: 'A merchant public key', customer: 'A customer token', payByLink: 'A Pay By Link token' }[kind] ?? 'This credential'
 }
 
 function toResponse(result: unknown): RawResponse {
@@ -149,8 +157,11 @@ function toResponse(result: unknown): RawResponse {
   return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(result ?? {}) }
 }
 
-/** The first media type of `produces` the Accept header allows (406 when none). */
-export function negotiate(acceptHeader: string | undefined, produces: readonly string[]): string {
+/**
+ * The first media type of `produces` the Accept header allows; a range that allows one of
+ * `alsoAccepts` gets `produces[0]` (a download to `Accept: application/json`). 406 when none.
+ */
+export function negotiate(acceptHeader: string | undefined, produces: readonly string[], alsoAccepts: readonly string[] = []): string {
   const first = produces[0] ?? 'application/json'
   if (!acceptHeader || !acceptHeader.trim()) return first
   const ranges = acceptHeader
@@ -162,12 +173,9 @@ export function negotiate(acceptHeader: string | undefined, produces: readonly s
     })
     .filter((r) => r.type && r.q > 0)
     .sort((a, b) => b.q - a.q)
+  const allows = (range: string, p: string) => range === '*/*' || (range.endsWith('/*') ? p.startsWith(range.slice(0, -1)) : p === range)
   for (const range of ranges) {
-    const found = produces.find((p) => {
-      if (range.type === '*/*') return true
-      if (range.type.endsWith('/*')) return p.startsWith(range.type.slice(0, -1))
-      return p === range.type
-    })
+    const found = produces.find((p) => allows(range.type, p)) ?? (alsoAccepts.some((p) => allows(range.type, p)) ? first : undefined)
     if (found) return found
   }
   throw new EmulatorError(406, 'not_acceptable', `This operation answers ${produces.join(' or ')}; the Accept header allows none of them`)
@@ -233,7 +241,7 @@ function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json
   const unknown: string[] = []
   const table = SHARED_ACTIONS[routeKey(route)]
   const shared = table !== undefined && table !== '*' ? table[name] : undefined
-  const blank = blankBilling(name, value, strict)
+  const blank = blankBilling(name, value)
   if (shared) value = check(shared, value, strict, unknown, name)
   if (spec.schema) value = check(spec.schema, value, strict, unknown, name)
   blank?.restore(value)

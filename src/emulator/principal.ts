@@ -1,13 +1,15 @@
 // Who a request comes from and whom it acts for: types only, shared by the credential check
 // (auth.ts) and the route and handler types (route.ts), so that neither imports the other.
 
-export type PrincipalKind = 'marketplace' | 'merchant' | 'public' | 'customer'
+export type PrincipalKind = 'marketplace' | 'merchant' | 'public' | 'customer' | 'payByLink'
 
 export type Principal =
   | { kind: 'marketplace'; marketplaceId: string; via: 'apiKey' | 'serviceToken' }
   | { kind: 'merchant'; merchantId: string; via: 'secretKey' | 'serviceToken' }
   | { kind: 'public'; merchantId: string }
   | { kind: 'customer'; merchantId: string; customerId: string; customerDelegateId: string | null }
+  /** The Pay By Link token of a pay-by-link order: acts for the order's merchant, on sign-in only. */
+  | { kind: 'payByLink'; merchantId: string; orderId: string }
 
 /** Who the request acts for, after the credential and the context headers. */
 export interface Scope {

@@ -27,6 +27,16 @@ export interface HandlerContext {
   requestId: string
   /** Base URL of this emulator as the caller reached it (for links it hands out). */
   baseUrl: string
+  /** The emulator's options that change what handlers do (absent: the defaults). */
+  rules?: EmulatorRules
+}
+
+/** Options of the emulator that handlers read (docs/emulator.md, "Where the emulator chooses"). */
+export interface EmulatorRules {
+  /** `--strict`. */
+  strict: boolean
+  /** A payment token's lifetime in seconds; null (the default): tokens do not expire. */
+  paymentTokenLifetimeSeconds: number | null
 }
 
 export interface HandlerRequest<B = unknown> {
@@ -100,6 +110,11 @@ export interface Route {
   allow: readonly PrincipalKind[]
   /** Media types it can answer with, best first. */
   produces: readonly string[]
+  /**
+   * Media types an `Accept` header may name and still get `produces[0]` (a download answers its
+   * file to the contract's `Accept: application/json`, which every client sends).
+   */
+  alsoAccepts: readonly string[]
   /** Plain-body routes: the emulator's own schema (applied after the shared one, if any). */
   body: z.ZodType | undefined
   /** Whether a plain body must be present. */
@@ -119,6 +134,7 @@ export interface RouteInit<B> {
   path: string
   allow?: readonly PrincipalKind[]
   produces?: readonly string[]
+  alsoAccepts?: readonly string[]
   body?: z.ZodType<B>
   /** Default: true when `body` is given. */
   bodyRequired?: boolean
@@ -144,6 +160,7 @@ export function route<B = undefined>(init: RouteInit<B>): Route {
     path: init.path,
     allow: init.allow ?? DEFAULT_ALLOW,
     produces: init.produces ?? ['application/json'],
+    alsoAccepts: init.alsoAccepts ?? [],
     body: init.body,
     bodyRequired: init.bodyRequired ?? init.body !== undefined,
     actions,

@@ -60,7 +60,7 @@ describe('payto against the emulator', () => {
   })
 
   it('an alias nobody owns is not found (exit 5)', async () => {
-    const result = await payfac('payto', 'alias', '+61400000000', '--type', 'Phone')
+    const result = await payfac('payto', 'alias', '+61491570006', '--type', 'Phone')
     expect(result.code).toBe(5)
   })
 })

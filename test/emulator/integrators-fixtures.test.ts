@@ -169,7 +169,7 @@ describe('emulator start with --fixtures, --seed, --rate-limit and --strict-http
     const line = await waitFor(() => out.join('').split('\n')[0], 5000, 'the JSON line')
     const { baseUrl } = JSON.parse(line)
     expect((await call(baseUrl, 'GET', `/customers/${CUSTOMER}`)).body).toMatchObject({ emailAddress: 'start@example.com' })
-    expect((await call(baseUrl, 'GET', '/__emulator', { credential: null })).body.options).toEqual({ faultSeed: '7', rateLimit: 1000, strictHttps: true, strict: false, fixtures: true })
+    expect((await call(baseUrl, 'GET', '/__emulator', { credential: null })).body.options).toEqual({ faultSeed: '7', rateLimit: 1000, strictHttps: true, strict: false, paymentTokenLifetimeSeconds: null, fixtures: true })
     process.emit('SIGINT')
     await running
   })

@@ -171,7 +171,7 @@ describe('statement download', () => {
     expect(pdf.content.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(pdf.content.toString('latin1').trimEnd().endsWith('%%EOF')).toBe(true)
     expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download?format=docx', { accept: 'application/zip' }), 400, 'invalid_query')
-    expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download', { accept: 'application/json' }), 406, 'not_acceptable')
+    expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download', { accept: 'text/html' }), 406, 'not_acceptable')
     expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_nope/download', { accept: 'application/zip' }), 404, 'not_found')
   })
 })

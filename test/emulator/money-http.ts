@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect } from 'vitest'
 import { fakeClock } from '../../src/emulator/clock.js'
 import { seededIds } from '../../src/emulator/ids.js'
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js'
+import { startEmulator, type IntegratorOptions, type RunningEmulator } from '../../src/emulator/index.js'
 import { routeKey } from '../../src/emulator/route.js'
 import { KEYS } from './helpers.js'
 
@@ -43,14 +43,14 @@ export const asMarketplace = { credential: KEYS.marketplaceApiKey }
  * An HTTP emulator for the file or describe it is called in, from beforeAll to afterAll. What it
  * returns reaches the running one, inside tests and hooks.
  */
-export function useHttpEmulator(start?: string): HttpEmulator {
+export function useHttpEmulator(start?: string, integrators?: IntegratorOptions): HttpEmulator {
   let running: HttpEmulator | undefined
   const current = () => {
     if (!running) throw new Error('The emulator of useHttpEmulator() runs from beforeAll to afterAll: use it inside a test or a hook')
     return running
   }
   beforeAll(async () => {
-    running = await startHttp(start)
+    running = await startHttp(start, integrators)
   })
   afterAll(async () => {
     await current().close()
@@ -70,8 +70,8 @@ export function useHttpEmulator(start?: string): HttpEmulator {
   }
 }
 
-export async function startHttp(start = '2025-03-10T10:00:00.000Z'): Promise<HttpEmulator> {
-  const emulator = await startEmulator({ port: 0, clock: fakeClock(start), ids: seededIds('money-tests') })
+export async function startHttp(start = '2025-03-10T10:00:00.000Z', integrators?: IntegratorOptions): Promise<HttpEmulator> {
+  const emulator = await startEmulator({ port: 0, clock: fakeClock(start), ids: seededIds('money-tests'), ...(integrators ? { integrators } : {}) })
   const answered = new Set<string>()
   async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...options.headers }

@@ -1,6 +1,9 @@
 // Tokens, orders, paying, transactions and the ledger, with a fake clock.
 import { describe, expect, it } from 'vitest'
+import { createEmulatorApp } from '../../src/emulator/app.js'
+import { fakeClock } from '../../src/emulator/clock.js'
 import { serviceFees } from '../../src/emulator/fees.js'
+import { seededIds } from '../../src/emulator/ids.js'
 import { luhnValid, TEST_CARDS } from '../../src/emulator/cards.js'
 import { KEYS, MERCHANT, SUB_MERCHANT, aud, oneOffAgreementBody, ok, openAgreementBody, paidTransaction, payableOrder, testApp } from './helpers.js'
 
@@ -74,8 +77,17 @@ describe('PayTo tokens', () => {
     expect(make().body.errorCode).toBe('agreement_used')
   })
 
-  it('expire 30 minutes after they are made (emulator time)', () => {
+  it('never expire by default (the contract gives them no lifetime)', () => {
     const app = testApp()
+    const { orderId, paymentTokenId } = payableOrder(app)
+    expect(ok(app.request('GET', `/tokens/${paymentTokenId}`)).expiresAt).toBeNull()
+    app.clock.advance(30 * 86_400)
+    expect(ok(app.request('GET', `/tokens/${paymentTokenId}`)).status).toBe('Unused')
+    ok(pay(app, orderId, { PayByPayTo: { paymentTokenId } }))
+  })
+
+  it('expire after the lifetime the emulator was given (emulator time)', () => {
+    const app = createEmulatorApp({ clock: fakeClock('2025-03-01T10:00:00.000Z'), ids: seededIds('emulator-tests'), integrators: { paymentTokenLifetimeSeconds: 30 * 60 } })
     const { orderId, paymentTokenId } = payableOrder(app)
     expect(ok(app.request('GET', `/tokens/${paymentTokenId}`)).status).toBe('Unused')
     app.clock.advance(30 * 60)

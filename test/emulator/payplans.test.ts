@@ -6,7 +6,8 @@ import { KEYS, MERCHANT, SUB_MERCHANT } from './helpers.js'
 import { expectError, unanswered, useHttpEmulator } from './money-http.js'
 import { routesUnder } from './contract-routes.js'
 
-const http = useHttpEmulator()
+// With a payment token lifetime (off by default), so that an unused pay plan token lapses its plan.
+const http = useHttpEmulator(undefined, { paymentTokenLifetimeSeconds: 30 * 60 })
 let verified: string
 let unverified: string
 let other: string

@@ -102,7 +102,8 @@ describe('PayTo identifiers', () => {
   it.each([
     [{ Alias: { aliasType: 'Phone', value: '+61412345678' } }, 200],
     [{ Alias: { aliasType: 'Phone', value: '+61-412345678' } }, 200],
-    [{ Alias: { aliasType: 'Phone', value: '0412345678' } }, 400],
+    [{ Alias: { aliasType: 'Phone', value: '0412345678' } }, 200],
+    [{ Alias: { aliasType: 'Phone', value: '0412 34 56' } }, 400],
     [{ Alias: { aliasType: 'Email', value: 'jane@example.com' } }, 200],
     [{ Alias: { aliasType: 'Email', value: 'jane.example.com' } }, 400],
     [{ Alias: { aliasType: 'ABN', value: '51 824 753 556' } }, 200],
@@ -137,10 +138,10 @@ describe('PayTo identifiers', () => {
     expect(first).toMatchObject({ aliasType: 'Phone', value: '+61412345678', displayName: expect.stringMatching(/^\w+ \w+$/) })
     expect(ok(testApp().request('GET', '/payto/alias?aliasType=Phone&value=%2B61412345678')).displayName).toBe(first.displayName)
     expect(ok(app.request('GET', '/payto/alias?aliasType=ABN&value=51824753556')).displayName).toMatch(/Pty Ltd$/)
-    expect(app.request('GET', '/payto/alias?aliasType=Phone&value=%2B61400000000').status).toBe(404)
+    expect(app.request('GET', '/payto/alias?aliasType=Phone&value=%2B61491570006').status).toBe(404)
     expect(app.request('GET', '/payto/alias?aliasType=Email&value=nobody@example.com').status).toBe(404)
     expect(app.request('GET', '/payto/alias?aliasType=Phone').status).toBe(400)
-    expect(send(app, { Alias: { aliasType: 'Phone', value: '+61400000000' } }).status).toBe(422)
+    expect(send(app, { Alias: { aliasType: 'Phone', value: '0491 570 006' } }).status).toBe(422)
   })
 
   it('lets a public key send and read agreements', () => {

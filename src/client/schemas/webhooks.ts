@@ -23,7 +23,8 @@ export const WebhookUrl = z.string().refine(
 
 const subscriptionFields = {
   url: WebhookUrl,
-  events: z.array(z.string().min(1)),
+  // The contract requires only `url`.
+  events: z.array(z.string().min(1)).optional(),
   description: z.string().optional(),
   metadata: Metadata.optional(),
 }

@@ -3,7 +3,7 @@
 // settles as the front door does after a request (agreement changes, deliveries, the state file).
 import { EmulatorError } from '../api-error.js'
 import type { Namespace } from '../namespaces.js'
-import type { RawRequest } from '../pipeline.js'
+import { rulesOf, type RawRequest } from '../pipeline.js'
 import type { HandlerContext } from '../route.js'
 import { lookup, markChanged } from '../store.js'
 
@@ -29,6 +29,7 @@ export function merchantContext(req: PageRequest, merchantId: string, customerId
     scope: { marketplaceId: merchant?.marketplaceId ?? null, merchantId, customerId, customerDelegateId: null },
     requestId: req.ns.deps.ids.next('req'),
     baseUrl: req.raw.baseUrl ?? 'http://127.0.0.1',
+    rules: rulesOf(req.ns.deps),
   }
 }
 

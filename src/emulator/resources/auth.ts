@@ -141,7 +141,8 @@ export const routes = [
   route({
     method: 'POST',
     path: '/auth/signin',
-    allow: PRIVATE,
+    // The contract's declared set: Marketplace API Key, Merchant Secret Token, Pay By Link Token.
+    allow: [...PRIVATE, 'payByLink'],
     actions: {
       SignInConsumer: action<SignInConsumer>((ctx, body) => {
         const customer = visibleCustomer(ctx, body.customerId)

@@ -9,9 +9,9 @@ import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
 import { PRIVATE, PRIVATE_OR_CUSTOMER, mayActForMerchant, requireMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, merchantsWithin, paginate } from '../lists.js'
+import { customersWithin, filters, merchantsWithin, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
-import { lookup, type CustomerRecord, type DelegateRecord } from '../store.js'
+import { lookup, type AgreementRecord, type CustomerRecord, type DelegateRecord } from '../store.js'
 
 export function customerView(c: CustomerRecord) {
   const { kycDetails: _internal, ...view } = c
@@ -58,6 +58,29 @@ function newCustomer(ctx: HandlerContext, merchantId: string, customerType: Cust
     createdAt: now,
     updatedAt: now,
   }
+}
+
+/**
+ * The customer behind an agreement saved as a source without a customer in context (the open
+ * flow of the contract names none): the one it was sent for; else, for an Email alias, the
+ * merchant's consumer customer with that address; else a consumer customer made for it, named
+ * after the agreement's `customerName` (CustomerCreated follows). It is kept on the agreement.
+ */
+export function customerForAgreement(ctx: HandlerContext, agreement: AgreementRecord): CustomerRecord {
+  const known = agreement.customerId ? lookup(ctx.store.customers, agreement.customerId) : undefined
+  if (known) return known
+  const email = agreement.aliasType === 'Email' ? agreement.identifierValue : null
+  let customer = email === null ? undefined : ctx.store.customers.byIndex('emailAddress', email).find((c) => c.merchantId === agreement.merchantId && c.customerType === 'Consumer')
+  if (!customer) {
+    customer = newCustomer(ctx, agreement.merchantId, 'Consumer')
+    customer.givenName = agreement.customerName
+    customer.emailAddress = email
+    customer.phoneNumber = agreement.aliasType === 'Phone' ? agreement.identifierValue : null
+    ctx.store.customers.set(customer.customerId, customer)
+    emitEvent(ctx, 'CustomerCreated', customer.merchantId, { customerId: customer.customerId, customer: customerView(customer) })
+  }
+  agreement.customerId = customer.customerId
+  return customer
 }
 
 /**
@@ -200,7 +223,7 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const records = ctx.store.customers.select({
-        ids: customerIds,
+        ids: customersWithin(ctx.scope, customerIds),
         where: { merchantId: merchantsWithin(visible, merchantIds), emailAddress: emails, referenceCustomerId: references },
         after,
         before,
@@ -260,7 +283,7 @@ export const routes = [
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const records = ctx.store.delegates.select({
         ids,
-        where: { merchantId: merchantsWithin(visible, merchantIds), customerId: customerIds, emailAddress: emails },
+        where: { merchantId: merchantsWithin(visible, merchantIds), customerId: customersWithin(ctx.scope, customerIds), emailAddress: emails },
       })
       return paginate(records, req.query, {
         sortable: { createdAt: (d) => d.createdAt, updatedAt: (d) => d.updatedAt, emailAddress: (d) => d.emailAddress },

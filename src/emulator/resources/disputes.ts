@@ -125,13 +125,16 @@ export const routes = [
       const after = f.dateTime('createdAfter')
       const before = f.dateTime('createdBefore')
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
+      const customerId = ctx.scope.customerId
       const records = ctx.store.disputes.select({
         ids,
         where: { merchantId: merchantsWithin(visible, merchantIds), transactionId: transactionIds, orderId: orderIds },
         after,
         before,
-        filter: statuses === undefined ? undefined : (d) => oneOf(statuses, d.status),
-        filterKey: JSON.stringify(statuses),
+        // Customer-Id narrows to that customer's disputes.
+        filter:
+          statuses === undefined && customerId === null ? undefined : (d) => oneOf(statuses, d.status) && (customerId === null || d.customerId === customerId),
+        filterKey: JSON.stringify([statuses, customerId]),
       })
       return paginate(records, req.query, {
         sortable: { createdAt: (d) => d.createdAt, updatedAt: (d) => d.updatedAt, amount: (d) => d.amount.minorCurrencyUnits, status: (d) => d.status },

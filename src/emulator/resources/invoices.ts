@@ -181,6 +181,8 @@ export const routes = [
     path: '/transactions/invoices/{invoiceId}/pdf',
     allow: PRIVATE,
     produces: ['application/pdf'],
+    // The contract: clients send Accept: application/json; the PDF is what this operation gives.
+    alsoAccepts: ['application/json'],
     handle: (ctx, req) => {
       const invoice = visibleInvoice(ctx, req.params.invoiceId as string)
       return new Reply(200, invoicePdf(ctx.store, invoice), { 'Content-Disposition': `attachment; filename="${invoice.book.invoiceId}.pdf"` }, 'application/pdf')

@@ -322,6 +322,8 @@ export const routes = [
     path: '/loans/enterprise/statements/{loanStatementId}/download',
     allow: PRIVATE,
     produces: ['application/zip', 'application/octet-stream'],
+    // The contract: clients send Accept: application/json; the zip is what this operation gives.
+    alsoAccepts: ['application/json'],
     handle: (ctx, req) => {
       const statement = visibleStatement(ctx, req.params.loanStatementId as string)
       const format = (filters(req.query).string('format') ?? 'csv').toLowerCase()

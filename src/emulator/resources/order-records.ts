@@ -35,6 +35,11 @@ export interface OrderRecord {
   shipping?: { amount?: number; address?: Partial<Address> & { line2?: string }; name?: string } | null
   transactionId: string | null
   payByLinkUrl: string | null
+  /**
+   * The Pay By Link token of a pay-by-link order (a credential for sign-in; handed out once, in the
+   * create answer, never in the order's view). Absent on other orders and on older records.
+   */
+  payByLinkToken?: string | null
   cancelledAt: string | null
   createdAt: string
   updatedAt: string
@@ -128,6 +133,7 @@ export function orderCollections() {
         status: (o) => o.status,
         orderType: (o) => o.orderType,
         customerEmailAddress: (o) => lowercase(o.customerEmailAddress),
+        payByLinkToken: (o) => o.payByLinkToken ?? null,
       },
     }),
     transactions: new Collection<TransactionRecord>({

@@ -8,7 +8,7 @@ import { PRIVATE, requireMerchant, visibleMerchantIds, visibleOr404 } from '../a
 import { timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { extraFields } from '../lenient.js'
-import { filters, merchantsWithin, paginate } from '../lists.js'
+import { customersWithin, filters, merchantsWithin, paginate } from '../lists.js'
 import { PAY_BY_LINK_PATH, pageLink } from '../pages/links.js'
 import { action, route, type HandlerContext, type HandlerRequest } from '../route.js'
 import { lookup, type OrderRecord } from '../store.js'
@@ -16,7 +16,8 @@ import { lookup, type OrderRecord } from '../store.js'
 
 /** The order as emitted: the contract's fields, the fields real integrations show, and the emulator's status fields. */
 export function orderView(order: OrderRecord) {
-  return { ...order }
+  const { payByLinkToken: _secret, ...view } = order
+  return view
 }
 
 /** An order the request may see (404 otherwise). */
@@ -59,6 +60,7 @@ function createOrder(ctx: HandlerContext, req: HandlerRequest, body: CreateOnlin
     transactionId: null,
     // The emulator's own checkout page (pages/checkout.ts), at the origin the caller reached.
     payByLinkUrl: orderType === 'paybylink' ? pageLink(ctx.baseUrl, req.headers['emulator-namespace'], `${PAY_BY_LINK_PATH}/${orderId}`) : null,
+    ...(orderType === 'paybylink' ? { payByLinkToken: `sandbox_pbl_${ctx.ids.secret(32)}` } : {}),
     cancelledAt: null,
     createdAt: now,
     updatedAt: now,
@@ -89,7 +91,7 @@ export const routes = [
         ids: orderIds,
         where: {
           merchantId: merchantsWithin(visible, merchantIds),
-          customerId: customerIds,
+          customerId: customersWithin(ctx.scope, customerIds),
           referenceOrderId: references,
           status: statuses,
           orderType: types,
@@ -165,6 +167,7 @@ export const routes = [
   }),
 ]
 
+/** The create answer of a pay-by-link order: the only answer that carries its Pay By Link token. */
 function payByLink(order: OrderRecord) {
-  return { PayByLinkOrder: { order: orderView(order), payByLinkUrl: order.payByLinkUrl } }
+  return { PayByLinkOrder: { order: orderView(order), payByLinkUrl: order.payByLinkUrl, payByLinkToken: order.payByLinkToken ?? null } }
 }

@@ -30,6 +30,11 @@ export interface AgreementRecord {
   /** When a one-off agreement's single payment was made. */
   usedAt: string | null
   createdAt: string
+  /**
+   * The customer it was sent for (`Customer-Id`, a delegate or a customer token), or made for it
+   * when it was saved as a source without one; null or absent otherwise.
+   */
+  customerId?: string | null
   /** Internal: the pay-by-link order whose checkout sent it (that order is paid when the customer approves). */
   checkoutOrderId?: string | null
 }
@@ -76,7 +81,8 @@ export interface TokenRecord {
   agreementUid: string | null
   accountIdentifierHint: string
   createdAt: string
-  expiresAt: string
+  /** Null: it does not expire (the default; see `paymentTokenLifetimeSeconds`). */
+  expiresAt: string | null
   usedAt: string | null
   usedByOrderId: string | null
   /** Internal: the card typed into a checkout page (not saved as a source), for a CheckoutCardToken. */

@@ -19,11 +19,11 @@ import { badRequest, conflict, forbidden, notFound, unprocessable } from '../api
 import { ANY_CREDENTIAL, PRIVATE_OR_CUSTOMER, mayActForMerchant, visibleMerchantIds, visibleOr404 } from '../auth.js'
 import { addSeconds, isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
-import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
+import { customersWithin, filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { route, type HandlerContext } from '../route.js'
 import { lookup, type CustomerRecord, type Store, type TokenRecord } from '../store.js'
 import { visibleCustomer } from './customers.js'
-import { TOKEN_TTL_SECONDS, tokenStatus } from './tokens.js'
+import { tokenExpiry, tokenStatus } from './tokens.js'
 import { PAYPLAN_VARIANTS, schedule, variantSpec, type VariantSpec } from './payplan-schedule.js'
 
 export { PAYPLAN_VARIANTS, schedule } from './payplan-schedule.js'
@@ -228,7 +228,7 @@ function createPayPlan(ctx: HandlerContext, body: z.output<typeof CreatePayPlanB
     agreementUid: null,
     accountIdentifierHint: `Pay plan ${payPlanId}`,
     createdAt: timestamp(now),
-    expiresAt: timestamp(addSeconds(now, TOKEN_TTL_SECONDS)),
+    expiresAt: tokenExpiry(ctx, now),
     usedAt: null,
     usedByOrderId: null,
   }
@@ -314,12 +314,11 @@ export const routes = [
       const before = f.dateTime('createdBefore')
       const now = ctx.clock.now()
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
-      const own = ctx.principal.kind === 'customer' ? ctx.principal.customerId : null
       const records = ctx.store.payPlans.select({
         where: {
           merchantId: merchantsWithin(visible, merchantIds),
-          // A signed-in customer sees their own plans only.
-          customerId: own === null ? customerIds : (customerIds ?? [own]).filter((id) => id === own),
+          // A signed-in customer sees their own plans only; Customer-Id narrows to that customer's.
+          customerId: customersWithin(ctx.scope, customerIds),
         },
         after,
         before,

@@ -47,7 +47,9 @@ export const TEST_NAMES: Readonly<Record<string, Behaviour>> = {
 
 /** Aliases that resolve to nobody: alias look-up answers 404, and sending an agreement to one is refused. */
 export const UNKNOWN_ALIASES: Readonly<Record<string, string>> = {
-  Phone: '+61400000000',
+  // A number of the range set aside for fiction (0491 570 006), so that an everyday test number
+  // such as 0400 000 000 reaches an account.
+  Phone: '+61491570006',
   Email: 'nobody@example.com',
   ABN: '10000000000',
   ACN: '000000019',
@@ -88,15 +90,27 @@ export function isValidAcn(value: string): boolean {
   return (10 - (sum % 10)) % 10 === digits[8]
 }
 
+/**
+ * An Australian telephone number in E.164 form (+61 and 9 digits), from that form or the national
+ * one (0 and 9 digits), `61…` without the plus, or `+61 0…`; spaces, hyphens, dots and brackets
+ * are ignored. Undefined when it is none of these.
+ */
+export function australianPhone(text: string): string | undefined {
+  const compact = text.replace(/[\s().-]/g, '')
+  const national = /^(?:\+?61|0)?0?(\d{9})$/.exec(compact)
+  if (!national || !/^(?:\+61|61|0)/.test(compact)) return undefined
+  return `+61${national[1] as string}`
+}
+
 /** The alias in canonical form, or a 400 that says what is wrong. */
 export function normaliseAlias(aliasType: string, value: string): { aliasType: AliasType; value: string } {
   const text = value.trim()
   const bad = (why: string) => badRequest('invalid_alias', `Invalid ${aliasType} alias: ${why}`)
   switch (aliasType) {
     case 'Phone': {
-      const compact = text.replace(/[ -]/g, '')
-      if (!/^\+61\d{9}$/.test(compact)) throw bad('expected an Australian number in E.164 form, such as +61412345678')
-      return { aliasType, value: compact }
+      const e164 = australianPhone(text)
+      if (e164 === undefined) throw bad('expected an Australian number, such as 0412 345 678 or +61412345678')
+      return { aliasType, value: e164 }
     }
     case 'Email':
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text) || text.length > 256) throw bad('expected an e-mail address')
@@ -278,6 +292,7 @@ export function sendAgreement(ctx: HandlerContext, body: SendAgreement) {
     paymentOutcome: behaviour === 'insufficient_funds' ? 'insufficient_funds' : 'approve',
     usedAt: null,
     createdAt: timestamp(now),
+    customerId: ctx.scope.customerId,
   }
   ctx.store.agreements.set(agreement.token, agreement)
   emitEvent(ctx, 'PayToAgreementCreated', merchant.merchantId, { token: agreement.token, agreementType: agreement.agreementType, agreement: agreementView(agreement, now) })

@@ -2,7 +2,7 @@
 // (transactions.ts).
 import { PRIVATE, visibleMerchantIds } from '../auth.js'
 import { addDays, timestamp } from '../clock.js'
-import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
+import { customersWithin, filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { route } from '../route.js'
 import { lookup } from '../store.js'
 
@@ -32,7 +32,7 @@ export const routes = [
         lookup(ctx.store.transactions, transactionId)?.details.purchaseDetails.referenceOrderId ?? stored
       const records = ctx.store.refunds.select({
         ids: refundIds,
-        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customerIds, transactionId: transactionIds },
+        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customersWithin(ctx.scope, customerIds), transactionId: transactionIds },
         after,
         // Without createdBefore, up to and including now: the first text after `nowText`.
         before: before ?? `${nowText}\u0000`,

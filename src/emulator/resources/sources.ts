@@ -1,6 +1,7 @@
 // Payment sources: a customer's saved, reusable sources of funds (an open PayTo agreement, or a
-// card), and blocked-card events. Saving a source needs a customer: the signed-in customer, or
-// the `Customer-Id` header (`Customer-Delegate-User-Id` may name the delegate who saved it).
+// card), and blocked-card events. A source belongs to a customer: the signed-in customer, or the
+// `Customer-Id` header (`Customer-Delegate-User-Id` may name the delegate who saved it); without
+// one, a saved PayTo agreement's customer is derived from the agreement (customerForAgreement).
 import { z } from 'zod'
 import type { CreateSavedPaymentSource } from '../../client/schemas/sources.js'
 import { badRequest, conflict, notFound, unprocessable } from '../api-error.js'
@@ -11,6 +12,7 @@ import { emitEvent } from '../events.js'
 import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { getOr404, lookup, type BlockedCardRecord, type CustomerRecord, type SourceRecord } from '../store.js'
+import { customerForAgreement } from './customers.js'
 import { agreementStatus, visibleAgreement } from './payto.js'
 
 /** The saved source as emitted: exactly the contract's fields. */
@@ -62,9 +64,9 @@ function saveSource(ctx: HandlerContext, customer: CustomerRecord, fields: Pick<
 }
 
 function createPayToSource(ctx: HandlerContext, body: CreateSavedPaymentSource) {
-  const customer = sourceCustomer(ctx)
   const agreement = visibleAgreement(ctx, body.sourceMethod.PayToMethod.agreementToken)
-  if (agreement.merchantId !== customer.merchantId) throw notFound('PayTo agreement', agreement.token)
+  const given = ctx.scope.customerId === null ? undefined : sourceCustomer(ctx)
+  if (given && agreement.merchantId !== given.merchantId) throw notFound('PayTo agreement', agreement.token)
   if (agreement.agreementType !== 'Open') {
     throw unprocessable('agreement_not_open', 'Only an open PayTo agreement can be saved as a payment source; a one-off agreement pays once with CreatePayToToken')
   }
@@ -73,6 +75,7 @@ function createPayToSource(ctx: HandlerContext, body: CreateSavedPaymentSource) 
   if (ctx.store.sources.byIndex('agreementToken', agreement.token).length > 0) {
     throw conflict('agreement_already_saved', 'This PayTo agreement is already saved as a payment source')
   }
+  const customer = given ?? customerForAgreement(ctx, agreement)
   const source = saveSource(ctx, customer, {
     sourceMethod: { PayToMethodResp: { agreementUid: agreement.agreementUid, accountIdentifierHint: agreement.accountIdentifierHint } },
     // The contract: a created PayTo source answered `usageScope: null` even when ScopeOrganisation was sent.

@@ -1,7 +1,8 @@
 // Payment tokens: single-use references to a source of funds, bound to an amount, a currency and
 // a merchant (and to a customer when made from a customer's saved source or by a signed-in
-// customer). A token expires TOKEN_TTL_SECONDS after it is made (emulator time). Using one is
-// `claimToken` in orders-pay.ts.
+// customer). A token does not expire (the contract gives it no lifetime) unless the emulator runs
+// with a token lifetime (`paymentTokenLifetimeSeconds`, emulator time). Using one is `claimToken`
+// in orders-pay.ts.
 import { z } from 'zod'
 import { isKnownCurrency } from '../../client/money.js'
 import type { CreatePayToToken, CreateSavedPaymentSourceToken } from '../../client/schemas/tokens.js'
@@ -14,13 +15,17 @@ import { action, route, type HandlerContext } from '../route.js'
 import { getOr404, lookup, type CardDetails, type MerchantRecord, type TokenRecord } from '../store.js'
 import { agreementStatus, visibleAgreement } from './payto.js'
 
-export const TOKEN_TTL_SECONDS = 30 * 60
+/** When a token made now expires: never, unless the emulator was given a token lifetime. */
+export function tokenExpiry(ctx: HandlerContext, now: Date): string | null {
+  const seconds = ctx.rules?.paymentTokenLifetimeSeconds ?? null
+  return seconds === null ? null : timestamp(addSeconds(now, seconds))
+}
 
 export type TokenStatus = 'Unused' | 'Used' | 'Expired'
 
 export function tokenStatus(token: TokenRecord, now: Date): TokenStatus {
   if (token.usedAt !== null) return 'Used'
-  return token.expiresAt <= timestamp(now) ? 'Expired' : 'Unused'
+  return token.expiresAt !== null && token.expiresAt <= timestamp(now) ? 'Expired' : 'Unused'
 }
 
 /** `GET /tokens/{id}`: the record real integrations read, and the emulator's status fields. */
@@ -56,7 +61,7 @@ function newToken(ctx: HandlerContext, merchant: MerchantRecord, fields: Omit<To
     payPlanVariant: null,
     surchargeAmount: surchargeFor(fields.method, fields.amount.minorCurrencyUnits),
     createdAt: timestamp(now),
-    expiresAt: timestamp(addSeconds(now, TOKEN_TTL_SECONDS)),
+    expiresAt: tokenExpiry(ctx, now),
     usedAt: null,
     usedByOrderId: null,
     ...fields,

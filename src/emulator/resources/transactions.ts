@@ -20,7 +20,7 @@ import { isoDate, timestamp } from '../clock.js'
 import { emitEvent } from '../events.js'
 import { serviceFees } from '../fees.js'
 import { appendLedger } from '../ledger.js'
-import { filters, merchantsWithin, oneOf, paginate } from '../lists.js'
+import { customersWithin, filters, merchantsWithin, oneOf, paginate } from '../lists.js'
 import { action, route, type HandlerContext } from '../route.js'
 import { lookup, type OrderRecord, type RefundRecord, type TimelineEntry, type TokenRecord, type TransactionRecord, type TransferRecord } from '../store.js'
 
@@ -343,7 +343,7 @@ export const routes = [
       const visible = visibleMerchantIds(ctx.store, ctx.scope)
       const records = ctx.store.transactions.select({
         ids,
-        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customerIds },
+        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customersWithin(ctx.scope, customerIds) },
         after,
         before,
         filter:

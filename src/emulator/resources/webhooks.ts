@@ -2,16 +2,16 @@
 // event log is store.events (events.ts), and `matchingSubscriptions()` below tells a delivery
 // loop which subscriptions an event goes to.
 //
-// Level. A subscription made with the marketplace API key (no `Merchant-Id`) is marketplace-level
-// and needs `CreateWebhookMarketplaceSubscription`; one made with merchant credentials, or with
-// the marketplace key and `Merchant-Id`, is merchant-level and needs
-// `CreateWebhookMerchantSubscription`. Answers of create, get and update carry the record under
-// the envelope key of its level; list entries are bare records.
+// Level (the contract: "a webhook subscription made with a marketplace API key is
+// marketplace-level; one made with merchant credentials or with `Merchant-Id` is
+// merchant-level"): it follows the credential and `Merchant-Id`, whichever of the two create
+// actions names the body. Every answer carries a subscription under the envelope key of its level,
+// the list too (an array of such envelopes): the contract gives the subscription one shape.
 import { z } from 'zod'
 import { Metadata } from '../../client/schemas/common.js'
 import { WebhookUrl } from '../../client/schemas/webhooks.js'
 import type { WebhookSubscriptionRecord } from '../account-records.js'
-import { badRequest, forbidden, notFound } from '../api-error.js'
+import { notFound } from '../api-error.js'
 import { PRIVATE, mayActForMerchant, requireMerchant, visibleMerchantIds } from '../auth.js'
 import { timestamp } from '../clock.js'
 import { filters, oneOf, paginate } from '../lists.js'
@@ -20,12 +20,13 @@ import { lookup, type Store } from '../store.js'
 
 export const WEBHOOK_STATUSES = ['Active', 'Suspended'] as const
 
-/** The emulator's rule on top of the shared schema: at least one event name, each PascalCase (or `*` for all). */
+/** The emulator's rule on top of the shared schema: each event name PascalCase (or `*` for all). */
 const EventName = z.string().regex(/^(\*|[A-Z][A-Za-z0-9]*)$/, { error: 'expected an event name such as MerchantCreated (or * for every event)' })
 
 const SubscriptionBody = z.strictObject({
   url: WebhookUrl,
-  events: z.array(EventName).min(1, { error: 'name at least one event' }),
+  // Optional (the contract requires only `url`): without it, every event (`["*"]`).
+  events: z.array(EventName).optional(),
   description: z.string().max(500).optional(),
   metadata: Metadata.optional(),
 })
@@ -64,23 +65,17 @@ function visibleSubscription(ctx: HandlerContext, id: string): WebhookSubscripti
   return s
 }
 
-function create(ctx: HandlerContext, level: WebhookSubscriptionRecord['level'], body: SubscriptionBody) {
+/** The level a create makes: marketplace-level only for a marketplace credential without `Merchant-Id`. */
+export function subscriptionLevel(ctx: HandlerContext): WebhookSubscriptionRecord['level'] {
+  return ctx.principal.kind === 'marketplace' && ctx.scope.merchantId === null ? 'Marketplace' : 'Merchant'
+}
+
+function create(ctx: HandlerContext, body: SubscriptionBody) {
+  const level = subscriptionLevel(ctx)
   let marketplaceId: string | null = null
   let merchantId: string | null = null
-  if (level === 'Marketplace') {
-    if (ctx.principal.kind !== 'marketplace') {
-      throw forbidden('marketplace_only', 'Marketplace-level subscriptions are made with the marketplace API key; merchant credentials make CreateWebhookMerchantSubscription')
-    }
-    if (ctx.scope.merchantId !== null) {
-      throw badRequest(
-        'subscription_level_mismatch',
-        'With Merchant-Id the subscription is merchant-level: send CreateWebhookMerchantSubscription, or leave out Merchant-Id',
-      )
-    }
-    marketplaceId = ctx.principal.marketplaceId
-  } else {
-    merchantId = requireMerchant(ctx.store, ctx.scope).merchantId
-  }
+  if (level === 'Marketplace') marketplaceId = ctx.scope.marketplaceId
+  else merchantId = requireMerchant(ctx.store, ctx.scope).merchantId
   const now = timestamp(ctx.clock.now())
   const record: WebhookSubscriptionRecord = {
     id: ctx.ids.next('webhook'),
@@ -88,7 +83,7 @@ function create(ctx: HandlerContext, level: WebhookSubscriptionRecord['level'], 
     marketplaceId,
     merchantId,
     url: body.url,
-    events: [...new Set(body.events)],
+    events: body.events === undefined ? ['*'] : [...new Set(body.events)],
     description: body.description ?? null,
     metadata: body.metadata ?? null,
     status: 'Active',
@@ -149,7 +144,7 @@ export const routes = [
       })
       return paginate(records, req.query, {
         sortable: { createdAt: (s) => s.createdAt, updatedAt: (s) => s.updatedAt, status: (s) => s.status, url: (s) => s.url },
-        view: subscriptionRecordView,
+        view: subscriptionEnvelope,
       })
     },
   }),
@@ -158,8 +153,8 @@ export const routes = [
     path: '/webhooks',
     allow: PRIVATE,
     actions: {
-      CreateWebhookMarketplaceSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, 'Marketplace', body)),
-      CreateWebhookMerchantSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, 'Merchant', body)),
+      CreateWebhookMarketplaceSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, body)),
+      CreateWebhookMerchantSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, body)),
     },
   }),
   route({ method: 'GET', path: '/webhooks/{id}', allow: PRIVATE, handle: (ctx, req) => subscriptionEnvelope(visibleSubscription(ctx, req.params.id as string)) }),
