@@ -12,8 +12,9 @@
 // beats the profile chosen at its own level: `--profile prod` outranks PAYFAC_BASE_URL, while
 // PAYFAC_BASE_URL outranks the base URL of the profile named by PAYFAC_PROFILE.
 //
-// With PAYFAC_API_KEY and no profile chosen in any way, the setup is "env-only": no profile at
-// all, PAYFAC_BASE_URL (or --base-url) is required, and the environment is inferred. Which
+// With PAYFAC_API_KEY (or PAYFAC_CREDENTIAL_COMMAND) and no profile chosen in any way, the setup is
+// "env-only": no profile at all, PAYFAC_BASE_URL (or --base-url) is required, and the environment
+// is inferred. Which
 // environment is in effect follows the values used, not only a profile's label: environment.ts.
 //
 // Every disagreement between two sources that both gave a value yields one notice naming the
@@ -22,6 +23,11 @@
 // notices only for a person (stderr a terminal) or with --debug, so that a CI script that sets
 // PAYFAC_BASE_URL on purpose is not told so by every command; `whoami` always shows, for each
 // setting, its source and what it overrode (`overridden`).
+//
+// A credential kept in the OS keychain or printed by a command is not read here (that is I/O):
+// `pendingSecret` says which one the settings will use, the caller fetches it (secrets.ts) and
+// passes it back as `revealed`. So a command whose credential comes from PAYFAC_API_KEY or the
+// file never loads the keychain nor runs a command.
 import {
   BUILTIN_LOCAL_PROFILE,
   CREDENTIAL_KINDS,
@@ -33,6 +39,7 @@ import {
   isHttpUrl,
   isLoopbackUrl,
   maskCredential,
+  secretStoreOf,
   unknownProfile,
   type CredentialKind,
   type Environment,
@@ -60,6 +67,14 @@ export interface ProfileSource {
 
 export type SettingsSource = 'flag' | 'env' | 'active' | 'builtin'
 
+/** Where the credential in use comes from. */
+export type CredentialStore = 'env' | 'file' | 'keychain' | 'command'
+
+/** A credential that must be fetched before the settings can be resolved (pendingSecret). */
+export type PendingSecret =
+  | { store: 'keychain'; ref: { service: string; account: string }; profileName: string; origin: string }
+  | { store: 'command'; command: string; origin: string }
+
 export interface SettingsContext {
   marketplaceId?: string
   merchantId?: string
@@ -78,6 +93,8 @@ export interface ResolvedSettings {
   baseUrl: string
   credential: string
   credentialKind: CredentialKind
+  /** Where the credential comes from: PAYFAC_API_KEY (env), the profile file, the OS keychain, a command. */
+  credentialStore?: CredentialStore
   context: SettingsContext
   /** One line per conflict between sources, for stderr. Never holds a raw credential. */
   notices: string[]
@@ -91,12 +108,16 @@ export interface ResolveInput {
   flags: SettingsFlags
   env: Record<string, string | undefined>
   store: ProfileSource
+  /** The secret that pendingSecret asked for, fetched. */
+  revealed?: string | undefined
 }
 
 /** Environment variables read by resolveSettings. */
 export const SETTINGS_ENV = {
   profile: 'PAYFAC_PROFILE',
   apiKey: 'PAYFAC_API_KEY',
+  /** A command that prints the credential (credential-command.ts); PAYFAC_API_KEY wins over it. */
+  credentialCommand: 'PAYFAC_CREDENTIAL_COMMAND',
   /** Needed only when PAYFAC_API_KEY holds a credential whose kind cannot be inferred (a JWT). */
   credentialKind: 'PAYFAC_CREDENTIAL_KIND',
   baseUrl: 'PAYFAC_BASE_URL',
@@ -121,6 +142,9 @@ interface Candidate {
   profile?: Profile
   /** The built-in fallback: losing to anything is not worth a notice. */
   fallback?: boolean
+  /** For a credential: where it is kept, and what must be fetched when it wins. */
+  store?: CredentialStore
+  pending?: PendingSecret
 }
 
 /**
@@ -145,71 +169,120 @@ function given(value: string | undefined): string | undefined {
   return text ? text : undefined
 }
 
-export function resolveSettings(input: ResolveInput): ResolvedSettings {
-  const { flags, env, store } = input
-  const notices: string[] = []
-  const overridden: NonNullable<ResolvedSettings['overridden']> = {}
+interface Chosen {
+  source: SettingsSource
+  profile: Profile | undefined
+}
 
-  // Which profile.
+/** Which profile (if any) is in use, and what chose it. */
+function chooseProfile(input: ResolveInput, notices: string[], overridden: NonNullable<ResolvedSettings['overridden']>): Chosen {
+  const { flags, env, store } = input
   const flagProfile = given(flags.profile)
   const envProfile = given(env[SETTINGS_ENV.profile])
-  const envKey = given(env[SETTINGS_ENV.apiKey])
-  let source: SettingsSource
-  let profile: Profile | undefined
   const knownNames = () => store.list?.().map((p) => p.name) ?? []
   const lookup = (name: string, from: string): Profile => {
     const found = store.get(name) ?? (name === LOCAL_PROFILE_NAME ? { ...BUILTIN_LOCAL_PROFILE } : undefined)
     if (!found) throw unknownProfile(name, knownNames(), from)
     return found
   }
-
   if (flagProfile !== undefined) {
-    source = 'flag'
     if (envProfile !== undefined && envProfile !== flagProfile) {
       notices.push(`using --profile ${flagProfile} (${SETTINGS_ENV.profile}=${envProfile} ignored)`)
       overridden.profile = [`${SETTINGS_ENV.profile}=${envProfile}`]
     }
-    profile = lookup(flagProfile, '--profile')
-  } else if (envProfile !== undefined) {
-    source = 'env'
-    profile = lookup(envProfile, SETTINGS_ENV.profile)
-  } else {
-    const active = given(store.activeName())
-    if (active !== undefined) {
-      source = 'active'
-      profile = lookup(active, 'the active profile')
-    } else if (envKey !== undefined) {
-      source = 'env'
-      profile = undefined
+    return { source: 'flag', profile: lookup(flagProfile, '--profile') }
+  }
+  if (envProfile !== undefined) return { source: 'env', profile: lookup(envProfile, SETTINGS_ENV.profile) }
+  const active = given(store.activeName())
+  if (active !== undefined) return { source: 'active', profile: lookup(active, 'the active profile') }
+  if (given(env[SETTINGS_ENV.apiKey]) !== undefined || given(env[SETTINGS_ENV.credentialCommand]) !== undefined) return { source: 'env', profile: undefined }
+  return { source: 'builtin', profile: { ...BUILTIN_LOCAL_PROFILE } }
+}
+
+/** A profile's values sit just below flags when a flag chose it, just below named env settings otherwise. */
+function ranked({ source }: Chosen, flag: Candidate[], envValue: Candidate[], profileValue: Candidate[]): Candidate[] {
+  return source === 'flag' ? [...flag, ...profileValue, ...envValue] : [...flag, ...envValue, ...profileValue]
+}
+
+function fromProfile({ source, profile }: Chosen, value: string | undefined, label: string, extra: Partial<Candidate> = {}): Candidate[] {
+  return profile ? [{ value, label, origin: `profile ${profile.name}`, profile, fallback: source === 'builtin', ...extra }] : []
+}
+
+/**
+ * The credential candidates, strongest first. One kept elsewhere (the keychain, a command) stands
+ * for itself by a placeholder value that no key can equal, until it wins and is fetched.
+ */
+function credentialCandidates(input: ResolveInput, chosen: Chosen): Candidate[] {
+  const { env } = input
+  const envKey = given(env[SETTINGS_ENV.apiKey])
+  const envCommand = given(env[SETTINGS_ENV.credentialCommand])
+  const fromEnv: Candidate[] = [
+    { value: envKey, label: envKey ? `${SETTINGS_ENV.apiKey}=${maskCredential(envKey)}` : '', origin: SETTINGS_ENV.apiKey, store: 'env' },
+    {
+      value: envCommand === undefined ? undefined : `\u0000command ${envCommand}`,
+      label: `the credential printed by ${SETTINGS_ENV.credentialCommand}`,
+      origin: SETTINGS_ENV.credentialCommand,
+      store: 'command',
+      ...(envCommand === undefined ? {} : { pending: { store: 'command' as const, command: envCommand, origin: SETTINGS_ENV.credentialCommand } }),
+    },
+  ]
+  const profile = chosen.profile
+  let fromStore: Candidate[] = []
+  if (profile) {
+    const origin = `profile ${profile.name}`
+    const kept = secretStoreOf(profile)
+    if (kept === 'keychain' && profile.credentialKeychain) {
+      fromStore = fromProfile(chosen, `\u0000keychain ${profile.name}`, `the credential ${profile.credentialMasked ?? ''} of profile ${profile.name} in the OS keychain`, {
+        store: 'keychain',
+        pending: { store: 'keychain', ref: profile.credentialKeychain, profileName: profile.name, origin },
+      })
+    } else if (kept === 'command' && profile.credentialCommand !== undefined) {
+      fromStore = fromProfile(chosen, `\u0000command ${profile.credentialCommand}`, `the credential command of profile ${profile.name}`, {
+        store: 'command',
+        pending: { store: 'command', command: profile.credentialCommand, origin },
+      })
     } else {
-      source = 'builtin'
-      profile = { ...BUILTIN_LOCAL_PROFILE }
+      const key = profile.credential
+      fromStore = fromProfile(chosen, key, key ? `the credential ${maskCredential(key)} of profile ${profile.name}` : '', { store: 'file' })
     }
   }
+  return ranked(chosen, [], fromEnv, fromStore)
+}
 
-  // A profile's values sit just below flags when a flag chose it, just below named env
-  // settings otherwise.
-  const fromProfile = (value: string | undefined, label: string): Candidate[] =>
-    profile
-      ? [{ value, label, origin: `profile ${profile.name}`, profile, fallback: source === 'builtin' }]
-      : []
-  const ranked = (flag: Candidate[], envValue: Candidate[], profileValue: Candidate[]): Candidate[] =>
-    source === 'flag' ? [...flag, ...profileValue, ...envValue] : [...flag, ...envValue, ...profileValue]
+/**
+ * The credential the settings will use, when it is kept in the OS keychain or printed by a
+ * command: the caller fetches it and passes it to resolveSettings as `revealed`. Undefined when
+ * the credential is at hand (PAYFAC_API_KEY, the profile file, the built-in profile).
+ */
+export function pendingSecret(input: ResolveInput): PendingSecret | undefined {
+  const chosen = chooseProfile(input, [], {})
+  return credentialCandidates(input, chosen).find((c) => c.value !== undefined)?.pending
+}
+
+export function resolveSettings(input: ResolveInput): ResolvedSettings {
+  const { flags, env } = input
+  const notices: string[] = []
+  const overridden: NonNullable<ResolvedSettings['overridden']> = {}
+
+  // Which profile.
+  const chosen = chooseProfile(input, notices, overridden)
+  const { source, profile } = chosen
 
   // Base URL.
   const flagUrl = given(flags.baseUrl)
   const envUrl = given(env[SETTINGS_ENV.baseUrl])
   const url = choose(
     ranked(
+      chosen,
       [{ value: flagUrl, label: `--base-url ${flagUrl}`, origin: '--base-url' }],
       [{ value: envUrl, label: `${SETTINGS_ENV.baseUrl}=${envUrl}`, origin: SETTINGS_ENV.baseUrl }],
-      fromProfile(profile?.baseUrl, `the base URL ${profile?.baseUrl} of profile ${profile?.name}`),
+      fromProfile(chosen, profile?.baseUrl, `the base URL ${profile?.baseUrl} of profile ${profile?.name}`),
     ),
     notices,
     (labels) => (overridden.baseUrl = labels),
   )
   if (!url?.value) {
-    throw new ConfigError(`${SETTINGS_ENV.apiKey} is set, but there is no base URL to send it to.`, {
+    throw new ConfigError(`${given(env[SETTINGS_ENV.apiKey]) ? SETTINGS_ENV.apiKey : SETTINGS_ENV.credentialCommand} is set, but there is no base URL to send it to.`, {
       reason: 'missing',
       hint: `Set ${SETTINGS_ENV.baseUrl} (or --base-url), or use a profile.`,
     })
@@ -225,21 +298,24 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   }
   const baseUrl = url.value
 
-  // Credential: a flag-chosen profile keeps its own; otherwise PAYFAC_API_KEY overrides.
-  const credential = choose(
-    ranked(
-      [],
-      [{ value: envKey, label: envKey ? `${SETTINGS_ENV.apiKey}=${maskCredential(envKey)}` : '', origin: SETTINGS_ENV.apiKey }],
-      fromProfile(
-        profile?.credential,
-        profile ? `the credential ${maskCredential(profile.credential)} of profile ${profile.name}` : '',
-      ),
-    ),
-    notices,
-    (labels) => (overridden.credential = labels),
-  ) as Candidate
-  const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env)
-
+  // Credential: a flag-chosen profile keeps its own; otherwise PAYFAC_API_KEY (then
+  // PAYFAC_CREDENTIAL_COMMAND) overrides. One kept elsewhere is the secret fetched for it.
+  const credential = choose(credentialCandidates(input, chosen), notices, (labels) => (overridden.credential = labels)) as Candidate
+  if (credential.pending) {
+    const revealed = given(input.revealed)
+    if (revealed === undefined) throw new ConfigError(`The credential from ${credential.origin} was not fetched.`, { reason: 'missing' })
+    credential.value = revealed
+  }
+  const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env, credential.origin)
+  if (credential.profile && credential.pending) {
+    const inferred = inferCredentialKind(credential.value as string)
+    if (inferred && inferred !== credentialKind) {
+      throw new ConfigError(`Profile ${credential.profile.name} says ${credentialKind}, but its credential (${maskCredential(credential.value as string)}) is a ${inferred}.`, {
+        reason: 'invalid',
+        hint: `Add it again with the right --credential-kind: payfac profiles add ${credential.profile.name} --replace …`,
+      })
+    }
+  }
   // A key naming the other environment than the profile's label is refused; otherwise the
   // environment follows the values in effect (environment.ts).
   if (profile) checkKeyMatchesEnvironment(profile.environment, credential.value as string)
@@ -269,9 +345,10 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     const profileValue = profile?.[field]
     const winner = choose(
       ranked(
+        chosen,
         [{ value: flagValue, label: `${flag} ${flagValue}`, origin: flag }],
         [{ value: envValue, label: `${envName}=${envValue}`, origin: envName }],
-        fromProfile(profileValue, `the ${words} ${profileValue} of profile ${profile?.name}`),
+        fromProfile(chosen, profileValue, `the ${words} ${profileValue} of profile ${profile?.name}`),
       ),
       notices,
       (labels) => (overridden[field] = labels),
@@ -291,6 +368,7 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     baseUrl,
     credential: credential.value as string,
     credentialKind,
+    credentialStore: credential.store ?? 'file',
     context,
     notices,
     origins,
@@ -298,8 +376,8 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   }
 }
 
-/** The kind of PAYFAC_API_KEY: inferred from its prefix, or given by PAYFAC_CREDENTIAL_KIND. */
-function envCredentialKind(key: string, env: Record<string, string | undefined>): CredentialKind {
+/** The kind of PAYFAC_API_KEY (or of what PAYFAC_CREDENTIAL_COMMAND printed): inferred from its prefix, or given by PAYFAC_CREDENTIAL_KIND. */
+function envCredentialKind(key: string, env: Record<string, string | undefined>, origin: string): CredentialKind {
   const inferred = inferCredentialKind(key)
   const stated = given(env[SETTINGS_ENV.credentialKind])
   if (stated !== undefined && !(CREDENTIAL_KINDS as readonly string[]).includes(stated)) {
@@ -310,13 +388,13 @@ function envCredentialKind(key: string, env: Record<string, string | undefined>)
   }
   if (inferred && stated && stated !== inferred) {
     throw new ConfigError(
-      `${SETTINGS_ENV.credentialKind}=${stated}, but ${SETTINGS_ENV.apiKey} holds a ${inferred} (${maskCredential(key)}).`,
+      `${SETTINGS_ENV.credentialKind}=${stated}, but ${origin} holds a ${inferred} (${maskCredential(key)}).`,
       { reason: 'invalid' },
     )
   }
   const kind = inferred ?? (stated as CredentialKind | undefined)
   if (!kind) {
-    throw new ConfigError(`The kind of credential in ${SETTINGS_ENV.apiKey} (${maskCredential(key)}) cannot be told from its form.`, {
+    throw new ConfigError(`The kind of credential in ${origin} (${maskCredential(key)}) cannot be told from its form.`, {
       reason: 'missing',
       hint: `Set ${SETTINGS_ENV.credentialKind} (for example customer-jwt), or add a profile with its kind.`,
     })

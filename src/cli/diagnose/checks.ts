@@ -146,6 +146,32 @@ export async function checkSettings(resolve: () => Promise<ResolvedSettings>): P
   }
 }
 
+const KEPT_IN: Record<string, string> = {
+  env: 'PAYFAC_API_KEY (not on disk)',
+  keychain: 'the OS keychain',
+  command: 'a credential command, run each time (not on disk)',
+  file: 'the profile file',
+}
+
+/** The warning for a live key kept on disk in the profile file, or undefined. */
+export function liveKeyOnDisk(settings: ResolvedSettings, storeFile: string): string | undefined {
+  if ((settings.credentialStore ?? 'file') !== 'file' || !settings.profileName || settings.source === 'builtin') return undefined
+  if (settings.environment !== 'production' && !settings.credential.startsWith('live_')) return undefined
+  return `warning: the live credential of profile ${settings.profileName} is kept on disk in ${storeFile}; move it to the OS keychain with \`payfac profiles migrate-secrets\`, or use a --credential-command profile`
+}
+
+/**
+ * Where the credential comes from. A live key on disk passes (it is the operator's choice, and the
+ * file is 0600) but says so, as a warning.
+ */
+export function checkCredentialStore(settings: ResolvedSettings, storeFile: string): CheckRow {
+  const name = 'credential storage'
+  const kept = settings.credentialStore ?? 'file'
+  const where = kept === 'file' && settings.source === 'builtin' ? 'the built-in local profile' : kept === 'file' ? `${KEPT_IN.file} ${storeFile} (mode 0600)` : (KEPT_IN[kept] ?? kept)
+  const warning = liveKeyOnDisk(settings, storeFile)
+  return pass(name, warning ? `${where}; ${warning}` : `${where}${settings.origins?.credential ? ` (${settings.origins.credential})` : ''}`)
+}
+
 /** A live key goes with production, a sandbox key with sandbox or local. */
 export function checkKeyPrefix(settings: ResolvedSettings): CheckRow {
   const name = 'key against environment'

@@ -31,6 +31,7 @@ export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => st
     { setting: 'baseUrl', value: settings.baseUrl, source: source(origin.baseUrl, 'baseUrl') },
     { setting: 'credentialKind', value: settings.credentialKind, source: origin.credential ?? '-' },
     { setting: 'credential', value: mask(settings.credential), source: source(origin.credential, 'credential') },
+    { setting: 'credentialStore', value: settings.credentialStore ?? 'file', source: origin.credential ?? '-' },
   ]
   for (const field of ['marketplaceId', 'merchantId', 'customerId'] as const) {
     const value = settings.context[field]
