@@ -55,7 +55,7 @@ export interface Keychain {
 
 /** Loads the binding; throws KeychainUnavailable when it cannot be loaded on this system. */
 export async function openKeychain(): Promise<Keychain> {
-  const { Entry } = await load()
+  const { Entry, findCredentials } = await load()
   return {
     put(ref, secret) {
       try {
@@ -68,7 +68,12 @@ export async function openKeychain(): Promise<Keychain> {
     },
     get(ref) {
       try {
-        return new Entry(ref.service, ref.account).getPassword() ?? undefined
+        const secret = new Entry(ref.service, ref.account).getPassword()
+        if (secret !== null) return secret
+        // The binding answers null both for "no such entry" and for a keychain it cannot reach;
+        // a search of a service nobody uses tells them apart (it throws when unreachable).
+        findCredentials(`${KEYCHAIN_SERVICE}-probe`)
+        return undefined
       } catch (error) {
         throw new KeychainUnavailable(reason(error))
       }

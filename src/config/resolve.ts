@@ -67,8 +67,8 @@ export interface ProfileSource {
 
 export type SettingsSource = 'flag' | 'env' | 'active' | 'builtin'
 
-/** Where the credential in use comes from. */
-export type CredentialStore = 'env' | 'file' | 'keychain' | 'command'
+/** Where the credential in use comes from ('builtin': the built-in local profile's well-known key). */
+export type CredentialStore = 'env' | 'file' | 'keychain' | 'command' | 'builtin'
 
 /** A credential that must be fetched before the settings can be resolved (pendingSecret). */
 export type PendingSecret =
@@ -243,7 +243,7 @@ function credentialCandidates(input: ResolveInput, chosen: Chosen): Candidate[] 
       })
     } else {
       const key = profile.credential
-      fromStore = fromProfile(chosen, key, key ? `the credential ${maskCredential(key)} of profile ${profile.name}` : '', { store: 'file' })
+      fromStore = fromProfile(chosen, key, key ? `the credential ${maskCredential(key)} of profile ${profile.name}` : '', { store: chosen.source === 'builtin' || (profile.name === LOCAL_PROFILE_NAME && !input.store.get(LOCAL_PROFILE_NAME)) ? 'builtin' : 'file' })
     }
   }
   return ranked(chosen, [], fromEnv, fromStore)

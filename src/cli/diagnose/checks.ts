@@ -148,6 +148,7 @@ export async function checkSettings(resolve: () => Promise<ResolvedSettings>): P
 
 const KEPT_IN: Record<string, string> = {
   env: 'PAYFAC_API_KEY (not on disk)',
+  builtin: "the built-in local profile (the emulator's well-known key)",
   keychain: 'the OS keychain',
   command: 'a credential command, run each time (not on disk)',
   file: 'the profile file',
@@ -155,7 +156,7 @@ const KEPT_IN: Record<string, string> = {
 
 /** The warning for a live key kept on disk in the profile file, or undefined. */
 export function liveKeyOnDisk(settings: ResolvedSettings, storeFile: string): string | undefined {
-  if ((settings.credentialStore ?? 'file') !== 'file' || !settings.profileName || settings.source === 'builtin') return undefined
+  if ((settings.credentialStore ?? 'file') !== 'file' || !settings.profileName) return undefined
   if (settings.environment !== 'production' && !settings.credential.startsWith('live_')) return undefined
   return `warning: the live credential of profile ${settings.profileName} is kept on disk in ${storeFile}; move it to the OS keychain with \`payfac profiles migrate-secrets\`, or use a --credential-command profile`
 }
@@ -167,7 +168,7 @@ export function liveKeyOnDisk(settings: ResolvedSettings, storeFile: string): st
 export function checkCredentialStore(settings: ResolvedSettings, storeFile: string): CheckRow {
   const name = 'credential storage'
   const kept = settings.credentialStore ?? 'file'
-  const where = kept === 'file' && settings.source === 'builtin' ? 'the built-in local profile' : kept === 'file' ? `${KEPT_IN.file} ${storeFile} (mode 0600)` : (KEPT_IN[kept] ?? kept)
+  const where = kept === 'file' ? `${KEPT_IN.file} ${storeFile} (mode 0600)` : (KEPT_IN[kept] ?? kept)
   const warning = liveKeyOnDisk(settings, storeFile)
   return pass(name, warning ? `${where}; ${warning}` : `${where}${settings.origins?.credential ? ` (${settings.origins.credential})` : ''}`)
 }
