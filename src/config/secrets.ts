@@ -95,6 +95,7 @@ export async function forgetSecret(profile: Profile): Promise<void> {
 
 /** Moves every secret kept in the file into the keychain. The names of the profiles moved. */
 export async function migrateSecrets(store: ProfileStore): Promise<string[]> {
+  if (!store.list().some((profile) => secretStoreOf(profile) === 'file')) return []
   let keychain: Keychain
   try {
     keychain = await openKeychain()

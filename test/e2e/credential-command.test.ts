@@ -11,7 +11,6 @@ import { spawnCli } from '../helpers/spawn-cli.js'
 
 const KEY = 'live_sk_commandSecret000000c0d3'
 const SANDBOX_KEY = 'sandbox_sk_fallbackSecret0000f4b1'
-const LIVE_ON_DISK = 'live_sk_onDiskSecret000000d15c'
 /** No bus at this address: the keychain cannot be reached. */
 const NO_BUS = 'unix:path=/nonexistent/payfac-test-bus'
 let server: RecordingServer
@@ -135,17 +134,6 @@ describe.skipIf(process.platform !== 'linux')('with no keychain to reach (no ses
     const result = await spawnCli(['profiles', 'add', 'sb2', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--insecure-storage'], { env: env(), input: SANDBOX_KEY })
     expect(result.code).toBe(0)
     expect(result.stderr).not.toContain('keychain')
-  })
-
-  it('whoami and doctor warn of a live key kept on disk', async () => {
-    const added = await spawnCli(['profiles', 'add', 'ondisk', '--environment', 'production', '--base-url', server.url, '--credential-stdin', '--insecure-storage'], { env: env(), input: LIVE_ON_DISK })
-    expect(added.code).toBe(0)
-    const whoami = await spawnCli(['whoami', '--profile', 'ondisk'], { env: env() })
-    expect(whoami.stderr).toContain('warning: the live credential of profile ondisk is kept on disk')
-    const doctor = await spawnCli(['doctor', '--profile', 'ondisk', '--json'], { env: env() })
-    const row = (JSON.parse(doctor.stdout) as Array<{ check: string; detail: string }>).find((r) => r.check === 'credential storage')
-    expect(row?.detail).toContain('profiles migrate-secrets')
-    expect(whoami.stdout + whoami.stderr + doctor.stdout + doctor.stderr).not.toContain(LIVE_ON_DISK)
   })
 
   it('profiles migrate-secrets moves nothing and says why (exit 3)', async () => {

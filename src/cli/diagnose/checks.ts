@@ -138,7 +138,7 @@ function octal(mode: number): string {
 export async function checkSettings(resolve: () => Promise<ResolvedSettings>): Promise<{ row: CheckRow; settings?: ResolvedSettings }> {
   try {
     const settings = await resolve()
-    const profile = settings.profileName ? `profile ${settings.profileName}` : 'no profile (PAYFAC_API_KEY)'
+    const profile = settings.profileName ? `profile ${settings.profileName}` : `no profile (${settings.origins?.credential ?? 'PAYFAC_API_KEY'})`
     return { row: pass('settings', `${profile}, ${settings.environment}${settings.environmentReason ? ` (${settings.environmentReason})` : ''}, ${settings.baseUrl}`), settings }
   } catch (error) {
     const { message, hint } = error as { message: string; hint?: string }
