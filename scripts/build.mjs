@@ -77,8 +77,9 @@ const bundled = await build({
   minify: true,
   keepNames: false,
   chunkNames: 'chunks/[name]-[hash]',
-  // oclif can load TypeScript commands in development; the bundle never does.
-  external: ['typescript', 'ts-node', 'tsx'],
+  // oclif can load TypeScript commands in development; the bundle never does. The keychain binding
+  // loads a native binary of its platform package: it stays a package, imported when first used.
+  external: ['typescript', 'ts-node', 'tsx', '@napi-rs/keyring'],
   plugins: [
     // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).
     lazySchemas(root, join(stage, 'dist')),

@@ -192,19 +192,17 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   protected async settings(): Promise<ResolvedSettings> {
     if (this.resolved) return this.resolved
     // The store reads profiles.json with one readFileSync and a zod parse: no conf, no ajv.
-    const [{ ProfileStore }, { resolveSettings }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')])
+    const [{ ProfileStore }, { pendingSecret, resolveSettings }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')])
     const f = this.flags as Globals
-    this.resolved = resolveSettings({
-      flags: {
-        profile: f.profile,
-        baseUrl: f['base-url'],
-        merchantId: f['merchant-id'],
-        marketplaceId: f['marketplace-id'],
-        customerId: f['customer-id'],
-      },
+    const input = {
+      flags: { profile: f.profile, baseUrl: f['base-url'], merchantId: f['merchant-id'], marketplaceId: f['marketplace-id'], customerId: f['customer-id'] },
       env: process.env,
       store: new ProfileStore(),
-    })
+    }
+    // A credential in the OS keychain or printed by a command is fetched only when it is the one used.
+    const pending = pendingSecret(input)
+    const revealed = pending ? await (await import('../config/secrets.js')).revealSecret(pending) : undefined
+    this.resolved = resolveSettings({ ...input, revealed })
     // Which source won is news to a person at a terminal (or with --debug), not to a CI script
     // that set it on purpose; `payfac whoami` always shows it.
     const notices = process.stderr.isTTY || f.debug ? this.resolved.notices : []

@@ -1,4 +1,7 @@
+import { join } from 'node:path'
+
 import { ApiCommand } from '../cli/base-command.js'
+import { liveKeyOnDisk } from '../cli/diagnose/checks.js'
 import { whoamiRows } from '../cli/diagnose/whoami.js'
 import { settingView } from '../output/views/diagnostics.js'
 
@@ -10,8 +13,11 @@ export default class Whoami extends ApiCommand<typeof Whoami> {
   static override examples = ['<%= config.bin %> whoami', '<%= config.bin %> whoami --profile sandbox', '<%= config.bin %> whoami --json']
 
   async run() {
-    const { maskCredential } = await import('../config/index.js')
-    const rows = whoamiRows(await this.settings(), maskCredential)
+    const { maskCredential, resolveConfigDir } = await import('../config/index.js')
+    const settings = await this.settings()
+    const warning = liveKeyOnDisk(settings, join(resolveConfigDir(), 'profiles.json'))
+    if (warning) process.stderr.write(`${warning}\n`)
+    const rows = whoamiRows(settings, maskCredential)
     await this.showAll(settingView, rows)
     return rows
   }

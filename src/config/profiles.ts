@@ -150,6 +150,19 @@ export function contextIdProblem(field: keyof typeof ID_PREFIXES, value: string)
 /** A context id field of a profile, checked as contextIdProblem does. */
 const prefixedId = (prefix: string) => z.string().regex(idPattern(prefix), idMessage(prefix))
 
+/** A credential command: one line, something other than blanks, no control characters. */
+const COMMAND_TEXT = /^(?=.*\S)[^\u0000-\u001f\u007f]{1,4096}$/
+
+/** Where a profile's secret is kept. */
+export type SecretStore = 'file' | 'keychain' | 'command'
+
+/** Where a stored profile's secret is: in the file, in the OS keychain, or printed by a command. */
+export function secretStoreOf(profile: Pick<Profile, 'credential' | 'credentialKeychain' | 'credentialCommand'>): SecretStore {
+  if (profile.credentialKeychain) return 'keychain'
+  if (profile.credentialCommand !== undefined) return 'command'
+  return 'file'
+}
+
 /** A profile's fields, its base URL checked by `baseUrl`. */
 function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
   return {
@@ -157,7 +170,12 @@ function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
     environment: z.enum(ENVIRONMENTS),
     baseUrl,
     credentialKind: z.enum(CREDENTIAL_KINDS),
-    credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces'),
+    // Exactly one of the three says where the secret is (profileIssues): in this file, in the OS
+    // keychain (a reference, and the masked key to show), or printed by a command each time.
+    credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces').optional(),
+    credentialKeychain: z.strictObject({ service: z.string().min(1), account: z.string().min(1) }).optional(),
+    credentialMasked: z.string().regex(/^\S*…\S*$/, 'must be a masked credential (with "…")').optional(),
+    credentialCommand: z.string().regex(COMMAND_TEXT, 'must be a command line on one line, without control characters').optional(),
     marketplaceId: prefixedId(ID_PREFIXES.marketplaceId).optional(),
     merchantId: prefixedId(ID_PREFIXES.merchantId).optional(),
     customerId: prefixedId(ID_PREFIXES.customerId).optional(),
@@ -169,11 +187,31 @@ interface Issue {
   message: string
 }
 
-/** What is wrong with a well-formed profile as a whole: its key's kind, plain http to production. */
-function profileIssues(profile: { credential: string; credentialKind: CredentialKind; environment: Environment; baseUrl: string }): Issue[] {
+interface ProfileFacts {
+  credential?: string | undefined
+  credentialKeychain?: { service: string; account: string } | undefined
+  credentialMasked?: string | undefined
+  credentialCommand?: string | undefined
+  credentialKind: CredentialKind
+  environment: Environment
+  baseUrl: string
+}
+
+/**
+ * What is wrong with a well-formed profile as a whole: where its secret is (one place exactly),
+ * its key's kind, plain http to production.
+ */
+function profileIssues(profile: ProfileFacts): Issue[] {
   const issues: Issue[] = []
-  const inferred = inferCredentialKind(profile.credential)
-  if (inferred && inferred !== profile.credentialKind) {
+  const places = [profile.credential, profile.credentialKeychain, profile.credentialCommand].filter((place) => place !== undefined)
+  if (places.length !== 1) {
+    issues.push({ path: ['credential'], message: places.length === 0 ? 'is missing (give credential, credentialKeychain or credentialCommand)' : 'must be in one place only: credential, credentialKeychain or credentialCommand' })
+  }
+  if (profile.credentialMasked !== undefined && !profile.credentialKeychain) {
+    issues.push({ path: ['credentialMasked'], message: 'goes only with credentialKeychain' })
+  }
+  const inferred = profile.credential === undefined ? undefined : inferCredentialKind(profile.credential)
+  if (profile.credential !== undefined && inferred && inferred !== profile.credentialKind) {
     issues.push({ path: ['credentialKind'], message: `is ${profile.credentialKind}, but the credential is a ${inferred} (${maskCredential(profile.credential)})` })
   }
   if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
@@ -276,7 +314,7 @@ export function parseProfile(input: Record<string, unknown>): Profile {
   if (!parsed.success) {
     throw new ConfigError(`Invalid profile: ${describeIssues(parsed.error)}.`, { reason: 'invalid' })
   }
-  checkKeyMatchesEnvironment(parsed.data.environment, parsed.data.credential)
+  if (parsed.data.credential !== undefined) checkKeyMatchesEnvironment(parsed.data.environment, parsed.data.credential)
   return parsed.data
 }
 

@@ -12,8 +12,9 @@
 // beats the profile chosen at its own level: `--profile prod` outranks PAYFAC_BASE_URL, while
 // PAYFAC_BASE_URL outranks the base URL of the profile named by PAYFAC_PROFILE.
 //
-// With PAYFAC_API_KEY and no profile chosen in any way, the setup is "env-only": no profile at
-// all, PAYFAC_BASE_URL (or --base-url) is required, and the environment is inferred. Which
+// With PAYFAC_API_KEY (or PAYFAC_CREDENTIAL_COMMAND) and no profile chosen in any way, the setup is
+// "env-only": no profile at all, PAYFAC_BASE_URL (or --base-url) is required, and the environment
+// is inferred. Which
 // environment is in effect follows the values used, not only a profile's label: environment.ts.
 //
 // Every disagreement between two sources that both gave a value yields one notice naming the
@@ -22,43 +23,40 @@
 // notices only for a person (stderr a terminal) or with --debug, so that a CI script that sets
 // PAYFAC_BASE_URL on purpose is not told so by every command; `whoami` always shows, for each
 // setting, its source and what it overrode (`overridden`).
-import {
-  BUILTIN_LOCAL_PROFILE,
-  CREDENTIAL_KINDS,
-  contextIdProblem,
-  LOCAL_PROFILE_NAME,
-  checkKeyMatchesEnvironment,
-  hasUrlCredentials,
-  inferCredentialKind,
-  isHttpUrl,
-  isLoopbackUrl,
-  maskCredential,
-  unknownProfile,
-  type CredentialKind,
-  type Environment,
-  type Profile,
-} from './profiles.js'
+//
+// A credential kept in the OS keychain or printed by a command is not read here (that is I/O):
+// `pendingSecret` says which one the settings will use, the caller fetches it (secrets.ts) and
+// passes it back as `revealed`. So a command whose credential comes from PAYFAC_API_KEY or the
+// file never loads the keychain nor runs a command.
+import { contextIdProblem, checkKeyMatchesEnvironment, hasUrlCredentials, inferCredentialKind, isHttpUrl, isLoopbackUrl, maskCredential, type CredentialKind, type Environment } from './profiles.js'
 import { decideEnvironment } from './environment.js'
 import { ConfigError } from './errors.js'
+import {
+  SETTINGS_ENV,
+  choose,
+  chooseProfile,
+  credentialCandidates,
+  envCredentialKind,
+  fromProfile,
+  given,
+  ranked,
+  type Candidate,
+  type CredentialStore,
+  type ResolveInput,
+  type SettingsSource,
+} from './resolve-sources.js'
 
 export { inferEnvironment } from './environment.js'
-
-export interface SettingsFlags {
-  profile?: string | undefined
-  baseUrl?: string | undefined
-  merchantId?: string | undefined
-  marketplaceId?: string | undefined
-  customerId?: string | undefined
-}
-
-/** What resolution needs from a store. `list` is optional; with it, errors name the known profiles. */
-export interface ProfileSource {
-  get(name: string): Profile | undefined
-  activeName(): string | undefined
-  list?(): Profile[]
-}
-
-export type SettingsSource = 'flag' | 'env' | 'active' | 'builtin'
+export {
+  SETTINGS_ENV,
+  pendingSecret,
+  type CredentialStore,
+  type PendingSecret,
+  type ProfileSource,
+  type ResolveInput,
+  type SettingsFlags,
+  type SettingsSource,
+} from './resolve-sources.js'
 
 export interface SettingsContext {
   marketplaceId?: string
@@ -78,6 +76,8 @@ export interface ResolvedSettings {
   baseUrl: string
   credential: string
   credentialKind: CredentialKind
+  /** Where the credential comes from: PAYFAC_API_KEY (env), the profile file, the OS keychain, a command. */
+  credentialStore?: CredentialStore
   context: SettingsContext
   /** One line per conflict between sources, for stderr. Never holds a raw credential. */
   notices: string[]
@@ -87,23 +87,6 @@ export interface ResolvedSettings {
   overridden?: Partial<Record<'profile' | 'baseUrl' | 'credential' | keyof SettingsContext, string[]>>
 }
 
-export interface ResolveInput {
-  flags: SettingsFlags
-  env: Record<string, string | undefined>
-  store: ProfileSource
-}
-
-/** Environment variables read by resolveSettings. */
-export const SETTINGS_ENV = {
-  profile: 'PAYFAC_PROFILE',
-  apiKey: 'PAYFAC_API_KEY',
-  /** Needed only when PAYFAC_API_KEY holds a credential whose kind cannot be inferred (a JWT). */
-  credentialKind: 'PAYFAC_CREDENTIAL_KIND',
-  baseUrl: 'PAYFAC_BASE_URL',
-  merchantId: 'PAYFAC_MERCHANT_ID',
-  marketplaceId: 'PAYFAC_MARKETPLACE_ID',
-  customerId: 'PAYFAC_CUSTOMER_ID',
-} as const
 
 const CONTEXT_FIELDS = [
   { field: 'marketplaceId', flag: '--marketplace-id', env: SETTINGS_ENV.marketplaceId, words: 'marketplace id' },
@@ -111,105 +94,31 @@ const CONTEXT_FIELDS = [
   { field: 'customerId', flag: '--customer-id', env: SETTINGS_ENV.customerId, words: 'customer id' },
 ] as const
 
-interface Candidate {
-  value: string | undefined
-  /** How the value is named in a notice or error, value included (masked for credentials). */
-  label: string
-  /** Where it came from, for error messages: "--base-url", "PAYFAC_BASE_URL", "profile dev". */
-  origin: string
-  /** Set for candidates taken from a profile. */
-  profile?: Profile
-  /** The built-in fallback: losing to anything is not worth a notice. */
-  fallback?: boolean
-}
-
-/**
- * The first present candidate wins; every other present candidate with a different value is
- * named in one notice.
- */
-function choose(candidates: Candidate[], notices: string[], overridden?: (labels: string[]) => void): Candidate | undefined {
-  const present = candidates.filter((c) => c.value !== undefined)
-  const winner = present[0]
-  if (!winner) return undefined
-  const ignored = present.slice(1).filter((c) => c.value !== winner.value && !c.fallback)
-  if (ignored.length > 0) {
-    notices.push(`using ${winner.label} (${ignored.map((c) => c.label).join(', ')} ignored)`)
-    overridden?.(ignored.map((c) => c.label))
-  }
-  return winner
-}
-
-/** Trimmed value, with an empty or blank string counting as absent. */
-function given(value: string | undefined): string | undefined {
-  const text = value?.trim()
-  return text ? text : undefined
-}
 
 export function resolveSettings(input: ResolveInput): ResolvedSettings {
-  const { flags, env, store } = input
+  const { flags, env } = input
   const notices: string[] = []
   const overridden: NonNullable<ResolvedSettings['overridden']> = {}
 
   // Which profile.
-  const flagProfile = given(flags.profile)
-  const envProfile = given(env[SETTINGS_ENV.profile])
-  const envKey = given(env[SETTINGS_ENV.apiKey])
-  let source: SettingsSource
-  let profile: Profile | undefined
-  const knownNames = () => store.list?.().map((p) => p.name) ?? []
-  const lookup = (name: string, from: string): Profile => {
-    const found = store.get(name) ?? (name === LOCAL_PROFILE_NAME ? { ...BUILTIN_LOCAL_PROFILE } : undefined)
-    if (!found) throw unknownProfile(name, knownNames(), from)
-    return found
-  }
-
-  if (flagProfile !== undefined) {
-    source = 'flag'
-    if (envProfile !== undefined && envProfile !== flagProfile) {
-      notices.push(`using --profile ${flagProfile} (${SETTINGS_ENV.profile}=${envProfile} ignored)`)
-      overridden.profile = [`${SETTINGS_ENV.profile}=${envProfile}`]
-    }
-    profile = lookup(flagProfile, '--profile')
-  } else if (envProfile !== undefined) {
-    source = 'env'
-    profile = lookup(envProfile, SETTINGS_ENV.profile)
-  } else {
-    const active = given(store.activeName())
-    if (active !== undefined) {
-      source = 'active'
-      profile = lookup(active, 'the active profile')
-    } else if (envKey !== undefined) {
-      source = 'env'
-      profile = undefined
-    } else {
-      source = 'builtin'
-      profile = { ...BUILTIN_LOCAL_PROFILE }
-    }
-  }
-
-  // A profile's values sit just below flags when a flag chose it, just below named env
-  // settings otherwise.
-  const fromProfile = (value: string | undefined, label: string): Candidate[] =>
-    profile
-      ? [{ value, label, origin: `profile ${profile.name}`, profile, fallback: source === 'builtin' }]
-      : []
-  const ranked = (flag: Candidate[], envValue: Candidate[], profileValue: Candidate[]): Candidate[] =>
-    source === 'flag' ? [...flag, ...profileValue, ...envValue] : [...flag, ...envValue, ...profileValue]
+  const chosen = chooseProfile(input, notices, overridden)
+  const { source, profile } = chosen
 
   // Base URL.
   const flagUrl = given(flags.baseUrl)
   const envUrl = given(env[SETTINGS_ENV.baseUrl])
   const url = choose(
     ranked(
+      chosen,
       [{ value: flagUrl, label: `--base-url ${flagUrl}`, origin: '--base-url' }],
       [{ value: envUrl, label: `${SETTINGS_ENV.baseUrl}=${envUrl}`, origin: SETTINGS_ENV.baseUrl }],
-      fromProfile(profile?.baseUrl, `the base URL ${profile?.baseUrl} of profile ${profile?.name}`),
+      fromProfile(chosen, profile?.baseUrl, `the base URL ${profile?.baseUrl} of profile ${profile?.name}`),
     ),
     notices,
     (labels) => (overridden.baseUrl = labels),
   )
   if (!url?.value) {
-    throw new ConfigError(`${SETTINGS_ENV.apiKey} is set, but there is no base URL to send it to.`, {
+    throw new ConfigError(`${given(env[SETTINGS_ENV.apiKey]) ? SETTINGS_ENV.apiKey : SETTINGS_ENV.credentialCommand} is set, but there is no base URL to send it to.`, {
       reason: 'missing',
       hint: `Set ${SETTINGS_ENV.baseUrl} (or --base-url), or use a profile.`,
     })
@@ -225,21 +134,24 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   }
   const baseUrl = url.value
 
-  // Credential: a flag-chosen profile keeps its own; otherwise PAYFAC_API_KEY overrides.
-  const credential = choose(
-    ranked(
-      [],
-      [{ value: envKey, label: envKey ? `${SETTINGS_ENV.apiKey}=${maskCredential(envKey)}` : '', origin: SETTINGS_ENV.apiKey }],
-      fromProfile(
-        profile?.credential,
-        profile ? `the credential ${maskCredential(profile.credential)} of profile ${profile.name}` : '',
-      ),
-    ),
-    notices,
-    (labels) => (overridden.credential = labels),
-  ) as Candidate
-  const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env)
-
+  // Credential: a flag-chosen profile keeps its own; otherwise PAYFAC_API_KEY (then
+  // PAYFAC_CREDENTIAL_COMMAND) overrides. One kept elsewhere is the secret fetched for it.
+  const credential = choose(credentialCandidates(input, chosen), notices, (labels) => (overridden.credential = labels)) as Candidate
+  if (credential.pending) {
+    const revealed = given(input.revealed)
+    if (revealed === undefined) throw new ConfigError(`The credential from ${credential.origin} was not fetched.`, { reason: 'missing' })
+    credential.value = revealed
+  }
+  const credentialKind = credential.profile ? credential.profile.credentialKind : envCredentialKind(credential.value as string, env, credential.origin)
+  if (credential.profile && credential.pending) {
+    const inferred = inferCredentialKind(credential.value as string)
+    if (inferred && inferred !== credentialKind) {
+      throw new ConfigError(`Profile ${credential.profile.name} says ${credentialKind}, but its credential (${maskCredential(credential.value as string)}) is a ${inferred}.`, {
+        reason: 'invalid',
+        hint: `Add it again with the right --credential-kind: payfac profiles add ${credential.profile.name} --replace …`,
+      })
+    }
+  }
   // A key naming the other environment than the profile's label is refused; otherwise the
   // environment follows the values in effect (environment.ts).
   if (profile) checkKeyMatchesEnvironment(profile.environment, credential.value as string)
@@ -269,9 +181,10 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     const profileValue = profile?.[field]
     const winner = choose(
       ranked(
+        chosen,
         [{ value: flagValue, label: `${flag} ${flagValue}`, origin: flag }],
         [{ value: envValue, label: `${envName}=${envValue}`, origin: envName }],
-        fromProfile(profileValue, `the ${words} ${profileValue} of profile ${profile?.name}`),
+        fromProfile(chosen, profileValue, `the ${words} ${profileValue} of profile ${profile?.name}`),
       ),
       notices,
       (labels) => (overridden[field] = labels),
@@ -291,35 +204,10 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     baseUrl,
     credential: credential.value as string,
     credentialKind,
+    credentialStore: credential.store ?? 'file',
     context,
     notices,
     origins,
     overridden,
   }
-}
-
-/** The kind of PAYFAC_API_KEY: inferred from its prefix, or given by PAYFAC_CREDENTIAL_KIND. */
-function envCredentialKind(key: string, env: Record<string, string | undefined>): CredentialKind {
-  const inferred = inferCredentialKind(key)
-  const stated = given(env[SETTINGS_ENV.credentialKind])
-  if (stated !== undefined && !(CREDENTIAL_KINDS as readonly string[]).includes(stated)) {
-    throw new ConfigError(`${SETTINGS_ENV.credentialKind}=${stated} is not a credential kind.`, {
-      reason: 'invalid',
-      hint: `Use one of: ${CREDENTIAL_KINDS.join(', ')}.`,
-    })
-  }
-  if (inferred && stated && stated !== inferred) {
-    throw new ConfigError(
-      `${SETTINGS_ENV.credentialKind}=${stated}, but ${SETTINGS_ENV.apiKey} holds a ${inferred} (${maskCredential(key)}).`,
-      { reason: 'invalid' },
-    )
-  }
-  const kind = inferred ?? (stated as CredentialKind | undefined)
-  if (!kind) {
-    throw new ConfigError(`The kind of credential in ${SETTINGS_ENV.apiKey} (${maskCredential(key)}) cannot be told from its form.`, {
-      reason: 'missing',
-      hint: `Set ${SETTINGS_ENV.credentialKind} (for example customer-jwt), or add a profile with its kind.`,
-    })
-  }
-  return kind
 }

@@ -1,7 +1,8 @@
 // The profile store: one JSON file, `<dir>/profiles.json`, owned by conf.
 //
-// - The folder is created with mode 0700 and the file with mode 0600: it holds credentials in
-//   clear text, readable by the owner only. A store whose file or folder others can read or
+// - The folder is created with mode 0700 and the file with mode 0600: it may hold credentials in
+//   clear text (a profile whose secret is not in the OS keychain nor printed by a command, see
+//   secrets.ts), readable by the owner only. A store whose file or folder others can read or
 //   write, or that belongs to another user, is refused (exit 3) with the command that fixes it; a
 //   folder that exists before the file does is narrowed to 0700 when the file is first written.
 // - A read (every API call resolves its settings here) is one readFileSync and the store's check
@@ -148,6 +149,18 @@ export class ProfileStore {
       const { [name]: _removed, ...profiles } = data.profiles
       const { active, ...rest } = data
       return { ...rest, profiles, ...(active !== undefined && active !== name ? { active } : {}) }
+    })
+  }
+
+  /**
+   * Under the lock, replaces each stored profile by what `change` gives for it (checked by
+   * parseProfile). `change` runs once per profile; if it throws, nothing is written.
+   */
+  async rewrite(change: (profile: Profile) => Profile): Promise<void> {
+    await this.#update((data) => {
+      const profiles: Record<string, Profile> = {}
+      for (const [name, profile] of Object.entries(data.profiles)) profiles[name] = parseProfile({ ...change(profile), name })
+      return { ...data, profiles }
     })
   }
 

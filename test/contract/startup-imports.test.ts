@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(__dirname, '../..')
 const SRC = join(ROOT, 'src')
 
-const HEAVY_PACKAGES = /^(zod|conf|ajv|undici|cli-table3|csv-stringify|@inquirer\/prompts)(\/|$)/
+const HEAVY_PACKAGES = /^(zod|conf|ajv|undici|cli-table3|csv-stringify|@inquirer\/prompts|@napi-rs\/keyring)(\/|$)/
 const HEAVY_FILES = ['client/index.ts', 'client/client.ts', 'client/transport.ts', 'config/index.ts', 'config/store.ts', 'output/index.ts', 'output/render.ts']
 
 function sourceFiles(dir: string): string[] {
@@ -92,7 +92,7 @@ describe('the bundle of each command loads nothing heavy before it runs', () => 
     inputs: Record<string, unknown>
   }
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { outputs: Record<string, Output> }
-  const heavyInput = /node_modules\/(zod|conf|ajv|undici|cli-table3|csv-stringify|@inquirer\/prompts)\/|^src\/(client\/index|config\/store|output\/render)\.ts$/
+  const heavyInput = /node_modules\/(zod|conf|ajv|undici|cli-table3|csv-stringify|@inquirer\/prompts|@napi-rs\/keyring)\/|^src\/(client\/index|config\/store|output\/render)\.ts$/
 
   /** Inputs of every file loaded by static imports from `entry` (dynamic imports wait for use). */
   function staticInputs(entry: string): string[] {

@@ -1,4 +1,5 @@
-// DESIGN.md, "Who may import whom": config may import conf, zod, the lock library (proper-lockfile), node:*, its own files and
+// DESIGN.md, "Who may import whom": config may import conf, zod, the lock library (proper-lockfile), the OS keychain
+// binding (@napi-rs/keyring, only by a dynamic import: keychain.ts), node:*, its own files and
 // the shared well-known seed, and of the client only its pure fast check (client/fast-check.ts,
 // which reads the profile store without loading zod) and key prefix (client/key-prefix.ts); never
 // oclif, output or the rest of the client.
@@ -22,7 +23,7 @@ describe('src/config imports', () => {
           target.startsWith(ROOT + path.sep) || target === path.resolve(ROOT, '../well-known.js') || target === path.resolve(ROOT, '../client/fast-check.js') || target === path.resolve(ROOT, '../client/key-prefix.js')
         expect(allowed, `${spec} from ${name}`).toBe(true)
       } else {
-        expect(['conf', 'zod', 'proper-lockfile'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)
+        expect(['conf', 'zod', 'proper-lockfile', '@napi-rs/keyring'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)
       }
     }
   })
@@ -42,5 +43,14 @@ describe('src/config imports', () => {
       if (name !== 'store-write.ts') expect(text, name).not.toMatch(conf)
     }
     expect(fs.readFileSync(path.join(ROOT, 'store-write.ts'), 'utf8')).toMatch(/import\(\s*['"]conf['"]\s*\)/)
+  })
+
+  it('loads the keychain binding only in keychain.ts, and only lazily', () => {
+    for (const name of files) {
+      const text = fs.readFileSync(path.join(ROOT, name), 'utf8')
+      expect(text, name).not.toMatch(/^\s*import\s+(?!type\b)[^'"]*?from\s+['"]@napi-rs\/keyring['"]/m)
+      if (name !== 'keychain.ts') expect(text, name).not.toMatch(/@napi-rs\/keyring/)
+    }
+    expect(fs.readFileSync(path.join(ROOT, 'keychain.ts'), 'utf8')).toMatch(/import\(\s*['"]@napi-rs\/keyring['"]\s*\)/)
   })
 })

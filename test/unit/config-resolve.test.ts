@@ -98,6 +98,7 @@ describe('resolveSettings: values and their precedence', () => {
       baseUrl: BUILTIN_LOCAL_PROFILE.baseUrl,
       credential: BUILTIN_LOCAL_PROFILE.credential,
       credentialKind: 'merchant-secret-key',
+      credentialStore: 'builtin',
       context: { marketplaceId: BUILTIN_LOCAL_PROFILE.marketplaceId, merchantId: BUILTIN_LOCAL_PROFILE.merchantId },
       notices: [],
       origins: { baseUrl: 'profile local', credential: 'profile local', marketplaceId: 'profile local', merchantId: 'profile local' },

@@ -138,12 +138,39 @@ function octal(mode: number): string {
 export async function checkSettings(resolve: () => Promise<ResolvedSettings>): Promise<{ row: CheckRow; settings?: ResolvedSettings }> {
   try {
     const settings = await resolve()
-    const profile = settings.profileName ? `profile ${settings.profileName}` : 'no profile (PAYFAC_API_KEY)'
+    const profile = settings.profileName ? `profile ${settings.profileName}` : `no profile (${settings.origins?.credential ?? 'PAYFAC_API_KEY'})`
     return { row: pass('settings', `${profile}, ${settings.environment}${settings.environmentReason ? ` (${settings.environmentReason})` : ''}, ${settings.baseUrl}`), settings }
   } catch (error) {
     const { message, hint } = error as { message: string; hint?: string }
     return { row: fail('settings', message, hint ?? 'See `payfac whoami` and `payfac profiles list`.') }
   }
+}
+
+const KEPT_IN: Record<string, string> = {
+  env: 'PAYFAC_API_KEY (not on disk)',
+  builtin: "the built-in local profile (the emulator's well-known key)",
+  keychain: 'the OS keychain',
+  command: 'a credential command, run each time (not on disk)',
+  file: 'the profile file',
+}
+
+/** The warning for a live key kept on disk in the profile file, or undefined. */
+export function liveKeyOnDisk(settings: ResolvedSettings, storeFile: string): string | undefined {
+  if ((settings.credentialStore ?? 'file') !== 'file' || !settings.profileName) return undefined
+  if (settings.environment !== 'production' && !settings.credential.startsWith('live_')) return undefined
+  return `warning: the live credential of profile ${settings.profileName} is kept on disk in ${storeFile}; move it to the OS keychain with \`payfac profiles migrate-secrets\`, or use a --credential-command profile`
+}
+
+/**
+ * Where the credential comes from. A live key on disk passes (it is the operator's choice, and the
+ * file is 0600) but says so, as a warning.
+ */
+export function checkCredentialStore(settings: ResolvedSettings, storeFile: string): CheckRow {
+  const name = 'credential storage'
+  const kept = settings.credentialStore ?? 'file'
+  const where = kept === 'file' ? `${KEPT_IN.file} ${storeFile} (mode 0600)` : (KEPT_IN[kept] ?? kept)
+  const warning = liveKeyOnDisk(settings, storeFile)
+  return pass(name, warning ? `${where}; ${warning}` : `${where}${settings.origins?.credential ? ` (${settings.origins.credential})` : ''}`)
 }
 
 /** A live key goes with production, a sandbox key with sandbox or local. */

@@ -23,7 +23,7 @@ export async function checkTarget(environment: string, baseUrl: string): Promise
 }
 
 /** The usage line `profiles add` shows when it has no name and nobody to ask. */
-export const PROFILES_ADD_USAGE = 'payfac profiles add NAME --environment sandbox|production|local --base-url URL [--credential-stdin] [--use]'
+export const PROFILES_ADD_USAGE = 'payfac profiles add NAME --environment sandbox|production|local --base-url URL [--credential-stdin | --credential-command CMD] [--use]'
 
 /**
  * The profile's name: the argument, or asked for on a terminal (letters, digits, - and _, as the

@@ -15,14 +15,16 @@ export interface ProfileRow {
   environment: string
   baseUrl: string
   credentialKind: string
-  /** Already masked, e.g. `sandbox_sk_…a1b2`. */
+  /** Already masked, e.g. `sandbox_sk_…a1b2`, or a note in parentheses: `(printed by a command)`. */
   credential: string
+  /** Where the secret is kept: `file`, `keychain`, `command: op read …`, `built-in`. */
+  credentialStore?: string | undefined
   merchantId?: string | undefined
   marketplaceId?: string | undefined
   customerId?: string | undefined
 }
 
-const looksMasked = (text: string) => text.includes('…')
+const looksMasked = (text: string) => text.includes('…') || /^\([a-z ]+\)$/.test(text)
 
 const p = {
   active: { key: 'active', header: 'Active', display: (value) => (value ? '*' : '') },
@@ -48,6 +50,7 @@ export const profileView = defineView<ProfileRow>({
     p.baseUrl,
     p.credentialKind,
     p.credential,
+    { key: 'credentialStore', header: 'Stored in' },
     { key: 'marketplaceId', header: 'Marketplace' },
     { key: 'merchantId', header: 'Merchant' },
     { key: 'customerId', header: 'Customer' },
