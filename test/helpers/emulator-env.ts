@@ -17,7 +17,9 @@ export interface EmulatorEnv {
 /**
  * The environment that points payfac at `baseUrl` with `credential` and a config dir of its own,
  * with no profile, context, colour or CI setting taken from the shell that runs the tests (CI
- * changes what the production guard says; the tests that are about CI set it themselves).
+ * changes what the production guard says; the tests that are about CI set it themselves), and
+ * no keychain: a session bus of the developer's desktop would otherwise receive the secrets of
+ * `profiles add` (test/helpers/keyring.ts starts a private one for the keychain tests).
  */
 export function commandEnv(configDir: string, baseUrl: string, credential: string): Record<string, string | undefined> {
   return {
@@ -29,7 +31,9 @@ export function commandEnv(configDir: string, baseUrl: string, credential: strin
     PAYFAC_MARKETPLACE_ID: undefined,
     PAYFAC_CUSTOMER_ID: undefined,
     PAYFAC_REPEAT_WINDOW: undefined,
+    PAYFAC_CREDENTIAL_COMMAND: undefined,
     CI: undefined,
+    DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/payfac-tests-have-no-session-bus',
     NO_COLOR: '1',
   }
 }
