@@ -21,6 +21,6 @@ export default class OpenApi extends PayfacCommand<typeof OpenApi> {
   }
 
   async run() {
-    await writeOut(await openApiText(this.config.root, this.flags.yaml ? 'yaml' : 'json'))
+    writeOut(await openApiText(this.config.root, this.flags.yaml ? 'yaml' : 'json'))
   }
 }

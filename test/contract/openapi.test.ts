@@ -9,12 +9,15 @@ import { validate } from '@readme/openapi-parser'
 // dialect of OpenAPI 3.1.
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 
 import { createClient } from '../../src/client/index.js'
 import { openApiDocument } from '../../src/client/openapi/document.js'
 import { ALL_ROUTES } from '../../src/emulator/resources/index.js'
 import type { RunningEmulator } from '../../src/emulator/index.js'
 import { call, startTestEmulator } from '../emulator/integrators-helpers.js'
+import { runCommand } from '../helpers/run-command.js'
+import { spawnCli } from '../helpers/spawn-cli.js'
 
 const ROOT = resolve(__dirname, '../..')
 const FIXTURES = join(ROOT, 'test/fixtures')
@@ -172,5 +175,26 @@ describe('the emulator serves the document', () => {
     expect(servers).toEqual([{ url: emulator.url.replace(/\/$/, ''), description: 'This payfac emulator' }])
     const { servers: _contract, ...expected } = built()
     expect(rest).toEqual(expected)
+  })
+})
+
+describe('payfac openapi', () => {
+  it('prints the built document, as JSON and as YAML (spawned: the quick path before oclif)', async () => {
+    const json = await spawnCli(['openapi'])
+    expect(json.code, json.stderr).toBe(0)
+    expect(json.stderr).toBe('')
+    expect(JSON.parse(json.stdout)).toEqual(built())
+    const yaml = await spawnCli(['openapi', '--yaml'])
+    expect(yaml.code, yaml.stderr).toBe(0)
+    expect(parseYaml(yaml.stdout)).toEqual(built())
+  })
+
+  it('runs as a command too (through oclif: flags parsed, a wrong one refused with exit 2)', async () => {
+    const yaml = await runCommand(['openapi', '--yaml'])
+    expect(yaml.code, yaml.stderr).toBe(0)
+    expect(parseYaml(yaml.stdout)).toEqual(built())
+    const wrong = await spawnCli(['openapi', '--yml'])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stdout).toBe('')
   })
 })

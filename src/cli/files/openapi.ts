@@ -3,6 +3,7 @@
 // YAML loads the yaml library, only for --yaml.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 /** Where the build puts the document, under the package root. */
 export const OPENAPI_FILE = 'dist/openapi.json'
@@ -23,9 +24,24 @@ export async function openApiText(root: string, format: 'json' | 'yaml'): Promis
   return stringify(JSON.parse(text) as unknown, { lineWidth: 0 })
 }
 
-/** Writes text to stdout and waits until it is handed over (a pipe closed early ends quietly elsewhere). */
-export function writeOut(text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.stdout.write(text, (error) => (error ? reject(error) : resolve()))
-  })
+/**
+ * `payfac openapi` and `payfac openapi --yaml` exactly, answered before oclif loads: true when
+ * printed. Anything else (help, other flags, a missing file) is left to the command, which
+ * parses and reports as every command does.
+ */
+export async function openApiQuickly(argv: string[], root: URL): Promise<boolean> {
+  if (argv[0] !== 'openapi' || argv.length > 2 || (argv.length === 2 && argv[1] !== '--yaml')) return false
+  let text: string
+  try {
+    text = await openApiText(fileURLToPath(root), argv[1] === '--yaml' ? 'yaml' : 'json')
+  } catch {
+    return false
+  }
+  writeOut(text)
+  return true
+}
+
+/** Writes text to stdout; a pending write keeps the process alive until it is handed over (a closed pipe ends quietly, see start/pipes.ts). */
+export function writeOut(text: string): void {
+  process.stdout.write(text)
 }
