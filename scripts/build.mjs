@@ -13,6 +13,8 @@
 // 4. a small command index, dist/bundle/commands.json, lets the CLI find a command's id in its
 //    arguments without oclif's help system, and its start-up help tell a command from a topic
 //    without parsing the whole manifest (src/cli/start/dispatch.ts).
+// Last, the contract as an OpenAPI 3.1 document, dist/openapi.json, made from the compiled client's
+// zod schemas (src/client/openapi/document.ts), for `payfac openapi` and the emulator.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
