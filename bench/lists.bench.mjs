@@ -7,7 +7,9 @@
 //   2. client CPU (user + system, from /usr/bin/time) of the same two against a node:http server
 //      that does not sort: canned pages, so that the figure is the client's alone;
 //   3. peak RSS of payfac over 1 000 000 records (100 000 with ctx.quick) from a server that makes
-//      the pages on the fly.
+//      the pages on the fly;
+//   4. the same CPU and memory goals for `--all --jsonl` (JSON Lines): client CPU over the canned
+//      100 000 records against the plain script, and peak RSS over the records of figure 3.
 //
 // The emulator and the canned servers run in this process on 127.0.0.1, port 0; payfac and the
 // plain script run as child processes with stdout piped here (records are counted). Orders are
@@ -225,6 +227,38 @@ export default async function bench(ctx = { quick: false, log: () => {} }) {
       })
     } finally {
       await lazy.close()
+    }
+
+    // 4. --jsonl: client CPU against the canned server, peak RSS over `many` records made on the fly.
+    const cannedAgain = await pageServer(records, false)
+    const lazyAgain = await pageServer(many, true)
+    try {
+      const key = 'sandbox_sk_benchKey000000000000'
+      const payfac = []
+      const plain = []
+      for (let run = 0; run < runs; run++) {
+        const p = await measure([plainPath, cannedAgain.url, key], envFor(cannedAgain.url, key))
+        const c = await measure([BIN, 'orders', 'list', '--all', '--jsonl'], envFor(cannedAgain.url, key))
+        if (c.lines !== records) throw new Error(`expected ${records} JSON lines, got ${c.lines}`)
+        plain.push(p.cpuS)
+        payfac.push(c.cpuS)
+        log(`lists: canned --jsonl run ${run + 1}: payfac ${fmt(c.cpuS, 2)} s CPU, plain ${fmt(p.cpuS, 2)} s CPU`)
+      }
+      const big = await measure([BIN, 'orders', 'list', '--all', '--jsonl'], envFor(lazyAgain.url, key))
+      if (big.lines !== many) throw new Error(`expected ${many} JSON lines, got ${big.lines}`)
+      log(`lists: ${many} records --jsonl: payfac peak ${fmt(big.rssMiB)} MiB`)
+      const ratio = median(payfac) / median(plain)
+      rows.push({
+        figure: `orders list --all --jsonl: client CPU over ${records.toLocaleString('en')} records (median of ${runs}); peak RSS over ${many.toLocaleString('en')}`,
+        goal: '≤ 1.5× plain fetch ×4 (CSV) CPU; < 150 MiB',
+        measured: `${fmt(median(payfac), 2)} s CPU; ${fmt(big.rssMiB)} MiB`,
+        baseline: `${fmt(median(plain), 2)} s CPU`,
+        ratio: Number(ratio.toFixed(2)),
+        pass: ratio <= 1.5 && big.rssMiB < 150,
+      })
+    } finally {
+      await cannedAgain.close()
+      await lazyAgain.close()
     }
   } finally {
     rmSync(configDir, { recursive: true, force: true })

@@ -17,6 +17,8 @@ const CASES = [
   { figure: 'payfac --version', args: () => ['--version'], goal: 10 },
   { figure: 'payfac --help', args: () => ['--help'], goal: 50 },
   { figure: 'payfac orders create --help', args: () => ['orders', 'create', '--help'], goal: 50 },
+  // The OpenAPI document is a file the build wrote: printing it loads no zod (issue 22).
+  { figure: 'payfac openapi', args: () => ['openapi'], goal: 50 },
   { figure: 'payfac orders get <id> --json (local emulator)', args: (id) => ['orders', 'get', id, '--json'], goal: 100 },
   // The same call as most users make it: the credential from a profile in the store, not from the environment.
   { figure: 'payfac orders get <id> --json (local emulator, profile from the store)', args: (id) => ['orders', 'get', id, '--json'], goal: 100, profile: true },

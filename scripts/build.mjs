@@ -13,10 +13,12 @@
 // 4. a small command index, dist/bundle/commands.json, lets the CLI find a command's id in its
 //    arguments without oclif's help system, and its start-up help tell a command from a topic
 //    without parsing the whole manifest (src/cli/start/dispatch.ts).
+// Last, the contract as an OpenAPI 3.1 document, dist/openapi.json, made from the compiled client's
+// zod schemas (src/client/openapi/document.ts), for `payfac openapi` and the emulator.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -124,6 +126,11 @@ const { commandIndex } = await import('./command-index.mjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const index = commandIndex(manifest, pjson, (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')))
 writeFileSync(join(stage, 'dist/bundle/commands.json'), `${JSON.stringify(index)}\n`)
+
+// The contract as an OpenAPI 3.1 document, made from the client's zod schemas just compiled
+// (src/client/openapi/document.ts): `payfac openapi` prints this file without loading zod.
+const { openApiDocument } = await import(pathToFileURL(join(stage, 'dist/client/openapi/document.js')).href)
+writeFileSync(join(stage, 'dist/openapi.json'), `${JSON.stringify(openApiDocument(), null, 2)}\n`)
 
 // The swap: the old dist/ moves aside and the new one takes its name (two renames on one file
 // system, so a running `payfac` finds one or the other), then the manifest that matches it.

@@ -82,12 +82,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     this.args = args as ArgsOf<T>
   }
 
-  /** Table unless --json or --csv; a command whose answer is raw JSON passes `json` as its default. */
+  /** Table unless --json, --csv or --jsonl; a command whose answer is raw JSON passes `json` as its default. */
   private async outputOptions(fallback: 'table' | 'json' = 'table') {
     const f = this.flags as Globals
     const isTTY = Boolean(process.stdout.isTTY)
     return {
-      format: f.json || f.query ? ('json' as const) : f.csv ? ('csv' as const) : fallback,
+      format: f.json || f.query ? ('json' as const) : f.csv ? ('csv' as const) : f.jsonl ? ('jsonl' as const) : fallback,
       columns: f.columns ? f.columns.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
       out: process.stdout,
       isTTY,

@@ -17,6 +17,7 @@
 //   GET    /__emulator/webhooks/{id}            one subscription with its secret (for `payfac webhooks listen`)
 //   GET    /__emulator/namespaces               namespaces in use
 //   POST   /__emulator/seed                     {orders?, settlementEntries?, merchantId?, days?}: many records at once
+//   GET    /__emulator/openapi.json             the contract as OpenAPI 3.1, this emulator as its server
 import { z } from 'zod'
 import { describeIssues } from '../client/schemas/common.js'
 import { EmulatorError, badRequest, notFound } from './api-error.js'
@@ -25,6 +26,7 @@ import { MAX_BULK_RECORDS, bulkSeed } from './bulk-seed.js'
 import { timestamp } from './clock.js'
 import { monthFixture, removeEntry } from './control-month.js'
 import { parseFault } from './faults.js'
+import { emulatorOpenApi } from './openapi.js'
 import type { IdGenerator } from './ids.js'
 import { MAX_NAMESPACES, NAMESPACE_HEADER, type IntegratorOptions, type Namespace, type Namespaces } from './namespaces.js'
 import type { RawRequest, RawResponse } from './pipeline.js'
@@ -46,7 +48,7 @@ export interface ControlContext {
   options: IntegratorOptions
 }
 
-type Handler = (ctx: ControlContext, req: { body: unknown; query: URLSearchParams; params: string[]; requestId: string }) => unknown
+type Handler = (ctx: ControlContext, req: { body: unknown; query: URLSearchParams; params: string[]; requestId: string; baseUrl: string }) => unknown
 
 const EventType = z.string().regex(/^[A-Z][A-Za-z0-9]*$/, { error: 'expected an event name such as TransactionPaid' })
 const TriggerBody = z.strictObject({
@@ -124,6 +126,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
         'GET|POST|DELETE /__emulator/faults',
         'GET /__emulator/webhooks/{webhookSubscriptionId}',
         'GET /__emulator/namespaces',
+        'GET /__emulator/openapi.json',
         'POST /__emulator/seed',
         'POST /__emulator/fixtures/month',
         'DELETE /__emulator/settlement/{settlementEntryId}',
@@ -244,6 +247,10 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
   'settlement/*': {
     DELETE: (ctx, req) => removeEntry(ctx.ns, req.params[0] as string),
   },
+  // The contract as OpenAPI 3.1, the document `payfac openapi` prints, with this emulator as its server.
+  'openapi.json': {
+    GET: (_ctx, req) => emulatorOpenApi(req.baseUrl),
+  },
   namespaces: {
     GET: (ctx) =>
       ctx.namespaces.list().map((n) => ({
@@ -293,7 +300,7 @@ export function handleControl(ctx: ControlContext, raw: RawRequest, url: URL): R
         throw badRequest('malformed_json', 'The request body is not valid JSON', (error as Error).message)
       }
     }
-    const result = handler(ctx, { body, query: url.searchParams, params: found.params, requestId })
+    const result = handler(ctx, { body, query: url.searchParams, params: found.params, requestId, baseUrl: raw.baseUrl ?? 'http://127.0.0.1' })
     return { status: 200, headers, body: JSON.stringify(result) }
   } catch (error) {
     const e = error instanceof EmulatorError ? error : new EmulatorError(500, 'internal_error', 'The control plane failed', { detail: String(error) })

@@ -2,12 +2,13 @@
 // process: `color` is false when NO_COLOR or TERM=dumb is set or stdout is not a terminal, and
 // `ascii` true when the locale is not UTF-8 (./terminal.ts decides both from the environment).
 
-export type OutputFormat = 'table' | 'json' | 'csv'
+/** `jsonl`: JSON Lines, one compact JSON object a line (a list streamed record by record). */
+export type OutputFormat = 'table' | 'json' | 'csv' | 'jsonl'
 
 /** Shown in a table for a missing value (keeps whitespace-separated columns countable). */
 export const MISSING = '-'
 
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv']
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'csv', 'jsonl']
 
 export interface OutputOptions {
   format: OutputFormat

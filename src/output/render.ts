@@ -1,4 +1,4 @@
-// Rendering records to stdout as a table, JSON or CSV.
+// Rendering records to stdout as a table, JSON, JSON Lines or CSV.
 //
 // Lists stream: a record is written soon after it arrives, memory stays flat however many
 // there are (tables are drawn in batches of at most 200 rows), and the writer waits for
@@ -83,6 +83,10 @@ async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: Output
     await sink.push(`${jsonOf(view, record)}\n`)
     return sink.flush()
   }
+  if (options.format === 'jsonl' && !Array.isArray(record)) {
+    await sink.push(jsonLine(view, record))
+    return sink.flush()
+  }
   if (Array.isArray(record)) {
     await renderList(view as unknown as View<unknown>, record as unknown[], options)
     return
@@ -122,6 +126,7 @@ export async function renderList<T>(
   try {
     if (options.ids) return await idList(view, records, options, sink)
     if (options.format === 'json') return await jsonList(view, records, options, sink)
+    if (options.format === 'jsonl') return await jsonLines(view, records, options, sink)
     if (options.format === 'csv') return await (await import('./csv.js')).csvList(view, records, options, sink)
     return await tableList(view, records, options, sink)
   } finally {
@@ -161,6 +166,31 @@ async function jsonList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T
     throw error
   }
   await close()
+  return count
+}
+
+/** One record as one line of JSON Lines: compact, ended by a newline (JSON escapes any newline inside). */
+function jsonLine<T>(view: View<T>, record: T): string {
+  return `${JSON.stringify(view.json ? view.json(record) : record) ?? 'null'}\n`
+}
+
+/**
+ * JSON Lines: one compact JSON value a record, a line each, streamed as records arrive. Only
+ * whole lines are ever added to the sink, so a walk stopped by Ctrl-C or a failure leaves whole
+ * lines: every line printed parses on its own.
+ */
+async function jsonLines<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions, sink: Sink): Promise<number> {
+  const writer: ListWriter<T> = {
+    add: (record) => sink.append(jsonLine(view, record)),
+    addBatch(batch) {
+      let text = ''
+      for (const record of batch) text += jsonLine(view, record)
+      sink.append(text)
+    },
+    settle: () => sink.flush(),
+  }
+  const count = await streaming(() => forEach(records, writer, sink, options.signal), writer.settle)
+  await sink.flush()
   return count
 }
 

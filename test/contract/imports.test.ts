@@ -50,7 +50,7 @@ const forbidden: Record<string, { rooms: string[]; packages: RegExp[] }> = {
 }
 
 // Files of the client that other rooms may import at run time: pure modules with no transport.
-const CLIENT_PURE = /\/client\/(errors|money|envelope|webhook-signature|redact|fast-check|key-prefix|schemas\/[\w-]+)\.ts$/
+const CLIENT_PURE = /\/client\/(errors|money|envelope|webhook-signature|redact|fast-check|key-prefix|schemas\/[\w-]+|openapi\/[\w-]+)\.ts$/
 
 describe('who may import whom (DESIGN.md)', () => {
   it('finds the source', () => {

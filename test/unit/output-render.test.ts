@@ -487,7 +487,7 @@ describe('a source that hands over a page at a time (the client walk: batches())
 
   const records = Array.from({ length: 1234 }, (_, i) => row(i, i % 7 === 0 ? { note: i % 2 ? '=SUM(A1)' : 'a, "quoted"\nline' } : {}))
 
-  it.each(['csv', 'json', 'table'] as const)('%s: writes the same text as the same records one by one', async (format) => {
+  it.each(['csv', 'json', 'jsonl', 'table'] as const)('%s: writes the same text as the same records one by one', async (format) => {
     const one = options(format)
     const paging = options(format)
     expect(await renderList(rowView, generate(records.length, (i) => records[i] as Row), one)).toBe(1234)

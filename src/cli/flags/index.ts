@@ -21,6 +21,11 @@ const GLOBAL = 'GLOBAL'
 export const outputFlags = {
   json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
   csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
+  jsonl: Flags.boolean({
+    description: 'Print JSON Lines: one compact JSON object a line, streamed (a list, an --all walk, a report, bulk results).',
+    helpGroup: GLOBAL,
+    exclusive: ['json', 'csv', 'query', 'ids'],
+  }),
   columns: Flags.string({
     description: 'Comma-separated columns to show: dot paths of the JSON record (table and CSV); checked before anything is sent.',
     helpGroup: GLOBAL,

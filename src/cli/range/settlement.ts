@@ -151,6 +151,16 @@ async function* merge(
 }
 
 /** The entries and the rest of a JSON report stream, for a table. */
+/** The entries of a JSON report one by one, as they arrive (for --jsonl: memory stays flat; the summary is left out). */
+export async function* reportEntries(stream: Readable): AsyncGenerator<Loose> {
+  try {
+    for await (const batch of jsonEntries(stream)) for (const bytes of batch) yield JSON.parse(bytes.toString('utf8')) as Loose
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new AnswerShapeError({ method: 'GET', path: REPORT_PATH }, `the JSON report does not parse (${error.message})`)
+    throw error
+  }
+}
+
 export async function reportDocument(stream: Readable): Promise<{ entries: Loose[]; rest: unknown }> {
   const rest = outside()
   const entries: Loose[] = []

@@ -4,7 +4,7 @@ import { InterruptedError } from '../errors/index.js'
 import { watchInterrupts } from '../flows/interrupt.js'
 
 interface ListOptions {
-  format: 'table' | 'json' | 'csv'
+  format: 'table' | 'json' | 'csv' | 'jsonl'
   query?: string | undefined
   ids?: boolean | undefined
 }

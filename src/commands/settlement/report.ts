@@ -5,7 +5,7 @@ import { idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/downl
 import { outFlag } from '../../cli/flags/out.js'
 import { fanOutFlags } from '../../cli/flags/range.js'
 import { settlementFlags } from '../../cli/flags/transactions.js'
-import { checkedJsonReport, reportDocument, reportStream } from '../../cli/range/settlement.js'
+import { checkedJsonReport, reportDocument, reportEntries, reportStream } from '../../cli/range/settlement.js'
 import { announceParts } from '../../cli/range/parts.js'
 import { reportParts, settlementSelection } from '../../cli/requests/money.js'
 import { settlementEntryView, settlementSummaryView } from '../../output/views/money.js'
@@ -39,6 +39,7 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
     if (fanned !== undefined) return fanned
     const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json', timeoutMs)
     if (this.flags.csv || this.flags.json || this.flags.out) return this.deliver(stream)
+    if (this.flags.jsonl) return this.showAll(settlementEntryView, reportEntries(stream))
     return this.table(await reportDocument(stream))
   }
 

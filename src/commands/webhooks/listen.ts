@@ -39,7 +39,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
   async run() {
     const f = this.flags
     const secret = await webhookSecret(f.secret, { stdinFree: true, required: false })
-    const options = { port: f.port, events: f.events, forwardTo: f['forward-to'], secret, subscriptionId: f.subscription, skipVerify: f['skip-verify'], json: Boolean(f.json) }
+    const options = { port: f.port, events: f.events, forwardTo: f['forward-to'], secret, subscriptionId: f.subscription, skipVerify: f['skip-verify'], json: Boolean(f.json || f.jsonl) }
     const context = { client: await this.client(), settings: await this.settings(), stdout: process.stdout, stderr: process.stderr }
     await listenForWebhooks(options, context)
   }

@@ -26,7 +26,7 @@ export default class LoansEntriesReport extends ApiCommand<typeof LoansEntriesRe
     const client = await this.client()
     const answer = await client.loans.entries.report(entriesQueryFromFlags(this.flags))
     const rows = reportRows(answer)
-    if (this.flags.csv && rows) return this.showAll(loanEntryView, rows as Array<Record<string, unknown>>)
+    if ((this.flags.csv || this.flags.jsonl) && rows) return this.showAll(loanEntryView, rows as Array<Record<string, unknown>>)
     return this.show(rawView, answer, 'json')
   }
 }
