@@ -17,7 +17,7 @@ import { wantsJsonErrors } from './start/signals.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags/index.js'
 import { describeRetry, requestTimeoutMs } from './flags/lists.js'
-import { checkQueryRanges } from './validate/dates.js'
+import { checkQueryRanges, withMonth } from './validate/dates.js'
 import { checkArgv } from './validate/inputs.js'
 
 /** A command's own flag wins over a global one of the same name (a waiting command's `--timeout`). */
@@ -124,8 +124,10 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
    * says otherwise (fewer when `--max` asks for fewer), `--concurrency` pages in flight, and a
    * list that comes back incomplete is an error unless `--allow-partial` (then a warning).
    */
-  protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
+  protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, given: Q): Promise<number> {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number; concurrency?: number; 'allow-partial'?: boolean }
+    // --month/--last-month (monthFlags) fill the query's creation range.
+    const query = withMonth(given, this.flags, new Date())
     checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
     const limit = f.limit ?? Math.min(500, f.max ?? 500)

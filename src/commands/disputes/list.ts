@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags/range.js'
+import { fanOutFlags, monthFlags } from '../../cli/flags/range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { disputeView } from '../../output/views/money.js'
 
@@ -23,6 +23,7 @@ export default class DisputesList extends ApiCommand<typeof DisputesList> {
     status: Flags.string({ description: 'Only disputes in this status, such as Open, Won or Lost (repeatable).', multiple: true }),
     'created-after': dateFlag('Only disputes created at or after'),
     'created-before': dateFlag('Only disputes created before'),
+    ...monthFlags(),
   }
 
   async run() {
