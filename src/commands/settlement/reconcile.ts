@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
 import { fanOutFlags, rangeFlags } from '../../cli/flags/range.js'
 import { settlementFlags } from '../../cli/flags/transactions.js'
 import type { Reconciler } from '../../cli/reconcile/engine.js'
@@ -32,8 +33,9 @@ export default class SettlementReconcile extends ApiCommand<typeof SettlementRec
   }
 
   async run() {
-    const scope = await reconcileScope(this.flags, new Date())
     const client = await this.client()
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, (await this.settings()).context.merchantId)
+    const scope = await reconcileScope(f, new Date())
     const engines: Reconciler[] = []
     const count =
       (await this.fanOut(differenceView, (_merchantId, call) => reconcileRun(client, scope, engines, call))) ??
