@@ -1,5 +1,7 @@
+import * as Args from '@oclif/core/args'
+
 import { ApiCommand } from '../../cli/base-command.js'
-import { idArg } from '../../cli/flags/index.js'
+import { checkPrefix } from '../../cli/flags/index.js'
 import { merchantInContext } from '../../cli/requests/merchant-defaults.js'
 import { merchantDetailView } from '../../output/views/merchants.js'
 
@@ -13,7 +15,10 @@ export default class MerchantsGet extends ApiCommand<typeof MerchantsGet> {
   ]
 
   static override args = {
-    merchantId: { ...idArg('mcht', 'Merchant id (mcht_…); default: the merchant in context (profile, --merchant-id, or the one a merchant credential sees).'), required: false },
+    merchantId: Args.string({
+      description: 'Merchant id (mcht_…); default: the merchant in context (profile, --merchant-id, or the one a merchant credential sees).',
+      parse: async (input) => checkPrefix(input, 'mcht', 'Merchant id'),
+    }),
   }
 
   async run() {
