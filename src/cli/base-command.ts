@@ -109,12 +109,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   }
 
   /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
-  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table'): Promise<number> {
+  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table', empty: () => string = () => 'No records.'): Promise<number> {
     const { renderList } = await import('../output/index.js')
     const { showingList } = await import('./terminal/list-output.js')
     const options = await this.outputOptions(fallback)
     const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => undefined)
-    if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write('No records.\n')
+    if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write(`${empty()}\n`)
     return count
   }
 

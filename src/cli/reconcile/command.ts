@@ -66,6 +66,13 @@ export function reconcileRun(client: PayfacClient, scope: ReconcileScope, engine
 }
 
 /** The summary line(s) on stderr, and exit 6 when anything differed. */
+/** What an empty table of differences means (said on stderr instead of "No records."). */
+export function allMatched(engines: Reconciler[]): string {
+  const checked = engines.reduce((n, e) => n + e.checked, 0)
+  const entries = engines.reduce((n, e) => n + e.entries, 0)
+  return `All ${checked} record${checked === 1 ? '' : 's'} matched (${entries} settlement entr${entries === 1 ? 'y' : 'ies'}): nothing to report.`
+}
+
 export function reconcileVerdict(engines: Reconciler[]): void {
   terminalProgress().done()
   for (const engine of engines) process.stderr.write(`${engine.summary()}\n`)

@@ -162,6 +162,8 @@ export function withMonth<Q extends Record<string, unknown>>(query: Q, flags: un
   const month = monthOf((flags ?? {}) as { month?: string; 'last-month'?: boolean }, now)
   if (!month) return query
   const [open, close] = MONTH_FIELDS.find(([a]) => a in query) ?? MONTH_FIELDS[0]!
+  // A request builder that already turned the month into its range (settlement list).
+  if (query[open] === month.from && query[close] === month.to) return query
   if (query[open] !== undefined || query[close] !== undefined) {
     throw new UsageError('--month and --last-month give the whole range: leave out the other date flags', 'For example --month 2026-10')
   }

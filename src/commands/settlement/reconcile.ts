@@ -5,7 +5,7 @@ import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defa
 import { fanOutFlags, rangeFlags } from '../../cli/flags/range.js'
 import { settlementFlags } from '../../cli/flags/transactions.js'
 import type { Reconciler } from '../../cli/reconcile/engine.js'
-import { differenceView, reconcileRun, reconcileScope, reconcileVerdict } from '../../cli/reconcile/command.js'
+import { allMatched, differenceView, reconcileRun, reconcileScope, reconcileVerdict } from '../../cli/reconcile/command.js'
 
 const { split: _split, ...range } = rangeFlags('Transactions, refunds, payouts and entries')
 
@@ -39,7 +39,7 @@ export default class SettlementReconcile extends ApiCommand<typeof SettlementRec
     const engines: Reconciler[] = []
     const count =
       (await this.fanOut(differenceView, (_merchantId, call) => reconcileRun(client, scope, engines, call))) ??
-      (await this.showAll(differenceView, reconcileRun(client, scope, engines)))
+      (await this.showAll(differenceView, reconcileRun(client, scope, engines), 'table', () => allMatched(engines)))
     reconcileVerdict(engines)
     return count
   }
