@@ -17,6 +17,7 @@ import { wantsJsonErrors } from './start/signals.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags/index.js'
 import { describeRetry, requestTimeoutMs } from './flags/lists.js'
+import { applyOutputFormat } from './flags/output-format.js'
 import { checkQueryRanges, withMonth } from './validate/dates.js'
 import { checkArgv } from './validate/inputs.js'
 
@@ -80,6 +81,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as FlagsOf<T>
     this.args = args as ArgsOf<T>
+    applyOutputFormat(this.flags as Record<string, unknown>)
   }
 
   /** Table unless --json or --csv; a command whose answer is raw JSON passes `json` as its default. */

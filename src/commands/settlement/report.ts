@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { outputFormatFlag } from '../../cli/flags/index.js'
 import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
 import { idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/download.js'
 import { outFlag } from '../../cli/flags/out.js'
@@ -27,6 +28,7 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
     ...settlementFlags(),
     ...fanOutFlags(),
     out: outFlag('Save the report (CSV with --csv, otherwise JSON) to this file, atomically.'),
+    output: outputFormatFlag(false),
   }
 
   async run() {
