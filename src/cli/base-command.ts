@@ -10,7 +10,7 @@ import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
 import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
-import { colourAllowed, unicodeAllowed } from '../output/terminal.js'
+import { colourAllowed, terminalWidth, unicodeAllowed } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out/run.js'
 import { reportError } from './errors/output.js'
 import { wantsJsonErrors } from './start/signals.js'
@@ -95,7 +95,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       isTTY,
       color: isTTY && colourAllowed(process.env),
       ascii: !unicodeAllowed(process.env),
-      width: process.stdout.columns,
+      width: terminalWidth(process.stdout.columns),
       wide: f.wide,
       query: f.query,
       ids: f.ids,

@@ -86,7 +86,7 @@ describe('a list table at 80 columns', () => {
 
   it('words the notice for one column and for several', () => {
     expect(hiddenNotice(['Fix'])).toBe('1 column hidden: --wide shows them (Fix)')
-    expect(hiddenNotice(['A', 'B', 'C'])).toBe('3 columns hidden: --wide shows them (A, B, C)')
+    expect(hiddenNotice(['A', 'B', 'C'])).toBe('3 columns hidden: --wide shows them, --columns picks the columns (A, B, C)')
   })
 })
 
