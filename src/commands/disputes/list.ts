@@ -8,7 +8,7 @@ import { disputeView } from '../../output/views/money.js'
 export default class DisputesList extends ApiCommand<typeof DisputesList> {
   static override summary = 'List disputes raised against transactions, one page or all of them.'
   static override description =
-    'The contract shows neither the fields of a dispute nor filters; the table and the filters are those the emulator defines, and --json prints every field. A disputed transaction lists its disputeIds in `payfac transactions get`.'
+    'What the contract offers for disputes is this list (GET /transactions/disputes) and the disputeIds of a transaction (`payfac transactions get`): it has no operation to answer a dispute (accept it, contest it, send evidence), so payfac cannot either. Disputes are answered outside this interface, with the payment service itself (its merchant portal or support), quoting the dispute id. The contract shows neither the fields of a dispute nor filters; the table and the filters are those the emulator defines, and --json prints every field. On the emulator, `payfac simulate OpenDispute` and `ResolveDispute` open and close one.'
   static override examples = [
     '<%= config.bin %> disputes list',
     '<%= config.bin %> disputes list --status Open --sort -createdAt --json',
