@@ -70,6 +70,7 @@ export function reconcileRun(client: PayfacClient, scope: ReconcileScope, engine
 export function allMatched(engines: Reconciler[]): string {
   const checked = engines.reduce((n, e) => n + e.checked, 0)
   const entries = engines.reduce((n, e) => n + e.entries, 0)
+  if (checked === 0 && entries === 0) return 'Nothing to reconcile: no records and no settlement entries in the range.'
   return `All ${checked} record${checked === 1 ? '' : 's'} matched (${entries} settlement entr${entries === 1 ? 'y' : 'ies'}): nothing to report.`
 }
 
