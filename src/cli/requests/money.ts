@@ -53,7 +53,7 @@ function settlementBase(f: SettlementFlagValues) {
     if (missing.length > 0) {
       throw new UsageError(
         `Settlement entries are chosen by --payout, or by --currency and a range given as --last or as --from and --to (missing ${missing.join(' and ')})`,
-        'For example --currency AUD --month 2026-11, --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
+        'For example --currency AUD --last 30d, --currency AUD --month 2026-11 (or --last-month), --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
       )
     }
   }
