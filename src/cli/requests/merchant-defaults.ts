@@ -11,8 +11,28 @@ import { payoutBody } from './money.js'
 
 type Loose = Record<string, unknown>
 
+/** What a command knows of whom it acts for: the Merchant-Id context and the credential's kind. */
+export interface ActingFor {
+  context: { merchantId?: string | undefined }
+  credentialKind: string
+}
+
+/** Credentials that act for one merchant: the only ones whose merchant payfac may look up. */
+const MERCHANT_KINDS = new Set(['merchant-secret-key', 'merchant-public-key', 'merchant-jwt'])
+
+/**
+ * The Merchant-Id in context, or undefined when the credential's own merchant may be looked up;
+ * another credential (marketplace, platform …) without one acts for no one merchant: a usage
+ * error before anything is sent.
+ */
+function contextOrLookup(acting: ActingFor, what: string, hint: string): string | undefined {
+  if (acting.context.merchantId || MERCHANT_KINDS.has(acting.credentialKind)) return acting.context.merchantId
+  throw new UsageError(`${what}: a ${acting.credentialKind} credential acts for no one merchant`, hint)
+}
+
 /** The merchant in context, or a usage error saying how to name one. */
-export async function merchantInContext(client: PayfacClient, contextMerchantId: string | undefined): Promise<string> {
+export async function merchantInContext(client: PayfacClient, acting: ActingFor): Promise<string> {
+  const contextMerchantId = contextOrLookup(acting, 'Give the merchant', 'Give the merchant id (mcht_…) or --merchant-id')
   const merchantId = await payoutMerchant(client, contextMerchantId)
   if (merchantId) return merchantId
   throw new UsageError(
@@ -29,10 +49,11 @@ export async function merchantCurrencies(client: PayfacClient, merchantId: strin
 }
 
 /** The merchant's only currency; several (or none) is a usage error naming them. */
-export async function onlyCurrency(client: PayfacClient, contextMerchantId: string | undefined): Promise<{ merchantId: string; currency: string }> {
-  const merchantId = await merchantInContext(client, contextMerchantId).catch(() => {
-    throw new UsageError('--currency is needed: no one merchant is in context to take its currency from', 'Give --currency, for example --currency AUD')
-  })
+export async function onlyCurrency(client: PayfacClient, acting: ActingFor): Promise<{ merchantId: string; currency: string }> {
+  const hint = 'Give --currency, for example --currency AUD'
+  const contextMerchantId = contextOrLookup(acting, '--currency is needed', hint)
+  const merchantId = await payoutMerchant(client, contextMerchantId)
+  if (!merchantId) throw new UsageError('--currency is needed: no one merchant is in context to take its currency from', hint)
   const currencies = await merchantCurrencies(client, merchantId)
   if (currencies.length === 1) return { merchantId, currency: currencies[0]! }
   if (currencies.length === 0) throw new UsageError(`--currency is needed: ${merchantId} has no balances to take its currency from`, 'Give --currency, for example --currency AUD')
@@ -47,11 +68,11 @@ export async function withOnlyCurrency<F extends { currency?: string | undefined
   f: F,
   needed: boolean,
   client: PayfacClient,
-  contextMerchantId: string | undefined,
+  acting: ActingFor,
   stderr: { write(text: string): unknown } = process.stderr,
 ): Promise<F> {
   if (f.currency || !needed) return f
-  const { merchantId, currency } = await onlyCurrency(client, contextMerchantId)
+  const { merchantId, currency } = await onlyCurrency(client, acting)
   stderr.write(`Currency ${currency}: the only currency of ${merchantId} (--currency chooses another).\n`)
   return { ...f, currency }
 }
@@ -73,12 +94,12 @@ export interface PayoutFlagValues {
  * one), or `--available`: the whole available balance of the currency, read from the merchant's
  * balances just before (said on stderr). Nothing available is exit 6, nothing sent.
  */
-export async function payoutBodyFor(f: PayoutFlagValues, client: PayfacClient, contextMerchantId: string | undefined, stderr: { write(text: string): unknown } = process.stderr) {
+export async function payoutBodyFor(f: PayoutFlagValues, client: PayfacClient, acting: ActingFor, stderr: { write(text: string): unknown } = process.stderr) {
   if (!f.available) {
     if (f.amount === undefined) throw new UsageError('A payout needs --amount, or --available for the whole available balance (or the whole body with --data)', 'For example --amount 250 or --available')
-    return payoutBody(await withOnlyCurrency(f, true, client, contextMerchantId, stderr))
+    return payoutBody(await withOnlyCurrency(f, true, client, acting, stderr))
   }
-  const merchantId = await merchantInContext(client, contextMerchantId)
+  const merchantId = await merchantInContext(client, acting)
   const answer = (await client.merchants.balances(merchantId)) as Loose
   const lines = Array.isArray(answer.balances) ? (answer.balances as Loose[]) : []
   const currencies = [...new Set(lines.map((line) => line.currency).filter((c): c is string => typeof c === 'string'))]

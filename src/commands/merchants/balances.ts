@@ -30,7 +30,7 @@ export default class MerchantsBalances extends ApiCommand<typeof MerchantsBalanc
     const client = await this.client()
     const fanned = await this.fanOut(balancesView, async (merchantId, call) => balancesWithDecimals(await client.merchants.balances(merchantId, call)))
     if (fanned !== undefined) return fanned
-    const merchantId = this.args.merchantId ?? (await merchantInContext(client, (await this.settings()).context.merchantId))
+    const merchantId = this.args.merchantId ?? (await merchantInContext(client, await this.settings()))
     return this.show(balancesView, balancesWithDecimals(await client.merchants.balances(merchantId)))
   }
 }

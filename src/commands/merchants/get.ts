@@ -23,7 +23,7 @@ export default class MerchantsGet extends ApiCommand<typeof MerchantsGet> {
 
   async run() {
     const client = await this.client()
-    const merchantId = this.args.merchantId ?? (await merchantInContext(client, (await this.settings()).context.merchantId))
+    const merchantId = this.args.merchantId ?? (await merchantInContext(client, await this.settings()))
     return this.show(merchantDetailView, await client.merchants.get(merchantId))
   }
 }

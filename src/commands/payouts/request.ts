@@ -40,8 +40,9 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   async run() {
     if (this.flags['from-file']) return fromFile(this.bulkHost())
     const client = await this.client()
-    const merchantId = (await this.settings()).context.merchantId
-    const body = this.flags.data ? await readDataObject(this.flags.data) : await payoutBodyFor(this.flags, client, merchantId)
+    const settings = await this.settings()
+    const merchantId = settings.context.merchantId
+    const body = this.flags.data ? await readDataObject(this.flags.data) : await payoutBodyFor(this.flags, client, settings)
     warnPreviousGeneration(body)
     const options = { repeatWindow: this.flags['repeat-window'], merchantId, wholeBalance: this.flags.available }
     const payout = await payoutOperation(await this.safety(), client, body, () => checkPayoutPossible(client, merchantId, body), options)

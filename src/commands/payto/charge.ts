@@ -39,7 +39,7 @@ export default class PayToCharge extends ApiCommand<typeof PayToCharge> {
   async run() {
     const client = await this.client()
     const settings = await this.settings()
-    const f = await withOnlyCurrency(this.flags, true, client, settings.context.merchantId)
+    const f = await withOnlyCurrency(this.flags, true, client, settings)
     const charge = { agreementToken: this.args.agreement, amount: moneyFrom(f.amount, f.currency!) }
     const request = { reference: f.reference, charge, description: f.description, approve: false, restart: f.restart, ...waitTimes(f) }
     const { payToPayFromCommand } = await import('../../cli/flows/payto-pay-command.js')

@@ -29,7 +29,7 @@ export default class SettlementList extends ApiCommand<typeof SettlementList> {
 
   async run() {
     const client = await this.client()
-    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, (await this.settings()).context.merchantId)
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, await this.settings())
     const { query, parts } = settlementSelection(f, new Date())
     announceParts(parts, f.split)
     if (parts.length > 1) {

@@ -34,7 +34,7 @@ export default class SettlementReconcile extends ApiCommand<typeof SettlementRec
 
   async run() {
     const client = await this.client()
-    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, (await this.settings()).context.merchantId)
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, await this.settings())
     const scope = await reconcileScope(f, new Date())
     const engines: Reconciler[] = []
     const count =

@@ -33,7 +33,7 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
 
   async run() {
     const client = await this.client()
-    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, (await this.settings()).context.merchantId)
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, await this.settings())
     const { query, parts } = settlementSelection(f, new Date())
     announceParts(parts, f.split)
     const timeoutMs = idleTimeoutMs(this.flags)
