@@ -10,14 +10,15 @@ import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
 import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
-import { colourAllowed, unicodeAllowed } from '../output/terminal.js'
+import { colourAllowed, terminalWidth, unicodeAllowed } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out/run.js'
 import { reportError } from './errors/output.js'
 import { wantsJsonErrors } from './start/signals.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags/index.js'
 import { describeRetry, requestTimeoutMs } from './flags/lists.js'
-import { checkQueryRanges } from './validate/dates.js'
+import { applyOutputFormat } from './flags/output-format.js'
+import { checkQueryRanges, withMonth } from './validate/dates.js'
 import { checkArgv } from './validate/inputs.js'
 
 /** A command's own flag wins over a global one of the same name (a waiting command's `--timeout`). */
@@ -80,6 +81,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as FlagsOf<T>
     this.args = args as ArgsOf<T>
+    applyOutputFormat(this.flags as Record<string, unknown>)
   }
 
   /** Table unless --json, --csv or --jsonl; a command whose answer is raw JSON passes `json` as its default. */
@@ -93,7 +95,7 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       isTTY,
       color: isTTY && colourAllowed(process.env),
       ascii: !unicodeAllowed(process.env),
-      width: process.stdout.columns,
+      width: terminalWidth(process.stdout.columns),
       wide: f.wide,
       query: f.query,
       ids: f.ids,
@@ -109,12 +111,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   }
 
   /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
-  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table'): Promise<number> {
+  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table', empty: () => string = () => 'No records.'): Promise<number> {
     const { renderList } = await import('../output/index.js')
     const { showingList } = await import('./terminal/list-output.js')
     const options = await this.outputOptions(fallback)
     const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => undefined)
-    if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write('No records.\n')
+    if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write(`${empty()}\n`)
     return count
   }
 
@@ -124,8 +126,10 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
    * says otherwise (fewer when `--max` asks for fewer), `--concurrency` pages in flight, and a
    * list that comes back incomplete is an error unless `--allow-partial` (then a warning).
    */
-  protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, query: Q): Promise<number> {
+  protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, given: Q): Promise<number> {
     const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number; concurrency?: number; 'allow-partial'?: boolean }
+    // --month/--last-month (monthFlags) fill the query's creation range.
+    const query = withMonth(given, this.flags, new Date())
     checkQueryRanges(query)
     const paging = { ...query, limit: f.limit, page: f.page, sort: f.sort }
     const limit = f.limit ?? Math.min(500, f.max ?? 500)

@@ -6,6 +6,7 @@ import { dataFlag } from '../cli/flags/index.js'
 import { readDataObject } from '../cli/files/input.js'
 import { previousGenerationWarnings } from '../cli/requests/cards.js'
 import { actionName, simulationEnvelope } from '../cli/requests/simulate.js'
+import { simulationActionsHelp } from '../cli/validate/known-names.js'
 import { ConfigError } from '../config/errors.js'
 import { rawView } from '../output/views/generic.js'
 
@@ -13,19 +14,21 @@ export default class Simulate extends ApiCommand<typeof Simulate> {
   static override summary = 'Simulate an external event on a sandbox or the emulator (POST /simulation).'
   static override description =
     'Sends the action as a single-key envelope: `{"<Action>": <fields>}`, the fields from --data (and --seconds for ' +
-    'AdvanceClock). The action may be written AdvanceClock or advance-clock. The emulator knows AdvanceClock {seconds}, ' +
-    'SetPayToAgreementStatus {token, status} and IncomingBankTransfer {merchantId, amount, description?} (see ' +
-    'docs/emulator.md); a sandbox has its own. Refused on a production profile before anything is sent (exit 3).'
+    'AdvanceClock). The action may be written AdvanceClock or advance-clock. Refused on a production profile before anything is sent (exit 3). ' +
+    'The actions the emulator knows (docs/emulator.md, "Simulation"; a sandbox may know others):\n\n' +
+    simulationActionsHelp()
 
   static override examples = [
     '<%= config.bin %> simulate AdvanceClock --seconds 60',
     `<%= config.bin %> simulate AdvanceClock --data '{"seconds":60}'`,
     `<%= config.bin %> simulate set-pay-to-agreement-status --data '{"token":"ptagr_Ab12Cd34Ef56Gh78","status":"Suspended"}'`,
+    `<%= config.bin %> simulate open-dispute --data '{"transactionId":"tran_Ab12Cd34Ef56Gh78"}'`,
+    `<%= config.bin %> simulate SettlePayout --data '{"payoutId":"payout_Ab12Cd34Ef56Gh78"}'`,
     `<%= config.bin %> simulate IncomingBankTransfer --data '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":50000,"currency":"AUD"}}' --json`,
   ]
 
   static override args = {
-    action: Args.string({ description: 'The event to simulate, such as AdvanceClock.', required: true, parse: async (input) => actionName(input) }),
+    action: Args.string({ description: 'The event to simulate: AdvanceClock, SetPayToAgreementStatus, IncomingBankTransfer, OpenDispute, ResolveDispute, SettlePayout, RunScheduledPayouts, SetMerchantManualPayouts or RaiseBlockedCardEvent (or advance-clock …).', required: true, parse: async (input) => actionName(input) }),
   }
 
   static override flags = {

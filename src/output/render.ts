@@ -204,7 +204,18 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
   const json = jsonForm(view)
   const each = projectionOf(options.query as string)
   if (each !== undefined) {
-    const projected: View<T> = { ...view, json: (record) => search(each, json(record)) }
+    let checked = false
+    const projected: View<T> = {
+      ...view,
+      json: (record) => {
+        // The first record tells whether the projection names fields the records lack.
+        if (!checked) {
+          checked = true
+          void warnMissingFields({ ...options, query: each }, json(record))
+        }
+        return search(each, json(record))
+      },
+    }
     const skipNull = (async function* () {
       for await (const record of records) if (projected.json?.(record) !== null) yield record
     })()
@@ -221,8 +232,16 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
 async function queried(options: OutputOptions, data: unknown): Promise<string> {
   const { nothingSelected, queryResult } = await import('./query.js')
   const { text, nothing } = queryResult(options.query as string, data)
+  await warnMissingFields(options, data)
   if (nothing) options.notice?.(nothingSelected(options.query as string))
   return text
+}
+
+/** A field the query names that the records lack: said on stderr with the fields they have. */
+async function warnMissingFields(options: OutputOptions, data: unknown): Promise<void> {
+  const { missingFieldsNotice, missingQueryFields } = await import('./query-fields.js')
+  const found = missingQueryFields(options.query as string, data)
+  if (found) options.notice?.(missingFieldsNotice(options.query as string, found))
 }
 
 /** `--ids`: the id of each record, one a line. */

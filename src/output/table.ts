@@ -241,9 +241,9 @@ export function recordTable<T>(columns: Column<T>[], record: T, options: OutputO
   return `${drawn.top}${drawn.rows.map((line) => `${line}\n`).join('')}${drawn.bottom}`
 }
 
-/** What a list table says (stderr) when columns did not fit: `3 columns hidden: --wide shows them (…)`. */
+/** What a list table says (stderr) when columns did not fit: `3 columns hidden: --wide shows them, --columns picks (…)`. */
 export function hiddenNotice(hidden: string[]): string {
-  return `${hidden.length} column${hidden.length === 1 ? '' : 's'} hidden: --wide shows them (${hidden.join(', ')})`
+  return `${hidden.length} column${hidden.length === 1 ? '' : 's'} hidden: --wide shows them, --columns picks the columns (${hidden.join(', ')})`
 }
 
 /** The column `--ids` prints: the first id column of the view, else its `name` (profiles), else its first column. */

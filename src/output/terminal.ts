@@ -21,3 +21,11 @@ export function unicodeAllowed(env: TerminalEnv): boolean {
   if (locale === undefined) return true
   return /utf-?8/i.test(locale)
 }
+
+/**
+ * The width to lay out for: what the terminal reports, or 80 when it reports nothing or 0 (some
+ * `docker exec -t` and `script` sessions do), so that a table never shrinks to its first column.
+ */
+export function terminalWidth(columns: number | undefined): number {
+  return typeof columns === 'number' && Number.isFinite(columns) && columns > 0 ? columns : 80
+}

@@ -71,7 +71,7 @@ const cases: Case[] = [
   ['money', 'an unknown currency', ['payouts', 'request', '--amount', '1', '--currency', 'ABC'], /Unknown currency/],
   ['money', 'a currency of two letters', ['payouts', 'request', '--amount', '1', '--currency', 'AU'], /currency/i],
   ['money', 'a currency with digits', ['payouts', 'request', '--amount', '1', '--currency', 'A1D'], /currency/i],
-  ['money', 'an amount without a currency', ['payouts', 'request', '--amount', '1'], /currency/],
+  ['money', 'an amount with --available', ['payouts', 'request', '--amount', '1', '--available'], /--available|cannot also be provided/],
   ['money', 'a token amount with three decimals', ['tokens', 'create', '--payto', '--agreement', TOKEN, '--amount', '1.001', ...AUD], /decimal places/],
   ['money', 'an order amount that is not a number', ['orders', 'create', '--amount', 'abc', ...AUD, '--reference', 'r1'], /amount/i],
   ['money', 'an order item with a bad amount', ['orders', 'create', '--amount', '10', ...AUD, '--reference', 'r1', '--item', 'Tea:1:x'], /--item amount/],

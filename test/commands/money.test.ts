@@ -197,7 +197,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['settlement with an unknown currency', ['settlement', 'report', '--currency', 'XYZ', '--from', '2026-11-01', '--to', '2026-12-01'], /Unknown currency/],
     ['settlement with a bad date', ['settlement', 'list', '--currency', 'AUD', '--from', '1 Nov', '--to', '2026-12-01'], /YYYY-MM-DD/],
     ['settlement with a bad transaction id', ['settlement', 'list', '--payout', 'payout_x', '--transaction-id', 'ordr_ZqCNoNcm_22WeZ-j'], /tran_/],
-    ['a payout without an amount', ['payouts', 'request'], /--amount and --currency/],
+    ['a payout without an amount', ['payouts', 'request'], /--amount, or --available/],
     ['a payout with too many decimals', ['payouts', 'request', '--amount', '1.234', '--currency', 'AUD'], /decimal places/],
     ['a payout with --data and --amount', ['payouts', 'request', '--amount', '1', '--currency', 'AUD', '--data', '{}'], /--data|cannot also be provided/],
     ['an invoice period that is not a month', ['invoices', 'list', '--period', '2026-13'], /YYYY-MM/],

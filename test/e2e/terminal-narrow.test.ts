@@ -75,8 +75,8 @@ describe.each([80, 200])('at %i columns (tmux)', (width) => {
     expect(header(allTable)).toEqual(header(pageTable.split('\n')))
     if (width === 80) {
       expect(header(pageTable.split('\n'))).not.toContain('Description')
-      expect(pageTable).toMatch(/\d+ columns? hidden: --wide shows them \(.*Description.*\)/)
-      expect(allTable.join('\n')).toMatch(/\d+ columns? hidden: --wide shows them \(.*Description.*\)/)
+      expect(pageTable).toMatch(/\d+ columns? hidden: --wide shows them, --columns picks the columns \(.*Description.*\)/)
+      expect(allTable.join('\n')).toMatch(/\d+ columns? hidden: --wide shows them, --columns picks the columns \(.*Description.*\)/)
     } else {
       expect(header(pageTable.split('\n'))).toContain('Description')
       expect(pageTable).not.toContain('hidden: --wide')

@@ -67,7 +67,7 @@ describe('a list table at 80 columns', () => {
     const { lines, notices } = await table(20)
     expect(lines[0]).not.toContain('Customer email')
     expect(notices).toHaveLength(1)
-    expect(notices[0]).toMatch(/^\d+ columns? hidden: --wide shows them \(.*Customer email\)$/)
+    expect(notices[0]).toMatch(/^\d+ columns? hidden: --wide shows them, --columns picks the columns \(.*Customer email\)$/)
   })
 
   it('keeps every line within the width when a later page has a wider amount: the description gives up the room', async () => {
@@ -85,8 +85,8 @@ describe('a list table at 80 columns', () => {
   })
 
   it('words the notice for one column and for several', () => {
-    expect(hiddenNotice(['Fix'])).toBe('1 column hidden: --wide shows them (Fix)')
-    expect(hiddenNotice(['A', 'B', 'C'])).toBe('3 columns hidden: --wide shows them (A, B, C)')
+    expect(hiddenNotice(['Fix'])).toBe('1 column hidden: --wide shows them, --columns picks the columns (Fix)')
+    expect(hiddenNotice(['A', 'B', 'C'])).toBe('3 columns hidden: --wide shows them, --columns picks the columns (A, B, C)')
   })
 })
 

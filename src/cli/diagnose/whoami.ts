@@ -39,3 +39,33 @@ export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => st
   }
   return rows
 }
+
+/** What `whoami --check` learnt from the service: a row for the table, and the refusal to end with. */
+export interface CredentialCheck {
+  row: SettingRow
+  /** The service refused the credential (401): thrown after the table, so the exit is 4. */
+  refusal?: unknown
+}
+
+/**
+ * Asks the service whether the credential works, with one cheap read (`GET /merchants?limit=1`,
+ * which every credential kind may send). 2xx: accepted. 403: the credential is known but may not
+ * list merchants (still a working credential). 401: refused. Anything else (unreachable, 5xx) is
+ * thrown as it is.
+ */
+export async function checkCredential(client: { merchants: { list(query: { limit: number }): Promise<unknown> } }, baseUrl: string): Promise<CredentialCheck> {
+  const { ApiError } = await import('../../client/errors.js')
+  const source = `GET ${baseUrl.replace(/\/+$/, '')}/merchants?limit=1`
+  try {
+    await client.merchants.list({ limit: 1 })
+    return { row: { setting: 'check', value: 'accepted by the service', source } }
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) {
+      return { row: { setting: 'check', value: 'accepted by the service (403: it may not list merchants)', source } }
+    }
+    if (error instanceof ApiError && error.status === 401) {
+      return { row: { setting: 'check', value: 'REFUSED by the service (401)', source }, refusal: error }
+    }
+    throw error
+  }
+}

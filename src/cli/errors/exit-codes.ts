@@ -98,7 +98,7 @@ function describeOnce(error: unknown): ErrorReport {
     return {
       code,
       message: error.describe(),
-      hint: hintForStatus(error.status),
+      hint: error.errorCode === 'no_such_operation' ? 'The service has no operation there: payfac api --list shows the operations of the interface.' : hintForStatus(error.status),
       json: { ...base, ...error.toJSON() },
     }
   }

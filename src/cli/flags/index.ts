@@ -17,8 +17,23 @@ export { checkPrefix }
 
 const GLOBAL = 'GLOBAL'
 
+/**
+ * `-o/--output json|csv|jsonl|table` (the habit of aws, kubectl and az): another spelling of
+ * --json, --csv and --jsonl (the base command turns it into them). On the commands that write a file, `-o` stays
+ * `--out` and the format is spelt `--output`.
+ */
+export function outputFormatFlag(short = true) {
+  return Flags.string({
+    ...(short ? { char: 'o' as const } : {}),
+    description: 'Output format: json (as --json), csv (as --csv), jsonl (as --jsonl) or table (the default on a terminal).',
+    helpGroup: GLOBAL,
+    options: ['json', 'csv', 'jsonl', 'table'],
+  })
+}
+
 /** Output flags every command has. */
 export const outputFlags = {
+  output: outputFormatFlag(),
   json: Flags.boolean({ description: 'Print JSON (the bare record, or an array for lists).', helpGroup: GLOBAL, exclusive: ['csv'] }),
   csv: Flags.boolean({ description: 'Print CSV (nested fields as dot-path columns).', helpGroup: GLOBAL, exclusive: ['json'] }),
   jsonl: Flags.boolean({

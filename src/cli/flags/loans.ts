@@ -2,6 +2,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { dateFlag, moneyFlags } from './index.js'
+import { monthFlags } from './range.js'
 import { checkNonEmpty } from '../validate/index.js'
 
 /** `--loan --loan-settlement --currency --from --to --date-field`. */
@@ -15,6 +16,7 @@ export function entriesFlags() {
     currency: moneyFlags().currency,
     from: dateFlag('Start of the date range, inclusive'),
     to: dateFlag('End of the date range, exclusive'),
+    ...monthFlags(['from', 'to']),
     'date-field': Flags.string({
       description: 'Which date --from and --to bound: the creation time or the due date.',
       options: ['created', 'due'],

@@ -3,6 +3,7 @@
 // folder, a read-only file. A FIFO, a device or /dev/stdout is accepted and written in place.
 import * as Flags from '@oclif/core/flags'
 
+import { UsageError } from '../errors/index.js'
 import { outTarget } from '../files/out-target.js'
 
 export function checkOutPath(input: string, flag = '--out'): string {
@@ -15,5 +16,14 @@ export function checkOutPath(input: string, flag = '--out'): string {
  * atomically, a FIFO or device written in place.
  */
 export function outFlag(description: string) {
-  return Flags.string({ char: 'o', description, parse: async (input) => checkOutPath(input) })
+  return Flags.string({ char: 'o', description, parse: async (input) => checkOutPath(notAFormat(input)) })
+}
+
+/**
+ * `-o json` on a command whose `-o` is `--out` is the aws/kubectl habit, not a file name: refused,
+ * naming --output (a file of that name is still written as `./json`).
+ */
+function notAFormat(input: string): string {
+  if (!['json', 'csv', 'table', 'jsonl'].includes(input)) return input
+  throw new UsageError(`-o is --out here, a file to write, and "${input}" looks like a format`, `For the format, give --output ${input}; for a file of that name, give ./${input}`)
 }

@@ -6,6 +6,25 @@ import * as Flags from '@oclif/core/flags'
 import { concurrencyFlag } from './lists.js'
 import { durationMs } from './index.js'
 import { checkCalendarDate, checkLast, checkPartMs } from '../range/range.js'
+import { MONTH_ZONE, monthBounds } from '../validate/dates.js'
+
+/**
+ * `--month YYYY-MM` and `--last-month`: a calendar month in UTC (the contract's zone), sent as the
+ * range's two bounds. `over` names the flags a month replaces (they cannot be given with it).
+ */
+export function monthFlags(over: string[] = ['created-after', 'created-before']) {
+  return {
+    month: Flags.string({
+      description: `Only records created in this calendar month, YYYY-MM (months in ${MONTH_ZONE}: 2026-10 is 2026-10-01T00:00Z up to 2026-11-01T00:00Z).`,
+      exclusive: [...over, 'last-month'],
+      parse: async (input) => (monthBounds(input), input.trim()),
+    }),
+    'last-month': Flags.boolean({
+      description: `Only records created in the calendar month before this one (months in ${MONTH_ZONE}).`,
+      exclusive: [...over, 'month'],
+    }),
+  }
+}
 
 /** `--from`, `--to`, `--last` and `--split` for records created in a range. */
 export function rangeFlags(what: string) {
@@ -23,6 +42,7 @@ export function rangeFlags(what: string) {
       exclusive: ['from', 'to'],
       parse: async (input) => checkLast(input),
     }),
+    ...monthFlags(['from', 'to', 'last']),
     split: Flags.string({
       description: 'Ask for the range in parts of at most this long (such as 7d or 12h; at least 1m, at most 1,000 parts), merged in order; stderr says how many parts are sent. Without it, a range the service refuses as too large is halved until it is taken.',
       parse: async (input) => (splitMs(input), input),

@@ -16,6 +16,8 @@ export interface PayToPayCommand {
   /** The command's arguments (after `payto pay`), to print the command that resumes the run. */
   argv: string[]
   dryRun?: boolean | undefined
+  /** The command's words (default `payto pay`), for the resume command and messages. */
+  words?: string[] | undefined
 }
 
 /**
@@ -41,7 +43,7 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
       client: command.client,
       environment: command.settings.environment,
       journalFile,
-      resume: commandLine(command.bin, ['payto', 'pay', ...command.argv.filter((arg) => arg !== '--restart')]),
+      resume: commandLine(command.bin, [...(command.words ?? ['payto', 'pay']), ...command.argv.filter((arg) => arg !== '--restart')]),
       stderr: process.stderr,
       signal: interrupts.signal,
       dryRun: command.dryRun,
@@ -49,7 +51,7 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
       check,
     }
     if (command.dryRun) return await runPayToPay(request, context)
-    const words = { what: `payto pay of reference ${request.reference}`, check, waitMs: request.timeoutMs + LOCK_WAIT_MS }
+    const words = { what: `${(command.words ?? ['payto', 'pay']).join(' ')} of reference ${request.reference}`, check, waitMs: request.timeoutMs + LOCK_WAIT_MS }
     return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, (held) => runPayToPay(request, { ...context, lost: held.lost }))
   } finally {
     interrupts.dispose()

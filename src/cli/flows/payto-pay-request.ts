@@ -10,8 +10,10 @@ import type { ProgressStream } from '../terminal/wait.js'
 export interface PayToPayRequest {
   /** Names the run; sent as the order's referenceOrderId. */
   reference: string
-  /** The one-off agreement to send (built by `agreementBodyFromFlags`). */
-  agreement: SendAgreement
+  /** The one-off agreement to send (built by `agreementBodyFromFlags`); not with `charge`. */
+  agreement?: SendAgreement | undefined
+  /** `payto charge`: no agreement is sent; this active agreement is charged `amount`. */
+  charge?: { agreementToken: string; amount: { minorCurrencyUnits: number; currency: string } } | undefined
   description: string | undefined
   approve: boolean
   restart: boolean
@@ -46,6 +48,19 @@ export interface PayToPayContext {
 
 /** What a run is asked to do, as the journal keeps it: the account masked and hashed under `protect`. */
 export function payToPayInputs(request: PayToPayRequest, protect: (type: string, value: string) => PayToPayInputs['account']): PayToPayInputs {
+  if (request.charge) {
+    // The agreement stands for the customer's account: a charge of the same reference on another
+    // agreement is another request ("account" changed), refused like any changed input.
+    const token = request.charge.agreementToken
+    return {
+      customerName: '',
+      account: { type: 'Agreement', masked: token, hash: `agreement:${token}` },
+      amount: request.charge.amount,
+      purpose: null,
+      description: request.description ?? null,
+    }
+  }
+  if (!request.agreement) throw new UsageError('payto pay needs an agreement to send')
   const terms = request.agreement.terms
   if (!('AgreementRequestTermsOneOff' in terms)) throw new UsageError('payto pay sends a one-off agreement: give --amount and --currency')
   const { amount, currency } = terms.AgreementRequestTermsOneOff.amount

@@ -61,6 +61,8 @@ class PayToPayFlow {
   private readonly client: PayfacClient
   /** A payment token was made by this process (not read from the journal of an earlier run). */
   private mintedHere = false
+  /** The command, in messages: `payto pay`, or `payto charge` on a given agreement. */
+  private readonly name: string
 
   constructor(
     private readonly request: PayToPayRequest,
@@ -68,6 +70,7 @@ class PayToPayFlow {
   ) {
     this.inputs = payToPayInputs(request, (type, value) => protectAccount(context.accountKey, type, value))
     this.client = context.client
+    this.name = request.charge ? 'payto charge' : 'payto pay'
   }
 
   async run(): Promise<Transaction> {
@@ -76,7 +79,7 @@ class PayToPayFlow {
     if (found && this.request.restart) this.run_ = await this.restart(found)
     else if (found) this.run_ = this.checkSameInputs(found)
     else this.run_ = newPayToPayRun(this.request.reference, this.inputs, this.now())
-    this.log(`payto pay ${this.request.reference}: journal ${this.context.journalFile}`)
+    this.log(`${this.name} ${this.request.reference}: journal ${this.context.journalFile}`)
     if (!found) {
       const paidElsewhere = await readForDryRun(this.context.dryRun ?? false, `orders with reference ${this.request.reference}`, () => this.lookOnService())
       if (paidElsewhere) return paidElsewhere
@@ -105,7 +108,13 @@ class PayToPayFlow {
 
   private async ensureAgreement(): Promise<string> {
     const recorded = this.run_.agreement
-    if (recorded?.token) {
+    const given = this.request.charge?.agreementToken
+    if (given && !recorded?.token) {
+      // payto charge: the agreement exists and was approved by the customer; nothing is sent.
+      this.run_.agreement = { state: 'sent', token: given, approved: true, at: this.stamp() }
+      this.save()
+      this.log(`[1/5] Agreement ${given} (given: charging it)`)
+    } else if (recorded?.token) {
       this.log(`[1/5] Agreement ${recorded.token} (sent by an earlier run)`)
     } else if (recorded) {
       throw new UsageError(
@@ -116,7 +125,7 @@ class PayToPayFlow {
       this.run_.agreement = { state: 'requested', token: null, approved: false, at: this.stamp() }
       this.save()
       const sent = await this.attempt(
-        () => this.client.payto.sendAgreement(this.request.agreement),
+        () => this.client.payto.sendAgreement(this.request.agreement!),
         () => {
           this.run_.agreement = { ...this.run_.agreement!, state: 'unknown' }
           this.log('[1/5] Agreement outcome unknown: the request ended without an answer (recorded in the journal).')
@@ -307,7 +316,7 @@ class PayToPayFlow {
   /** The one rule: a payment already made is exit 6 naming it. A reference names one payment. */
   private alreadyPaid(what: string): RefusedError {
     return new RefusedError(
-      `An identical payto pay of reference ${this.request.reference} was already made: ${what}; nothing was sent. ` +
+      `An identical ${this.name} of reference ${this.request.reference} was already made: ${what}; nothing was sent. ` +
         'A reference names one payment: for another payment, use a new --reference.',
     )
   }
@@ -369,7 +378,7 @@ class PayToPayFlow {
     const lost = this.context.lost?.()
     if (lost === undefined) return
     throw new UnresolvedOutcomeError(
-      `This payfac run may no longer hold the lock of payto pay of reference ${this.request.reference} (${lost}): another payfac run may have taken it over. Nothing more was sent or journaled by this run. Check with: ${this.context.check}`,
+      `This payfac run may no longer hold the lock of ${this.name} of reference ${this.request.reference} (${lost}): another payfac run may have taken it over. Nothing more was sent or journaled by this run. Check with: ${this.context.check}`,
       this.context.check,
       'Run the same command again once the other run has finished: it then reports what was done.',
     )

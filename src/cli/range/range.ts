@@ -3,11 +3,14 @@
 // Pure: `now` is passed in, nothing is sent.
 import { UsageError } from '../errors/index.js'
 import { checkDate } from '../flags/index.js'
+import { monthOf } from '../validate/dates.js'
 
 export interface RangeFlagValues {
   from?: string | undefined
   to?: string | undefined
   last?: string | undefined
+  month?: string | undefined
+  'last-month'?: boolean | undefined
 }
 
 /** A half-open interval; `fromText`/`toText` are what the user wrote (sent as given when not split). */
@@ -62,6 +65,13 @@ export function checkLast(input: string): string {
  * --to) and a range that ends before it starts are usage errors.
  */
 export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefined {
+  const month = monthOf(f, now)
+  if (month) {
+    if (f.from !== undefined || f.to !== undefined || f.last !== undefined) {
+      throw new UsageError(`${f.month === undefined ? '--last-month' : '--month'} cannot be combined with --from, --to or --last`, 'A month is the whole range')
+    }
+    return { from: instantOf(month.from), to: instantOf(month.to), fromText: month.from, toText: month.to }
+  }
   if (f.last !== undefined) {
     if (f.from !== undefined || f.to !== undefined) throw new UsageError('--last cannot be combined with --from or --to', 'Give --last 30d, or --from and --to')
     const from = startOfLast(f.last, now)

@@ -18,6 +18,8 @@ export interface ReconcileFlags {
   from?: string | undefined
   to?: string | undefined
   last?: string | undefined
+  month?: string | undefined
+  'last-month'?: boolean | undefined
   ledger?: string | undefined
   'ledger-columns'?: string | undefined
   'ledger-amounts'?: string | undefined
@@ -39,8 +41,8 @@ export const differenceView = defineView<Difference>({
 /** The scope and the ledger; every mistake is a usage error before anything is sent. */
 export async function reconcileScope(f: ReconcileFlags, now: Date): Promise<ReconcileScope> {
   const range = resolveRange(f, now)
-  if (!f.payout && !range) throw new UsageError('Say what to reconcile: --payout <id>, or --currency with --from and --to, or with --last', 'For example --currency AUD --last 30d')
-  if (f.payout && range) throw new UsageError('--payout reconciles one payout; leave out --from, --to and --last', 'Or leave out --payout to reconcile a range')
+  if (!f.payout && !range) throw new UsageError('Say what to reconcile: --payout <id>, or a range: --month, --last-month, --last, or --from and --to', 'For example --month 2026-10')
+  if (f.payout && range) throw new UsageError('--payout reconciles one payout; leave out --from, --to, --last and --month', 'Or leave out --payout to reconcile a range')
   if (!f.currency && !f.payout) throw new UsageError('A range needs --currency', 'For example --currency AUD --last 30d')
   if (f.ledger && (f['each-merchant'] || f.merchants !== undefined)) {
     throw new UsageError('--ledger compares one ledger with one run; it cannot be split by merchant', 'Leave out --each-merchant/--merchants: a marketplace credential reconciles every merchant in one run')
@@ -64,6 +66,14 @@ export function reconcileRun(client: PayfacClient, scope: ReconcileScope, engine
 }
 
 /** The summary line(s) on stderr, and exit 6 when anything differed. */
+/** What an empty table of differences means (said on stderr instead of "No records."). */
+export function allMatched(engines: Reconciler[]): string {
+  const checked = engines.reduce((n, e) => n + e.checked, 0)
+  const entries = engines.reduce((n, e) => n + e.entries, 0)
+  if (checked === 0 && entries === 0) return 'Nothing to reconcile: no records and no settlement entries in the range.'
+  return `All ${checked} record${checked === 1 ? '' : 's'} matched (${entries} settlement entr${entries === 1 ? 'y' : 'ies'}): nothing to report.`
+}
+
 export function reconcileVerdict(engines: Reconciler[]): void {
   terminalProgress().done()
   for (const engine of engines) process.stderr.write(`${engine.summary()}\n`)

@@ -1,5 +1,6 @@
 // Loan statement entry queries from parsed flags. Pure: no I/O, no client.
 import { UsageError } from '../errors/index.js'
+import { monthOf } from '../validate/dates.js'
 
 export interface EntriesFlagValues {
   loan?: string | undefined
@@ -8,13 +9,17 @@ export interface EntriesFlagValues {
   from?: string | undefined
   to?: string | undefined
   'date-field'?: string | undefined
+  month?: string | undefined
+  'last-month'?: boolean | undefined
 }
 
 /**
  * The query of the entries list and report. `--from`/`--to` bound the creation time
  * (`createdAfter`/`createdBefore`) or, with `--date-field due`, the due date (`dueAfter`/`dueBefore`).
  */
-export function entriesQueryFromFlags(f: EntriesFlagValues): Record<string, string | undefined> {
+export function entriesQueryFromFlags(given: EntriesFlagValues, now = new Date()): Record<string, string | undefined> {
+  const month = monthOf(given, now)
+  const f = month ? { ...given, from: month.from, to: month.to } : given
   const due = f['date-field'] === 'due'
   return {
     loanId: f.loan,
@@ -28,7 +33,7 @@ export function entriesQueryFromFlags(f: EntriesFlagValues): Record<string, stri
 /** The report needs --loan or --loan-settlement, or else --currency with a whole range (--from and --to). */
 export function checkEntriesReportFlags(f: EntriesFlagValues): void {
   if (f.loan || f['loan-settlement']) return
-  if (f.currency && f.from && f.to) return
+  if (f.currency && ((f.from && f.to) || f.month || f['last-month'])) return
   throw new UsageError(
     'The entries report needs --loan or --loan-settlement, or else --currency with --from and --to',
     'For example --currency AUD --from 2026-01-01 --to 2026-02-01',

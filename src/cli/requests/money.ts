@@ -18,6 +18,8 @@ export interface SettlementFlagValues {
   from?: string | undefined
   to?: string | undefined
   last?: string | undefined
+  month?: string | undefined
+  'last-month'?: boolean | undefined
   split?: string | undefined
   type?: string[] | undefined
   'transaction-id'?: string[] | undefined
@@ -39,19 +41,19 @@ export function settlementSelection(f: SettlementFlagValues, now: Date): { query
   const query = settlementBase(f)
   const range = resolveRange(f, now)
   if (!range) return { query, parts: [] }
-  if (f.payout) throw new UsageError('--payout selects the entries of one payout; leave out --from, --to and --last')
+  if (f.payout) throw new UsageError('--payout selects the entries of one payout; leave out --from, --to, --last and --month')
   const ranged = { ...query, createdAfter: range.fromText, createdBefore: range.toText }
   return { query: ranged, parts: splitRange(range, splitMs(f.split), f.split) }
 }
 
 function settlementBase(f: SettlementFlagValues) {
   if (!f.payout) {
-    const ranged = Boolean(f.last) || Boolean(f.from && f.to)
+    const ranged = Boolean(f.last) || Boolean(f.month) || Boolean(f['last-month']) || Boolean(f.from && f.to)
     const missing = [!f.currency && '--currency', !ranged && (f.from ? '--to' : f.to ? '--from' : 'a range')].filter(Boolean)
     if (missing.length > 0) {
       throw new UsageError(
         `Settlement entries are chosen by --payout, or by --currency and a range given as --last or as --from and --to (missing ${missing.join(' and ')})`,
-        'For example --currency AUD --last 30d, --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
+        'For example --currency AUD --last 30d, --currency AUD --month 2026-11 (or --last-month), --currency AUD --from 2026-11-01 --to 2026-12-01, or --payout <payout id>',
       )
     }
   }

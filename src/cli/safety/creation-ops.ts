@@ -26,6 +26,12 @@ export interface PayoutOptions {
   repeatWindow?: string | undefined
   /** The merchant acted for, when known: another merchant's payout is not a repeat. */
   merchantId?: string | undefined
+  /**
+   * `--available`: the amount was read from the balance just before, so a re-run reads another
+   * one. The operation is then known by its currency alone, and an earlier lost request counts as
+   * made when any new payout appeared since (the balance itself keeps money from leaving twice).
+   */
+  wholeBalance?: boolean | undefined
 }
 
 /**
@@ -46,7 +52,9 @@ export async function payoutOperation(
   const windowMs = repeatWindowMs('payout', options.repeatWindow)
   let seenIds: string[] | undefined
   return runOperation<Payout, string[]>(session, {
-    key: { kind: 'payout', target: '', amount: money, reference: bodyHash(body) },
+    key: options.wholeBalance
+      ? { kind: 'payout', target: '', amount: undefined, reference: bodyHash({ wholeBalance: money?.currency ?? body.currency }) }
+      : { kind: 'payout', target: '', amount: money, reference: bodyHash(body) },
     action: `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
     check: `${session.bin} payouts list`,
     before: async () => seenIds ?? (await recentPayouts(client)),
@@ -54,7 +62,7 @@ export async function payoutOperation(
       const page = await client.transactions.payouts.list({ limit: 100, sort: NEWEST_FIRST })
       const made = page.items.find((p) => {
         const id = payoutIdOf(p)
-        const same = !money || (p.amount as { minorCurrencyUnits?: unknown } | undefined)?.minorCurrencyUnits === money.minorCurrencyUnits
+        const same = !money || options.wholeBalance || (p.amount as { minorCurrencyUnits?: unknown } | undefined)?.minorCurrencyUnits === money.minorCurrencyUnits
         return id !== undefined && !(before ?? []).includes(id) && same
       })
       return made ? { found: made, note: `payout ${payoutIdOf(made)} was made` } : 'absent'

@@ -8,7 +8,7 @@ import { RefusedError } from '../errors/index.js'
 type Loose = Record<string, unknown>
 
 /** The merchant a payout is for: the Merchant-Id context, or the one merchant a merchant credential sees. */
-async function payoutMerchant(client: PayfacClient, contextMerchantId: string | undefined): Promise<string | undefined> {
+export async function payoutMerchant(client: PayfacClient, contextMerchantId: string | undefined): Promise<string | undefined> {
   if (contextMerchantId) return contextMerchantId
   const page = await client.merchants.list({ limit: 2 })
   const only = page.items.length === 1 ? (page.items[0] as Loose).merchantId : undefined

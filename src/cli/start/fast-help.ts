@@ -3,6 +3,8 @@
 // recognise (an unknown command, a flag it cannot place) returns undefined and oclif answers.
 // Only node:* and JSON here: this module is on the start-up path.
 
+import { commandEnvironment, environmentHelp } from './environment-help.js'
+
 export interface ManifestFlag {
   name: string
   type: 'boolean' | 'option'
@@ -57,6 +59,7 @@ export function wantsHelp(argv: string[]): boolean {
 export function renderHelp(argv: string[], sources: HelpSources): string | undefined {
   const words = (argv[0] === 'help' ? argv.slice(1) : argv).filter((a) => !a.startsWith('-'))
   if (words.length === 0) return rootHelp(sources)
+  if (argv[0] === 'help' && words.length === 1 && words[0] === 'environment') return environmentHelp(sources.bin, sources.width)
   for (let n = words.length; n > 0; n--) {
     const id = words.slice(0, n).join(':')
     const command = sources.commands[id]
@@ -87,7 +90,7 @@ function rootHelp(s: HelpSources): string {
   const out = [s.description, '', section('VERSION', [`${s.bin}/${s.version} ${process.platform}-${process.arch} node-${process.version}`]), section('USAGE', [`$ ${s.bin} [COMMAND]`])]
   out.push(section('TOPICS', table([...topics].sort(([a], [b]) => a.localeCompare(b)), s.width - 2)))
   if (commands.length) out.push(section('COMMANDS', table(commands.sort(([a], [b]) => a.localeCompare(b)), s.width - 2)))
-  out.push(`Run \`${s.bin} TOPIC --help\` or \`${s.bin} TOPIC COMMAND --help\` for more.`)
+  out.push(`Run \`${s.bin} TOPIC --help\` or \`${s.bin} TOPIC COMMAND --help\` for more; \`${s.bin} help environment\` for the environment variables.`)
   return `${out.join('\n')}\n`
 }
 
@@ -142,6 +145,8 @@ function commandHelp(c: ManifestCommand, s: HelpSources): string {
     })
     out.push(section('EXAMPLES', lines))
   }
+  const variables = commandEnvironment(c.id, Object.keys(c.flags ?? {}))
+  if (variables.length) out.push(section('ENVIRONMENT', [wrap(`${variables.join(', ')} (what each does: ${s.bin} help environment)`, s.width - 2)]))
   return `${out.join('\n').trimEnd()}\n`
 }
 

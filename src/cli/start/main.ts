@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 
 import { sanitizeLine } from '../../output/sanitize.js'
 import { isGone } from '../../output/sink.js'
+import { terminalWidth } from '../../output/terminal.js'
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
@@ -140,7 +141,7 @@ function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: Comm
     const id = argv.join(':')
     if (manifest.commands[id] || !isTopic(id, manifest)) return undefined
   }
-  const columns = process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80
+  const columns = process.stdout.isTTY ? terminalWidth(process.stdout.columns) : 80
   return renderHelp(argv, {
     bin: pkg.oclif.bin,
     version: pkg.version,

@@ -96,3 +96,76 @@ export function checkQueryRanges(query: Record<string, unknown>, flagName: (fiel
 function kebabFlag(field: string): string {
   return `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
 }
+
+// ---------------------------------------------------------------------------------------------
+// Calendar months: `--month 2026-10` and `--last-month`. The contract gives every timestamp in
+// UTC and names no other zone for the service's day, so a month runs from midnight UTC on its
+// first day up to midnight UTC on the first day of the next (half-open, like --from/--to).
+
+/** The zone months are cut in (named in each flag's help). */
+export const MONTH_ZONE = 'UTC'
+
+/** A month as its first day and the first day of the next, both YYYY-MM-DD (midnight UTC). */
+export interface MonthBounds {
+  from: string
+  to: string
+}
+
+function firstDay(year: number, month: number): string {
+  // month is 1-based and may be 13 (January of the next year).
+  const y = month > 12 ? year + 1 : year
+  const m = month > 12 ? 1 : month
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-01`
+}
+
+/** `2026-10` as [2026-10-01, 2026-11-01), or a usage error naming `what`. */
+export function monthBounds(input: string, what = '--month'): MonthBounds {
+  const match = /^(\d{4})-(\d{2})$/.exec(input.trim())
+  const year = Number(match?.[1])
+  const month = Number(match?.[2])
+  if (!match || month < 1 || month > 12) {
+    throw new UsageError(`${what} takes a calendar month as YYYY-MM (got "${input}")`, 'For example --month 2026-10, or --last-month for the month before this one')
+  }
+  const bounds = { from: firstDay(year, month), to: firstDay(year, month + 1) }
+  if (bounds.from < FIRST_DAY || bounds.from > LAST_DAY) {
+    throw new UsageError(`${what}: ${input.trim()} is out of range: dates run from ${FIRST_DAY} to ${LAST_DAY}`, 'For example --month 2026-10')
+  }
+  return bounds
+}
+
+/** The calendar month before the one `now` falls in (in UTC). */
+export function lastMonthBounds(now: Date): MonthBounds {
+  const year = now.getUTCFullYear()
+  const month = now.getUTCMonth() + 1
+  const previous = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 }
+  return { from: firstDay(previous.year, previous.month), to: firstDay(year, month) }
+}
+
+/** What `--month`/`--last-month` ask for, or undefined when neither is given. */
+export function monthOf(f: { month?: string | undefined; 'last-month'?: boolean | undefined }, now: Date): MonthBounds | undefined {
+  if (f.month !== undefined && f['last-month']) throw new UsageError('--month and --last-month cannot be combined', 'Give one of them')
+  if (f.month !== undefined) return monthBounds(f.month)
+  return f['last-month'] ? lastMonthBounds(now) : undefined
+}
+
+/** The pairs of query fields a month fills, the first one a list query has (its keys present). */
+const MONTH_FIELDS: Array<[string, string]> = [
+  ['createdAfter', 'createdBefore'],
+  ['createdFromInclusive', 'createdToExclusive'],
+]
+
+/**
+ * A list query with `--month`/`--last-month` turned into its creation range. A query that already
+ * has a creation bound is a usage error (the flags are exclusive too, so this is the last guard).
+ */
+export function withMonth<Q extends Record<string, unknown>>(query: Q, flags: unknown, now: Date): Q {
+  const month = monthOf((flags ?? {}) as { month?: string; 'last-month'?: boolean }, now)
+  if (!month) return query
+  const [open, close] = MONTH_FIELDS.find(([a]) => a in query) ?? MONTH_FIELDS[0]!
+  // A request builder that already turned the month into its range (settlement list).
+  if (query[open] === month.from && query[close] === month.to) return query
+  if (query[open] !== undefined || query[close] !== undefined) {
+    throw new UsageError('--month and --last-month give the whole range: leave out the other date flags', 'For example --month 2026-10')
+  }
+  return { ...query, [open]: month.from, [close]: month.to }
+}

@@ -4,6 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import { ApiCommand } from '../../cli/base-command.js'
 import { merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
+import { monthFlags } from '../../cli/flags/range.js'
 import { customerQuery } from '../../cli/requests/customers.js'
 import { customerView } from '../../output/views/customers.js'
 
@@ -27,6 +28,7 @@ export default class CustomersList extends ApiCommand<typeof CustomersList> {
     name: Flags.string({ description: 'Only customers whose name contains this text.' }),
     'created-after': dateFlag('Only customers created at or after'),
     'created-before': dateFlag('Only customers created before'),
+    ...monthFlags(),
   }
 
   async run() {

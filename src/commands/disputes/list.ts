@@ -1,14 +1,14 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags/range.js'
+import { fanOutFlags, monthFlags } from '../../cli/flags/range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { disputeView } from '../../output/views/money.js'
 
 export default class DisputesList extends ApiCommand<typeof DisputesList> {
   static override summary = 'List disputes raised against transactions, one page or all of them.'
   static override description =
-    'The contract shows neither the fields of a dispute nor filters; the table and the filters are those the emulator defines, and --json prints every field. A disputed transaction lists its disputeIds in `payfac transactions get`.'
+    'What the contract offers for disputes is this list (GET /transactions/disputes) and the disputeIds of a transaction (`payfac transactions get`): it has no operation to answer a dispute (accept it, contest it, send evidence), so payfac cannot either. Disputes are answered outside this interface, with the payment service itself (its merchant portal or support), quoting the dispute id. The contract shows neither the fields of a dispute nor filters; the table and the filters are those the emulator defines, and --json prints every field. On the emulator, `payfac simulate OpenDispute` and `ResolveDispute` open and close one.'
   static override examples = [
     '<%= config.bin %> disputes list',
     '<%= config.bin %> disputes list --status Open --sort -createdAt --json',
@@ -23,6 +23,7 @@ export default class DisputesList extends ApiCommand<typeof DisputesList> {
     status: Flags.string({ description: 'Only disputes in this status, such as Open, Won or Lost (repeatable).', multiple: true }),
     'created-after': dateFlag('Only disputes created at or after'),
     'created-before': dateFlag('Only disputes created before'),
+    ...monthFlags(),
   }
 
   async run() {

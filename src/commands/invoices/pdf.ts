@@ -1,6 +1,7 @@
 import * as Args from '@oclif/core/args'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { outputFormatFlag } from '../../cli/flags/index.js'
 import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/download.js'
 import { outFlag } from '../../cli/flags/out.js'
 import { checkIdText } from '../../cli/validate/index.js'
@@ -21,6 +22,7 @@ export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
 
   static override flags = {
     out: outFlag('Write the PDF to this file (atomically).'),
+    output: outputFormatFlag(false),
   }
 
   async run() {

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { dateFlag, paginationFlags } from '../../cli/flags/index.js'
+import { monthFlags } from '../../cli/flags/range.js'
 import { merchantView } from '../../output/views/merchants.js'
 
 export default class MerchantsList extends ApiCommand<typeof MerchantsList> {
@@ -22,6 +23,7 @@ export default class MerchantsList extends ApiCommand<typeof MerchantsList> {
     industry: Flags.string({ description: 'Only merchants of this industry, by code or name (repeatable).', multiple: true }),
     'created-after': dateFlag('Only merchants created at or after'),
     'created-before': dateFlag('Only merchants created before'),
+    ...monthFlags(),
   }
 
   async run() {

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
+import { monthFlags } from '../../cli/flags/range.js'
 import { orderView } from '../../output/views/orders.js'
 
 export default class OrdersList extends ApiCommand<typeof OrdersList> {
@@ -24,6 +25,7 @@ export default class OrdersList extends ApiCommand<typeof OrdersList> {
     status: Flags.string({ description: 'Only orders in this state.', options: ['pending', 'paid', 'cancelled'] }),
     'created-after': dateFlag('Only orders created at or after'),
     'created-before': dateFlag('Only orders created before'),
+    ...monthFlags(),
   }
 
   async run() {

@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { parseCurrency } from '../../client/money.js'
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags/range.js'
+import { fanOutFlags, monthFlags } from '../../cli/flags/range.js'
 import { asUsage, dateFlag, paginationFlags } from '../../cli/flags/index.js'
 import { payoutView } from '../../output/views/money.js'
 
@@ -24,6 +24,7 @@ export default class PayoutsList extends ApiCommand<typeof PayoutsList> {
     currency: Flags.string({ description: 'Only payouts in this currency.', parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
     'created-after': dateFlag('Only payouts created at or after'),
     'created-before': dateFlag('Only payouts created before'),
+    ...monthFlags(),
   }
 
   async run() {

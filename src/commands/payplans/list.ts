@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
+import { monthFlags } from '../../cli/flags/range.js'
 import { checkVariant } from '../../cli/requests/payplans.js'
 import { payPlanView } from '../../output/views/payplans.js'
 
@@ -21,6 +22,7 @@ export default class PayPlansList extends ApiCommand<typeof PayPlansList> {
     variant: Flags.string({ description: 'Only plans of this variant (repeatable).', multiple: true, parse: async (input) => checkVariant(input) }),
     'created-after': dateFlag('Only plans created at or after'),
     'created-before': dateFlag('Only plans created before'),
+    ...monthFlags(),
   }
 
   async run() {

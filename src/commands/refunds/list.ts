@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags/range.js'
+import { fanOutFlags, monthFlags } from '../../cli/flags/range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
 import { amountFilterFlags } from '../../cli/flags/transactions.js'
@@ -24,6 +24,7 @@ export default class RefundsList extends ApiCommand<typeof RefundsList> {
     ...fanOutFlags(),
     'created-after': dateFlag('Only refunds created at or after'),
     'created-before': dateFlag('Only refunds created before'),
+    ...monthFlags(),
     ...amountFilterFlags('refunds'),
     reference: Flags.string({ description: "Only refunds of orders with this referenceOrderId." }),
     'order-id': idsFlag('ordr', 'Only refunds of these orders (repeatable).'),

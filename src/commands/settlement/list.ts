@@ -1,4 +1,5 @@
 import { ApiCommand } from '../../cli/base-command.js'
+import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
 import { fanOutFlags } from '../../cli/flags/range.js'
 import { paginationFlags } from '../../cli/flags/index.js'
 import { settlementFlags } from '../../cli/flags/transactions.js'
@@ -27,9 +28,10 @@ export default class SettlementList extends ApiCommand<typeof SettlementList> {
   }
 
   async run() {
-    const { query, parts } = settlementSelection(this.flags, new Date())
-    announceParts(parts, this.flags.split)
     const client = await this.client()
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, await this.settings())
+    const { query, parts } = settlementSelection(f, new Date())
+    announceParts(parts, f.split)
     if (parts.length > 1) {
       const each = await this.fanOut(settlementEntryView, (_merchantId, call) => entriesInParts(client, query, parts, this.flags, call))
       return each ?? this.showAll(settlementEntryView, entriesInParts(client, query, parts, this.flags))

@@ -1,10 +1,11 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
 import { fanOutFlags, rangeFlags } from '../../cli/flags/range.js'
 import { settlementFlags } from '../../cli/flags/transactions.js'
 import type { Reconciler } from '../../cli/reconcile/engine.js'
-import { differenceView, reconcileRun, reconcileScope, reconcileVerdict } from '../../cli/reconcile/command.js'
+import { allMatched, differenceView, reconcileRun, reconcileScope, reconcileVerdict } from '../../cli/reconcile/command.js'
 
 const { split: _split, ...range } = rangeFlags('Transactions, refunds, payouts and entries')
 
@@ -32,12 +33,13 @@ export default class SettlementReconcile extends ApiCommand<typeof SettlementRec
   }
 
   async run() {
-    const scope = await reconcileScope(this.flags, new Date())
     const client = await this.client()
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, await this.settings())
+    const scope = await reconcileScope(f, new Date())
     const engines: Reconciler[] = []
     const count =
       (await this.fanOut(differenceView, (_merchantId, call) => reconcileRun(client, scope, engines, call))) ??
-      (await this.showAll(differenceView, reconcileRun(client, scope, engines)))
+      (await this.showAll(differenceView, reconcileRun(client, scope, engines), 'table', () => allMatched(engines)))
     reconcileVerdict(engines)
     return count
   }

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream'
 
 import { ApiCommand } from '../../cli/base-command.js'
+import { outputFormatFlag } from '../../cli/flags/index.js'
+import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
 import { idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/download.js'
 import { outFlag } from '../../cli/flags/out.js'
 import { fanOutFlags } from '../../cli/flags/range.js'
@@ -26,12 +28,14 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
     ...settlementFlags(),
     ...fanOutFlags(),
     out: outFlag('Save the report (CSV with --csv, otherwise JSON) to this file, atomically.'),
+    output: outputFormatFlag(false),
   }
 
   async run() {
-    const { query, parts } = settlementSelection(this.flags, new Date())
-    announceParts(parts, this.flags.split)
     const client = await this.client()
+    const f = await withOnlyCurrency(this.flags, asksForRange(this.flags), client, await this.settings())
+    const { query, parts } = settlementSelection(f, new Date())
+    announceParts(parts, f.split)
     const timeoutMs = idleTimeoutMs(this.flags)
     const fanned = await this.fanOut(settlementEntryView, async function* (_id, call) {
       yield* (await reportDocument(checkedJsonReport(await client.transactions.settlement.report(query, 'json-stream', call), timeoutMs))).entries

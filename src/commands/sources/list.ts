@@ -1,5 +1,6 @@
 import { ApiCommand } from '../../cli/base-command.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
+import { monthFlags } from '../../cli/flags/range.js'
 import { paymentSourceView } from '../../output/views/sources.js'
 
 export default class SourcesList extends ApiCommand<typeof SourcesList> {
@@ -19,6 +20,7 @@ export default class SourcesList extends ApiCommand<typeof SourcesList> {
     'source-id': idsFlag('psrc', 'Only these payment sources (repeatable).'),
     'created-after': dateFlag('Only sources created at or after'),
     'created-before': dateFlag('Only sources created before'),
+    ...monthFlags(),
   }
 
   async run() {

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../cli/base-command.js'
-import { fanOutFlags } from '../../cli/flags/range.js'
+import { fanOutFlags, monthFlags } from '../../cli/flags/range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
 import { merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
 import { amountFilterFlags } from '../../cli/flags/transactions.js'
@@ -31,6 +31,7 @@ export default class TransactionsList extends ApiCommand<typeof TransactionsList
     ),
     'created-after': dateFlag('Only transactions created at or after'),
     'created-before': dateFlag('Only transactions created before'),
+    ...monthFlags(),
     ...amountFilterFlags('transactions'),
   }
 

@@ -2,6 +2,7 @@
 import type { AddressRecord } from '../../client/schemas/common.js'
 import type { Order } from '../../client/schemas/orders.js'
 import { defineView, type Column } from '../view.js'
+import { metadataCell } from './bookkeeping.js'
 
 /** `line1, city state postalCode, country`, skipping what is missing. */
 export function formatAddress(address: AddressRecord | null | undefined): string | undefined {
@@ -54,7 +55,7 @@ export const orderView = defineView<Order>({
     { key: 'shipping.amount', header: 'Shipping', kind: 'minor', currency: orderCurrency, get: (o) => minorOf(o.shipping?.amount) },
     { key: 'shipping.name', header: 'Shipping name' },
     { key: 'shipping.address', header: 'Ship-to address', display: (_value, o) => formatAddress(o.shipping?.address) ?? '-' },
-    { key: 'metadata', header: 'Metadata', kind: 'json' },
+    { key: 'metadata', header: 'Metadata', kind: 'json', display: (_value, o) => metadataCell(o.metadata) },
     createdAt,
     { key: 'updatedAt', header: 'Updated', kind: 'date' },
   ],

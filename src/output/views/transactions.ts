@@ -5,6 +5,7 @@ import type { PayOrderComplete, Transaction } from '../../client/schemas/transac
 import { formatMinorUnits } from '../../client/money.js'
 import { formatTimestamp } from '../cells.js'
 import { defineView, liftColumns, type Column } from '../view.js'
+import { metadataCell } from './bookkeeping.js'
 
 // PayOrderComplete: amounts are integers in minor units beside a `currency` field.
 const payCurrency = (t: PayOrderComplete) => t.currency ?? t.transactionDetails?.purchaseDetails?.amount?.currency
@@ -105,7 +106,7 @@ export const transactionView = defineView<Transaction>({
     tx.paidOn,
     tx.refundIds,
     { key: 'disputeIds', header: 'Disputes', get: (t) => purchase(t)?.disputeIds },
-    { key: 'orderMetadata', header: 'Order metadata', kind: 'json', get: (t) => purchase(t)?.orderMetadata },
+    { key: 'orderMetadata', header: 'Order metadata', kind: 'json', get: (t) => purchase(t)?.orderMetadata, display: (value) => metadataCell(value) },
     { key: 'createdAt', header: 'Created', kind: 'date', get: (t) => purchase(t)?.createdAt },
     { key: 'updatedAt', header: 'Updated', kind: 'date', get: (t) => purchase(t)?.updatedAt },
   ],

@@ -4,6 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import { ApiCommand } from '../../../cli/base-command.js'
 import { marketplaceFilterFlag, merchantFilterFlag, takeFilterIds } from '../../../cli/flags/filters.js'
 import { dateFlag, paginationFlags } from '../../../cli/flags/index.js'
+import { monthFlags } from '../../../cli/flags/range.js'
 import { serviceTokenQuery } from '../../../cli/requests/auth.js'
 import { serviceTokenView } from '../../../output/views/auth.js'
 
@@ -26,6 +27,7 @@ export default class AuthTokensList extends ApiCommand<typeof AuthTokensList> {
     expired: Flags.boolean({ description: 'Only expired tokens; --no-expired for only unexpired ones.', allowNo: true }),
     'created-from': dateFlag('Only tokens created at or after'),
     'created-to': dateFlag('Only tokens created before'),
+    ...monthFlags(['created-from', 'created-to']),
     'expires-from': dateFlag('Only tokens expiring at or after'),
     'expires-to': dateFlag('Only tokens expiring before'),
   }

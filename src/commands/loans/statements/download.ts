@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../../cli/base-command.js'
+import { outputFormatFlag } from '../../../cli/flags/index.js'
 import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../../cli/files/download.js'
 import { outFlag } from '../../../cli/flags/out.js'
 import { UsageError } from '../../../cli/errors/index.js'
@@ -25,6 +26,7 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
 
   static override flags = {
     out: outFlag('Write the zip to this file (atomically) instead of stdout.'),
+    output: outputFormatFlag(false),
     format: Flags.string({ description: 'Format of the statement inside the zip.', options: ['csv', 'pdf', 'xml'], default: 'csv' }),
     'show-password': Flags.boolean({ description: "Print the zip's password on stderr, when the service sends one." }),
   }

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../../cli/base-command.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../../cli/flags/index.js'
+import { monthFlags } from '../../../cli/flags/range.js'
 import { blockedCardView } from '../../../output/views/sources.js'
 
 export default class SourcesBlockedCardsList extends ApiCommand<typeof SourcesBlockedCardsList> {
@@ -19,6 +20,7 @@ export default class SourcesBlockedCardsList extends ApiCommand<typeof SourcesBl
     status: Flags.string({ description: 'Only events in this status, such as Blocked or Unblocked (repeatable).', multiple: true }),
     'created-after': dateFlag('Only events created at or after'),
     'created-before': dateFlag('Only events created before'),
+    ...monthFlags(),
   }
 
   async run() {
