@@ -1,0 +1,100 @@
+// Adversarial checks of `--from-file` (src/cli/bulk): the promise is that a row moves money at
+// most once, also when the same operation appears twice in one file, in two files, or was made
+// by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
+// against an emulator in this process.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { spawnCli } from '../helpers/spawn-cli.js'
+
+let ctx: EmulatorEnv
+let files: string
+beforeAll(async () => {
+  ctx = await startEmulatorEnv()
+  files = mkdtempSync(join(tmpdir(), 'payfac-bulk-adv-'))
+})
+afterAll(async () => {
+  await ctx.close()
+  rmSync(files, { recursive: true, force: true })
+})
+beforeEach(async () => {
+  await control('DELETE', '/faults')
+})
+
+const payfac = (...args: string[]) => spawnCli(args, { env: ctx.env, timeoutMs: 30_000 })
+
+async function call(method: string, path: string, body?: unknown): Promise<any> {
+  const r = await fetch(ctx.emulator.url + path, {
+    method,
+    headers: { authorization: `Bearer ${ctx.env.PAYFAC_API_KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await r.text()
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`)
+  return text ? JSON.parse(text) : undefined
+}
+const control = (method: string, path: string, body?: unknown) => call(method, `/__emulator${path}`, body)
+
+let serial = 0
+/** `count` transactions paid 10.00 AUD each by PayTo. */
+async function paid(count: number): Promise<string[]> {
+  const amount = { minorCurrencyUnits: 1000, currency: 'AUD' }
+  const agreement = await call('POST', '/payto/agreement', { customerName: 'Jo Citizen', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bulk adversary' })
+  await call('POST', '/simulation', { AdvanceClock: { seconds: 5 } })
+  const ids: string[] = []
+  for (let n = 0; n < count; n++) {
+    const token = await call('POST', '/tokens', { CreatePayToToken: { amount, agreementToken: agreement.token } })
+    const order = await call('POST', '/orders', { CreateOnlineOrder: { referenceOrderId: `bulk-adv-${++serial}`, amount } })
+    ids.push((await call('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } })).PayOrderComplete.transactionId)
+  }
+  return ids
+}
+
+function csv(name: string, lines: string[]): string {
+  const file = join(files, name)
+  writeFileSync(file, `${lines.join('\n')}\n`)
+  return file
+}
+
+function refundsOf(ids: string[]): number[] {
+  const all = [...ctx.emulator.app.store.refunds.values()]
+  return ids.map((id) => all.filter((r) => r.transactionId === id).length)
+}
+
+const payoutsWith = (description: string) => [...ctx.emulator.app.store.payouts.values()].filter((p: any) => p.description === description).length
+
+describe('the same operation twice', () => {
+  it('a refund row repeated within one file, both in flight at once, refunds once; the repeat is refused (exit 6)', async () => {
+    const [id] = await paid(1)
+    const file = csv('twice.csv', ['transactionId,amount,currency', `${id},1.00,AUD`, `${id},1.00,AUD`])
+    await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=300' })
+    const result = await payfac('transactions', 'refund', '--from-file', file, '--concurrency', '4')
+    expect(refundsOf([id as string])).toEqual([1])
+    expect(result.code, result.stderr).toBe(6)
+    expect(result.stdout).toMatch(/\n3,failed,,exit-6,.*identical refund/)
+  })
+
+  it('the same refund in two files run by two processes at once refunds once', async () => {
+    const [id] = await paid(1)
+    const a = csv('two-a.csv', ['transactionId,amount,currency', `${id},2.00,AUD`])
+    const b = csv('two-b.csv', ['transactionId,currency,amount', `${id},AUD,2.00`])
+    await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=300' })
+    const [ra, rb] = await Promise.all([payfac('transactions', 'refund', '--from-file', a), payfac('transactions', 'refund', '--from-file', b)])
+    expect(refundsOf([id as string])).toEqual([1])
+    expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+
+  it('the same payout in two files run by two processes at once (witness off) is paid out once', async () => {
+    await call('POST', '/simulation', { IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } })
+    const description = `adv-payout-${Date.now()}`
+    const a = csv('payout-a.csv', ['amount,currency,description,repeat-window', `7.00,AUD,${description},0`])
+    const b = csv('payout-b.csv', ['description,amount,currency,repeat-window', `${description},7.00,AUD,0`])
+    await control('POST', '/faults', { method: 'POST', pathPattern: '/transactions/payouts', fault: 'latency=300' })
+    const [ra, rb] = await Promise.all([payfac('payouts', 'request', '--from-file', a), payfac('payouts', 'request', '--from-file', b)])
+    expect(payoutsWith(description)).toBe(1)
+    expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+})
