@@ -77,10 +77,10 @@ describe('the same operation twice', () => {
     expect(result.stdout).toMatch(/\n3,failed,,exit-6,.*identical refund/)
   })
 
-  it('the same refund in two files run by two processes at once refunds once', async () => {
+  it('the same refund in two files run by two processes at once (witness off) refunds once', async () => {
     const [id] = await paid(1)
-    const a = csv('two-a.csv', ['transactionId,amount,currency', `${id},2.00,AUD`])
-    const b = csv('two-b.csv', ['transactionId,currency,amount', `${id},AUD,2.00`])
+    const a = csv('two-a.csv', ['transactionId,amount,currency,repeat-window', `${id},2.00,AUD,0`])
+    const b = csv('two-b.csv', ['transactionId,currency,amount,repeat-window', `${id},AUD,2.00,0`])
     await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=300' })
     const [ra, rb] = await Promise.all([payfac('transactions', 'refund', '--from-file', a), payfac('transactions', 'refund', '--from-file', b)])
     expect(refundsOf([id as string])).toEqual([1])
