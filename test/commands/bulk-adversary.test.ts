@@ -2,12 +2,13 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
 let ctx: EmulatorEnv
@@ -64,6 +65,8 @@ function refundsOf(ids: string[]): number[] {
   return ids.map((id) => all.filter((r) => r.transactionId === id).length)
 }
 
+const patches = () => ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { method: string }) => r.method === 'PATCH').length
+
 const payoutsWith = (description: string) => [...ctx.emulator.app.store.payouts.values()].filter((p: any) => p.description === description).length
 
 describe('the same operation twice', () => {
@@ -96,5 +99,45 @@ describe('the same operation twice', () => {
     const [ra, rb] = await Promise.all([payfac('payouts', 'request', '--from-file', a), payfac('payouts', 'request', '--from-file', b)])
     expect(payoutsWith(description)).toBe(1)
     expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+})
+
+describe('lost answers', () => {
+  for (const fault of ['commit-then-status=500', 'drop-after-commit']) {
+    it(`a refund answered ${fault} is unknown (exit 7), never sent again; a re-run finds it on the service`, async () => {
+      const ids = await paid(2)
+      const file = csv(`lost-${fault.replace(/\W/g, '')}.csv`, ['transactionId,amount,currency', ...ids.map((id) => `${id},1.00,AUD`)])
+      await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault })
+      const before = patches()
+      const first = await payfac('transactions', 'refund', '--from-file', file)
+      expect(first.code, first.stderr).toBe(7)
+      expect(first.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(['unknown', 'unknown'])
+      expect(patches() - before).toBe(2)
+      await control('DELETE', '/faults')
+      const again = await payfac('transactions', 'refund', '--from-file', file)
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(['skipped-already-done', 'skipped-already-done'])
+      expect(patches() - before).toBe(2)
+      expect(refundsOf(ids)).toEqual([1, 1])
+    })
+  }
+})
+
+describe('a hostile service', () => {
+  let server: RecordingServer
+  beforeAll(async () => {
+    server = await startRecordingServer(() => ({ status: 422, body: { statusCode: 422, errorCode: '@SUM(A1)', message: '=HYPERLINK("http://evil.example","x")' } }))
+  })
+  afterAll(() => server.close())
+
+  it('cannot put a formula into the results CSV', async () => {
+    const out = join(files, 'formula-results.csv')
+    const file = csv('formula.csv', ['email,given-name', 'jo@example.com,Jo'])
+    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_MERCHANT_ID: 'mcht_HostileMerchant01' }
+    const result = await spawnCli(['customers', 'upsert', '--from-file', file, '--out', out], { env, timeoutMs: 30_000 })
+    expect(result.code, result.stderr).toBe(6)
+    const row = readFileSync(out, 'utf8').trim().split('\n')[1] as string
+    expect(row).toContain(",'@SUM(A1),")
+    expect(row).toMatch(/,"?'=HYPERLINK/)
   })
 })

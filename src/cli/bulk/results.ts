@@ -7,6 +7,8 @@
 // order by at most what is in flight; those ahead wait here until the rows before them finish.
 import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
 
+import { csvText } from '../../output/cells.js'
+
 export type RowStatus = 'done' | 'skipped-already-done' | 'failed' | 'unknown'
 
 export interface RowResult {
@@ -73,7 +75,8 @@ export class Results {
   }
 
   private line(r: RowResult): string {
-    const values = [r.line, r.status, r.id ?? '', r.errorCode ?? '', r.message ?? '']
+    // The id, code and message come from the service: a cell a spreadsheet would run as a formula is defused.
+    const values = [r.line, r.status, r.id ?? '', r.errorCode ?? '', r.message ?? ''].map(csvText)
     if (this.format === 'jsonl') return `${JSON.stringify({ line: r.line, status: r.status, id: r.id ?? null, errorCode: r.errorCode ?? null, message: r.message ?? null })}\n`
     return (this.stringify as (rows: unknown[][]) => string)([values])
   }
