@@ -2,7 +2,7 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -139,5 +139,22 @@ describe('a hostile service', () => {
     const row = readFileSync(out, 'utf8').trim().split('\n')[1] as string
     expect(row).toContain(",'@SUM(A1),")
     expect(row).toMatch(/,"?'=HYPERLINK/)
+  })
+})
+
+describe('the results file', () => {
+  it('is never written through a symlink left at FILE.partial: exit 2, nothing sent, the target untouched', async () => {
+    const [id] = await paid(1)
+    const victim = join(files, 'victim.txt')
+    writeFileSync(victim, 'keep me\n')
+    const out = join(files, 'linked-results.csv')
+    symlinkSync(victim, `${out}.partial`)
+    const before = patches()
+    const result = await payfac('transactions', 'refund', '--from-file', csv('linked.csv', ['transactionId,amount,currency', `${id},1.00,AUD`]), '--out', out)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('is a symlink')
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n')
+    expect(patches()).toBe(before)
+    expect(refundsOf([id as string])).toEqual([0])
   })
 })
