@@ -158,3 +158,25 @@ describe('the results file', () => {
     expect(refundsOf([id as string])).toEqual([0])
   })
 })
+
+describe('JSON Lines', () => {
+  it('refuses a JSON number amount with more digits than a double holds exactly (exit 2, nothing sent)', async () => {
+    const [id] = await paid(1)
+    const file = join(files, 'digits.jsonl')
+    writeFileSync(file, `{"transactionId": "${id}", "amount": 1.00, "currency": "AUD"}\n{"transactionId": "${id}", "amount": 90071992547409.91, "currency": "AUD"}\n`)
+    const before = patches()
+    const result = await payfac('transactions', 'refund', '--from-file', file)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('line 2: the number 90071992547409.91 has more digits than a JSON number holds exactly')
+    expect(patches()).toBe(before)
+  })
+
+  it('reads a file that starts with a byte-order mark', async () => {
+    const [id] = await paid(1)
+    const file = join(files, 'bom.jsonl')
+    writeFileSync(file, `\ufeff{"transactionId": "${id}", "amount": "1.00", "currency": "AUD"}\r\n`)
+    const result = await payfac('transactions', 'refund', '--from-file', file, '--dry-run')
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toContain('Checked 1 row')
+  })
+})
