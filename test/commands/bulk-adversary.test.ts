@@ -2,7 +2,8 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -178,5 +179,32 @@ describe('JSON Lines', () => {
     const result = await payfac('transactions', 'refund', '--from-file', file, '--dry-run')
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toContain('Checked 1 row')
+  })
+})
+
+describe('the journal fails closed', () => {
+  it('a journal damaged in the middle, or its folder writable by others, is exit 3 and nothing is sent', async () => {
+    const ids = await paid(2)
+    const file = csv('damaged.csv', ['transactionId,amount,currency', `${ids[0]},1.00,AUD`])
+    expect((await payfac('transactions', 'refund', '--from-file', file)).code).toBe(0)
+    const root = join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+    const journal = (readdirSync(root, { recursive: true }) as string[]).find((e) => /bulk-transactions-refund-.*\.jsonl$/.test(e) && readFileSync(join(root, e), 'utf8').includes(ids[0] as string)) as string
+    const lines = readFileSync(join(root, journal), 'utf8').split('\n')
+    writeFileSync(join(root, journal), [lines[0]?.slice(0, 20), ...lines.slice(1)].join('\n'))
+    const before = patches()
+    const damaged = await payfac('transactions', 'refund', '--from-file', file)
+    expect(damaged.code, damaged.stderr).toBe(3)
+    expect(damaged.stderr).toContain('is damaged: line 1 is not a record payfac wrote')
+    const other = csv('exposed.csv', ['transactionId,amount,currency', `${ids[1]},1.00,AUD`])
+    const folder = dirname(join(root, journal))
+    chmodSync(folder, 0o777)
+    try {
+      const exposed = await payfac('transactions', 'refund', '--from-file', other)
+      expect(exposed.code, exposed.stderr).toBe(3)
+    } finally {
+      chmodSync(folder, 0o700)
+    }
+    expect(patches()).toBe(before)
+    expect(refundsOf(ids)).toEqual([1, 0])
   })
 })
