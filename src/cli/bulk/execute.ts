@@ -11,7 +11,8 @@ import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../error
 import { exitCodeFor } from '../errors/exit-codes.js'
 import { operationIdentity, withOperationLock } from '../safety/journal-ops.js'
 import type { SafetySession } from '../safety/session.js'
-import { BulkJournal, RowRun, bulkJournalPath } from './journal.js'
+import { BulkJournal, bulkJournalPath } from './journal.js'
+import { RowRun } from './row-run.js'
 import { bulkProgress } from './progress.js'
 import type { Row, RowSource } from './reader.js'
 import { readRows } from './reader.js'
@@ -47,7 +48,7 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
   const file = bulkJournalPath(configDir, identity, x.host.id, x.checked.digest)
   const words = { what: `bulk run of ${x.source.name}`, check: 'the results of the earlier run (--out FILE.partial)' }
   return withOperationLock(configDir, file, words, async (held) => {
-    const journal = await BulkJournal.open(file, identity, x.checked.digest)
+    const journal = await BulkJournal.open(file, configDir, identity, x.checked.digest)
     const workers = new Workers((x.host.flags.concurrency as number | undefined) ?? 4)
     const client = await x.host.client((event) => workers.slowDown(event.waitMs))
     const results = await Results.open(x.host.flags.out as string | undefined, Boolean(x.host.flags.json || x.host.flags.jsonl))

@@ -3,7 +3,7 @@
 // records: <config>/operations/<identity>/bulk-<command>-<file hash>.jsonl. A row is named by the
 // file's content hash and its line, so a re-run with the same file finds what each row did.
 //
-// The rules are the operation journal's (safety/journal-ops.ts), row by row (RowRun):
+// The rules are the operation journal's (safety/journal-ops.ts), row by row (row-run.ts):
 //   - a row journaled `done` is skipped (the run engine never sends it again);
 //   - a row journaled `sending` or `unknown` is looked up on the service with the operation's own
 //     look: found, it is done (nothing sent); shown not to have happened, it is sent; when the
@@ -20,13 +20,9 @@ import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 
-import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
 import { ConfigError } from '../../config/errors.js'
 import { fileProblem } from '../../config/fs-check.js'
-import { type OperationRecord, type ServiceIdentity, newOperation, operationRecordSchema } from '../../config/operations.js'
-import { sanitizeLine } from '../../output/sanitize.js'
-import { RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
-import type { OperationJournal, OperationSpec } from '../safety/journal-ops.js'
+import { type OperationRecord, type ServiceIdentity, operationRecordSchema } from '../../config/operations.js'
 
 export type RowRecord = OperationRecord & { line: number }
 const rowRecordSchema = operationRecordSchema.extend({ line: operationRecordSchema.shape.doneCount })
@@ -46,17 +42,18 @@ export class BulkJournal {
 
   private constructor(
     readonly file: string,
+    readonly configDir: string,
     readonly identity: ServiceIdentity,
     readonly fileHash: string,
     private readonly handle: FileHandle,
   ) {}
 
   /** Reads what earlier runs of the same file did (fail-closed, as every record), then opens it to append. */
-  static async open(file: string, identity: ServiceIdentity, fileHash: string): Promise<BulkJournal> {
+  static async open(file: string, configDir: string, identity: ServiceIdentity, fileHash: string): Promise<BulkJournal> {
     const read = await readRecords(file)
     const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0)
     const handle = await open(file, flags, 0o600)
-    const journal = new BulkJournal(file, identity, fileHash, handle)
+    const journal = new BulkJournal(file, configDir, identity, fileHash, handle)
     for (const record of read.records) journal.latest.set(record.line, record)
     // A line cut short by a kill: what follows starts on a line of its own.
     if (read.unterminated) journal.queue.push('\n')
@@ -189,68 +186,4 @@ function damaged(file: string, problem: string): ConfigError {
     reason: 'damaged-store',
     hint: 'Check on the service what the rows did (the results file of the last run, the list commands) before running again with a copy of the file.',
   })
-}
-
-/**
- * One row's operation, journaled in the run's journal by the operation journal's rules. After
- * `run`, `found` says an earlier run's lost answer was found done, and `resultId` what it made.
- */
-export class RowRun implements OperationJournal {
-  found = false
-  resultId: string | undefined
-  /** The run's lock on the file may have been lost: the run stops. */
-  lostLock = false
-
-  constructor(
-    private readonly journal: BulkJournal,
-    private readonly line: number,
-    private readonly lost: () => string | undefined,
-  ) {}
-
-  async run<T, B>(spec: OperationSpec<T, B>): Promise<T> {
-    const journal = this.journal
-    const prior = journal.prior(this.line)
-    if (prior?.state === 'done') throw new RefusedError(`line ${this.line} was already done (${prior.resultId ?? 'at ' + prior.updatedAt}); nothing was sent`)
-    if (prior && (prior.state === 'sending' || prior.state === 'unknown')) {
-      process.stderr.write(`${sanitizeLine(`Line ${this.line}: an earlier run's ${spec.action} ended without an answer; looking on the service first.`)}\n`)
-      const found = await spec.reconcile(prior.before as B | undefined, prior)
-      if (found === 'cannot-tell') {
-        throw new UnresolvedOutcomeError(`The earlier ${spec.action} may or may not have happened, and the service's state cannot tell: nothing was sent. Check with: ${spec.check}`, spec.check)
-      }
-      if (found !== 'absent') {
-        this.resultId = spec.resultId?.(found.found) ?? prior.resultId ?? undefined
-        await journal.append({ ...prior, state: 'done', resultId: this.resultId ?? null, doneCount: prior.doneCount + 1 })
-        this.found = true
-        return found.found
-      }
-    }
-    await spec.guard?.()
-    if (spec.witness) {
-      const seen = await spec.witness()
-      if (seen !== undefined) throw new RefusedError(`The service already shows an identical ${spec.action}: ${seen}. Nothing was sent.`)
-    }
-    const before = spec.before ? await spec.before() : undefined
-    const lost = this.lost()
-    if (lost !== undefined) {
-      this.lostLock = true
-      throw new UnresolvedOutcomeError(`This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`, spec.check)
-    }
-    const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
-    let record = await journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line })
-    try {
-      const result = await spec.send()
-      this.resultId = spec.resultId?.(result) ?? undefined
-      record = await journal.append({ ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
-      return result
-    } catch (error) {
-      const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
-      await journal.append({ ...record, state: unknown ? 'unknown' : 'refused' })
-      if (error instanceof OutcomeUnknownError) {
-        error.action = spec.action
-        error.check = spec.check
-        error.look = spec.look
-      }
-      throw error
-    }
-  }
 }

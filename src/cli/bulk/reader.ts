@@ -104,8 +104,10 @@ async function* jsonlRows(input: NodeJS.ReadableStream, name: string): AsyncGene
 }
 
 async function* jsonObjects(lines: AsyncIterable<string>, name: string, nextLine: () => number, nextIndex: () => number): AsyncGenerator<Row> {
-  for await (const text of lines) {
+  for await (let text of lines) {
     const line = nextLine()
+    // A byte-order mark (a file saved by a Windows editor) is not part of the first object.
+    if (line === 1 && text.startsWith('\ufeff')) text = text.slice(1)
     if (text.trim() === '') continue
     let value: unknown
     try {
@@ -113,9 +115,37 @@ async function* jsonObjects(lines: AsyncIterable<string>, name: string, nextLine
     } catch {
       throw new UsageError(`--from-file ${name} line ${line}: not JSON`, 'Write one JSON object a line, with flag names as keys, such as {"amount": "5.00", "currency": "AUD"}')
     }
+    const inexact = inexactNumber(text)
+    if (inexact) {
+      throw new UsageError(`--from-file ${name} line ${line}: the number ${inexact} has more digits than a JSON number holds exactly`, `Write it as a string, such as "${inexact}"`)
+    }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       throw new UsageError(`--from-file ${name} line ${line}: not a JSON object`, 'Write one JSON object a line, with flag names as keys')
     }
     yield { index: nextIndex(), line, values: value as Record<string, Cell> }
   }
+}
+
+/**
+ * The first number written outside a string with more than 15 significant digits, or undefined.
+ * A JSON number is read as a binary double, which keeps 15 digits exactly: 90071992547409.91
+ * comes back as 90071992547409.9, a cent off. Money is exact, so such a number is refused.
+ */
+function inexactNumber(text: string): string | undefined {
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"') inString = false
+    } else if (c === '"') {
+      inString = true
+    } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
+      const token = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i))?.[0] ?? c
+      const significant = token.replace(/[eE].*$/, '').replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '')
+      if (significant.length > 15) return token
+      i += token.length - 1
+    }
+  }
+  return undefined
 }

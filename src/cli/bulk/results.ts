@@ -5,7 +5,10 @@
 // looks at after a crash); at the end FILE is written atomically from it (files/out-file.ts) and
 // the .partial removed. Without --out the lines go to stdout as rows finish. Rows finish out of
 // order by at most what is in flight; those ahead wait here until the rows before them finish.
-import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, constants, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
+
+import { csvText } from '../../output/cells.js'
+import { UsageError } from '../errors/index.js'
 
 export type RowStatus = 'done' | 'skipped-already-done' | 'failed' | 'unknown'
 
@@ -37,7 +40,7 @@ export class Results {
       const { stringify } = await import('csv-stringify/sync')
       results.stringify = (rows) => stringify(rows)
     }
-    if (out) results.fd = openSync(`${out}.partial`, 'w')
+    if (out) results.fd = openPartial(`${out}.partial`)
     if (results.format === 'csv') results.write([...COLUMNS].join(',') + '\n')
     return results
   }
@@ -73,7 +76,8 @@ export class Results {
   }
 
   private line(r: RowResult): string {
-    const values = [r.line, r.status, r.id ?? '', r.errorCode ?? '', r.message ?? '']
+    // The id, code and message come from the service: a cell a spreadsheet would run as a formula is defused.
+    const values = [r.line, r.status, r.id ?? '', r.errorCode ?? '', r.message ?? ''].map(csvText)
     if (this.format === 'jsonl') return `${JSON.stringify({ line: r.line, status: r.status, id: r.id ?? null, errorCode: r.errorCode ?? null, message: r.message ?? null })}\n`
     return (this.stringify as (rows: unknown[][]) => string)([values])
   }
@@ -81,5 +85,19 @@ export class Results {
   private write(text: string): void {
     if (this.fd !== undefined) writeSync(this.fd, text)
     else process.stdout.write(text)
+  }
+}
+
+/**
+ * FILE.partial, made or emptied, private: never through a symlink someone left at that name
+ * (the results would be written into whatever it points at). Refused before any row is sent.
+ */
+function openPartial(file: string): number {
+  try {
+    return openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o600)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unwritable'
+    const why = code === 'ELOOP' ? 'it is a symlink' : code
+    throw new UsageError(`--out: cannot write the results of the rows as they finish to ${file} (${why}); nothing was sent`, 'Remove that file, or name another --out file')
   }
 }

@@ -77,6 +77,8 @@ const customersUpsert: RowKind<Record<string, Record<string, unknown>>> = {
       check: `${session.bin} customers list --email ${key}`,
       // An upsert sent again updates the same customer (keyed by its e-mail or reference): a lost answer is sent again.
       reconcile: async () => 'absent',
+      // Not refused as a repeat, nor kept in a record of its own: an upsert sent again changes nothing more.
+      repeatable: true,
       send: () => client.customers.upsert(envelope as never),
       resultId: (c) => c.customerId,
     })

@@ -1,0 +1,117 @@
+// One row of a bulk run, journaled by the operation journal's rules (safety/journal-ops.ts) in
+// the run's journal (journal.ts), and ALSO in the operation's own record, the one the single
+// command keeps (<config>/operations/<identity>/<kind>-<hash>.json), under that record's lock:
+//   - a row whose operation was already made (by a single command, by another row of the same
+//     file, by another file) is refused as the single command refuses a repeat (exit 6 for the
+//     run); a bulk run has no --again (a row's own `--if-exists create` asks for another order
+//     on purpose, as it does for the single command);
+//   - two rows with one operation in flight at once (one file, two files, two processes) wait
+//     for each other on that lock, so the second finds the first's record: never both sent;
+//   - an identical operation whose answer was lost is looked up on the service first, as the
+//     single command does.
+// Writes go row journal first, then the record: a record `done` means the row's own `done` is
+// already on disk, so a re-run of the same file never mistakes its own row for another's.
+import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
+import { type OperationRecord, newOperation, operationPath, readOperation, writeOperation } from '../../config/operations.js'
+import { sanitizeLine } from '../../output/sanitize.js'
+import { RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
+import { type HeldLock, type OperationJournal, type OperationSpec, withOperationLock } from '../safety/journal-ops.js'
+import type { BulkJournal } from './journal.js'
+
+/**
+ * One row's operation. After `run`, `found` says an earlier run's lost answer was found done,
+ * and `resultId` what it made.
+ */
+export class RowRun implements OperationJournal {
+  found = false
+  resultId: string | undefined
+  /** The run's lock on the file may have been lost: the run stops. */
+  lostLock = false
+
+  constructor(
+    private readonly journal: BulkJournal,
+    private readonly line: number,
+    private readonly lost: () => string | undefined,
+  ) {}
+
+  async run<T, B>(spec: OperationSpec<T, B>): Promise<T> {
+    // A repeatable operation (an upsert) is simply made again: no record of its own is needed.
+    if (spec.repeatable) return this.runRow(spec, undefined)
+    const { configDir, identity } = this.journal
+    const file = operationPath(configDir, identity, spec.key)
+    return withOperationLock(configDir, file, { what: spec.action, check: spec.check }, (held) => this.runRow(spec, { file, held }))
+  }
+
+  private async runRow<T, B>(spec: OperationSpec<T, B>, shared: { file: string; held: HeldLock } | undefined): Promise<T> {
+    const journal = this.journal
+    const prior = journal.prior(this.line)
+    if (prior?.state === 'done') throw new RefusedError(`line ${this.line} was already done (${prior.resultId ?? 'at ' + prior.updatedAt}); nothing was sent`)
+    const record = shared ? readOperation(shared.file, spec.check) : undefined
+    const log = (text: string) => process.stderr.write(`${sanitizeLine(text)}\n`)
+    if (prior && (prior.state === 'sending' || prior.state === 'unknown')) {
+      log(`Line ${this.line}: an earlier run's ${spec.action} ended without an answer; looking on the service first.`)
+      const found = await this.lookUp(spec, prior)
+      if (found !== undefined) {
+        await journal.append({ ...prior, state: 'done', resultId: this.resultId ?? null, doneCount: prior.doneCount + 1 })
+        if (shared && record) writeOperation(shared.file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
+        return found
+      }
+    } else if (record?.state === 'done' && !spec.deliberate) {
+      throw new RefusedError(
+        `An identical ${spec.action} was already made (${record.resultId ?? `at ${record.updatedAt}`}); nothing was sent for line ${this.line}. ` +
+          'To make another one on purpose, run it as a single command with --again.',
+      )
+    } else if (record && (record.state === 'sending' || record.state === 'unknown')) {
+      log(`Line ${this.line}: an earlier identical ${spec.action} (at ${record.intentAt}) ended without an answer; looking on the service first.`)
+      const found = await this.lookUp(spec, record)
+      if (found !== undefined) {
+        writeOperation((shared as { file: string }).file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
+        this.found = false
+        throw new RefusedError(`An identical ${spec.action} was already made (${this.resultId ?? 'found on the service'}); nothing was sent for line ${this.line}.`)
+      }
+    }
+    await spec.guard?.()
+    if (spec.witness) {
+      const seen = await spec.witness()
+      if (seen !== undefined) throw new RefusedError(`The service already shows an identical ${spec.action}: ${seen}. Nothing was sent.`)
+    }
+    const before = spec.before ? await spec.before() : undefined
+    const lost = this.lost() ?? shared?.held.lost()
+    if (lost !== undefined) {
+      this.lostLock = true
+      throw new UnresolvedOutcomeError(`This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`, spec.check)
+    }
+    const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
+    let row = await journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line })
+    let own = shared ? writeOperation(shared.file, newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined
+    try {
+      const result = await spec.send()
+      this.resultId = spec.resultId?.(result) ?? undefined
+      row = await journal.append({ ...row, state: 'done', resultId: this.resultId ?? null, doneCount: row.doneCount + 1 })
+      if (shared && own) own = writeOperation(shared.file, { ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
+      return result
+    } catch (error) {
+      const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
+      await journal.append({ ...row, state: unknown ? 'unknown' : 'refused' })
+      if (shared && own) writeOperation(shared.file, { ...own, state: unknown ? 'unknown' : 'refused' })
+      if (error instanceof OutcomeUnknownError) {
+        error.action = spec.action
+        error.check = spec.check
+        error.look = spec.look
+      }
+      throw error
+    }
+  }
+
+  /** Looks on the service for what an earlier, unanswered run of the operation did: what it made, or undefined (shown not to have happened). */
+  private async lookUp<T, B>(spec: OperationSpec<T, B>, earlier: OperationRecord): Promise<T | undefined> {
+    const found = await spec.reconcile(earlier.before as B | undefined, earlier)
+    if (found === 'cannot-tell') {
+      throw new UnresolvedOutcomeError(`The earlier ${spec.action} may or may not have happened, and the service's state cannot tell: nothing was sent. Check with: ${spec.check}`, spec.check)
+    }
+    if (found === 'absent') return undefined
+    this.resultId = spec.resultId?.(found.found) ?? earlier.resultId ?? undefined
+    this.found = true
+    return found.found
+  }
+}

@@ -1,0 +1,210 @@
+// Adversarial checks of `--from-file` (src/cli/bulk): the promise is that a row moves money at
+// most once, also when the same operation appears twice in one file, in two files, or was made
+// by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
+// against an emulator in this process.
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { spawnCli } from '../helpers/spawn-cli.js'
+
+let ctx: EmulatorEnv
+let files: string
+beforeAll(async () => {
+  ctx = await startEmulatorEnv()
+  files = mkdtempSync(join(tmpdir(), 'payfac-bulk-adv-'))
+})
+afterAll(async () => {
+  await ctx.close()
+  rmSync(files, { recursive: true, force: true })
+})
+beforeEach(async () => {
+  await control('DELETE', '/faults')
+})
+
+const payfac = (...args: string[]) => spawnCli(args, { env: ctx.env, timeoutMs: 30_000 })
+
+async function call(method: string, path: string, body?: unknown): Promise<any> {
+  const r = await fetch(ctx.emulator.url + path, {
+    method,
+    headers: { authorization: `Bearer ${ctx.env.PAYFAC_API_KEY}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await r.text()
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`)
+  return text ? JSON.parse(text) : undefined
+}
+const control = (method: string, path: string, body?: unknown) => call(method, `/__emulator${path}`, body)
+
+let serial = 0
+/** `count` transactions paid 10.00 AUD each by PayTo. */
+async function paid(count: number): Promise<string[]> {
+  const amount = { minorCurrencyUnits: 1000, currency: 'AUD' }
+  const agreement = await call('POST', '/payto/agreement', { customerName: 'Jo Citizen', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bulk adversary' })
+  await call('POST', '/simulation', { AdvanceClock: { seconds: 5 } })
+  const ids: string[] = []
+  for (let n = 0; n < count; n++) {
+    const token = await call('POST', '/tokens', { CreatePayToToken: { amount, agreementToken: agreement.token } })
+    const order = await call('POST', '/orders', { CreateOnlineOrder: { referenceOrderId: `bulk-adv-${++serial}`, amount } })
+    ids.push((await call('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } })).PayOrderComplete.transactionId)
+  }
+  return ids
+}
+
+function csv(name: string, lines: string[]): string {
+  const file = join(files, name)
+  writeFileSync(file, `${lines.join('\n')}\n`)
+  return file
+}
+
+function refundsOf(ids: string[]): number[] {
+  const all = [...ctx.emulator.app.store.refunds.values()]
+  return ids.map((id) => all.filter((r) => r.transactionId === id).length)
+}
+
+const patches = () => ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { method: string }) => r.method === 'PATCH').length
+
+const payoutsWith = (description: string) => [...ctx.emulator.app.store.payouts.values()].filter((p: any) => p.description === description).length
+
+describe('the same operation twice', () => {
+  it('a refund row repeated within one file, both in flight at once, refunds once; the repeat is refused (exit 6)', async () => {
+    const [id] = await paid(1)
+    const file = csv('twice.csv', ['transactionId,amount,currency', `${id},1.00,AUD`, `${id},1.00,AUD`])
+    await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=300' })
+    const result = await payfac('transactions', 'refund', '--from-file', file, '--concurrency', '4')
+    expect(refundsOf([id as string])).toEqual([1])
+    expect(result.code, result.stderr).toBe(6)
+    expect(result.stdout).toMatch(/\n3,failed,,exit-6,.*identical refund/)
+  })
+
+  it('the same refund in two files run by two processes at once (witness off) refunds once', async () => {
+    const [id] = await paid(1)
+    const a = csv('two-a.csv', ['transactionId,amount,currency,repeat-window', `${id},2.00,AUD,0`])
+    const b = csv('two-b.csv', ['transactionId,currency,amount,repeat-window', `${id},AUD,2.00,0`])
+    await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=300' })
+    const [ra, rb] = await Promise.all([payfac('transactions', 'refund', '--from-file', a), payfac('transactions', 'refund', '--from-file', b)])
+    expect(refundsOf([id as string])).toEqual([1])
+    expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+
+  it('the same payout in two files run by two processes at once (witness off) is paid out once', async () => {
+    await call('POST', '/simulation', { IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } })
+    const description = `adv-payout-${Date.now()}`
+    const a = csv('payout-a.csv', ['amount,currency,description,repeat-window', `7.00,AUD,${description},0`])
+    const b = csv('payout-b.csv', ['description,amount,currency,repeat-window', `${description},7.00,AUD,0`])
+    await control('POST', '/faults', { method: 'POST', pathPattern: '/transactions/payouts', fault: 'latency=300' })
+    const [ra, rb] = await Promise.all([payfac('payouts', 'request', '--from-file', a), payfac('payouts', 'request', '--from-file', b)])
+    expect(payoutsWith(description)).toBe(1)
+    expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+})
+
+describe('lost answers', () => {
+  for (const fault of ['commit-then-status=500', 'drop-after-commit']) {
+    it(`a refund answered ${fault} is unknown (exit 7), never sent again; a re-run finds it on the service`, async () => {
+      const ids = await paid(2)
+      const file = csv(`lost-${fault.replace(/\W/g, '')}.csv`, ['transactionId,amount,currency', ...ids.map((id) => `${id},1.00,AUD`)])
+      await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault })
+      const before = patches()
+      const first = await payfac('transactions', 'refund', '--from-file', file)
+      expect(first.code, first.stderr).toBe(7)
+      expect(first.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(['unknown', 'unknown'])
+      expect(patches() - before).toBe(2)
+      await control('DELETE', '/faults')
+      const again = await payfac('transactions', 'refund', '--from-file', file)
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(['skipped-already-done', 'skipped-already-done'])
+      expect(patches() - before).toBe(2)
+      expect(refundsOf(ids)).toEqual([1, 1])
+    })
+  }
+})
+
+describe('a hostile service', () => {
+  let server: RecordingServer
+  beforeAll(async () => {
+    server = await startRecordingServer(() => ({ status: 422, body: { statusCode: 422, errorCode: '@SUM(A1)', message: '=HYPERLINK("http://evil.example","x")' } }))
+  })
+  afterAll(() => server.close())
+
+  it('cannot put a formula into the results CSV', async () => {
+    const out = join(files, 'formula-results.csv')
+    const file = csv('formula.csv', ['email,given-name', 'jo@example.com,Jo'])
+    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_MERCHANT_ID: 'mcht_HostileMerchant01' }
+    const result = await spawnCli(['customers', 'upsert', '--from-file', file, '--out', out], { env, timeoutMs: 30_000 })
+    expect(result.code, result.stderr).toBe(6)
+    const row = readFileSync(out, 'utf8').trim().split('\n')[1] as string
+    expect(row).toContain(",'@SUM(A1),")
+    expect(row).toMatch(/,"?'=HYPERLINK/)
+  })
+})
+
+describe('the results file', () => {
+  it('is never written through a symlink left at FILE.partial: exit 2, nothing sent, the target untouched', async () => {
+    const [id] = await paid(1)
+    const victim = join(files, 'victim.txt')
+    writeFileSync(victim, 'keep me\n')
+    const out = join(files, 'linked-results.csv')
+    symlinkSync(victim, `${out}.partial`)
+    const before = patches()
+    const result = await payfac('transactions', 'refund', '--from-file', csv('linked.csv', ['transactionId,amount,currency', `${id},1.00,AUD`]), '--out', out)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('is a symlink')
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n')
+    expect(patches()).toBe(before)
+    expect(refundsOf([id as string])).toEqual([0])
+  })
+})
+
+describe('JSON Lines', () => {
+  it('refuses a JSON number amount with more digits than a double holds exactly (exit 2, nothing sent)', async () => {
+    const [id] = await paid(1)
+    const file = join(files, 'digits.jsonl')
+    writeFileSync(file, `{"transactionId": "${id}", "amount": 1.00, "currency": "AUD"}\n{"transactionId": "${id}", "amount": 90071992547409.91, "currency": "AUD"}\n`)
+    const before = patches()
+    const result = await payfac('transactions', 'refund', '--from-file', file)
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain('line 2: the number 90071992547409.91 has more digits than a JSON number holds exactly')
+    expect(patches()).toBe(before)
+  })
+
+  it('reads a file that starts with a byte-order mark', async () => {
+    const [id] = await paid(1)
+    const file = join(files, 'bom.jsonl')
+    writeFileSync(file, `\ufeff{"transactionId": "${id}", "amount": "1.00", "currency": "AUD"}\r\n`)
+    const result = await payfac('transactions', 'refund', '--from-file', file, '--dry-run')
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toContain('Checked 1 row')
+  })
+})
+
+describe('the journal fails closed', () => {
+  it('a journal damaged in the middle, or its folder writable by others, is exit 3 and nothing is sent', async () => {
+    const ids = await paid(2)
+    const file = csv('damaged.csv', ['transactionId,amount,currency', `${ids[0]},1.00,AUD`])
+    expect((await payfac('transactions', 'refund', '--from-file', file)).code).toBe(0)
+    const root = join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+    const journal = (readdirSync(root, { recursive: true }) as string[]).find((e) => /bulk-transactions-refund-.*\.jsonl$/.test(e) && readFileSync(join(root, e), 'utf8').includes(ids[0] as string)) as string
+    const lines = readFileSync(join(root, journal), 'utf8').split('\n')
+    writeFileSync(join(root, journal), [lines[0]?.slice(0, 20), ...lines.slice(1)].join('\n'))
+    const before = patches()
+    const damaged = await payfac('transactions', 'refund', '--from-file', file)
+    expect(damaged.code, damaged.stderr).toBe(3)
+    expect(damaged.stderr).toContain('is damaged: line 1 is not a record payfac wrote')
+    const other = csv('exposed.csv', ['transactionId,amount,currency', `${ids[1]},1.00,AUD`])
+    const folder = dirname(join(root, journal))
+    chmodSync(folder, 0o777)
+    try {
+      const exposed = await payfac('transactions', 'refund', '--from-file', other)
+      expect(exposed.code, exposed.stderr).toBe(3)
+    } finally {
+      chmodSync(folder, 0o700)
+    }
+    expect(patches()).toBe(before)
+    expect(refundsOf(ids)).toEqual([1, 0])
+  })
+})
