@@ -208,3 +208,19 @@ describe('the journal fails closed', () => {
     expect(refundsOf(ids)).toEqual([1, 0])
   })
 })
+
+describe('a row longer than any row of flags', () => {
+  it('is exit 2 naming its line, for CSV and for JSON Lines, with nothing sent and memory bounded', async () => {
+    const huge = 'x'.repeat(2 * 1024 * 1024)
+    const asCsv = csv('huge.csv', ['transactionId,amount,currency', `tran_a,1.00,AUD`, `tran_b,"${huge}",AUD`])
+    const fromCsv = await payfac('transactions', 'refund', '--from-file', asCsv)
+    expect(fromCsv.code, fromCsv.stderr).toBe(2)
+    expect(fromCsv.stderr).toMatch(/huge\.csv line 3: not CSV payfac can read \(.*max record size/i)
+    const asJsonl = join(files, 'huge.jsonl')
+    writeFileSync(asJsonl, `{"transactionId":"tran_a","amount":"1.00","currency":"AUD"}\n{"transactionId":"tran_b","amount":"${huge}","currency":"AUD"}\n`)
+    const fromJsonl = await payfac('transactions', 'refund', '--from-file', asJsonl)
+    expect(fromJsonl.code, fromJsonl.stderr).toBe(2)
+    expect(fromJsonl.stderr).toContain('line 2: a line longer than 1 MiB')
+    expect(fromJsonl.stderr).not.toMatch(/\n\s+at /)
+  })
+})

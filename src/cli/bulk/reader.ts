@@ -7,9 +7,13 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
 import { UsageError } from '../errors/index.js'
+
+/** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
+export const MAX_ROW_BYTES = 1024 * 1024
 
 /** A value as the file gives it: CSV text (an array when the column is repeated), or any JSON value. */
 export type Cell = unknown
@@ -75,7 +79,14 @@ async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncG
   const { parse } = await import('csv-parse')
   const input = open()
   const parser = input.pipe(
-    parse({ bom: true, columns: (header: string[]) => header.map((h) => h.trim()), group_columns_by_name: true, info: true, skip_empty_lines: true }),
+    parse({
+      bom: true,
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      group_columns_by_name: true,
+      info: true,
+      skip_empty_lines: true,
+      max_record_size: MAX_ROW_BYTES,
+    }),
   )
   let index = 0
   try {
@@ -94,13 +105,30 @@ async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncG
 async function* jsonlRows(input: NodeJS.ReadableStream, name: string): AsyncGenerator<Row> {
   let line = 0
   let index = 0
-  const lines = createInterface({ input, crlfDelay: Infinity })
+  const bounded = input.pipe(boundedLines(name, () => line + 1))
+  const lines = createInterface({ input: bounded, crlfDelay: Infinity })
   try {
     yield* jsonObjects(lines, name, () => ++line, () => index++)
   } finally {
     lines.close()
     ;(input as unknown as { destroy(): void }).destroy()
   }
+}
+
+/** Passes bytes through, failing (exit 2) once a line grows past MAX_ROW_BYTES without ending. */
+function boundedLines(name: string, lineAt: () => number): Transform {
+  let open = 0
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const last = chunk.lastIndexOf(10)
+      open = last === -1 ? open + chunk.length : chunk.length - last - 1
+      if (open > MAX_ROW_BYTES) {
+        done(new UsageError(`--from-file ${name} line ${lineAt()}: a line longer than 1 MiB`, 'Write one JSON object of flag values a line'))
+        return
+      }
+      done(null, chunk)
+    },
+  })
 }
 
 async function* jsonObjects(lines: AsyncIterable<string>, name: string, nextLine: () => number, nextIndex: () => number): AsyncGenerator<Row> {
