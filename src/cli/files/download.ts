@@ -9,9 +9,10 @@ import { writeStream } from '../../output/sink.js'
 import { type DownloadKind, checkedDownload, streamTimeoutMs } from './download-checks.js'
 import { UsageError } from '../errors/index.js'
 import { requestTimeoutMs } from '../flags/lists.js'
+import { saveStream } from './out-file.js'
 
 /** The --out writer (out-file.ts): files replaced atomically, FIFOs and devices written in place. */
-export { saveStream } from './out-file.js'
+export { saveStream }
 
 /**
  * How long each wait for more of a streamed answer may last: `--timeout`, else PAYFAC_TIMEOUT,
@@ -29,6 +30,16 @@ export function idleTimeoutMs(flags: { timeout?: string | undefined }): number {
  */
 export function checkedStream(source: Readable, kind: DownloadKind, at: { method: string; path: string; timeoutMs: number }): Readable {
   return Readable.from(checkedDownload(source, kind, at))
+}
+
+/**
+ * A download delivered: saved atomically to `out` (saying "Saved N bytes to FILE" on stderr), or
+ * without --out sent to stdout (streamToStdout).
+ */
+export async function deliver(source: Readable, out: string | undefined, options: { binary: boolean; what: string }): Promise<void> {
+  if (!out) return streamToStdout(source, options)
+  const bytes = await saveStream(source, out)
+  process.stderr.write(`Saved ${bytes} bytes to ${out}\n`)
 }
 
 /** Sends a stream to stdout; binary data is refused when stdout is a terminal. */

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args'
 
 import { ApiCommand } from '../../cli/base-command.js'
 import { outputFormatFlag } from '../../cli/flags/index.js'
-import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/download.js'
+import { checkedStream, deliver, idleTimeoutMs } from '../../cli/files/download.js'
 import { outFlag } from '../../cli/flags/out.js'
 import { checkIdText } from '../../cli/validate/index.js'
 
@@ -29,8 +29,6 @@ export default class InvoicesPdf extends ApiCommand<typeof InvoicesPdf> {
     const client = await this.client()
     const at = { method: 'GET', path: '/transactions/invoices/{invoiceId}/pdf', timeoutMs: idleTimeoutMs(this.flags) }
     const pdf = checkedStream(await client.transactions.invoices.pdf(this.args.invoiceId), 'pdf', at)
-    if (!this.flags.out) return streamToStdout(pdf, { binary: true, what: 'The invoice PDF' })
-    const bytes = await saveStream(pdf, this.flags.out)
-    process.stderr.write(`Saved ${bytes} bytes to ${this.flags.out}\n`)
+    await deliver(pdf, this.flags.out, { binary: true, what: 'The invoice PDF' })
   }
 }

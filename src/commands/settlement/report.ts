@@ -1,9 +1,7 @@
-import type { Readable } from 'node:stream'
-
 import { ApiCommand } from '../../cli/base-command.js'
 import { outputFormatFlag } from '../../cli/flags/index.js'
 import { asksForRange, withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
-import { idleTimeoutMs, saveStream, streamToStdout } from '../../cli/files/download.js'
+import { deliver, idleTimeoutMs } from '../../cli/files/download.js'
 import { outFlag } from '../../cli/flags/out.js'
 import { fanOutFlags } from '../../cli/flags/range.js'
 import { settlementFlags } from '../../cli/flags/transactions.js'
@@ -42,17 +40,9 @@ export default class SettlementReport extends ApiCommand<typeof SettlementReport
     })
     if (fanned !== undefined) return fanned
     const stream = await reportStream(client, query, parts, this.flags.csv ? 'csv' : 'json', timeoutMs)
-    if (this.flags.csv || this.flags.json || this.flags.out) return this.deliver(stream)
+    if (this.flags.csv || this.flags.json || this.flags.out) return deliver(stream, this.flags.out, { binary: false, what: 'The settlement report' })
     if (this.flags.jsonl) return this.showAll(settlementEntryView, reportEntries(stream))
     return this.table(await reportDocument(stream))
-  }
-
-  /** The report to --out, or to stdout as it comes. */
-  private async deliver(stream: Readable): Promise<void> {
-    const out = this.flags.out
-    if (!out) return streamToStdout(stream, { binary: false, what: 'The settlement report' })
-    const bytes = await saveStream(stream, out)
-    process.stderr.write(`Saved ${bytes} bytes to ${out}\n`)
   }
 
   private async table(document: { entries: Array<Record<string, unknown>>; rest: unknown }): Promise<unknown> {
