@@ -11,7 +11,8 @@
 // - It gets payfac's environment, no stdin unless payfac's stdin is a terminal (payfac's stdin may
 //   carry data: `--data -`, a piped file), and payfac's stderr, so its prompts and errors show.
 // - Its stdout, trimmed, is the credential: it must be one word (no blanks inside).
-// - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped (SIGTERM, then SIGKILL).
+// - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped (SIGTERM, then SIGKILL
+//   a second later: payfac waits for that second, so nothing it started for a credential outlives it).
 // - Errors name the command and its exit status or signal, never what it printed.
 import { spawn } from 'node:child_process'
 import process from 'node:process'
@@ -83,21 +84,30 @@ export async function runCredentialCommand(command: string, options: CredentialC
     const chunks: Buffer[] = []
     let size = 0
     let settled = false
+    let exited = false
+    let killer: NodeJS.Timeout | undefined
     const finish = (error: ConfigError | undefined, value?: string) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      clearTimeout(killer)
       // A program it started may keep the pipe open; payfac does not wait for it.
       child.stdout?.destroy()
       if (error) reject(error)
       else resolve(value as string)
     }
-    let killer: NodeJS.Timeout | undefined
-    const timer = setTimeout(() => {
+    // Stopped: SIGTERM, then SIGKILL a second later if it is still there (one that ignores SIGTERM
+    // must not outlive payfac, nor keep it waiting: the SIGKILL timer is the last thing it waits for).
+    const stop = () => {
+      if (exited) return
       child.kill('SIGTERM')
-      killer = setTimeout(() => child.kill('SIGKILL'), 1000)
-      killer.unref()
+      killer ??= setTimeout(() => child.kill('SIGKILL'), 1000)
+    }
+    child.on('exit', () => {
+      exited = true
+      clearTimeout(killer)
+    })
+    const timer = setTimeout(() => {
+      stop()
       finish(
         new ConfigError(`${named} did not finish within ${timeoutMs / 1000} s and was stopped.`, {
           reason: 'missing',
@@ -108,7 +118,7 @@ export async function runCredentialCommand(command: string, options: CredentialC
     child.stdout?.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (size > MAX_OUTPUT) {
-        child.kill('SIGTERM')
+        stop()
         finish(new ConfigError(`${named} printed more than ${MAX_OUTPUT / 1024} KiB: that is not a credential.`, { reason: 'invalid' }))
       } else chunks.push(chunk)
     })

@@ -1,0 +1,62 @@
+// Adversarial checks of where credentials come from: a credential command that misbehaves (ignores
+// SIGTERM, prints binary), and keychain references forged in the profile store.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
+import { spawnCli } from '../helpers/spawn-cli.js'
+
+const NO_BUS = 'unix:path=/nonexistent/payfac-test-bus'
+let server: RecordingServer
+let work: string
+let dir: string
+
+const env = (extra: Record<string, string | undefined> = {}) => ({
+  PAYFAC_CONFIG_DIR: dir,
+  PAYFAC_API_KEY: undefined,
+  PAYFAC_BASE_URL: undefined,
+  PAYFAC_PROFILE: undefined,
+  PAYFAC_CREDENTIAL_COMMAND: undefined,
+  PAYFAC_CREDENTIAL_TIMEOUT: undefined,
+  DBUS_SESSION_BUS_ADDRESS: NO_BUS,
+  ...extra,
+})
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'payfac-credadv-'))
+  dir = join(work, 'config')
+  server = await startRecordingServer(() => ({ body: [], headers: { 'page-count': '1', 'total-record-count': '0' } }))
+})
+
+afterAll(async () => {
+  await server.close()
+  rmSync(work, { recursive: true, force: true })
+})
+
+describe('a credential command that misbehaves', () => {
+  it('one that ignores SIGTERM is killed: payfac neither hangs on it nor leaves it running', async () => {
+    // The command prints a key, then waits forever with SIGTERM ignored (exec keeps the pid).
+    writeFileSync(join(work, 'stubborn.key'), 'sandbox_sk_stubborn000000\n')
+    const command = `sh -c 'trap "" TERM; echo $$ > stubborn.pid; cat stubborn.key; exec sleep 60'`
+    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: command, PAYFAC_CREDENTIAL_TIMEOUT: '0.3', PAYFAC_BASE_URL: server.url }), cwd: work, timeoutMs: 8000 })
+    const pid = Number(readFileSync(join(work, 'stubborn.pid'), 'utf8'))
+    const survived = alive(pid)
+    if (survived) process.kill(pid, 'SIGKILL')
+    expect(result.signal).toBeNull()
+    expect(result.code).toBe(3)
+    expect(result.stderr).toContain('did not finish within 0.3 s')
+    expect(survived).toBe(false)
+    expect(result.stdout + result.stderr).not.toContain('sandbox_sk_stubborn')
+  })
+})
