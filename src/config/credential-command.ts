@@ -10,7 +10,7 @@
 //   The first word is the program, found on the PATH.
 // - It gets payfac's environment, no stdin unless payfac's stdin is a terminal (payfac's stdin may
 //   carry data: `--data -`, a piped file), and payfac's stderr, so its prompts and errors show.
-// - Its stdout, trimmed, is the credential: it must be one word (no blanks inside).
+// - Its stdout, trimmed, is the credential: it must be one word of printable ASCII (no blanks inside).
 // - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped (SIGTERM, then SIGKILL
 //   a second later: payfac waits for that second, so nothing it started for a credential outlives it).
 // - Errors name the command and its exit status or signal, never what it printed.
@@ -135,6 +135,8 @@ export async function runCredentialCommand(command: string, options: CredentialC
       const credential = Buffer.concat(chunks).toString('utf8').trim()
       if (!credential) finish(new ConfigError(`${named} printed nothing; no credential.`, { reason: 'missing', hint: 'It should print the key alone on stdout.' }))
       else if (/\s/.test(credential)) finish(new ConfigError(`${named} printed more than one word; a credential is one word.`, { reason: 'invalid', hint: 'It should print the key alone on stdout.' }))
+      // A bearer credential is printable ASCII; anything else (binary, control or escape characters) is refused here, as configuration, never quoted.
+      else if (/[^\x21-\x7e]/.test(credential)) finish(new ConfigError(`${named} printed characters a credential cannot hold (binary, control or non-ASCII); no credential.`, { reason: 'invalid', hint: 'It should print the key alone on stdout, as text.' }))
       else finish(undefined, credential)
     })
   })

@@ -59,4 +59,13 @@ describe('a credential command that misbehaves', () => {
     expect(survived).toBe(false)
     expect(result.stdout + result.stderr).not.toContain('sandbox_sk_stubborn')
   })
+
+  it('binary output is a configuration error (exit 3) that quotes nothing of it', async () => {
+    writeFileSync(join(work, 'binary.key'), Buffer.from('sandbox_sk_bin\u0000\u001b[31mary0000\n', 'latin1'))
+    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: 'cat binary.key', PAYFAC_BASE_URL: server.url }), cwd: work })
+    expect(result.code).toBe(3)
+    expect(result.stderr).toContain('cannot hold')
+    expect(result.stdout + result.stderr).not.toContain('sandbox_sk_bin')
+    expect(result.stderr).not.toContain('\u001b')
+  })
 })
