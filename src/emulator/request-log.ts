@@ -62,7 +62,8 @@ export class RequestLog extends RingBuffer<RequestLogEntry> {
 
 const SECRET_VALUE = /\b(sandbox|live)_(sk|api|ct|pbl)_[A-Za-z0-9_-]+/g
 const IS_SECRET_VALUE = /^(sandbox|live)_(sk|api|ct|pbl)_/
-const SECRET_FIELD = /("(?:secret|secretKey|password|apiKey)"\s*:\s*")([^"]*)(")/gi
+// The closing quote may be missing: a logged snippet ends where it ends, possibly inside a secret.
+const SECRET_FIELD = /("(?:secret|secretKey|password|apiKey)"\s*:\s*")([^"]*)("|$)/gi
 
 /** A credential shown as its kind and last four characters: `sandbox_sk_…0001`. */
 export function maskCredential(text: string): string {

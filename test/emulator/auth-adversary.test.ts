@@ -1,0 +1,24 @@
+// Adversarial checks of the emulator's credentials and what it shows of them: the request log,
+// the Pay By Link token, the context headers, and the customer pages.
+import { describe, expect, it } from 'vitest'
+import { LOGGED_SNIPPET_CHARS } from '../../src/emulator/request-log.js'
+import { ok, testApp } from './helpers.js'
+
+describe('the request log', () => {
+  it('masks a webhook secret cut in two by the end of a logged snippet', () => {
+    const app = testApp()
+    // The answer of a create is the subscription, its secret last: pad the metadata so that the
+    // snippet of the answer ends in the middle of the secret (metadata comes before it).
+    const probe = ok(app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://example.com/hook', metadata: { pad: 'x' } } } }))
+    const at = JSON.stringify(probe).indexOf('"secret":"whsec_') + '"secret":"whsec_'.length
+    const pad = LOGGED_SNIPPET_CHARS - at - 10
+    const made = ok(app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://example.com/hook', metadata: { pad: 'x'.repeat(1 + pad) } } } }))
+    const secret = (Object.values(made)[0] as { secret: string }).secret
+    const text = JSON.stringify(made)
+    expect(text.indexOf(secret) + 6 + 10).toBe(LOGGED_SNIPPET_CHARS)
+    const log = ok(app.request('GET', '/__emulator/requests?limit=1', { credential: null })) as Array<{ responseBody: string }>
+    const logged = log[0]?.responseBody ?? ''
+    expect(logged.length).toBeGreaterThan(LOGGED_SNIPPET_CHARS - 100)
+    expect(logged).not.toContain(secret.slice(0, 6 + 8))
+  })
+})
