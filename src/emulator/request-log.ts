@@ -71,13 +71,16 @@ export function maskCredential(text: string): string {
 }
 
 /** Card security codes, hidden whole wherever a body names them. */
-const CARD_CODE_FIELD = /("(?:cvc|cvv|cvc2|cvv2|cvn|csc|securityCode|cardSecurityCode|cardVerificationCode)"\s*:\s*)("[^"]*"|\d+)/gi
+const CARD_CODE_FIELD = /("(?:cvc|cvv|cvc2|cvv2|cvn|csc|securityCode|cardSecurityCode|cardVerificationCode)"\s*:\s*)("[^"]*(?:"|$)|\d+)/gi
+/** A card number cut by the end of a logged snippet: too short for the Luhn check, so hidden whole. */
+const CUT_CARD_NUMBER_FIELD = /("(?:cardNumber|card_number|pan|primaryAccountNumber)"\s*:\s*)("[^"]*|\d+…?)$/i
 
 /** Credentials, secret fields, card numbers (last four kept), security codes and URL passwords hidden. */
 export function redactText(text: string): string {
   return maskCardsAndUrls(maskCredential(text))
     .replace(SECRET_FIELD, (_m, open: string, value: string, close: string) => `${open}…${value.slice(-4)}${close}`)
     .replace(CARD_CODE_FIELD, (_m, open: string) => `${open}"[REDACTED]"`)
+    .replace(CUT_CARD_NUMBER_FIELD, (_m, open: string) => `${open}"[REDACTED]"`)
 }
 
 /**

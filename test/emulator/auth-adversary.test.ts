@@ -1,7 +1,7 @@
 // Adversarial checks of the emulator's credentials and what it shows of them: the request log,
 // the Pay By Link token, the context headers, and the customer pages.
 import { describe, expect, it } from 'vitest'
-import { LOGGED_SNIPPET_CHARS } from '../../src/emulator/request-log.js'
+import { LOGGED_SNIPPET_CHARS, RequestLog, snippet } from '../../src/emulator/request-log.js'
 import { ok, testApp } from './helpers.js'
 
 describe('the request log', () => {
@@ -20,5 +20,26 @@ describe('the request log', () => {
     const logged = log[0]?.responseBody ?? ''
     expect(logged.length).toBeGreaterThan(LOGGED_SNIPPET_CHARS - 100)
     expect(logged).not.toContain(secret.slice(0, 6 + 8))
+  })
+})
+
+describe('the request log, on a body cut by its snippet', () => {
+  /** A body whose logged snippet ends `keep` characters into the value of `field`. */
+  const cutInside = (field: string, value: string, keep: number) => {
+    const around = `{"metadata":{"pad":""},"${field}":"`.length
+    return `{"metadata":{"pad":"${'x'.repeat(LOGGED_SNIPPET_CHARS - keep - around)}"},"${field}":"${value}"}`
+  }
+
+  it('hides a card number or a security code cut short (no Luhn check to find them by)', () => {
+    for (const [field, value, keep] of [['cardNumber', '4242424242424242', 12], ['cvc', '123', 2]] as const) {
+      const log = new RequestLog(4)
+      const sent = cutInside(field, value, keep)
+      const kept = snippet(sent) as string
+      expect(kept.endsWith(`"${field}":"${value.slice(0, keep)}…`)).toBe(true)
+      log.add({ requestId: 'req_1', at: 0, method: 'POST', url: '/sources', status: 200, durationMs: 1, fault: null, requestHeaders: {}, requestBody: kept, responseBody: null })
+      const shown = log.toArray()[0]?.requestBody ?? ''
+      expect(shown).toContain(`"${field}":`)
+      expect(shown).not.toContain(value.slice(0, keep))
+    }
   })
 })
