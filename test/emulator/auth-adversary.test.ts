@@ -2,7 +2,7 @@
 // the Pay By Link token, the context headers, and the customer pages.
 import { describe, expect, it } from 'vitest'
 import { LOGGED_SNIPPET_CHARS, RequestLog, snippet } from '../../src/emulator/request-log.js'
-import { ok, testApp } from './helpers.js'
+import { KEYS, ok, testApp } from './helpers.js'
 
 describe('the request log', () => {
   it('masks a webhook secret cut in two by the end of a logged snippet', () => {
@@ -41,5 +41,24 @@ describe('the request log, on a body cut by its snippet', () => {
       expect(shown).toContain(`"${field}":`)
       expect(shown).not.toContain(value.slice(0, keep))
     }
+  })
+})
+
+describe('the inspector', () => {
+  it('lists no credential in the clear: API keys and sign-in tokens key their collections', () => {
+    const app = testApp()
+    const made = ok(app.request('POST', '/auth/servicetokens', { body: { CreateServiceToken: { description: 'ci' } } }))
+    const { customerId } = ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: 'pat@example.com', givenName: 'Pat' } } }))
+    const signedIn = ok(app.request('POST', '/auth/signin', { body: { SignInConsumer: { customerId } } }))
+    const shown = ['apiKeys', 'customerSessions', 'serviceTokens']
+      .map((name) => JSON.stringify(ok(app.request('GET', `/__emulator/ui/api/state/${name}`, { credential: null }))))
+      .join('\n')
+    expect(shown).toContain('sandbox_sk_…')
+    expect(shown).not.toContain(KEYS.merchantSecretKey)
+    expect(shown).not.toContain(KEYS.marketplaceApiKey)
+    expect(shown).not.toContain(made.token)
+    expect(signedIn.customToken).toMatch(/^sandbox_ct_/)
+    expect(shown).toContain('sandbox_ct_…')
+    expect(shown).not.toContain(signedIn.customToken)
   })
 })
