@@ -2,7 +2,7 @@
 // the Pay By Link token, the context headers, and the customer pages.
 import { describe, expect, it } from 'vitest'
 import { LOGGED_SNIPPET_CHARS, RequestLog, snippet } from '../../src/emulator/request-log.js'
-import { KEYS, ok, testApp } from './helpers.js'
+import { KEYS, SUB_MERCHANT, ok, testApp } from './helpers.js'
 
 describe('the request log', () => {
   it('masks a webhook secret cut in two by the end of a logged snippet', () => {
@@ -60,5 +60,37 @@ describe('the inspector', () => {
     expect(signedIn.customToken).toMatch(/^sandbox_ct_/)
     expect(shown).toContain('sandbox_ct_…')
     expect(shown).not.toContain(signedIn.customToken)
+  })
+})
+
+describe('the Pay By Link token', () => {
+  const customer = (app: ReturnType<typeof testApp>, emailAddress: string) =>
+    ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress, givenName: 'Pat' } } })).customerId as string
+  const linkFor = (app: ReturnType<typeof testApp>, customerId?: string) =>
+    ok(app.request('POST', '/orders', { ...(customerId ? { headers: { 'Customer-Id': customerId } } : {}), body: { CreatePayByLinkOrder: { amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } } })).PayByLinkOrder
+      .payByLinkToken as string
+
+  it("signs in the order's customer only: never another customer of the merchant, whose saved sources a session unlocks", () => {
+    const app = testApp()
+    const payer = customer(app, 'payer@example.com')
+    const other = customer(app, 'other@example.com')
+    const token = linkFor(app, payer)
+    const signIn = (customerId: string) => app.request('POST', '/auth/signin', { credential: token, body: { SignInConsumer: { customerId } } })
+    expect(ok(signIn(payer)).customerId).toBe(payer)
+    const refused = signIn(other)
+    expect(refused.status).toBe(403)
+    expect((refused.body as { errorCode: string }).errorCode).toBe('context_forbidden')
+    // An unknown id is refused the same way: the token tells nothing of which customers exist.
+    expect(signIn('cust_doesnotexist').status).toBe(403)
+  })
+
+  it('of an order made without a customer signs in no one, and acts for no other merchant', () => {
+    const app = testApp()
+    const someone = customer(app, 'someone@example.com')
+    const token = linkFor(app)
+    expect(app.request('POST', '/auth/signin', { credential: token, body: { SignInConsumer: { customerId: someone } } }).status).toBe(403)
+    const elsewhere = app.request('POST', '/auth/signin', { credential: linkFor(app, someone), headers: { 'Merchant-Id': SUB_MERCHANT }, body: { SignInConsumer: { customerId: someone } } })
+    expect(elsewhere.status).toBe(403)
+    expect(app.request('GET', `/customers/${someone}`, { credential: token }).status).toBe(403)
   })
 })
