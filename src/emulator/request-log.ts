@@ -5,7 +5,7 @@
 // the rest of a simple request. So a request is logged as received, and masked the first time
 // the log hands it out (the masked entry then replaces it). Whatever reads the log (the control
 // plane, tests) only ever sees masked entries; the raw ones never leave this module.
-import { redactText as maskCardsAndUrls } from '../client/redact.js'
+import { isSensitiveKey, redactText as maskCardsAndUrls } from '../client/redact.js'
 import { timestamp } from './clock.js'
 import { RingBuffer } from './ring-buffer.js'
 import { StreamBody } from './route.js'
@@ -100,6 +100,9 @@ function redactHeaders(headers: Readonly<Record<string, string | undefined>>): R
     if (value === undefined) continue
     if (name === 'authorization') out[name] = maskBearer(value)
     else if (STRAY_AUTHORIZATION.test(value)) out[name] = `Authorization: ${maskBearer(value.replace(STRAY_AUTHORIZATION, ''))}`
+    // Proxy-Authorization, Cookie, X-Api-Key, X-Auth-Token…: a header named as a secret is one,
+    // whatever its value looks like.
+    else if (isSensitiveKey(name)) out[name] = value.length >= 12 ? `…${value.slice(-4)}` : '…'
     else out[name] = redactText(value)
   }
   return out

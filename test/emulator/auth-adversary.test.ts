@@ -94,3 +94,15 @@ describe('the Pay By Link token', () => {
     expect(app.request('GET', `/customers/${someone}`, { credential: token }).status).toBe(403)
   })
 })
+
+describe('the request log, on headers', () => {
+  it('masks headers named as secrets (Proxy-Authorization, Cookie, X-Api-Key, X-Auth-Token), whatever their values look like', () => {
+    const app = testApp()
+    const sent = { 'Proxy-Authorization': 'Basic dXNlcjpwYXNzd29yZA==', Cookie: 'sid=cookieSecret123', 'X-Api-Key': 'opaqueKey123456', 'X-Auth-Token': 'tok_abcdef123456' }
+    ok(app.request('GET', '/orders', { headers: sent }))
+    const log = ok(app.request('GET', '/__emulator/requests?limit=1', { credential: null })) as Array<{ requestHeaders: Record<string, string> }>
+    const shown = JSON.stringify(log[0]?.requestHeaders)
+    expect(shown).toContain('"x-api-key"')
+    for (const value of Object.values(sent)) expect(shown).not.toContain(value)
+  })
+})
