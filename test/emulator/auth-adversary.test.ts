@@ -82,6 +82,8 @@ describe('the Pay By Link token', () => {
     expect((refused.body as { errorCode: string }).errorCode).toBe('context_forbidden')
     // An unknown id is refused the same way: the token tells nothing of which customers exist.
     expect(signIn('cust_doesnotexist').status).toBe(403)
+    const byReference = app.request('POST', '/auth/signin', { credential: token, body: { SignInDelegateByReferenceId: { referenceCustomerId: 'no-such-org', emailAddress: 'a@example.com' } } })
+    expect(byReference.status).toBe(403)
   })
 
   it('of an order made without a customer signs in no one, and acts for no other merchant', () => {

@@ -180,6 +180,8 @@ export const routes = [
         const organisation = ctx.store.customers.all().find(
           (c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId,
         )
+        // Before saying whether the organisation exists: a Pay By Link token names its order's customer only.
+        checkPayByLinkCustomer(ctx, organisation?.customerId)
         if (!organisation) throw notFound('Organisation customer with referenceCustomerId', body.referenceCustomerId)
         const email = body.emailAddress.toLowerCase()
         const delegate = ctx.store.delegates.all().find(
