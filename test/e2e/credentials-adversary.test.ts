@@ -61,6 +61,19 @@ describe('a credential command that misbehaves', () => {
     expect(result.stdout + result.stderr).not.toContain('sandbox_sk_stubborn')
   })
 
+  it('one whose background program keeps stdout open gives what it printed before it exited, without waiting for the time limit', async () => {
+    writeFileSync(join(work, 'agent.key'), 'sandbox_sk_agentHeld0000000000\n')
+    // The command starts an "agent" that inherits stdout and lives on, prints the key and exits 0
+    // (the agent's stderr goes elsewhere, or this test would wait for it on payfac's stderr).
+    const command = `sh -c 'sleep 30 2>/dev/null & echo $! > agent.pid; cat agent.key'`
+    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: command, PAYFAC_CREDENTIAL_TIMEOUT: '20', PAYFAC_BASE_URL: server.url }), cwd: work, timeoutMs: 8000 })
+    process.kill(Number(readFileSync(join(work, 'agent.pid'), 'utf8')), 'SIGKILL')
+    expect(result.signal).toBeNull()
+    expect(result.stderr).not.toContain('did not finish')
+    expect(result.code).toBe(0)
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sandbox_sk_agentHeld0000000000')
+  })
+
   it('binary output is a configuration error (exit 3) that quotes nothing of it', async () => {
     writeFileSync(join(work, 'binary.key'), Buffer.from('sandbox_sk_bin\u0000\u001b[31mary0000\n', 'latin1'))
     const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: 'cat binary.key', PAYFAC_BASE_URL: server.url }), cwd: work })
