@@ -10,8 +10,10 @@
 //   The first word is the program, found on the PATH.
 // - It gets payfac's environment, no stdin unless payfac's stdin is a terminal (payfac's stdin may
 //   carry data: `--data -`, a piped file), and payfac's stderr, so its prompts and errors show.
-// - Its stdout, trimmed, is the credential: it must be one word (no blanks inside).
-// - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped (SIGTERM, then SIGKILL).
+// - Its stdout, trimmed, is the credential: it must be one word of printable ASCII (no blanks inside).
+//   What it printed before it exited counts: a background program holding stdout is not waited for.
+// - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped (SIGTERM, then SIGKILL
+//   a second later: payfac waits for that second, so nothing it started for a credential outlives it).
 // - Errors name the command and its exit status or signal, never what it printed.
 import { spawn } from 'node:child_process'
 import process from 'node:process'
@@ -19,6 +21,8 @@ import { ConfigError } from './errors.js'
 
 /** Seconds a credential command may take, unless PAYFAC_CREDENTIAL_TIMEOUT says otherwise. */
 export const CREDENTIAL_COMMAND_TIMEOUT_S = 60
+/** How long stdout is still read after the command has exited (a background program may hold it open). */
+const EXIT_DRAIN_MS = 200
 /** More than this on stdout is not a credential. */
 const MAX_OUTPUT = 64 * 1024
 
@@ -83,21 +87,36 @@ export async function runCredentialCommand(command: string, options: CredentialC
     const chunks: Buffer[] = []
     let size = 0
     let settled = false
+    let exited = false
+    let killer: NodeJS.Timeout | undefined
+    let drained: NodeJS.Timeout | undefined
     const finish = (error: ConfigError | undefined, value?: string) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      clearTimeout(killer)
+      clearTimeout(drained)
       // A program it started may keep the pipe open; payfac does not wait for it.
       child.stdout?.destroy()
       if (error) reject(error)
       else resolve(value as string)
     }
-    let killer: NodeJS.Timeout | undefined
-    const timer = setTimeout(() => {
+    // Stopped: SIGTERM, then SIGKILL a second later if it is still there (one that ignores SIGTERM
+    // must not outlive payfac, nor keep it waiting: the SIGKILL timer is the last thing it waits for).
+    const stop = () => {
+      if (exited) return
       child.kill('SIGTERM')
-      killer = setTimeout(() => child.kill('SIGKILL'), 1000)
-      killer.unref()
+      killer ??= setTimeout(() => child.kill('SIGKILL'), 1000)
+    }
+    // A program it started in the background (an agent) may keep stdout open after the command
+    // itself has exited: what was printed before the exit is the answer, read a moment later,
+    // rather than waiting for the time limit.
+    child.on('exit', (code, signal) => {
+      exited = true
+      clearTimeout(killer)
+      drained = setTimeout(() => done(code, signal), EXIT_DRAIN_MS)
+    })
+    const timer = setTimeout(() => {
+      stop()
       finish(
         new ConfigError(`${named} did not finish within ${timeoutMs / 1000} s and was stopped.`, {
           reason: 'missing',
@@ -108,7 +127,7 @@ export async function runCredentialCommand(command: string, options: CredentialC
     child.stdout?.on('data', (chunk: Buffer) => {
       size += chunk.length
       if (size > MAX_OUTPUT) {
-        child.kill('SIGTERM')
+        stop()
         finish(new ConfigError(`${named} printed more than ${MAX_OUTPUT / 1024} KiB: that is not a credential.`, { reason: 'invalid' }))
       } else chunks.push(chunk)
     })
@@ -116,7 +135,9 @@ export async function runCredentialCommand(command: string, options: CredentialC
       const why = error.code === 'ENOENT' ? `could not be started: there is no program "${program}" on the PATH` : `could not be started (${error.code ?? error.name})`
       finish(new ConfigError(`${named} ${why}.`, { reason: 'missing', hint: 'Check the command with `payfac profiles show`, and fix it with `payfac profiles add NAME --replace`.' }))
     })
-    child.on('close', (code, signal) => {
+    child.on('close', (code, signal) => done(code, signal))
+    const done = (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(drained)
       if (code !== 0) {
         const status = signal ? `was stopped by ${signal}` : `exited with status ${code}`
         finish(new ConfigError(`${named} ${status}; no credential.`, { reason: 'missing', hint: 'Its own message, if any, is above. Run it by hand to see what it needs.' }))
@@ -125,7 +146,9 @@ export async function runCredentialCommand(command: string, options: CredentialC
       const credential = Buffer.concat(chunks).toString('utf8').trim()
       if (!credential) finish(new ConfigError(`${named} printed nothing; no credential.`, { reason: 'missing', hint: 'It should print the key alone on stdout.' }))
       else if (/\s/.test(credential)) finish(new ConfigError(`${named} printed more than one word; a credential is one word.`, { reason: 'invalid', hint: 'It should print the key alone on stdout.' }))
+      // A bearer credential is printable ASCII; anything else (binary, control or escape characters) is refused here, as configuration, never quoted.
+      else if (/[^\x21-\x7e]/.test(credential)) finish(new ConfigError(`${named} printed characters a credential cannot hold (binary, control or non-ASCII); no credential.`, { reason: 'invalid', hint: 'It should print the key alone on stdout, as text.' }))
       else finish(undefined, credential)
-    })
+    }
   })
 }

@@ -43,6 +43,17 @@ export function newKeychainRef(profileName: string): KeychainRef {
   return { service: KEYCHAIN_SERVICE, account: `${profileName}#${randomBytes(4).toString('hex')}` }
 }
 
+/**
+ * Whether a reference is one payfac made for this profile: service `payfac`, account
+ * `<profile>#<8 hex>`. A store edited to point a profile at another profile's entry (or at another
+ * program's, `github.com`…) would send that secret to the profile's base URL, or delete it on
+ * `profiles remove`; payfac neither reads nor deletes such an entry.
+ */
+export function refBelongsTo(ref: KeychainRef, profileName: string): boolean {
+  if (ref.service !== KEYCHAIN_SERVICE || !ref.account.startsWith(`${profileName}#`)) return false
+  return /^[0-9a-f]{8}$/.test(ref.account.slice(profileName.length + 1))
+}
+
 /** The keychain, loaded: its calls are synchronous, so they can run under the store's lock. */
 export interface Keychain {
   /** Stores the secret and reads it back; throws KeychainUnavailable when the keychain refuses. */
@@ -90,6 +101,12 @@ export async function openKeychain(): Promise<Keychain> {
 
 /** A profile's secret from the keychain, or a ConfigError that says why not (never the secret). */
 export async function readKeychainSecret(ref: KeychainRef, profileName: string): Promise<string> {
+  if (!refBelongsTo(ref, profileName)) {
+    throw new ConfigError(`The OS keychain reference of profile ${profileName} (service ${ref.service}, account ${ref.account}) is not one payfac made for it; payfac will not read it.`, {
+      reason: 'invalid',
+      hint: `Check who edited the profile store; add the profile again: payfac profiles add ${profileName} --replace …`,
+    })
+  }
   let secret: string | undefined
   try {
     secret = (await openKeychain()).get(ref)

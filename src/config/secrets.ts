@@ -12,7 +12,7 @@
 // Loaded only on those paths (this file is imported dynamically, the keychain binding too).
 import { runCredentialCommand } from './credential-command.js'
 import { ConfigError } from './errors.js'
-import { newKeychainRef, openKeychain, readKeychainSecret, KeychainUnavailable, type Keychain, type KeychainRef } from './keychain.js'
+import { newKeychainRef, openKeychain, readKeychainSecret, refBelongsTo, KeychainUnavailable, type Keychain, type KeychainRef } from './keychain.js'
 import { maskCredential, secretStoreOf, type Profile, type SecretStore } from './profiles.js'
 import type { PendingSecret } from './resolve.js'
 import type { AddProfileOptions, ProfileStore } from './store.js'
@@ -85,7 +85,8 @@ export async function saveProfile(store: ProfileStore, profile: Profile, options
 
 /** Removes the keychain entry of a profile (after the profile itself is gone); quiet when there is none. */
 export async function forgetSecret(profile: Profile): Promise<void> {
-  if (!profile.credentialKeychain) return
+  // A reference payfac did not make for this profile (an edited store) names someone else's entry.
+  if (!profile.credentialKeychain || !refBelongsTo(profile.credentialKeychain, profile.name)) return
   try {
     ;(await openKeychain()).remove(profile.credentialKeychain)
   } catch {

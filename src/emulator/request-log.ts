@@ -5,7 +5,7 @@
 // the rest of a simple request. So a request is logged as received, and masked the first time
 // the log hands it out (the masked entry then replaces it). Whatever reads the log (the control
 // plane, tests) only ever sees masked entries; the raw ones never leave this module.
-import { redactText as maskCardsAndUrls } from '../client/redact.js'
+import { isSensitiveKey, redactText as maskCardsAndUrls } from '../client/redact.js'
 import { timestamp } from './clock.js'
 import { RingBuffer } from './ring-buffer.js'
 import { StreamBody } from './route.js'
@@ -62,7 +62,8 @@ export class RequestLog extends RingBuffer<RequestLogEntry> {
 
 const SECRET_VALUE = /\b(sandbox|live)_(sk|api|ct|pbl)_[A-Za-z0-9_-]+/g
 const IS_SECRET_VALUE = /^(sandbox|live)_(sk|api|ct|pbl)_/
-const SECRET_FIELD = /("(?:secret|secretKey|password|apiKey)"\s*:\s*")([^"]*)(")/gi
+// The closing quote may be missing: a logged snippet ends where it ends, possibly inside a secret.
+const SECRET_FIELD = /("(?:secret|secretKey|password|apiKey)"\s*:\s*")([^"]*)("|$)/gi
 
 /** A credential shown as its kind and last four characters: `sandbox_sk_…0001`. */
 export function maskCredential(text: string): string {
@@ -70,13 +71,16 @@ export function maskCredential(text: string): string {
 }
 
 /** Card security codes, hidden whole wherever a body names them. */
-const CARD_CODE_FIELD = /("(?:cvc|cvv|cvc2|cvv2|cvn|csc|securityCode|cardSecurityCode|cardVerificationCode)"\s*:\s*)("[^"]*"|\d+)/gi
+const CARD_CODE_FIELD = /("(?:cvc|cvv|cvc2|cvv2|cvn|csc|securityCode|cardSecurityCode|cardVerificationCode)"\s*:\s*)("[^"]*(?:"|$)|\d+)/gi
+/** A card number cut by the end of a logged snippet: too short for the Luhn check, so hidden whole. */
+const CUT_CARD_NUMBER_FIELD = /("(?:cardNumber|card_number|pan|primaryAccountNumber)"\s*:\s*)("[^"]*|\d+…?)$/i
 
 /** Credentials, secret fields, card numbers (last four kept), security codes and URL passwords hidden. */
 export function redactText(text: string): string {
   return maskCardsAndUrls(maskCredential(text))
     .replace(SECRET_FIELD, (_m, open: string, value: string, close: string) => `${open}…${value.slice(-4)}${close}`)
     .replace(CARD_CODE_FIELD, (_m, open: string) => `${open}"[REDACTED]"`)
+    .replace(CUT_CARD_NUMBER_FIELD, (_m, open: string) => `${open}"[REDACTED]"`)
 }
 
 /**
@@ -96,6 +100,9 @@ function redactHeaders(headers: Readonly<Record<string, string | undefined>>): R
     if (value === undefined) continue
     if (name === 'authorization') out[name] = maskBearer(value)
     else if (STRAY_AUTHORIZATION.test(value)) out[name] = `Authorization: ${maskBearer(value.replace(STRAY_AUTHORIZATION, ''))}`
+    // Proxy-Authorization, Cookie, X-Api-Key, X-Auth-Token…: a header named as a secret is one,
+    // whatever its value looks like.
+    else if (isSensitiveKey(name)) out[name] = value.length >= 12 ? `…${value.slice(-4)}` : '…'
     else out[name] = redactText(value)
   }
   return out

@@ -272,13 +272,13 @@ describe.each(BOTH)('CreateSavedPaymentSource without Customer-Id (%s)', (mode) 
 })
 
 describe.each(BOTH)('the Pay By Link token (%s)', (mode) => {
-  it('comes with each pay-by-link order, and sign-in accepts it as the credential', async () => {
+  it('comes with each pay-by-link order, and sign-in accepts it as the credential for the order\'s customer', async () => {
     const e = modes[mode]
-    const made = await e.ok('POST', '/orders', { body: { CreatePayByLinkOrder: { amount: aud(2_500) } } })
+    const customerId = await e.customer(`link-${mode}@example.com`)
+    const made = await e.ok('POST', '/orders', { headers: { 'Customer-Id': customerId }, body: { CreatePayByLinkOrder: { amount: aud(2_500) } } })
     const { payByLinkToken, order } = made.PayByLinkOrder
     expect(payByLinkToken).toMatch(/^sandbox_pbl_[A-Za-z0-9_-]{32}$/)
     expect(JSON.stringify(await e.ok('GET', `/orders/${order.orderId}`))).not.toContain(payByLinkToken)
-    const customerId = await e.customer(`link-${mode}@example.com`)
     const session = await e.ok('POST', '/auth/signin', { credential: payByLinkToken, body: { SignInConsumer: { customerId } } })
     expect(session).toMatchObject({ customerId, customToken: expect.any(String) })
     const elsewhere = await e.call('GET', '/orders', { credential: payByLinkToken })

@@ -97,7 +97,9 @@ export function collectionPage(store: Store, name: string, query: URLSearchParam
   for (const [id, record] of collection.entries()) {
     if (i++ < offset) continue
     if (rows.length >= limit) break
-    rows.push({ id, preview: preview(record) })
+    // Some collections are keyed by a credential (API keys, the customToken of a sign-in): such a
+    // key is shown masked, as the request log shows it, and its record cannot be opened from here.
+    rows.push({ id: redactText(id), preview: preview(record) })
   }
   return { name, size: collection.size, offset, rows }
 }

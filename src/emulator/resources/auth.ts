@@ -20,6 +20,25 @@ export const SERVICE_TOKEN_DEFAULT_TTL_SECONDS = 365 * 86_400
 
 // Sign-in ---------------------------------------------------------------------------------------
 
+/**
+ * A Pay By Link token travels with a link towards whoever pays it: it signs in only the customer
+ * its order was made for (or a delegate of that customer), never any other customer of the
+ * merchant (whose saved cards a session unlocks). An order made without a customer signs in no one.
+ */
+function checkPayByLinkCustomer(ctx: HandlerContext, customerId: string | undefined): void {
+  if (ctx.principal.kind !== 'payByLink') return
+  const order = lookup(ctx.store.orders, ctx.principal.orderId)
+  // Checked before the customer is looked up: the token's holder learns nothing of other customers.
+  if (!order || order.customerId === null || order.customerId !== customerId) {
+    throw forbidden(
+      'context_forbidden',
+      order?.customerId
+        ? `A Pay By Link token signs in only the customer of its order (${order.orderId})`
+        : `The order of this Pay By Link token was made without a customer, so the token signs in no one: create the order with Customer-Id`,
+    )
+  }
+}
+
 function startSession(ctx: HandlerContext, customer: CustomerRecord, delegate: DelegateRecord | null) {
   const now = ctx.clock.now()
   const customToken = `sandbox_ct_${ctx.ids.secret(32)}`
@@ -37,6 +56,7 @@ function startSession(ctx: HandlerContext, customer: CustomerRecord, delegate: D
 }
 
 function signInDelegate(ctx: HandlerContext, delegate: DelegateRecord | undefined, what: string) {
+  checkPayByLinkCustomer(ctx, delegate?.customerId)
   if (!delegate || !mayActForMerchant(ctx.store, ctx.scope, delegate.merchantId)) throw notFound('Customer delegate', what)
   const customer = visibleCustomer(ctx, delegate.customerId)
   return startSession(ctx, customer, delegate)
@@ -145,6 +165,7 @@ export const routes = [
     allow: [...PRIVATE, 'payByLink'],
     actions: {
       SignInConsumer: action<SignInConsumer>((ctx, body) => {
+        checkPayByLinkCustomer(ctx, body.customerId)
         const customer = visibleCustomer(ctx, body.customerId)
         if (customer.customerType !== 'Consumer') {
           throw unprocessable('delegate_sign_in_required', 'An organisation customer signs in through a delegate: use SignInDelegate')
@@ -159,6 +180,8 @@ export const routes = [
         const organisation = ctx.store.customers.all().find(
           (c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId,
         )
+        // Before saying whether the organisation exists: a Pay By Link token names its order's customer only.
+        checkPayByLinkCustomer(ctx, organisation?.customerId)
         if (!organisation) throw notFound('Organisation customer with referenceCustomerId', body.referenceCustomerId)
         const email = body.emailAddress.toLowerCase()
         const delegate = ctx.store.delegates.all().find(
