@@ -109,9 +109,10 @@ export async function payoutBodyFor(f: PayoutFlagValues, client: PayfacClient, a
   }
   const available = (lines.find((line) => line.currency === currency)?.available as Loose | undefined)?.minorCurrencyUnits
   if (typeof available !== 'number' || !Number.isSafeInteger(available)) throw new RefusedError(`Payout not sent: ${merchantId} shows no available balance in ${currency}`)
-  if (available <= 0) throw new RefusedError(`Payout not sent: nothing is available in ${currency} (${formatMoney({ minorCurrencyUnits: available, currency })})`)
   const amount = { minorCurrencyUnits: available, currency }
-  stderr.write(`Paying out the whole available balance of ${merchantId}: ${formatMoney(amount)}.\n`)
+  // Nothing available is refused by the command's check (payout-checks.ts), which runs after an
+  // earlier lost request of this currency is looked up: the payout it made emptied the balance.
+  if (available > 0) stderr.write(`Paying out the whole available balance of ${merchantId}: ${formatMoney(amount)}.\n`)
   return { amount, ...(f.description === undefined ? {} : { description: checkNonEmpty(f.description, '--description') }) }
 }
 
