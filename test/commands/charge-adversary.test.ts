@@ -7,10 +7,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
-import { type HostileService, answer, hostileEnv, startHostileService } from '../helpers/hostile-service.js'
+import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { race } from '../helpers/race.js'
 import { runCommand } from '../helpers/run-command.js'
 import { makeTempConfigDir } from '../helpers/tmp-config.js'
+import { commandEnv } from '../helpers/emulator-env.js'
 
 let ctx: EmulatorEnv
 const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
@@ -136,5 +137,50 @@ describe('payouts request --available under attack', () => {
     expect(again.code, again.stderr).toBe(0)
     expect(JSON.parse(again.stdout).amount).toEqual({ minorCurrencyUnits: 700, currency: 'USD' })
     expect(payoutsOf('USD')).toHaveLength(1)
+  })
+})
+
+describe('--currency from the merchant: garbage balances never choose a currency', () => {
+  const MERCHANT = 'mcht_GarbageBalance001'
+  let server: RecordingServer
+  let balances: unknown
+  const config = makeTempConfigDir('payfac-garbage-balances-')
+  beforeAll(async () => {
+    server = await startRecordingServer((r) => {
+      if (r.method === 'GET' && r.path === '/merchants') return { status: 200, body: [{ merchantId: MERCHANT, name: 'Garbage Pty Ltd' }], headers: { 'Page-Count': '1', 'Total-Record-Count': '1' } }
+      if (r.method === 'GET' && r.path === `/merchants/${MERCHANT}`) return { status: 200, body: { merchantId: MERCHANT, manualPayoutsEnabled: true, currency: 'AUD' } }
+      if (r.method === 'GET' && r.path === `/merchants/${MERCHANT}/balances`) return { status: 200, body: balances }
+      if (r.method === 'GET') return { status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }
+      return { status: 500, body: { statusCode: 500, errorCode: 'internal_error', message: 'must not be reached' } }
+    })
+  })
+  afterAll(async () => {
+    await server.close()
+    config.cleanup()
+  })
+  const line = (currency: unknown, minor = 5_000) => ({ currency, available: { minorCurrencyUnits: minor, currency }, pending: { minorCurrencyUnits: 0, currency }, total: { minorCurrencyUnits: minor, currency } })
+  const run = (...argv: string[]) => runCommand(argv, { env: commandEnv(config.dir, server.url, 'sandbox_sk_garbageBalances00001') })
+  const writes = () => server.requests.filter((r) => r.method !== 'GET')
+
+  it.each([
+    ['a line without a currency beside AUD', { balances: [line('AUD'), line(null)] }],
+    ['a line whose currency is a number', { balances: [line('AUD'), line(36)] }],
+    ['a currency that is not an ISO 4217 code', { balances: [line('AUD\u001b]0;owned\u0007')] }],
+    ['one currency written twice with two balances', { balances: [line('AUD', 100), line('AUD', 900_000)] }],
+    ['an available amount in another currency than its line', { balances: [{ ...line('AUD'), available: { minorCurrencyUnits: 5_000, currency: 'USD' } }] }],
+  ])('%s: exit 2 naming --currency, nothing sent, no control character on stderr', async (_what, answer) => {
+    balances = answer
+    for (const argv of [
+      ['payouts', 'request', '--amount', '10'],
+      ['payouts', 'request', '--available'],
+      ['payto', 'charge', 'ptagr_GarbageAgreement01', '--amount', '10', '--reference', 'garbage-1'],
+    ]) {
+      server.requests.length = 0
+      const result = await run(...argv)
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(2)
+      expect(result.stderr).toMatch(/--currency/)
+      expect(result.stderr).not.toMatch(/\u001b|\u0007/)
+      expect(writes(), argv.join(' ')).toEqual([])
+    }
   })
 })
