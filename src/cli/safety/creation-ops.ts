@@ -56,7 +56,8 @@ export async function payoutOperation(
     key: options.wholeBalance
       ? { kind: 'payout', target: '', amount: undefined, reference: bodyHash({ wholeBalance: money?.currency ?? body.currency }) }
       : { kind: 'payout', target: '', amount: money, reference: bodyHash(body) },
-    action: `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
+    // --available names no amount of its own: the amount read changes from run to run.
+    action: options.wholeBalance ? `payout of the whole available ${currency ?? ''} balance`.replace('  ', ' ') : `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
     check: `${session.bin} payouts list`,
     before: async () => seenIds ?? (await recentPayouts(client)),
     reconcile: async (before) => {
