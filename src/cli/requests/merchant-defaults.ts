@@ -3,7 +3,7 @@
 // and, for month-end and payouts, the merchant's only currency (read from its balances). A
 // merchant with several currencies is a usage error listing them: payfac never guesses.
 import type { PayfacClient } from '../../client/index.js'
-import { formatMinorUnits, formatMoney } from '../../client/money.js'
+import { formatMinorUnits, formatMoney, parseCurrency } from '../../client/money.js'
 import { RefusedError, UsageError } from '../errors/index.js'
 import { payoutMerchant } from '../safety/payout-checks.js'
 import { checkNonEmpty } from '../validate/index.js'
@@ -41,11 +41,50 @@ export async function merchantInContext(client: PayfacClient, acting: ActingFor)
   )
 }
 
+/** One line of a merchant's balances, as far as choosing a currency needs it. */
+interface BalanceLine {
+  currency: string
+  /** Its available amount in minor units, when the line shows one. */
+  available: unknown
+}
+
+/**
+ * A merchant's balance lines, in the order the service gave them, or a usage error when the
+ * answer cannot be trusted to choose a currency or an amount: a line without an ISO 4217 code,
+ * a code twice, an available amount in another currency than its line. payfac never guesses
+ * from such an answer (the error names no text of it: it could drive the terminal).
+ */
+async function balanceLines(client: PayfacClient, merchantId: string): Promise<BalanceLine[]> {
+  const answer = (await client.merchants.balances(merchantId)) as Loose
+  const lines = Array.isArray(answer.balances) ? (answer.balances as unknown[]) : []
+  const seen: BalanceLine[] = []
+  const unreadable = (why: string) =>
+    new UsageError(`--currency is needed: the balances of ${merchantId} cannot be read to choose one (${why})`, 'Give --currency, for example --currency AUD')
+  for (const [index, raw] of lines.entries()) {
+    const line = (typeof raw === 'object' && raw !== null ? raw : {}) as Loose
+    const code = typeof line.currency === 'string' ? line.currency : undefined
+    if (!code || !isCurrencyCode(code)) throw unreadable(`line ${index + 1} has no ISO 4217 currency code`)
+    const currency = code.toUpperCase()
+    if (seen.some((other) => other.currency === currency)) throw unreadable(`${currency} is listed twice`)
+    const available = line.available as Loose | undefined
+    const of = available?.currency
+    if (of !== undefined && (typeof of !== 'string' || of.toUpperCase() !== currency)) throw unreadable(`the available amount of ${currency} is in another currency`)
+    seen.push({ currency, available: available?.minorCurrencyUnits })
+  }
+  return seen
+}
+
+function isCurrencyCode(code: string): boolean {
+  try {
+    return parseCurrency(code) === code.toUpperCase()
+  } catch {
+    return false
+  }
+}
+
 /** The currencies of a merchant's balances, in the order the service gave them. */
 export async function merchantCurrencies(client: PayfacClient, merchantId: string): Promise<string[]> {
-  const answer = (await client.merchants.balances(merchantId)) as Loose
-  const lines = Array.isArray(answer.balances) ? (answer.balances as Loose[]) : []
-  return [...new Set(lines.map((line) => line.currency).filter((c): c is string => typeof c === 'string'))]
+  return (await balanceLines(client, merchantId)).map((line) => line.currency)
 }
 
 /** The merchant's only currency; several (or none) is a usage error naming them. */
@@ -100,18 +139,18 @@ export async function payoutBodyFor(f: PayoutFlagValues, client: PayfacClient, a
     return payoutBody(await withOnlyCurrency(f, true, client, acting, stderr))
   }
   const merchantId = await merchantInContext(client, acting)
-  const answer = (await client.merchants.balances(merchantId)) as Loose
-  const lines = Array.isArray(answer.balances) ? (answer.balances as Loose[]) : []
-  const currencies = [...new Set(lines.map((line) => line.currency).filter((c): c is string => typeof c === 'string'))]
-  const currency = f.currency ?? (currencies.length === 1 ? currencies[0] : undefined)
+  const lines = await balanceLines(client, merchantId)
+  const currencies = lines.map((line) => line.currency)
+  const currency = f.currency === undefined ? (currencies.length === 1 ? currencies[0] : undefined) : parseCurrency(f.currency)
   if (!currency) {
     throw new UsageError(`--currency is needed: ${merchantId} holds ${currencies.join(', ') || 'no balances'}`, currencies[0] ? `Give one of them, for example --currency ${currencies[0]}` : 'Give --currency, for example --currency AUD')
   }
-  const available = (lines.find((line) => line.currency === currency)?.available as Loose | undefined)?.minorCurrencyUnits
+  const available = lines.find((line) => line.currency === currency)?.available
   if (typeof available !== 'number' || !Number.isSafeInteger(available)) throw new RefusedError(`Payout not sent: ${merchantId} shows no available balance in ${currency}`)
-  if (available <= 0) throw new RefusedError(`Payout not sent: nothing is available in ${currency} (${formatMoney({ minorCurrencyUnits: available, currency })})`)
   const amount = { minorCurrencyUnits: available, currency }
-  stderr.write(`Paying out the whole available balance of ${merchantId}: ${formatMoney(amount)}.\n`)
+  // Nothing available is refused by the command's check (payout-checks.ts), which runs after an
+  // earlier lost request of this currency is looked up: the payout it made emptied the balance.
+  if (available > 0) stderr.write(`Paying out the whole available balance of ${merchantId}: ${formatMoney(amount)}.\n`)
   return { amount, ...(f.description === undefined ? {} : { description: checkNonEmpty(f.description, '--description') }) }
 }
 

@@ -49,20 +49,26 @@ export async function payoutOperation(
   const amount = body.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
   const money = typeof amount?.minorCurrencyUnits === 'number' && typeof amount.currency === 'string' ? { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency } : undefined
   // A payout of "all that is available" names no amount: nothing to compare, so no witness.
+  const currency = money?.currency ?? (typeof body.currency === 'string' ? body.currency : undefined)
   const windowMs = repeatWindowMs('payout', options.repeatWindow)
   let seenIds: string[] | undefined
   return runOperation<Payout, string[]>(session, {
     key: options.wholeBalance
       ? { kind: 'payout', target: '', amount: undefined, reference: bodyHash({ wholeBalance: money?.currency ?? body.currency }) }
       : { kind: 'payout', target: '', amount: money, reference: bodyHash(body) },
-    action: `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
+    // --available names no amount of its own: the amount read changes from run to run.
+    action: options.wholeBalance ? `payout of the whole available ${currency ?? ''} balance`.replace('  ', ' ') : `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
     check: `${session.bin} payouts list`,
     before: async () => seenIds ?? (await recentPayouts(client)),
     reconcile: async (before) => {
       const page = await client.transactions.payouts.list({ limit: 100, sort: NEWEST_FIRST })
       const made = page.items.find((p) => {
         const id = payoutIdOf(p)
-        const same = !money || options.wholeBalance || (p.amount as { minorCurrencyUnits?: unknown } | undefined)?.minorCurrencyUnits === money.minorCurrencyUnits
+        const paid = p.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
+        // A payout in another currency is never this one: `--available` of AUD is not found by a
+        // USD payout made since (the whole-balance rule counts any payout of its own currency).
+        const sameCurrency = !currency || typeof paid?.currency !== 'string' || paid.currency.toUpperCase() === currency.toUpperCase()
+        const same = sameCurrency && (!money || options.wholeBalance || paid?.minorCurrencyUnits === money.minorCurrencyUnits)
         return id !== undefined && !(before ?? []).includes(id) && same
       })
       return made ? { found: made, note: `payout ${payoutIdOf(made)} was made` } : 'absent'

@@ -41,8 +41,17 @@ export async function payoutObstacles(client: PayfacClient, contextMerchantId: s
   return missing
 }
 
-/** Refuses (exit 6, nothing sent) when manual payouts are off or the balance is short. */
-export async function checkPayoutPossible(client: PayfacClient, contextMerchantId: string | undefined, body: Loose): Promise<void> {
+/**
+ * Refuses (exit 6, nothing sent) when manual payouts are off or the balance is short, and, for
+ * `--available` (`wholeBalance`), when the balance read had nothing available.
+ */
+export async function checkPayoutPossible(client: PayfacClient, contextMerchantId: string | undefined, body: Loose, wholeBalance = false): Promise<void> {
+  const asked = body.amount as Loose | undefined
+  const minor = minorOf(asked)
+  if (wholeBalance && minor !== undefined && minor <= 0) {
+    const currency = String(asked?.currency)
+    throw new RefusedError(`Payout not sent: nothing is available in ${currency} (${formatMinorUnits(minor, currency)} ${currency})`)
+  }
   const missing = await payoutObstacles(client, contextMerchantId, body)
   if (missing.length > 0) throw new RefusedError(`Payout not sent: ${missing.join('; and ')}`)
 }

@@ -45,7 +45,7 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
     const body = this.flags.data ? await readDataObject(this.flags.data) : await payoutBodyFor(this.flags, client, settings)
     warnPreviousGeneration(body)
     const options = { repeatWindow: this.flags['repeat-window'], merchantId, wholeBalance: this.flags.available }
-    const payout = await payoutOperation(await this.safety(), client, body, () => checkPayoutPossible(client, merchantId, body), options)
+    const payout = await payoutOperation(await this.safety(), client, body, () => checkPayoutPossible(client, merchantId, body, this.flags.available), options)
     return this.show(payoutView, payout)
   }
 }
