@@ -16,7 +16,7 @@
 // the order's transactions. Agreements cannot be looked up (the contract has no list), so an
 // agreement request of unknown outcome stops the run until `--restart`.
 import type { PayfacClient } from '../../client/client.js'
-import { ApiError, OutcomeUnknownError } from '../../client/errors.js'
+import { ApiError } from '../../client/errors.js'
 import { formatMoney } from '../../client/money.js'
 import type { Order } from '../../client/schemas/orders.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
@@ -28,12 +28,12 @@ import {
   newPayToPayRun,
   protectAccount,
   readPayToPayRun,
-  writePayToPayRun,
 } from '../../config/journal.js'
-import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError } from '../errors/index.js'
+import { RefusedError, UsageError } from '../errors/index.js'
 import { readForDryRun } from '../safety/dry-run.js'
-import { ordersWithReference } from '../safety/order-ops.js'
+import { ordersWithReference, tookNoMoney } from '../safety/order-ops.js'
 import { waitUntilActive } from './agreement.js'
+import { JournaledSteps } from './payto-pay-steps.js'
 import { type PaymentFound, orderOfRun, paymentSummary, restartRun } from './payto-pay-restart.js'
 import { type PayToPayContext, type PayToPayRequest, payToPayInputs } from './payto-pay-request.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -55,22 +55,19 @@ export function refuseApproveOnProduction(request: PayToPayRequest, environment:
   }
 }
 
-class PayToPayFlow {
-  private run_!: PayToPayRun
+class PayToPayFlow extends JournaledSteps {
   private readonly inputs: PayToPayInputs
   private readonly client: PayfacClient
   /** A payment token was made by this process (not read from the journal of an earlier run). */
   private mintedHere = false
-  /** The command, in messages: `payto pay`, or `payto charge` on a given agreement. */
-  private readonly name: string
 
   constructor(
     private readonly request: PayToPayRequest,
-    private readonly context: PayToPayContext,
+    context: PayToPayContext,
   ) {
+    super(context, request.charge ? 'payto charge' : 'payto pay', request.reference)
     this.inputs = payToPayInputs(request, (type, value) => protectAccount(context.accountKey, type, value))
     this.client = context.client
-    this.name = request.charge ? 'payto charge' : 'payto pay'
   }
 
   async run(): Promise<Transaction> {
@@ -307,6 +304,13 @@ class PayToPayFlow {
   }
 
   private async finish(paid: { transactionId: string; status: string }): Promise<Transaction> {
+    if (tookNoMoney(paid.status)) {
+      // Answered, and nothing was paid: the journal forgets the attempt, so that a re-run pays anew.
+      this.run_.payment = null
+      this.run_.paymentToken = null
+      this.save()
+      throw new RefusedError(`The service answered the payment with transaction ${paid.transactionId} ${sanitizeLine(paid.status)}: no money moved. Run the same command again to try again.`)
+    }
     this.run_.payment = { state: 'paid', transactionId: paid.transactionId, status: paid.status, at: this.stamp() }
     this.save()
     this.log(`[5/5] Paid: transaction ${paid.transactionId} (${paid.status})`)
@@ -345,65 +349,5 @@ class PayToPayFlow {
       log: (line) => this.log(line),
       now: () => this.now(),
     })
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Helpers
-
-  /**
-   * Sends one request that creates something. Without an answer (the request may have been
-   * applied) `unknown` is journaled; with one (nothing was applied) `refused` is journaled; the
-   * error is then thrown as it is.
-   */
-  private async attempt<T>(send: () => Promise<T>, unknown: () => void, refused: () => void): Promise<T> {
-    this.stillHeld()
-    try {
-      const result = await send()
-      return result
-    } catch (error) {
-      // The transport decides: an answer lost after the request may have reached the service.
-      if (error instanceof OutcomeUnknownError) unknown()
-      else refused()
-      this.save()
-      throw error
-    }
-  }
-
-  /**
-   * A run paused past the lock's stale time may have been taken over by another run of the same
-   * reference, which may have sent and journaled meanwhile: this run's view is stale, so it
-   * neither writes the journal nor sends.
-   */
-  private stillHeld(): void {
-    const lost = this.context.lost?.()
-    if (lost === undefined) return
-    throw new UnresolvedOutcomeError(
-      `This payfac run may no longer hold the lock of ${this.name} of reference ${this.request.reference} (${lost}): another payfac run may have taken it over. Nothing more was sent or journaled by this run. Check with: ${this.context.check}`,
-      this.context.check,
-      'Run the same command again once the other run has finished: it then reports what was done.',
-    )
-  }
-
-  private checkpoint(after: string): void {
-    if (!this.context.signal.aborted) return
-    throw new InterruptedError(`Interrupted after ${after}; the journal ${this.context.journalFile} has what was done`, this.context.resume)
-  }
-
-  private save(): void {
-    if (this.context.dryRun) return
-    this.stillHeld()
-    this.run_ = writePayToPayRun(this.context.journalFile, this.run_, this.now())
-  }
-
-  private log(line: string): void {
-    this.context.stderr.write(`${sanitizeLine(line)}\n`)
-  }
-
-  private now(): Date {
-    return this.context.now?.() ?? new Date()
-  }
-
-  private stamp(): string {
-    return this.now().toISOString()
   }
 }

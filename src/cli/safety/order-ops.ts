@@ -14,7 +14,12 @@ import { bodyHash } from './transaction-ops.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 
 /** Statuses of a transaction that took no money: the order may be paid again. */
-const NOT_PAID = new Set(['failed', 'cancelled'])
+const NOT_PAID = new Set(['failed', 'declined', 'rejected', 'cancelled', 'canceled'])
+
+/** A status that says the payment took no money. No status at all is not such a word: it counts as paid. */
+export function tookNoMoney(status: string | null | undefined): boolean {
+  return typeof status === 'string' && NOT_PAID.has(status.toLowerCase())
+}
 
 /** The order's transaction that took (or is taking) money, if there is one. */
 export async function paymentOf(client: PayfacClient, orderId: string): Promise<Transaction | undefined> {
@@ -22,7 +27,9 @@ export async function paymentOf(client: PayfacClient, orderId: string): Promise<
   return page.items.find((t) => {
     const p = t.purchaseDetails
     const status = p?.status ?? t.paymentMethod?.paymentStatus ?? undefined
-    return p?.transactionId && p.orderId === orderId && status && !NOT_PAID.has(status.toLowerCase())
+    // A transaction of the order without a status is taken as a payment: paying again on a
+    // guess is the one mistake that moves money twice.
+    return p?.transactionId && p.orderId === orderId && !tookNoMoney(status)
   })
 }
 
