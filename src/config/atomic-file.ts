@@ -63,6 +63,44 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   syncFolder(dir)
 }
 
+/**
+ * writeJsonAtomic without blocking: the same temporary file, flush, rename and folder flush, each
+ * awaited, so that many records written at once (the rows of a bulk run, `cli/bulk/row-run.ts`)
+ * wait for the disk together instead of one after another. It leaves stale temporary files to the
+ * next synchronous write of the same name, which sweeps them (reading a folder of many records on
+ * every write would cost more than the write).
+ */
+export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
+  const target = linkTarget(file)
+  const dir = path.dirname(target)
+  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`)
+  try {
+    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
+    const handle = await fs.promises.open(temp, 'wx', 0o600)
+    try {
+      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await fs.promises.rename(temp, target)
+  } catch (error) {
+    await fs.promises.rm(temp, { force: true })
+    const code = (error as { code?: unknown } | null)?.code
+    if (typeof code === 'string' && code in DISK_FAILURES) throw new FileWriteError(file, error)
+    throw error
+  }
+  let folder: fs.promises.FileHandle | undefined
+  try {
+    folder = await fs.promises.open(dir, 'r')
+    await folder.sync()
+  } catch {
+    // A folder cannot be flushed here (Windows): the rename is still atomic.
+  } finally {
+    await folder?.close()
+  }
+}
+
 /** Where the symbolic links at `file` lead (the last name, existing or not); `file` itself otherwise. */
 function linkTarget(file: string): string {
   let current = path.resolve(file)

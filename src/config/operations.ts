@@ -22,6 +22,7 @@ import { z } from 'zod'
 
 import { ConfigError } from './errors.js'
 import { readPrivateJson } from './fs-check.js'
+import { writeJsonAtomicAsync } from './atomic-file.js'
 import { writeJsonAtomic } from './journal.js'
 
 export const OPERATION_FORMAT = 'payfac-operation'
@@ -180,6 +181,13 @@ export function readOperation(file: string, check?: string): OperationRecord | u
 export function writeOperation(file: string, record: OperationRecord, now: Date = new Date()): OperationRecord {
   const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString() })
   writeJsonAtomic(file, saved)
+  return saved
+}
+
+/** writeOperation without blocking, for many records written at once (the rows of a bulk run). */
+export async function writeOperationAsync(file: string, record: OperationRecord, now: Date = new Date()): Promise<OperationRecord> {
+  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString() })
+  await writeJsonAtomicAsync(file, saved)
   return saved
 }
 

@@ -12,7 +12,7 @@
 // Writes go row journal first, then the record: a record `done` means the row's own `done` is
 // already on disk, so a re-run of the same file never mistakes its own row for another's.
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
-import { type OperationRecord, newOperation, operationPath, readOperation, writeOperation } from '../../config/operations.js'
+import { type OperationRecord, newOperation, operationPath, readOperation, writeOperationAsync as writeOperation } from '../../config/operations.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import { type HeldLock, type OperationJournal, type OperationSpec, withOperationLock } from '../safety/journal-ops.js'
@@ -53,7 +53,7 @@ export class RowRun implements OperationJournal {
       const found = await this.lookUp(spec, prior)
       if (found !== undefined) {
         await journal.append({ ...prior, state: 'done', resultId: this.resultId ?? null, doneCount: prior.doneCount + 1 })
-        if (shared && record) writeOperation(shared.file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
+        if (shared && record) await writeOperation(shared.file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
         return found
       }
     } else if (record?.state === 'done' && !spec.deliberate) {
@@ -65,7 +65,7 @@ export class RowRun implements OperationJournal {
       log(`Line ${this.line}: an earlier identical ${spec.action} (at ${record.intentAt}) ended without an answer; looking on the service first.`)
       const found = await this.lookUp(spec, record)
       if (found !== undefined) {
-        writeOperation((shared as { file: string }).file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
+        await writeOperation((shared as { file: string }).file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
         this.found = false
         throw new RefusedError(`An identical ${spec.action} was already made (${this.resultId ?? 'found on the service'}); nothing was sent for line ${this.line}.`)
       }
@@ -82,18 +82,22 @@ export class RowRun implements OperationJournal {
       throw new UnresolvedOutcomeError(`This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`, spec.check)
     }
     const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
-    let row = await journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line })
-    let own = shared ? writeOperation(shared.file, newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined
+    // The two intents are written together (either alone, before anything is sent, is looked up
+    // and found absent by a re-run); the `done` lines below keep their order.
+    let [row, own] = await Promise.all([
+      journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line }),
+      shared ? writeOperation(shared.file, newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined,
+    ])
     try {
       const result = await spec.send()
       this.resultId = spec.resultId?.(result) ?? undefined
       row = await journal.append({ ...row, state: 'done', resultId: this.resultId ?? null, doneCount: row.doneCount + 1 })
-      if (shared && own) own = writeOperation(shared.file, { ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
+      if (shared && own) own = await writeOperation(shared.file, { ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
       return result
     } catch (error) {
       const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
       await journal.append({ ...row, state: unknown ? 'unknown' : 'refused' })
-      if (shared && own) writeOperation(shared.file, { ...own, state: unknown ? 'unknown' : 'refused' })
+      if (shared && own) await writeOperation(shared.file, { ...own, state: unknown ? 'unknown' : 'refused' })
       if (error instanceof OutcomeUnknownError) {
         error.action = spec.action
         error.check = spec.check

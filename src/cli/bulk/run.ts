@@ -22,6 +22,10 @@ export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> 
   if (!kind) throw new UsageError(`${host.id.replace(/:/g, ' ')} does not take --from-file`)
   refuseCommandLineRowFlags(host)
   const source = await openSource(host.flags['from-file'] as string)
+  // A file of rows is read like a long list walk: each row made and dropped, so the heap is kept
+  // from growing with the file's length the same way (start/walk-heap.ts).
+  const { shapeHeapForWalk } = await import('../start/walk-heap.js')
+  const unshape = shapeHeapForWalk()
   try {
     const settings = await host.settings()
     const safety = await host.safety()
@@ -46,6 +50,7 @@ export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> 
     await safety.confirmNow(what, [['rows', String(checked.rows)], ['total', totals]])
     return await executeRows({ host, kind, source, checked, ctx, safety })
   } finally {
+    unshape()
     source.dispose()
   }
 }
