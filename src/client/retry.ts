@@ -4,7 +4,7 @@
 // The rule that matters: the contract has no idempotency key, so a POST or PATCH that may have
 // reached the service (a pay, a refund) is never sent again. Only a connection that was refused
 // before anything was written is safe to retry for every method.
-import { ConnectionError, TimeoutError } from './errors.js'
+import { ApiError, ConnectionError, TimeoutError } from './errors.js'
 
 /** Methods whose repetition has the same effect as one call. */
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'])
@@ -92,4 +92,18 @@ export function retryAfterMs(header: string | undefined, now: number): number | 
   const at = Date.parse(text)
   if (Number.isNaN(at)) return undefined
   return Math.max(0, at - now)
+}
+
+const RETRY_AFTER = Symbol('retryAfter')
+type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
+
+/** Keeps the answer's `Retry-After` header on the error it made (not enumerable: not printed with it). */
+export function withRetryAfter(error: ApiError, header: string | undefined): ApiError {
+  Object.defineProperty(error, RETRY_AFTER, { value: header, enumerable: false })
+  return error
+}
+
+/** The `Retry-After` header of the answer that made `error`, when it had one (a 429 a caller paces itself by). */
+export function retryAfterOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? (error as ApiErrorWithRetry)[RETRY_AFTER] : undefined
 }

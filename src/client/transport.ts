@@ -8,7 +8,7 @@ import { armAttempt } from './attempt.js'
 import { ApiError, ConnectionError, InvalidInputError, PayfacError, ResponseFormatError, TimeoutError } from './errors.js'
 import { encodeForm } from './multipart.js'
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, redactUrl, redactUrlPasswords } from './redact.js'
-import { DEFAULT_MAX_RETRIES, backoffMs, shouldRetry } from './retry.js'
+import { DEFAULT_MAX_RETRIES, backoffMs, retryAfterOf, shouldRetry, withRetryAfter } from './retry.js'
 import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 import { errorCode, errorReason, outcomeOf, tried } from './outcome.js'
 import { type Context, type Query, type RawRequest, type RawResponse, BodyTooLargeError, MAX_JSON_BODY_BYTES, boundedChunks, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson, utf8Text } from './wire.js'
@@ -123,7 +123,7 @@ export class Transport {
         if (during) throw outcomeOf(method, path, error, during.reason)
         let decision: boolean
         if (error instanceof ApiError) {
-          retryAfter = (error as ApiErrorWithRetry)[RETRY_AFTER]
+          retryAfter = retryAfterOf(error)
           decision = shouldRetry({ method, attempt, maxRetries: this.maxRetries, status: error.status })
         } else if (error instanceof ConnectionError || error instanceof TimeoutError) {
           decision = shouldRetry({ method, attempt, maxRetries: this.maxRetries, error })
@@ -257,9 +257,7 @@ export class Transport {
 
     if (!ok) {
       const errorBody = parseMaybeJson(redactSecrets(text, secrets), contentType)
-      const error = new ApiError({ status, method, path, body: errorBody, requestId }) as ApiErrorWithRetry
-      Object.defineProperty(error, RETRY_AFTER, { value: responseHeaders['retry-after'], enumerable: false })
-      throw error
+      throw withRetryAfter(new ApiError({ status, method, path, body: errorBody, requestId }), responseHeaders['retry-after'])
     }
 
     if (chunks) {
@@ -392,10 +390,3 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value
 }
 
-const RETRY_AFTER = Symbol('retryAfter')
-type ApiErrorWithRetry = ApiError & { [RETRY_AFTER]?: string }
-
-/** The `Retry-After` header of the answer that made `error`, when it had one (a 429 a caller paces itself by). */
-export function retryAfterOf(error: unknown): string | undefined {
-  return error instanceof ApiError ? (error as ApiErrorWithRetry)[RETRY_AFTER] : undefined
-}

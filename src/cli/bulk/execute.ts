@@ -4,7 +4,7 @@
 // request may have left without an answer is `unknown`, and a re-run looks it up on the service.
 import { ApiError, OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
 import { retryAfterMs } from '../../client/retry.js'
-import { retryAfterOf } from '../../client/transport.js'
+import { retryAfterOf } from '../../client/retry.js'
 import { ConfigError } from '../../config/errors.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
