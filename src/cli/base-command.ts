@@ -10,7 +10,7 @@ import type { ResolvedSettings } from '../config/index.js'
 import type { View } from '../output/index.js'
 import { redactText } from '../client/redact.js'
 import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
-import { colourAllowed, terminalWidth, unicodeAllowed } from '../output/terminal.js'
+import { colourAllowed, terminalWidth, unicodeAllowed, wrapWords } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out/run.js'
 import { reportError } from './errors/output.js'
 import { wantsJsonErrors } from './start/signals.js'
@@ -99,7 +99,11 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
       wide: f.wide,
       query: f.query,
       ids: f.ids,
-      notice: (line: string) => process.stderr.write(`Note: ${sanitizeLine(line)}\n`),
+      // On a terminal a note is wrapped between words to its width, like the table it is about.
+      notice: (line: string) => {
+        const text = `Note: ${sanitizeLine(line)}`
+        process.stderr.write(`${process.stderr.isTTY ? wrapWords(text, terminalWidth(process.stderr.columns)) : text}\n`)
+      },
     }
   }
 

@@ -211,7 +211,7 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
         // The first record tells whether the projection names fields the records lack.
         if (!checked) {
           checked = true
-          void warnMissingFields({ ...options, query: each }, json(record))
+          void warnMissingFields({ ...options, query: each }, json(record), false)
         }
         return search(each, json(record))
       },
@@ -232,16 +232,17 @@ async function queriedList<T>(view: View<T>, records: Iterable<T> | AsyncIterabl
 async function queried(options: OutputOptions, data: unknown): Promise<string> {
   const { nothingSelected, queryResult } = await import('./query.js')
   const { text, nothing } = queryResult(options.query as string, data)
-  await warnMissingFields(options, data)
-  if (nothing) options.notice?.(nothingSelected(options.query as string))
+  // One note: the field the records lack (which is why nothing was selected), or else that nothing was.
+  if (!(await warnMissingFields(options, data, nothing)) && nothing) options.notice?.(nothingSelected(options.query as string))
   return text
 }
 
-/** A field the query names that the records lack: said on stderr with the fields they have. */
-async function warnMissingFields(options: OutputOptions, data: unknown): Promise<void> {
+/** A field the query names that the records lack: said on stderr with the fields they have. True when said. */
+async function warnMissingFields(options: OutputOptions, data: unknown, printedNull: boolean): Promise<boolean> {
   const { missingFieldsNotice, missingQueryFields } = await import('./query-fields.js')
   const found = missingQueryFields(options.query as string, data)
-  if (found) options.notice?.(missingFieldsNotice(options.query as string, found))
+  if (found) options.notice?.(`${missingFieldsNotice(options.query as string, found)}${printedNull ? '; printed null' : ''}`)
+  return found !== undefined
 }
 
 /** `--ids`: the id of each record, one a line. */

@@ -29,3 +29,19 @@ export function unicodeAllowed(env: TerminalEnv): boolean {
 export function terminalWidth(columns: number | undefined): number {
   return typeof columns === 'number' && Number.isFinite(columns) && columns > 0 ? columns : 80
 }
+
+/** Text wrapped between words to `width` columns, each paragraph (`\n`) on its own lines. */
+export function wrapWords(text: string, width: number): string {
+  const lines: string[] = []
+  for (const paragraph of text.split('\n')) {
+    let line = ''
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && line.length + 1 + word.length > width) {
+        lines.push(line)
+        line = word
+      } else line = line ? `${line} ${word}` : word
+    }
+    lines.push(line)
+  }
+  return lines.join('\n')
+}

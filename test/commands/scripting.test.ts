@@ -158,7 +158,11 @@ describe('scripts on the emulator', () => {
       const result = await payfac('orders', 'get', orderId, '--query', 'refundId')
       expect(result.code, result.stderr).toBe(0)
       expect(result.stdout).toBe('null\n')
-      expect(result.stderr).toBe('Note: --query "refundId" selected nothing: printed null\n')
+      // One note: the field the order lacks, and that null was printed.
+      expect(result.stderr).toMatch(/^Note: --query "refundId" names "refundId", which the record does not have .*; printed null\n$/)
+      const empty = await payfac('orders', 'list', '--reference', 'no-such-reference-at-all', '--query', '[0].orderId')
+      expect(empty.stdout).toBe('null\n')
+      expect(empty.stderr).toBe('Note: --query "[0].orderId" selected nothing: printed null\n')
       const found = await payfac('orders', 'get', orderId, '--query', 'orderId')
       expect(found.stdout).toBe(`${orderId}\n`)
       expect(found.stderr).toBe('')

@@ -3,6 +3,7 @@
 // recognise (an unknown command, a flag it cannot place) returns undefined and oclif answers.
 // Only node:* and JSON here: this module is on the start-up path.
 
+import { wrapWords as wrap } from '../../output/terminal.js'
 import { commandEnvironment, environmentHelp } from './environment-help.js'
 
 export interface ManifestFlag {
@@ -181,20 +182,6 @@ function table(rows: Array<[string, string]>, width: number): string[] {
   })
 }
 
-function wrap(text: string, width: number): string {
-  const lines: string[] = []
-  for (const paragraph of text.split('\n')) {
-    let line = ''
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && line.length + 1 + word.length > width) {
-        lines.push(line)
-        line = word
-      } else line = line ? `${line} ${word}` : word
-    }
-    lines.push(line)
-  }
-  return lines.join('\n')
-}
 
 /**
  * A shell command that fits `width`: cut between words (never inside a quoted word) into lines
