@@ -82,10 +82,27 @@ function takesArgs(index: CommandIndex, id: string): boolean {
  * arguments is ours, from the index, so that oclif's help system is not loaded to find it.
  */
 export async function runRoute(found: Route, binUrl: string): Promise<void> {
-  // oclif is CommonJS: bundled, it comes back as the default export.
-  const loaded = (await import('@oclif/core/config')) as typeof import('@oclif/core/config') & { default?: typeof import('@oclif/core/config') }
-  const { Config } = loaded.default ?? loaded
-  const config = await Config.load(fileURLToPath(new URL('..', binUrl)))
+  const config = await configOf(fileURLToPath(new URL('..', binUrl)))
   await config.runCommand(found.id, found.argv)
+}
+
+/**
+ * oclif's configuration of the installation at `root`, loaded once a process. A CLI process runs
+ * one command; the in-process test runner runs many, and each command gets a configuration of its
+ * own anyway (Command.run loads one from the configuration it is given).
+ */
+const configs = new Map<string, Promise<import('@oclif/core/config').Config>>()
+function configOf(root: string): Promise<import('@oclif/core/config').Config> {
+  let config = configs.get(root)
+  if (!config) {
+    config = (async () => {
+      // oclif is CommonJS: bundled, it comes back as the default export.
+      const loaded = (await import('@oclif/core/config')) as typeof import('@oclif/core/config') & { default?: typeof import('@oclif/core/config') }
+      return (loaded.default ?? loaded).Config.load(root)
+    })()
+    configs.set(root, config)
+    config.catch(() => configs.delete(root))
+  }
+  return config
 }
 
