@@ -2,73 +2,21 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { useBulkEnv } from '../helpers/bulk-env.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
-let ctx: EmulatorEnv
-let files: string
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  files = mkdtempSync(join(tmpdir(), 'payfac-bulk-adv-'))
-})
-afterAll(async () => {
-  await ctx.close()
-  rmSync(files, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  await control('DELETE', '/faults')
-})
+const bulk = useBulkEnv('bulk-adv')
+const { payfac, call, control, paid, csv, refundsOf } = bulk
 
-const payfac = (...args: string[]) => spawnCli(args, { env: ctx.env, timeoutMs: 30_000 })
+const patches = () => bulk.ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { method: string }) => r.method === 'PATCH').length
 
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(ctx.emulator.url + path, {
-    method,
-    headers: { authorization: `Bearer ${ctx.env.PAYFAC_API_KEY}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await r.text()
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`)
-  return text ? JSON.parse(text) : undefined
-}
-const control = (method: string, path: string, body?: unknown) => call(method, `/__emulator${path}`, body)
-
-let serial = 0
-/** `count` transactions paid 10.00 AUD each by PayTo. */
-async function paid(count: number): Promise<string[]> {
-  const amount = { minorCurrencyUnits: 1000, currency: 'AUD' }
-  const agreement = await call('POST', '/payto/agreement', { customerName: 'Jo Citizen', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bulk adversary' })
-  await call('POST', '/simulation', { AdvanceClock: { seconds: 5 } })
-  const ids: string[] = []
-  for (let n = 0; n < count; n++) {
-    const token = await call('POST', '/tokens', { CreatePayToToken: { amount, agreementToken: agreement.token } })
-    const order = await call('POST', '/orders', { CreateOnlineOrder: { referenceOrderId: `bulk-adv-${++serial}`, amount } })
-    ids.push((await call('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } })).PayOrderComplete.transactionId)
-  }
-  return ids
-}
-
-function csv(name: string, lines: string[]): string {
-  const file = join(files, name)
-  writeFileSync(file, `${lines.join('\n')}\n`)
-  return file
-}
-
-function refundsOf(ids: string[]): number[] {
-  const all = [...ctx.emulator.app.store.refunds.values()]
-  return ids.map((id) => all.filter((r) => r.transactionId === id).length)
-}
-
-const patches = () => ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { method: string }) => r.method === 'PATCH').length
-
-const payoutsWith = (description: string) => [...ctx.emulator.app.store.payouts.values()].filter((p: any) => p.description === description).length
+const payoutsWith = (description: string) => [...bulk.ctx.emulator.app.store.payouts.values()].filter((p: any) => p.description === description).length
 
 describe('the same operation twice', () => {
   it('a refund row repeated within one file, both in flight at once, refunds once; the repeat is refused (exit 6)', async () => {
@@ -92,7 +40,7 @@ describe('the same operation twice', () => {
   })
 
   it('the same payout in two files run by two processes at once (witness off) is paid out once', async () => {
-    await call('POST', '/simulation', { IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } })
+    await call('POST', '/simulation', { IncomingBankTransfer: { merchantId: bulk.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } })
     const description = `adv-payout-${Date.now()}`
     const a = csv('payout-a.csv', ['amount,currency,description,repeat-window', `7.00,AUD,${description},0`])
     const b = csv('payout-b.csv', ['description,amount,currency,repeat-window', `${description},7.00,AUD,0`])
@@ -132,9 +80,9 @@ describe('a hostile service', () => {
   afterAll(() => server.close())
 
   it('cannot put a formula into the results CSV', async () => {
-    const out = join(files, 'formula-results.csv')
+    const out = join(bulk.files, 'formula-results.csv')
     const file = csv('formula.csv', ['email,given-name', 'jo@example.com,Jo'])
-    const env = { ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_MERCHANT_ID: 'mcht_HostileMerchant01' }
+    const env = { ...bulk.ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_MERCHANT_ID: 'mcht_HostileMerchant01' }
     const result = await spawnCli(['customers', 'upsert', '--from-file', file, '--out', out], { env, timeoutMs: 30_000 })
     expect(result.code, result.stderr).toBe(6)
     const row = readFileSync(out, 'utf8').trim().split('\n')[1] as string
@@ -146,9 +94,9 @@ describe('a hostile service', () => {
 describe('the results file', () => {
   it('is never written through a symlink left at FILE.partial: exit 2, nothing sent, the target untouched', async () => {
     const [id] = await paid(1)
-    const victim = join(files, 'victim.txt')
+    const victim = join(bulk.files, 'victim.txt')
     writeFileSync(victim, 'keep me\n')
-    const out = join(files, 'linked-results.csv')
+    const out = join(bulk.files, 'linked-results.csv')
     symlinkSync(victim, `${out}.partial`)
     const before = patches()
     const result = await payfac('transactions', 'refund', '--from-file', csv('linked.csv', ['transactionId,amount,currency', `${id},1.00,AUD`]), '--out', out)
@@ -163,7 +111,7 @@ describe('the results file', () => {
 describe('JSON Lines', () => {
   it('refuses a JSON number amount with more digits than a double holds exactly (exit 2, nothing sent)', async () => {
     const [id] = await paid(1)
-    const file = join(files, 'digits.jsonl')
+    const file = join(bulk.files, 'digits.jsonl')
     writeFileSync(file, `{"transactionId": "${id}", "amount": 1.00, "currency": "AUD"}\n{"transactionId": "${id}", "amount": 90071992547409.91, "currency": "AUD"}\n`)
     const before = patches()
     const result = await payfac('transactions', 'refund', '--from-file', file)
@@ -174,7 +122,7 @@ describe('JSON Lines', () => {
 
   it('reads a file that starts with a byte-order mark', async () => {
     const [id] = await paid(1)
-    const file = join(files, 'bom.jsonl')
+    const file = join(bulk.files, 'bom.jsonl')
     writeFileSync(file, `\ufeff{"transactionId": "${id}", "amount": "1.00", "currency": "AUD"}\r\n`)
     const result = await payfac('transactions', 'refund', '--from-file', file, '--dry-run')
     expect(result.code, result.stderr).toBe(0)
@@ -187,7 +135,7 @@ describe('the journal fails closed', () => {
     const ids = await paid(2)
     const file = csv('damaged.csv', ['transactionId,amount,currency', `${ids[0]},1.00,AUD`])
     expect((await payfac('transactions', 'refund', '--from-file', file)).code).toBe(0)
-    const root = join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+    const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
     const journal = (readdirSync(root, { recursive: true }) as string[]).find((e) => /bulk-transactions-refund-.*\.jsonl$/.test(e) && readFileSync(join(root, e), 'utf8').includes(ids[0] as string)) as string
     const lines = readFileSync(join(root, journal), 'utf8').split('\n')
     writeFileSync(join(root, journal), [lines[0]?.slice(0, 20), ...lines.slice(1)].join('\n'))
@@ -216,7 +164,7 @@ describe('a row longer than any row of flags', () => {
     const fromCsv = await payfac('transactions', 'refund', '--from-file', asCsv)
     expect(fromCsv.code, fromCsv.stderr).toBe(2)
     expect(fromCsv.stderr).toMatch(/huge\.csv line 3: not CSV payfac can read \(.*max record size/i)
-    const asJsonl = join(files, 'huge.jsonl')
+    const asJsonl = join(bulk.files, 'huge.jsonl')
     writeFileSync(asJsonl, `{"transactionId":"tran_a","amount":"1.00","currency":"AUD"}\n{"transactionId":"tran_b","amount":"${huge}","currency":"AUD"}\n`)
     const fromJsonl = await payfac('transactions', 'refund', '--from-file', asJsonl)
     expect(fromJsonl.code, fromJsonl.stderr).toBe(2)

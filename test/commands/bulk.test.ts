@@ -2,72 +2,19 @@
 // results file, each row at most once across runs killed with SIGKILL, 429s from the service,
 // and the production guard. payfac is spawned (bin/run.js) against an emulator in this process.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { useBulkEnv } from '../helpers/bulk-env.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { BIN, spawnCli } from '../helpers/spawn-cli.js'
 
-let ctx: EmulatorEnv
-let files: string
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-  files = mkdtempSync(join(tmpdir(), 'payfac-bulk-'))
-})
-afterAll(async () => {
-  await ctx.close()
-  rmSync(files, { recursive: true, force: true })
-})
-beforeEach(async () => {
-  await control('DELETE', '/faults')
-})
+const bulk = useBulkEnv('bulk')
+const { payfac, control, paid, csv, refundsOf } = bulk
 
-const payfac = (...args: string[]) => spawnCli(args, { env: ctx.env, timeoutMs: 30_000 })
-
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(ctx.emulator.url + path, {
-    method,
-    headers: { authorization: `Bearer ${ctx.env.PAYFAC_API_KEY}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await r.text()
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`)
-  return text ? JSON.parse(text) : undefined
-}
-const control = (method: string, path: string, body?: unknown) => call(method, `/__emulator${path}`, body)
-
-let serial = 0
-/** `count` transactions paid 10.00 AUD each by PayTo. */
-async function paid(count: number): Promise<string[]> {
-  const amount = { minorCurrencyUnits: 1000, currency: 'AUD' }
-  const agreement = await call('POST', '/payto/agreement', { customerName: 'Jo Citizen', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bulk test' })
-  await call('POST', '/simulation', { AdvanceClock: { seconds: 5 } })
-  const ids: string[] = []
-  for (let n = 0; n < count; n++) {
-    const token = await call('POST', '/tokens', { CreatePayToToken: { amount, agreementToken: agreement.token } })
-    const order = await call('POST', '/orders', { CreateOnlineOrder: { referenceOrderId: `bulk-${++serial}`, amount } })
-    ids.push((await call('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } })).PayOrderComplete.transactionId)
-  }
-  return ids
-}
-
-function csv(name: string, lines: string[]): string {
-  const file = join(files, name)
-  writeFileSync(file, `${lines.join('\n')}\n`)
-  return file
-}
-
-/** Refunds the emulator holds, per transaction. */
-function refundsOf(ids: string[]): number[] {
-  const all = [...ctx.emulator.app.store.refunds.values()]
-  return ids.map((id) => all.filter((r) => r.transactionId === id).length)
-}
-
-const patches = () => ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { method: string }) => r.method === 'PATCH').length
+const patches = () => bulk.ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { method: string }) => r.method === 'PATCH').length
 
 describe('transactions refund --from-file', () => {
   it('checks every row before sending: a bad row is exit 2 naming its line and value, and nothing is sent', async () => {
@@ -109,7 +56,7 @@ describe('transactions refund --from-file', () => {
   it('writes the results file at the end (no .partial left), exit 6 when a row fails; a re-run skips the rows done', async () => {
     const ids = await paid(3)
     const file = csv('results.csv', ['transactionId,amount,currency', `${ids[0]},1.00,AUD`, `${ids[1]},2.00,AUD`, `${ids[2]},11.00,AUD`])
-    const out = join(files, 'results-out.csv')
+    const out = join(bulk.files, 'results-out.csv')
     const first = await payfac('transactions', 'refund', '--from-file', file, '--out', out)
     expect(first.code, first.stderr).toBe(6)
     expect(first.stdout).toBe('')
@@ -161,7 +108,7 @@ describe('transactions refund --from-file', () => {
     await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', probability: 0.3, fault: '429;retry-after=1' })
     const result = await payfac('transactions', 'refund', '--from-file', `${file}`, '--concurrency', '6', '--json')
     expect(result.code, result.stderr).toBe(0)
-    const limited = ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { status: number; method: string }) => r.method === 'PATCH' && r.status === 429)
+    const limited = bulk.ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { status: number; method: string }) => r.method === 'PATCH' && r.status === 429)
     expect(limited.length).toBeGreaterThan(0)
     const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
     expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'done'))
@@ -175,7 +122,7 @@ describe('the production guard', () => {
     server = await startRecordingServer((r) => (r.method === 'POST' ? { status: 200, body: { customerId: 'cust_ProdBulkCustomer1' } } : { status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'Not here' } }))
   })
   afterAll(() => server.close())
-  const production = () => ({ ...ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_bulkProductionKey0001', PAYFAC_MERCHANT_ID: 'mcht_ProdBulkMerchant1' })
+  const production = () => ({ ...bulk.ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_bulkProductionKey0001', PAYFAC_MERCHANT_ID: 'mcht_ProdBulkMerchant1' })
 
   it('without a terminal and without --yes sends nothing (exit 3); with --yes every row is sent', async () => {
     const file = csv('customers.csv', ['email,given-name,verified', 'jo@example.com,Jo,true', 'al@example.com,Al,no'])
@@ -199,13 +146,13 @@ describe('the production guard', () => {
 
 function definedEnv(): Record<string, string> {
   const env: Record<string, string> = {}
-  for (const [key, value] of Object.entries({ ...process.env, ...ctx.env })) if (value !== undefined) env[key] = value
+  for (const [key, value] of Object.entries({ ...process.env, ...bulk.ctx.env })) if (value !== undefined) env[key] = value
   return env
 }
 
 /** Intents written to the bulk journals so far. */
 function intentsJournaled(): number {
-  const root = join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+  const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
   if (!existsSync(root)) return 0
   let count = 0
   for (const entry of readdirSync(root, { recursive: true }) as string[]) {
@@ -217,7 +164,7 @@ function intentsJournaled(): number {
 
 /** Moves the time of every lock folder a minute back: as if its holder died long ago. */
 function ageLocks(): void {
-  const root = join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+  const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
   const old = new Date(Date.now() - 60_000)
   for (const entry of readdirSync(root, { recursive: true }) as string[]) if (entry.endsWith('.lock')) utimesSync(join(root, entry), old, old)
 }
