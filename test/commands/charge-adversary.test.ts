@@ -6,38 +6,17 @@
 // Needs the built CLI: `npm run build`.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
-import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
+import { useEmulator } from '../helpers/command-harness.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { race } from '../helpers/race.js'
 import { runCommand } from '../helpers/run-command.js'
 import { makeTempConfigDir } from '../helpers/tmp-config.js'
 import { commandEnv } from '../helpers/emulator-env.js'
 
-let ctx: EmulatorEnv
-const payfac = (...argv: string[]) => runCommand(argv, { env: ctx.env })
-const json = async (...argv: string[]) => {
-  const result = await payfac(...argv, '--json')
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)
-}
-
-beforeAll(async () => {
-  ctx = await startEmulatorEnv()
-})
-afterAll(async () => ctx.close())
+const { ctx, payfac, json, control } = useEmulator()
 afterEach(async () => {
   await control('DELETE', '/faults')
 })
-
-async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${ctx.emulator.url}/__emulator${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  expect(response.status, `${method} ${path}`).toBeLessThan(300)
-  return response.json()
-}
 
 async function activeAgreement(name: string): Promise<string> {
   const sent = await json('payto', 'agree', '--name', name, '--bban', '062-000 12345678', '--open')

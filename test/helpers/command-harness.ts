@@ -55,6 +55,8 @@ export interface EmulatorHarness extends Runners {
   ctx: Pick<EmulatorEnv, 'emulator' | 'env' | 'envWith'>
   /** `payfac` and `json` with the marketplace API key. */
   marketplace: Runners
+  /** A call to the emulator's control plane (`/__emulator…`): the JSON answer; a status of 300 or more fails the test. */
+  control(method: string, path: string, body?: unknown): Promise<unknown>
 }
 
 /** An emulator on port 0 for the file or describe it is called in, with a temporary config dir. */
@@ -78,6 +80,15 @@ export function useEmulator(): EmulatorHarness {
     ctx,
     ...runnersFor(() => ctx.env),
     marketplace: runnersFor(() => ctx.envWith(ctx.emulator.credentials.marketplaceApiKey)),
+    async control(method, path, body) {
+      const response = await fetch(`${ctx.emulator.url}/__emulator${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      expect(response.status, `${method} ${path}`).toBeLessThan(300)
+      return response.json()
+    },
   }
 }
 
