@@ -5,25 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { keyringToolsMissing, startKeyring, type KeyringSession } from '../helpers/keyring.js'
+import { credentialEnv, keyringToolsMissing, startKeyring, type KeyringSession } from '../helpers/keyring.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
-const NO_BUS = 'unix:path=/nonexistent/payfac-test-bus'
 let server: RecordingServer
 let work: string
 let dir: string
 
-const env = (extra: Record<string, string | undefined> = {}) => ({
-  PAYFAC_CONFIG_DIR: dir,
-  PAYFAC_API_KEY: undefined,
-  PAYFAC_BASE_URL: undefined,
-  PAYFAC_PROFILE: undefined,
-  PAYFAC_CREDENTIAL_COMMAND: undefined,
-  PAYFAC_CREDENTIAL_TIMEOUT: undefined,
-  DBUS_SESSION_BUS_ADDRESS: NO_BUS,
-  ...extra,
-})
+const env = (extra: Record<string, string | undefined> = {}) => credentialEnv(dir, extra)
 
 function alive(pid: number): boolean {
   try {

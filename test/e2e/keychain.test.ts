@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { keyringToolsMissing, startKeyring, type KeyringSession } from '../helpers/keyring.js'
+import { credentialEnv, keyringToolsMissing, startKeyring, type KeyringSession } from '../helpers/keyring.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
@@ -21,15 +21,7 @@ let keyring: KeyringSession
 let server: RecordingServer
 let dir: string
 
-const env = (extra: Record<string, string | undefined> = {}) => ({
-  PAYFAC_CONFIG_DIR: dir,
-  PAYFAC_API_KEY: undefined,
-  PAYFAC_BASE_URL: undefined,
-  PAYFAC_PROFILE: undefined,
-  PAYFAC_CREDENTIAL_COMMAND: undefined,
-  ...keyring.env,
-  ...extra,
-})
+const env = (extra: Record<string, string | undefined> = {}) => credentialEnv(dir, { ...keyring.env, ...extra })
 const store = () => JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')) as { profiles: Record<string, Record<string, unknown>> }
 
 /** What the keychain itself holds for a reference, read without payfac. */

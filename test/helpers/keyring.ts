@@ -55,3 +55,23 @@ export async function startKeyring(): Promise<KeyringSession> {
   stop()
   throw new Error('gnome-keyring-daemon did not take the Secret Service name on the private bus')
 }
+
+/** No bus at this address: the keychain cannot be reached. */
+export const NO_BUS = 'unix:path=/nonexistent/payfac-test-bus'
+
+/**
+ * The environment of a credential test: its own config folder, no credential, base URL, profile
+ * or credential command from the shell, and no keychain unless `extra` names a bus.
+ */
+export function credentialEnv(configDir: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    PAYFAC_CONFIG_DIR: configDir,
+    PAYFAC_API_KEY: undefined,
+    PAYFAC_BASE_URL: undefined,
+    PAYFAC_PROFILE: undefined,
+    PAYFAC_CREDENTIAL_COMMAND: undefined,
+    PAYFAC_CREDENTIAL_TIMEOUT: undefined,
+    DBUS_SESSION_BUS_ADDRESS: NO_BUS,
+    ...extra,
+  }
+}
