@@ -7,9 +7,10 @@
 // 3. esbuild bundles the command line (the entry point and every command) into dist/bundle/,
 //    sharing oclif, the client, zod and the rest in a few chunks, and the manifest is pointed at
 //    the bundled commands. Node then reads a handful of files instead of hundreds of modules
-//    when a command runs (see `npm run bench`); zod is bundled apart, as dist/bundle/zod.cjs,
-//    and loaded only when a schema is first built. Every dependency is bundled from its public
-//    entry points, as it is (test/contract/front-doors.test.ts);
+//    when a command runs (see `npm run bench`). esbuild takes every file as it is written: no
+//    plugin, no rewriting; what is loaded late is loaded late because the source says so (a
+//    dynamic import), and every dependency is bundled from its public entry points
+//    (test/contract/front-doors.test.ts);
 // 4. a small command index, dist/bundle/commands.json, lets the CLI find a command's id in its
 //    arguments without oclif's help system, and its start-up help tell a command from a topic
 //    without parsing the whole manifest (src/cli/start/dispatch.ts).
@@ -51,21 +52,6 @@ step('tsc', bin('tsc'), ['-p', 'tsconfig.json', '--outDir', join(stage, 'dist')]
 step('oclif manifest', bin('oclif'), ['manifest'], stage)
 
 const { build } = await import('esbuild')
-const ZOD_LAZY = join(root, 'scripts/bundle/zod-lazy.mjs')
-// zod for the CLI bundle, as one CommonJS file that zod-lazy.mjs requires when a schema is first
-// built, with only zod's English messages (see scripts/bundle/zod-locales.mjs).
-await build({
-  absWorkingDir: root,
-  stdin: { contents: "export { z } from 'zod'", resolveDir: root, loader: 'js' },
-  outfile: join(stage, 'dist/bundle/zod.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  logLevel: 'warning',
-})
-const { lazySchemas } = await import('./bundle/schemas-plugin.mjs')
 const bundled = await build({
   absWorkingDir: root,
   entryPoints: [join(root, 'src/cli/start/main.ts'), ...sources(join(root, 'src/commands'))],
@@ -75,24 +61,13 @@ const bundled = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   minify: true,
   keepNames: false,
   chunkNames: 'chunks/[name]-[hash]',
   // oclif can load TypeScript commands in development; the bundle never does. The keychain binding
   // loads a native binary of its platform package: it stays a package, imported when first used.
   external: ['typescript', 'ts-node', 'tsx', '@napi-rs/keyring'],
-  plugins: [
-    // The client's zod schemas built on first use (see scripts/bundle/schemas-plugin.mjs).
-    lazySchemas(root, join(stage, 'dist')),
-    {
-      // zod loaded on first use, from dist/bundle/zod.cjs (see scripts/bundle/zod-lazy.mjs).
-      name: 'zod-lazy',
-      setup(on) {
-        on.onResolve({ filter: /^zod$/ }, () => ({ path: ZOD_LAZY }))
-      },
-    },
-  ],
   metafile: true,
   // Bundled CommonJS dependencies call require(); give ES modules one.
   banner: { js: "import{createRequire as __payfacRequire}from'node:module';const require=__payfacRequire(import.meta.url);" },
@@ -106,13 +81,6 @@ const metafile = {
   outputs: Object.fromEntries(Object.entries(bundled.metafile.outputs).map(([file, output]) => [inStage(file), output])),
 }
 writeFileSync(join(stage, 'dist/bundle-meta.json'), JSON.stringify(metafile))
-// zod-lazy.mjs finds zod.cjs one folder up from the chunk that holds it.
-const zodLazyIn = Object.entries(metafile.outputs).filter(([, o]) => Object.hasOwn(o.inputs, relative(root, ZOD_LAZY)))
-if (zodLazyIn.length !== 1 || !/^dist\/bundle\/chunks\/[^/]+\.js$/.test(zodLazyIn[0][0])) {
-  console.error(`build: scripts/bundle/zod-lazy.mjs must be in one chunk of dist/bundle/chunks/, not ${zodLazyIn.map(([f]) => f).join(', ') || 'nowhere'}`)
-  process.exit(1)
-}
-
 const manifestPath = join(stage, 'oclif.manifest.json')
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
 for (const command of Object.values(manifest.commands)) {

@@ -13,6 +13,18 @@ describe('the entry point', () => {
     expect(result.stdout.trim()).toBe(`payfac/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`)
   })
 
+  it('on a Node older than 22.19 says so in one line and exits 3, for --version and commands alike', async () => {
+    const oldNode = resolve(__dirname, '../fixtures/probes/old-node.cjs')
+    for (const args of [['--version'], ['orders', 'list']]) {
+      const result = await spawnCli(args, { env: { NODE_OPTIONS: `--require ${oldNode}` } })
+      expect(result.code).toBe(3)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toBe(
+        'Error: payfac needs Node.js 22.19 or newer (22, 24 or 26); this is v20.20.2.\nHint: install a supported Node.js from https://nodejs.org and run payfac again.\n',
+      )
+    }
+  })
+
   it('generates a manifest in step with the package version', () => {
     const manifest = JSON.parse(readFileSync(resolve(__dirname, '../../oclif.manifest.json'), 'utf8')) as { version: string; commands: object }
     expect(manifest.version).toBe(pkg.version)
