@@ -30,7 +30,15 @@ export default async function bench(ctx) {
     const ids = await paidTransactions(emulator.url, refunds)
     const csv = join(dir, 'refunds.csv')
     writeFileSync(csv, `transactionId,amount,currency\n${ids.map((id) => `${id},3.00,AUD`).join('\n')}\n`)
-    const env = { ...process.env, PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: KEY, PAYFAC_CONFIG_DIR: join(dir, 'config'), PAYFAC_REPEAT_WINDOW: '', NO_COLOR: '1', CI: '' }
+    const env = {
+      ...process.env,
+      PAYFAC_BASE_URL: emulator.url,
+      PAYFAC_API_KEY: KEY,
+      PAYFAC_CONFIG_DIR: join(dir, 'config'),
+      PAYFAC_REPEAT_WINDOW: '',
+      NO_COLOR: '1',
+      CI: '',
+    }
 
     ctx.log('bulk: the plain script, 8 fetch calls in flight')
     const idsFile = join(dir, 'ids.json')
@@ -39,8 +47,13 @@ export default async function bench(ctx) {
     ctx.log('bulk: the plain script reading each transaction first (the two requests payfac makes a row)')
     const reads = await run([process.execPath, '--input-type=module', '-e', PLAIN, emulator.url, KEY, idsFile, 'get-then-patch', '100'], env)
     ctx.log(`bulk: payfac transactions refund --from-file (${refunds} rows, --concurrency 8)`)
-    const payfac = await run([process.execPath, BIN, 'transactions', 'refund', '--from-file', csv, '--concurrency', '8', '--out', join(dir, 'results.csv')], env)
-    const done = readFileSync(join(dir, 'results.csv'), 'utf8').split('\n').filter((line) => /^\d+,done,/.test(line)).length
+    const payfac = await run(
+      [process.execPath, BIN, 'transactions', 'refund', '--from-file', csv, '--concurrency', '8', '--out', join(dir, 'results.csv')],
+      env,
+    )
+    const done = readFileSync(join(dir, 'results.csv'), 'utf8')
+      .split('\n')
+      .filter((line) => /^\d+,done,/.test(line)).length
     if (done !== refunds) throw new Error(`payfac refunded ${done} of ${refunds} rows: ${payfac.stderr.slice(-500)}`)
 
     ctx.log(`bulk: --dry-run over ${checkRows} rows`)
@@ -105,13 +118,22 @@ await Promise.all(Array.from({ length: 8 }, worker))
 /** `count` transactions paid 10.00 AUD by PayTo (one open agreement), made 8 at a time. */
 async function paidTransactions(url, count) {
   const call = async (method, path, body) => {
-    const r = await fetch(url + path, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+    const r = await fetch(url + path, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    })
     const text = await r.text()
     if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`)
     return JSON.parse(text)
   }
   const amount = { minorCurrencyUnits: 1000, currency: 'AUD' }
-  const agreement = await call('POST', '/payto/agreement', { customerName: 'Bench Citizen', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bulk bench' })
+  const agreement = await call('POST', '/payto/agreement', {
+    customerName: 'Bench Citizen',
+    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+    terms: { AgreementRequestTermsOpen: {} },
+    purpose: 'Bulk bench',
+  })
   await call('POST', '/simulation', { AdvanceClock: { seconds: 5 } })
   const ids = new Array(count)
   let next = 0

@@ -24,7 +24,10 @@ function rssMb(pid) {
 
 export default async function bench(ctx) {
   const orders = ctx.quick ? 4 : 20
-  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'emulator', 'start', '--port', '0', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'emulator', 'start', '--port', '0', '--json'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   try {
     const first = await new Promise((resolve, reject) => {
       child.once('error', reject)

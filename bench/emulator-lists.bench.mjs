@@ -23,7 +23,8 @@ async function subscriptions(url, count, headers = {}) {
     if (r.status !== 200 && r.status !== 201) throw new Error(`webhook: ${r.status} ${r.text}`)
   }
   const sub = { authorization: `Bearer ${MARKETPLACE_KEY}`, 'Merchant-Id': SUB_MERCHANT }
-  for (let i = 0; i < count; i++) await create({ CreateWebhookMerchantSubscription: { url: `https://sub.example/hooks/${i}`, events: ['TransactionPaid'] } }, sub)
+  for (let i = 0; i < count; i++)
+    await create({ CreateWebhookMerchantSubscription: { url: `https://sub.example/hooks/${i}`, events: ['TransactionPaid'] } }, sub)
   await create({ CreateWebhookMerchantSubscription: { url: 'https://merchant.example/hooks', events: ['TransactionPaid'] } }, {})
 }
 
@@ -57,7 +58,8 @@ export default async function bench(ctx) {
     const figure = async (name, goalMs, bigPath, smallPath, goalText, baselineOf = 'at 1 000') => {
       const http = await medianMs(`${child.url}${bigPath}`, runs, {})
       const measured = await emulatorMedianMs(child.url, runs)
-      const baseline = smallPath === null ? null : (await medianMs(`${child.url}${smallPath}`, runs, { headers: NS }), await emulatorMedianMs(child.url, runs, NS))
+      const baseline =
+        smallPath === null ? null : (await medianMs(`${child.url}${smallPath}`, runs, { headers: NS }), await emulatorMedianMs(child.url, runs, NS))
       return {
         figure: name,
         goal: goalText ?? `≤ ${goalMs} ms`,
@@ -78,11 +80,21 @@ export default async function bench(ctx) {
     const bookOnce = await emulatorMedianMs(child.url, 1)
     const rows = [
       await figure(`GET /orders?limit=500 (page 1) at ${n} orders`, 20, '/orders?limit=500', '/orders?limit=500'),
-      await figure(`GET /orders?limit=500 (page ${Math.floor(lastPage / 2)}) at ${n}`, 20, `/orders?limit=500&page=${Math.floor(lastPage / 2)}`, '/orders?limit=500&page=1'),
+      await figure(
+        `GET /orders?limit=500 (page ${Math.floor(lastPage / 2)}) at ${n}`,
+        20,
+        `/orders?limit=500&page=${Math.floor(lastPage / 2)}`,
+        '/orders?limit=500&page=1',
+      ),
       await figure(`GET /orders?limit=500 (last page, ${lastPage}) at ${n}`, 20, `/orders?limit=500&page=${lastPage}`, '/orders?limit=500&page=2'),
       await figure(`GET /orders?orderId=<one> at ${n}`, 2, `/orders?orderId=${bigOne}`, `/orders?orderId=${smallOne}`),
       await figure(`GET /orders one-hour window, limit=500, at ${n}`, 20, `/orders?limit=500&${hour}`, `/orders?limit=500&${hour}`),
-      await figure(`GET /orders?status=cancelled&limit=500 (page 10) at ${n}`, 20, '/orders?status=cancelled&limit=500&page=10', '/orders?status=cancelled&limit=500'),
+      await figure(
+        `GET /orders?status=cancelled&limit=500 (page 10) at ${n}`,
+        20,
+        '/orders?status=cancelled&limit=500&page=10',
+        '/orders?status=cancelled&limit=500',
+      ),
       {
         figure: `GET /orders?${sort}: first sorted page at ${n} (sorts once)`,
         goal: 'O(n log n) once',
@@ -114,7 +126,14 @@ export default async function bench(ctx) {
         '/transactions/invoices?limit=10',
         '≤ 20 ms (was 378–1 380 ms at 1.2M)',
       ),
-      await figure(`GET /webhooks (one merchant's) beside ${hooks.toLocaleString('en')} of another merchant`, 2, '/webhooks', '/webhooks', undefined, 'beside none'),
+      await figure(
+        `GET /webhooks (one merchant's) beside ${hooks.toLocaleString('en')} of another merchant`,
+        2,
+        '/webhooks',
+        '/webhooks',
+        undefined,
+        'beside none',
+      ),
     ]
     return rows
   } finally {

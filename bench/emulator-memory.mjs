@@ -27,14 +27,21 @@ const heapMb = async () => {
 }
 
 app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.example.com/bench', events: ['BenchPing'] } } })
-const orderId = app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, referenceOrderId: 'bench' } } }).body.OnlineOrder.order.orderId
+const orderId = app.request('POST', '/orders', {
+  body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' }, referenceOrderId: 'bench' } },
+}).body.OnlineOrder.order.orderId
 
 const rows = []
 const started = performance.now()
 for (let i = 0; i <= TOTAL; i++) {
   if (CHECKPOINTS.includes(i)) {
     const heap = await heapMb()
-    rows.push({ requests: i, heapUsedMb: heap.toFixed(1), requestLog: app.namespaces.root.requests.length, deliveryLog: app.namespaces.root.deliveries.log.length })
+    rows.push({
+      requests: i,
+      heapUsedMb: heap.toFixed(1),
+      requestLog: app.namespaces.root.requests.length,
+      deliveryLog: app.namespaces.root.deliveries.log.length,
+    })
   }
   if (i === TOTAL) break
   switch (i % 5) {
@@ -48,7 +55,10 @@ for (let i = 0; i <= TOTAL; i++) {
       app.request('GET', '/orders/ordr_AAAAAAAAAAAAAAAA')
       break
     case 3:
-      app.request('POST', '/orders', { headers: { 'Emulator-Fault': '503' }, body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' } } } })
+      app.request('POST', '/orders', {
+        headers: { 'Emulator-Fault': '503' },
+        body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 1000, currency: 'AUD' } } },
+      })
       break
     default:
       app.request('GET', '/orders', { credential: null })
@@ -60,4 +70,5 @@ app.close()
 
 console.log(`node ${process.version}, ${TOTAL} requests in ${seconds.toFixed(1)} s (${Math.round(TOTAL / seconds)} per second)`)
 console.log('requests  heap used (MB)  request log  delivery log')
-for (const r of rows) console.log(`${String(r.requests).padStart(8)}  ${r.heapUsedMb.padStart(14)}  ${String(r.requestLog).padStart(11)}  ${String(r.deliveryLog).padStart(12)}`)
+for (const r of rows)
+  console.log(`${String(r.requests).padStart(8)}  ${r.heapUsedMb.padStart(14)}  ${String(r.requestLog).padStart(11)}  ${String(r.deliveryLog).padStart(12)}`)

@@ -29,7 +29,8 @@ export default async function bench(ctx) {
   const env = { ...process.env, ...session.env, PAYFAC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1', PAYFAC_API_KEY: '', PAYFAC_PROFILE: '' }
   try {
     const key = emulator.credentials.merchantSecretKey
-    const add = (name, extra) => run([BIN, 'profiles', 'add', name, '--environment', 'sandbox', '--base-url', emulator.url, '--credential-stdin', ...extra], env, key)
+    const add = (name, extra) =>
+      run([BIN, 'profiles', 'add', name, '--environment', 'sandbox', '--base-url', emulator.url, '--credential-stdin', ...extra], env, key)
     await add('infile', ['--insecure-storage'])
     const added = await add('inkeychain', [])
     if (!added.stderr.includes('OS keychain')) throw new Error('the profile did not go into the keychain')
@@ -50,8 +51,22 @@ export default async function bench(ctx) {
     }
     const [f, k, b, r] = [file, keychain, bare, read].map(median)
     return [
-      { figure: 'orders get <id> --json, key in the OS keychain, over the key in the profile file', goal: `≤ +${GOAL_CALL} ms`, measured: `${signed(k - f)} ms (${k.toFixed(0)} ms)`, baseline: `key in the file: ${f.toFixed(0)} ms`, ratio: k / f, pass: k - f <= GOAL_CALL },
-      { figure: 'keychain read alone (load @napi-rs/keyring, one read over D-Bus), over bare node', goal: `≤ +${GOAL_READ} ms`, measured: `${signed(r - b)} ms (${r.toFixed(0)} ms)`, baseline: `node -e 0: ${b.toFixed(0)} ms`, ratio: r / b, pass: r - b <= GOAL_READ },
+      {
+        figure: 'orders get <id> --json, key in the OS keychain, over the key in the profile file',
+        goal: `≤ +${GOAL_CALL} ms`,
+        measured: `${signed(k - f)} ms (${k.toFixed(0)} ms)`,
+        baseline: `key in the file: ${f.toFixed(0)} ms`,
+        ratio: k / f,
+        pass: k - f <= GOAL_CALL,
+      },
+      {
+        figure: 'keychain read alone (load @napi-rs/keyring, one read over D-Bus), over bare node',
+        goal: `≤ +${GOAL_READ} ms`,
+        measured: `${signed(r - b)} ms (${r.toFixed(0)} ms)`,
+        baseline: `node -e 0: ${b.toFixed(0)} ms`,
+        ratio: r / b,
+        pass: r - b <= GOAL_READ,
+      },
     ]
   } finally {
     await emulator.close()
@@ -65,7 +80,10 @@ async function startSecretService(home) {
   const started = spawnSync('dbus-daemon', ['--session', '--print-address=1', '--print-pid=1', '--fork', '--nopidfile'], { encoding: 'utf8' })
   const [address, pid] = started.stdout.trim().split('\n')
   const env = { DBUS_SESSION_BUS_ADDRESS: address, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home }
-  const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], { env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] })
+  const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--unlock', '--components=secrets'], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  })
   keyring.stdin.end('bench-keyring-password')
   const stop = () => {
     keyring.kill()
@@ -75,7 +93,15 @@ async function startSecretService(home) {
       // gone already
     }
   }
-  const ask = ['--session', '--dest=org.freedesktop.DBus', '--type=method_call', '--print-reply', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets']
+  const ask = [
+    '--session',
+    '--dest=org.freedesktop.DBus',
+    '--type=method_call',
+    '--print-reply',
+    '/org/freedesktop/DBus',
+    'org.freedesktop.DBus.NameHasOwner',
+    'string:org.freedesktop.secrets',
+  ]
   for (let i = 0; i < 100; i++) {
     if (spawnSync('dbus-send', ask, { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout.includes('boolean true')) return { env, stop }
     await sleep(50)

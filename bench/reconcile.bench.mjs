@@ -19,11 +19,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 function timed(args, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, join(ROOT, 'bin/run.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, join(ROOT, 'bin/run.js'), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (chunk) => (stderr += chunk))
     child.on('error', reject)
-    child.on('close', (code) => resolve({ code, seconds: (performance.now() - started) / 1000, rssMib: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? NaN) / 1024, stderr }))
+    child.on('close', (code) =>
+      resolve({ code, seconds: (performance.now() - started) / 1000, rssMib: Number(/maxrss=(\d+)/.exec(stderr)?.[1] ?? NaN) / 1024, stderr }),
+    )
   })
 }
 
@@ -39,7 +44,16 @@ export default async function bench(ctx) {
       return answer.body
     }
     const from = new Date(app.clock.now().getTime() - 60_000).toISOString()
-    const agreement = ok(app.request('POST', '/payto/agreement', { body: { customerName: 'Bench Customer', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bench' } })).token
+    const agreement = ok(
+      app.request('POST', '/payto/agreement', {
+        body: {
+          customerName: 'Bench Customer',
+          customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+          terms: { AgreementRequestTermsOpen: {} },
+          purpose: 'Bench',
+        },
+      }),
+    ).token
     app.clock.advance(5)
     const seeded = performance.now()
     for (let i = 0; i < payments; i++) {
@@ -51,12 +65,22 @@ export default async function bench(ctx) {
     const to = new Date(app.clock.now().getTime() + 60_000).toISOString()
     const report = ok(app.request('GET', `/transactions/settlement/report?currency=AUD&createdAfter=${from}&createdBefore=${to}`))
     const monthMib = Buffer.byteLength(JSON.stringify(report)) / 1048576
-    ctx.log(`reconcile: ${payments} payments (${report.entries.length} entries, ${monthMib.toFixed(0)} MiB as JSON) made in ${((performance.now() - seeded) / 1000).toFixed(1)} s`)
+    ctx.log(
+      `reconcile: ${payments} payments (${report.entries.length} entries, ${monthMib.toFixed(0)} MiB as JSON) made in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+    )
 
-    const env = { PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: emulator.credentials.merchantSecretKey, PAYFAC_CONFIG_DIR: dir, PAYFAC_PROFILE: '', NO_COLOR: '1' }
+    const env = {
+      PAYFAC_BASE_URL: emulator.url,
+      PAYFAC_API_KEY: emulator.credentials.merchantSecretKey,
+      PAYFAC_CONFIG_DIR: dir,
+      PAYFAC_PROFILE: '',
+      NO_COLOR: '1',
+    }
     const empty = await timed(['settlement', 'reconcile', '--currency', 'AUD', '--from', '2000-01-01', '--to', '2000-01-02', '--csv'], env)
     const run = await timed(['settlement', 'reconcile', '--currency', 'AUD', '--from', from, '--to', to, '--csv'], env)
-    ctx.log(`reconcile: empty range ${empty.rssMib.toFixed(0)} MiB; the month: exit ${run.code} in ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMib.toFixed(0)} MiB; ${run.stderr.split('\n')[0]}`)
+    ctx.log(
+      `reconcile: empty range ${empty.rssMib.toFixed(0)} MiB; the month: exit ${run.code} in ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMib.toFixed(0)} MiB; ${run.stderr.split('\n')[0]}`,
+    )
     const growth = run.rssMib - empty.rssMib
     return [
       {

@@ -58,7 +58,8 @@ if (write) {
   const start = text.indexOf(open)
   const end = text.indexOf(close)
   if (start !== -1 && end !== -1) writeFileSync(path, `${text.slice(0, start)}${open}\n${table}\n${text.slice(end)}`)
-  else if (section) writeFileSync(path, `${text.trimEnd()}\n\n## Latest run of "${only}" on Node ${process.versions.node.split('.')[0]}\n\n${open}\n${table}\n${close}\n`)
+  else if (section)
+    writeFileSync(path, `${text.trimEnd()}\n\n## Latest run of "${only}" on Node ${process.versions.node.split('.')[0]}\n\n${open}\n${table}\n${close}\n`)
   else throw new Error(`BENCHMARKS.md has no ${open} … ${close} markers`)
   log(`bench: table written to BENCHMARKS.md${section ? ` (section ${section})` : ''}`)
 }
@@ -83,7 +84,9 @@ function render(all) {
 }
 
 function cell(value) {
-  return String(value ?? '-').replaceAll('|', '\\|').replaceAll('\n', ' ')
+  return String(value ?? '-')
+    .replaceAll('|', '\\|')
+    .replaceAll('\n', ' ')
 }
 
 function firstLine(error) {

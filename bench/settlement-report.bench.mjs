@@ -60,11 +60,30 @@ export default async function bench(ctx) {
       const curlFile = join(dir, `curl.${format}`)
       const payfacFile = join(dir, `payfac.${format}`)
       const curl = await run('curl', ['-sS', '--fail', '-o', curlFile, '-H', `Authorization: Bearer ${key}`, '-H', `Accept: ${accept}`, url], {})
-      const payfacArgs = ['bin/run.js', 'settlement', 'report', '--currency', 'AUD', '--from', '2000-01-01', '--to', '2100-01-01', '--out', payfacFile, ...(format === 'csv' ? ['--csv'] : [])]
-      const payfac = await run(process.execPath, payfacArgs.map((a) => (a === 'bin/run.js' ? join(ROOT, a) : a)), env)
+      const payfacArgs = [
+        'bin/run.js',
+        'settlement',
+        'report',
+        '--currency',
+        'AUD',
+        '--from',
+        '2000-01-01',
+        '--to',
+        '2100-01-01',
+        '--out',
+        payfacFile,
+        ...(format === 'csv' ? ['--csv'] : []),
+      ]
+      const payfac = await run(
+        process.execPath,
+        payfacArgs.map((a) => (a === 'bin/run.js' ? join(ROOT, a) : a)),
+        env,
+      )
       const bytes = statSync(payfacFile).size
       const same = bytes === statSync(curlFile).size
-      ctx.log(`settlement-report ${format}: curl ${curl.seconds.toFixed(2)} s ${curl.rssMib.toFixed(0)} MiB; payfac ${payfac.seconds.toFixed(2)} s ${payfac.rssMib.toFixed(0)} MiB; ${(bytes / 1048576).toFixed(0)} MiB saved${same ? ', same size as curl' : ' (size differs from curl!)'}`)
+      ctx.log(
+        `settlement-report ${format}: curl ${curl.seconds.toFixed(2)} s ${curl.rssMib.toFixed(0)} MiB; payfac ${payfac.seconds.toFixed(2)} s ${payfac.rssMib.toFixed(0)} MiB; ${(bytes / 1048576).toFixed(0)} MiB saved${same ? ', same size as curl' : ' (size differs from curl!)'}`,
+      )
       const ratio = payfac.seconds / curl.seconds
       const label = `settlement report --out ${format.toUpperCase()}, ${entries.toLocaleString('en')} entries`
       rows.push({

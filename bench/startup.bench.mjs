@@ -29,11 +29,21 @@ export default async function bench(ctx) {
   const { startEmulator } = await import('../dist/emulator/index.js')
   const emulator = await startEmulator({ port: 0 })
   const configDir = mkdtempSync(join(tmpdir(), 'payfac-bench-'))
-  const env = { ...process.env, PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: emulator.credentials.merchantSecretKey, PAYFAC_CONFIG_DIR: configDir, NO_COLOR: '1' }
+  const env = {
+    ...process.env,
+    PAYFAC_BASE_URL: emulator.url,
+    PAYFAC_API_KEY: emulator.credentials.merchantSecretKey,
+    PAYFAC_CONFIG_DIR: configDir,
+    NO_COLOR: '1',
+  }
   try {
     const created = await run([BIN, 'orders', 'create', '--amount', '1.00', '--currency', 'AUD', '--reference', 'bench', '--json'], env)
     const { PAYFAC_BASE_URL: _url, PAYFAC_API_KEY: _key, ...profileEnv } = env
-    await run([BIN, 'profiles', 'add', 'bench', '--environment', 'sandbox', '--base-url', emulator.url, '--credential-stdin', '--use'], profileEnv, `${emulator.credentials.merchantSecretKey}\n`)
+    await run(
+      [BIN, 'profiles', 'add', 'bench', '--environment', 'sandbox', '--base-url', emulator.url, '--credential-stdin', '--use'],
+      profileEnv,
+      `${emulator.credentials.merchantSecretKey}\n`,
+    )
     const orderId = JSON.parse(created.stdout).orderId
     const bare = []
     const samples = CASES.map(() => [])

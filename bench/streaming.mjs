@@ -51,12 +51,23 @@ export async function streamingBench(sizes = [1_000, 10_000, 100_000]) {
   for (const total of sizes) {
     const server = pagedServer(total)
     await new Promise((ok) => server.listen(0, '127.0.0.1', ok))
-    const env = { ...process.env, PAYFAC_BASE_URL: `http://127.0.0.1:${server.address().port}`, PAYFAC_API_KEY: 'sandbox_sk_benchKey000000000000', NO_COLOR: '1' }
+    const env = {
+      ...process.env,
+      PAYFAC_BASE_URL: `http://127.0.0.1:${server.address().port}`,
+      PAYFAC_API_KEY: 'sandbox_sk_benchKey000000000000',
+      NO_COLOR: '1',
+    }
     try {
       for (const format of ['--json', '--csv']) {
         const start = Date.now()
         const { bytes, peakMiB } = await peakRss(['orders', 'list', '--all', '--limit', '500', format], env)
-        rows.push({ records: total, format, 'output MiB': (bytes / 1048576).toFixed(1), 'peak RSS MiB': peakMiB.toFixed(1), seconds: ((Date.now() - start) / 1000).toFixed(1) })
+        rows.push({
+          records: total,
+          format,
+          'output MiB': (bytes / 1048576).toFixed(1),
+          'peak RSS MiB': peakMiB.toFixed(1),
+          seconds: ((Date.now() - start) / 1000).toFixed(1),
+        })
       }
     } finally {
       await new Promise((ok) => server.close(ok))

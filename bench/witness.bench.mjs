@@ -21,7 +21,14 @@ export default async function bench(ctx) {
   const fresh = () => {
     const dir = mkdtempSync(join(tmpdir(), 'payfac-bench-witness-'))
     folders.push(dir)
-    return { ...process.env, PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: emulator.credentials.merchantSecretKey, PAYFAC_CONFIG_DIR: dir, PAYFAC_REPEAT_WINDOW: '', NO_COLOR: '1' }
+    return {
+      ...process.env,
+      PAYFAC_BASE_URL: emulator.url,
+      PAYFAC_API_KEY: emulator.credentials.merchantSecretKey,
+      PAYFAC_CONFIG_DIR: dir,
+      PAYFAC_REPEAT_WINDOW: '',
+      NO_COLOR: '1',
+    }
   }
   const log = emulator.app.namespaces.root.requests
   const lastSeq = () => log.last(1)[0]?.seq ?? 0
@@ -35,7 +42,13 @@ export default async function bench(ctx) {
     const setup = fresh()
     const payfac = (...args) => run([BIN, ...args, '--json'], setup).then((r) => JSON.parse(r.stdout))
     const transactionId = await paidTransaction(payfac)
-    await payfac('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: emulator.ids.merchantId, amount: { minorCurrencyUnits: 10_000_00, currency: 'AUD' } } }))
+    await payfac(
+      'api',
+      'POST',
+      '/simulation',
+      '--data',
+      JSON.stringify({ IncomingBankTransfer: { merchantId: emulator.ids.merchantId, amount: { minorCurrencyUnits: 10_000_00, currency: 'AUD' } } }),
+    )
     ctx.log(`witness: ${rounds} rounds of 4 runs`)
     const cases = {
       refund: { args: (n) => ['transactions', 'refund', transactionId, '--amount', `1.${String(n).padStart(2, '0')}`], with: [], without: [] },
@@ -53,7 +66,10 @@ export default async function bench(ctx) {
       const withoutMs = median(c.without.map((s) => s.ms))
       const extra = Math.max(...c.with.map((s) => s.requests)) - Math.min(...c.without.map((s) => s.requests))
       return {
-        figure: name === 'refund' ? 'transactions refund from a fresh runner: the second witness (the refunds on the transaction)' : 'payouts request from a fresh runner: the second witness (the recent payouts)',
+        figure:
+          name === 'refund'
+            ? 'transactions refund from a fresh runner: the second witness (the refunds on the transaction)'
+            : 'payouts request from a fresh runner: the second witness (the recent payouts)',
         goal: '≤ +1 request',
         measured: `${signed(extra)} requests (${c.with[0].requests} a command); ${withMs.toFixed(0)} ms`,
         baseline: `--repeat-window 0: ${c.without[0].requests} requests; ${withoutMs.toFixed(0)} ms`,
@@ -69,12 +85,18 @@ export default async function bench(ctx) {
 
 /** A PayTo payment of 1 000.00 AUD to refund from: agreement, approval (the clock moved on), token, order, pay. */
 async function paidTransaction(payfac) {
-  const agreement = await payfac('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-    customerName: 'Bench Citizen',
-    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-    terms: { AgreementRequestTermsOneOff: { amount: { amount: 100_000, currency: 'AUD' } } },
-    purpose: 'Witness bench',
-  }))
+  const agreement = await payfac(
+    'api',
+    'POST',
+    '/payto/agreement',
+    '--data',
+    JSON.stringify({
+      customerName: 'Bench Citizen',
+      customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+      terms: { AgreementRequestTermsOneOff: { amount: { amount: 100_000, currency: 'AUD' } } },
+      purpose: 'Witness bench',
+    }),
+  )
   await payfac('api', 'POST', '/simulation', '--data', JSON.stringify({ AdvanceClock: { seconds: 5 } }))
   const token = await payfac('tokens', 'create', '--payto', '--agreement', agreement.token, '--amount', '1000.00', '--currency', 'AUD')
   const order = await payfac('orders', 'create', '--amount', '1000.00', '--currency', 'AUD', '--reference', 'bench-witness')

@@ -5,7 +5,9 @@ const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 19)) {
   // What runs below needs Node 22.19 (undici 8, oclif 5); on an older Node it would fail somewhere
   // inside a dependency with a stack trace. One line instead, and the configuration exit code.
-  process.stderr.write(`Error: payfac needs Node.js 22.19 or newer (22, 24 or 26); this is ${process.version}.\nHint: install a supported Node.js from https://nodejs.org and run payfac again.\n`)
+  process.stderr.write(
+    `Error: payfac needs Node.js 22.19 or newer (22, 24 or 26); this is ${process.version}.\nHint: install a supported Node.js from https://nodejs.org and run payfac again.\n`,
+  )
   process.exit(3)
 }
 const argv = process.argv.slice(2)

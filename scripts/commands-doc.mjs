@@ -140,7 +140,10 @@ export function renderCommandsDoc(manifest, pkg) {
     }
     for (const command of members) lines.push(...commandSection(bin, command, globals))
   }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`
 }
 
 export function readSources(dir = root) {

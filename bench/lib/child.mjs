@@ -8,7 +8,11 @@ const CHILD = new URL('./emulator-child.mjs', import.meta.url).pathname
 
 /** Starts a child server; resolves with { url, pid, memory(), close() }. */
 export async function startChild(kind, { args = [], heapMb } = {}) {
-  const execArgv = ['--expose-gc', ...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []), ...(heapMb ? [`--max-old-space-size=${heapMb}`] : [])]
+  const execArgv = [
+    '--expose-gc',
+    ...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []),
+    ...(heapMb ? [`--max-old-space-size=${heapMb}`] : []),
+  ]
   const child = fork(CHILD, [kind, ...args], { execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   const url = await new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.url))
@@ -69,7 +73,14 @@ export function timed(url, { method = 'GET', headers = {}, body, keep = false } 
         if (keep) chunks.push(chunk)
       })
       res.on('end', () =>
-        resolve({ status: res.statusCode, headers: res.headers, ms: performance.now() - started, firstByteMs, bytes, text: keep ? Buffer.concat(chunks).toString() : undefined }),
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          ms: performance.now() - started,
+          firstByteMs,
+          bytes,
+          text: keep ? Buffer.concat(chunks).toString() : undefined,
+        }),
       )
       res.on('error', reject)
     })

@@ -90,7 +90,12 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const isTTY = Boolean(process.stdout.isTTY)
     return {
       format: f.json || f.query ? ('json' as const) : f.csv ? ('csv' as const) : f.jsonl ? ('jsonl' as const) : fallback,
-      columns: f.columns ? f.columns.split(',').map((c) => c.trim()).filter(Boolean) : undefined,
+      columns: f.columns
+        ? f.columns
+            .split(',')
+            .map((c) => c.trim())
+            .filter(Boolean)
+        : undefined,
       out: process.stdout,
       isTTY,
       color: isTTY && colourAllowed(process.env),
@@ -115,11 +120,20 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   }
 
   /** Prints records (an array or a stream of them) by their view; an empty list says so on stderr. */
-  protected async showAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, fallback: 'table' | 'json' = 'table', empty: () => string = () => 'No records.'): Promise<number> {
+  protected async showAll<R>(
+    view: View<R>,
+    records: Iterable<R> | AsyncIterable<R>,
+    fallback: 'table' | 'json' = 'table',
+    empty: () => string = () => 'No records.',
+  ): Promise<number> {
     const { renderList } = await import('../output/index.js')
     const { showingList } = await import('./terminal/list-output.js')
     const options = await this.outputOptions(fallback)
-    const count = await showingList(options, (signal) => renderList(view, records, { ...options, signal }), () => undefined)
+    const count = await showingList(
+      options,
+      (signal) => renderList(view, records, { ...options, signal }),
+      () => undefined,
+    )
     if (count === 0 && options.format === 'table' && !options.ids) process.stderr.write(`${empty()}\n`)
     return count
   }
@@ -131,7 +145,15 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
    * list that comes back incomplete is an error unless `--allow-partial` (then a warning).
    */
   protected async showList<R, Q extends Record<string, unknown>>(view: View<R>, source: Listable<R, Q>, given: Q): Promise<number> {
-    const f = this.flags as unknown as { limit?: number; page?: number; sort?: string; all?: boolean; max?: number; concurrency?: number; 'allow-partial'?: boolean }
+    const f = this.flags as unknown as {
+      limit?: number
+      page?: number
+      sort?: string
+      all?: boolean
+      max?: number
+      concurrency?: number
+      'allow-partial'?: boolean
+    }
     // --month/--last-month (monthFlags) fill the query's creation range.
     const query = withMonth(given, this.flags, new Date())
     checkQueryRanges(query)
@@ -141,7 +163,9 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     const walk: WalkOptions = { max: f.max, concurrency: f.concurrency, allowPartial: f['allow-partial'], onWarning }
     // A fan-out walks each merchant's list whole; there --concurrency counts merchants, and each
     // walk keeps the default look-ahead.
-    const fanned = await this.fanOut(view, (_merchantId, call) => source.iterate({ ...paging, limit, page: undefined }, { ...walk, concurrency: undefined, call }))
+    const fanned = await this.fanOut(view, (_merchantId, call) =>
+      source.iterate({ ...paging, limit, page: undefined }, { ...walk, concurrency: undefined, call }),
+    )
     if (fanned !== undefined) return fanned
     if (f.all || f.max !== undefined) {
       const { listProgress, wantsProgress } = await import('./terminal/progress.js')
@@ -266,7 +290,11 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
       context: settings.context,
       userAgent: `payfac/${this.config.version}`,
       timeoutMs: this.requestTimeoutMs(),
-      ...(onRetry ? { onRetry } : process.stderr.isTTY ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) } : {}),
+      ...(onRetry
+        ? { onRetry }
+        : process.stderr.isTTY
+          ? { onRetry: (event: RetryEvent) => process.stderr.write(`${sanitizeLine(describeRetry(event))}\n`) }
+          : {}),
       intercept: safety.intercept,
       signal: safety.controller.signal,
       ...(debug ? { debug: (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`) } : {}),

@@ -188,12 +188,7 @@ export class Core {
  * must be there); a mismatch is a ResponseFormatError naming the field, and to a POST, PATCH or
  * DELETE an OutcomeUnknownError (the change may have been made; its answer cannot say).
  */
-export function parseAnswer<S extends z.ZodType>(
-  schema: S,
-  body: unknown,
-  at: { method: string; path: string; status: number },
-  label?: string,
-): z.output<S> {
+export function parseAnswer<S extends z.ZodType>(schema: S, body: unknown, at: { method: string; path: string; status: number }, label?: string): z.output<S> {
   // An answer the fast check vouches for is exactly what zod would return (see fast-check.ts).
   if (fastCheck(schema)?.(body)) return body as z.output<S>
   const parsed = schema.safeParse(body)
@@ -261,4 +256,3 @@ export function isSet(value: unknown): boolean {
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-

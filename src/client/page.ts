@@ -68,7 +68,15 @@ export function toPage<T>(items: T[], headers: Record<string, string>, requested
   }
 
   const result: Page<T> = inferred
-    ? { items, page, limit, pageCount, totalRecordCount, inferred, counted: { pages: pageCountHeader !== undefined || totalHeader !== undefined, total: totalHeader !== undefined } }
+    ? {
+        items,
+        page,
+        limit,
+        pageCount,
+        totalRecordCount,
+        inferred,
+        counted: { pages: pageCountHeader !== undefined || totalHeader !== undefined, total: totalHeader !== undefined },
+      }
     : { items, page, limit, pageCount, totalRecordCount }
   const date = headers.date === undefined ? Number.NaN : Date.parse(headers.date)
   if (!Number.isNaN(date)) result.serverTime = date

@@ -242,16 +242,26 @@ export async function* iteratePageBatches<T>(
     if (max !== undefined) last = Math.min(last, firstPage + Math.ceil(max / Math.max(limit, 1)) - 1)
     if (total !== undefined) expected = Math.min(max ?? Infinity, Math.max(0, total - (firstPage - 1) * limit))
     if (last - firstPage + 1 > maxPages) {
-      throw new PageLimitError(`The list has ${pageCount} pages (${first.totalRecordCount} records), more than the ${maxPages} a walk may fetch. Narrow the query or use a larger limit.`)
+      throw new PageLimitError(
+        `The list has ${pageCount} pages (${first.totalRecordCount} records), more than the ${maxPages} a walk may fetch. Narrow the query or use a larger limit.`,
+      )
     }
 
     const check = (page: Page<T>) => {
       const n = page.page
       const pageTotal = !page.inferred || page.counted?.total ? page.totalRecordCount : undefined
       if (total !== undefined && pageTotal !== undefined && pageTotal !== total) {
-        anomaly(n, 'total-changed', `Page ${n} of ${pageCount}: Total-Record-Count changed from ${total} to ${pageTotal} during the walk, so the list changed while it was read`)
+        anomaly(
+          n,
+          'total-changed',
+          `Page ${n} of ${pageCount}: Total-Record-Count changed from ${total} to ${pageTotal} during the walk, so the list changed while it was read`,
+        )
       } else if (page.pageCount !== pageCount && (!page.inferred || page.counted?.pages)) {
-        anomaly(n, 'total-changed', `Page ${n} of ${pageCount}: Page-Count changed from ${pageCount} to ${page.pageCount} during the walk, so the list changed while it was read`)
+        anomaly(
+          n,
+          'total-changed',
+          `Page ${n} of ${pageCount}: Page-Count changed from ${pageCount} to ${page.pageCount} during the walk, so the list changed while it was read`,
+        )
       }
       const got = page.items.length
       if (got > limit) {

@@ -11,7 +11,22 @@ import { REDACTED, redactBodyText, redactHeaders, redactJson, redactSecrets, red
 import { DEFAULT_MAX_RETRIES, backoffMs, retryAfterOf, shouldRetry, withRetryAfter } from './retry.js'
 import type { OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
 import { errorCode, errorReason, outcomeOf, tried } from './outcome.js'
-import { type Context, type Query, type RawRequest, type RawResponse, BodyTooLargeError, MAX_JSON_BODY_BYTES, boundedChunks, describeForm, encodeQuery, flattenHeaders, mergeContext, parseMaybeJson, readJson, utf8Text } from './wire.js'
+import {
+  type Context,
+  type Query,
+  type RawRequest,
+  type RawResponse,
+  BodyTooLargeError,
+  MAX_JSON_BODY_BYTES,
+  boundedChunks,
+  describeForm,
+  encodeQuery,
+  flattenHeaders,
+  mergeContext,
+  parseMaybeJson,
+  readJson,
+  utf8Text,
+} from './wire.js'
 
 export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
 export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
@@ -30,15 +45,7 @@ const CONTEXT_HEADERS: ReadonlyArray<[keyof Context, string]> = [
 ]
 
 /** Network failures where nothing reached the service: the connection was never made. */
-const NEVER_CONNECTED = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-])
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT'])
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 const realDeadline = (onExpiry: () => void, ms: number) => {
@@ -178,7 +185,8 @@ export class Transport {
     const secrets = this.secrets(headers)
     const debugging = this.debugSink !== undefined
 
-    if (debugging) this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
+    if (debugging)
+      this.log(`→ ${method} ${redactUrl(url)} ${JSON.stringify(redactHeaders(headers))}${shownBody === undefined ? '' : ` ${shownBody()}`}`, secrets)
 
     const attempt = armAttempt(signals, this.setDeadline, timeoutMs)
     const { signal, disarm, callerAborted } = attempt
@@ -252,7 +260,10 @@ export class Transport {
     // parse, a deep copy and a stringify, so it is done only when a debug line will show it.
     if (debugging) {
       const shown = bytes ? `<${bytes.byteLength} bytes>` : text ? redactBodyText(text, secrets) : ''
-      this.log(`← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))}${shown ? ` ${shown}` : ''}`, secrets)
+      this.log(
+        `← ${status} ${method} ${redactUrl(url)} (${elapsed()} ms) ${JSON.stringify(redactHeaders(responseHeaders))}${shown ? ` ${shown}` : ''}`,
+        secrets,
+      )
     }
 
     if (!ok) {
@@ -324,7 +335,9 @@ export class Transport {
     }
     for (const [name, value] of Object.entries(headers)) {
       if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-        throw new InvalidInputError(`The header ${JSON.stringify(name.replace(/[^\x20-\x7e]/g, '?'))} cannot be sent: its name or value holds a forbidden character`)
+        throw new InvalidInputError(
+          `The header ${JSON.stringify(name.replace(/[^\x20-\x7e]/g, '?'))} cannot be sent: its name or value holds a forbidden character`,
+        )
       }
     }
     return { headers, body, shownBody }
@@ -389,4 +402,3 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (!Number.isFinite(value) || value <= 0) throw new PayfacError(`${name} must be a number of milliseconds above 0 (got ${String(value)})`)
   return value
 }
-

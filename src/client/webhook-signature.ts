@@ -34,9 +34,7 @@ export type WebhookSignatureFailure =
   /** no `v1` value is the HMAC of this body with this secret */
   | 'signature_mismatch'
 
-export type WebhookSignatureResult =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: WebhookSignatureFailure; timestamp?: number }
+export type WebhookSignatureResult = { ok: true; timestamp: number } | { ok: false; reason: WebhookSignatureFailure; timestamp?: number }
 
 export interface VerifyWebhookOptions {
   /** How far `t` may be from `now`, in seconds (either way). Default 300. */

@@ -46,7 +46,10 @@ export interface RawResponse<B = unknown> {
 }
 
 /** A success answer's JSON: undefined when empty; a ResponseFormatError when not JSON; an ApiError when it names a failure. */
-export function readJson(text: string, at: { method: string; path: string; status: number; contentType: string; requestId: string | undefined; secrets: string[] }): unknown {
+export function readJson(
+  text: string,
+  at: { method: string; path: string; status: number; contentType: string; requestId: string | undefined; secrets: string[] },
+): unknown {
   const { method, path, status, contentType, requestId, secrets } = at
   if (text.trim() === '') return undefined
   let parsed: unknown
@@ -112,7 +115,9 @@ function queryValue(name: string, value: unknown): string | undefined {
     if (Number.isNaN(value.getTime())) throw new InvalidInputError(`Query parameter ${name} is an invalid date`)
     return value.toISOString()
   }
-  throw new InvalidInputError(`Query parameter ${name} must be a string, number, boolean or date (got ${Array.isArray(value) ? 'a nested array' : typeof value})`)
+  throw new InvalidInputError(
+    `Query parameter ${name} must be a string, number, boolean or date (got ${Array.isArray(value) ? 'a nested array' : typeof value})`,
+  )
 }
 
 function embeddedErrorStatus(body: unknown): number | undefined {

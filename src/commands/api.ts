@@ -31,13 +31,17 @@ export default class Api extends ApiCommand<typeof Api> {
     data: dataFlag('Request body as JSON: text, @file, or - for stdin.'),
     header: Flags.string({ char: 'H', description: 'Extra header "Name: value" (repeatable).', multiple: true }),
     paginate: Flags.boolean({ description: 'Walk every page of a list and print one JSON array.' }),
-    list: Flags.boolean({ description: 'Print the operations of the interface (method, path, what it does) and send nothing.', exclusive: ['data', 'paginate'] }),
+    list: Flags.boolean({
+      description: 'Print the operations of the interface (method, path, what it does) and send nothing.',
+      exclusive: ['data', 'paginate'],
+    }),
   }
 
   async run() {
     if (this.flags.list) return this.showAll(genericView('operation'), operationRows())
     const { method } = this.args
-    if (!method || !this.args.path) throw new UsageError('Give a method and a path, such as GET /orders', `Or ${this.config.bin} api --list for the operations of the interface`)
+    if (!method || !this.args.path)
+      throw new UsageError('Give a method and a path, such as GET /orders', `Or ${this.config.bin} api --list for the operations of the interface`)
     const { path, query } = splitPath(this.args.path)
     const note = unknownOperationNote(method, path, this.config.bin)
     if (note) process.stderr.write(`Note: ${note}\n`)

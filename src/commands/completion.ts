@@ -19,7 +19,9 @@ export default class Completion extends PayfacCommand<typeof Completion> {
 
   async run() {
     const { currencyCodes } = await import('../client/money.js')
-    const commands = this.config.commands.filter((command) => !command.hidden).map((command) => ({ id: command.id, summary: command.summary, flags: completionFlags(command.flags) }))
+    const commands = this.config.commands
+      .filter((command) => !command.hidden)
+      .map((command) => ({ id: command.id, summary: command.summary, flags: completionFlags(command.flags) }))
     process.stdout.write(completionScript(this.args.shell as Shell, this.config.bin, commands, currencyCodes()))
   }
 }

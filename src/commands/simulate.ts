@@ -28,7 +28,12 @@ export default class Simulate extends ApiCommand<typeof Simulate> {
   ]
 
   static override args = {
-    action: Args.string({ description: 'The event to simulate: AdvanceClock, SetPayToAgreementStatus, IncomingBankTransfer, OpenDispute, ResolveDispute, SettlePayout, RunScheduledPayouts, SetMerchantManualPayouts or RaiseBlockedCardEvent (or advance-clock …).', required: true, parse: async (input) => actionName(input) }),
+    action: Args.string({
+      description:
+        'The event to simulate: AdvanceClock, SetPayToAgreementStatus, IncomingBankTransfer, OpenDispute, ResolveDispute, SettlePayout, RunScheduledPayouts, SetMerchantManualPayouts or RaiseBlockedCardEvent (or advance-clock …).',
+      required: true,
+      parse: async (input) => actionName(input),
+    }),
   }
 
   static override flags = {

@@ -12,7 +12,12 @@ export default class Whoami extends ApiCommand<typeof Whoami> {
   static override description =
     'Nothing is sent to the service unless --check. Each setting names the source that won: a flag, an environment variable, the profile chosen, or the built-in local profile. --check asks the service whether the credential works (one GET /merchants?limit=1) and adds a check row: accepted (exit 0) or refused (exit 4).'
 
-  static override examples = ['<%= config.bin %> whoami', '<%= config.bin %> whoami --check', '<%= config.bin %> whoami --profile sandbox', '<%= config.bin %> whoami --json']
+  static override examples = [
+    '<%= config.bin %> whoami',
+    '<%= config.bin %> whoami --check',
+    '<%= config.bin %> whoami --profile sandbox',
+    '<%= config.bin %> whoami --json',
+  ]
 
   static override flags = {
     check: Flags.boolean({ description: 'Ask the service whether the credential works (one cheap read); exit 4 when it is refused.' }),
@@ -22,7 +27,8 @@ export default class Whoami extends ApiCommand<typeof Whoami> {
     const { maskCredential, resolveConfigDir } = await import('../config/index.js')
     const settings = await this.settings()
     const warning = liveKeyOnDisk(settings, join(resolveConfigDir(), 'profiles.json'))
-    if (warning) process.stderr.write(`${warning}
+    if (warning)
+      process.stderr.write(`${warning}
 `)
     const rows = whoamiRows(settings, maskCredential)
     const check = this.flags.check ? await checkCredential(await this.client(), settings.baseUrl) : undefined

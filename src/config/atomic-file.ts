@@ -73,7 +73,10 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
   const target = linkTarget(file)
   const dir = path.dirname(target)
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`)
+  const temp = path.join(
+    dir,
+    `.${path.basename(target)}.${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`,
+  )
   try {
     await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
     const handle = await fs.promises.open(temp, 'wx', 0o600)

@@ -132,22 +132,46 @@ export async function runCredentialCommand(command: string, options: CredentialC
       } else chunks.push(chunk)
     })
     child.on('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'ENOENT' ? `could not be started: there is no program "${program}" on the PATH` : `could not be started (${error.code ?? error.name})`
-      finish(new ConfigError(`${named} ${why}.`, { reason: 'missing', hint: 'Check the command with `payfac profiles show`, and fix it with `payfac profiles add NAME --replace`.' }))
+      const why =
+        error.code === 'ENOENT' ? `could not be started: there is no program "${program}" on the PATH` : `could not be started (${error.code ?? error.name})`
+      finish(
+        new ConfigError(`${named} ${why}.`, {
+          reason: 'missing',
+          hint: 'Check the command with `payfac profiles show`, and fix it with `payfac profiles add NAME --replace`.',
+        }),
+      )
     })
     child.on('close', (code, signal) => done(code, signal))
     const done = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(drained)
       if (code !== 0) {
         const status = signal ? `was stopped by ${signal}` : `exited with status ${code}`
-        finish(new ConfigError(`${named} ${status}; no credential.`, { reason: 'missing', hint: 'Its own message, if any, is above. Run it by hand to see what it needs.' }))
+        finish(
+          new ConfigError(`${named} ${status}; no credential.`, {
+            reason: 'missing',
+            hint: 'Its own message, if any, is above. Run it by hand to see what it needs.',
+          }),
+        )
         return
       }
       const credential = Buffer.concat(chunks).toString('utf8').trim()
-      if (!credential) finish(new ConfigError(`${named} printed nothing; no credential.`, { reason: 'missing', hint: 'It should print the key alone on stdout.' }))
-      else if (/\s/.test(credential)) finish(new ConfigError(`${named} printed more than one word; a credential is one word.`, { reason: 'invalid', hint: 'It should print the key alone on stdout.' }))
+      if (!credential)
+        finish(new ConfigError(`${named} printed nothing; no credential.`, { reason: 'missing', hint: 'It should print the key alone on stdout.' }))
+      else if (/\s/.test(credential))
+        finish(
+          new ConfigError(`${named} printed more than one word; a credential is one word.`, {
+            reason: 'invalid',
+            hint: 'It should print the key alone on stdout.',
+          }),
+        )
       // A bearer credential is printable ASCII; anything else (binary, control or escape characters) is refused here, as configuration, never quoted.
-      else if (/[^\x21-\x7e]/.test(credential)) finish(new ConfigError(`${named} printed characters a credential cannot hold (binary, control or non-ASCII); no credential.`, { reason: 'invalid', hint: 'It should print the key alone on stdout, as text.' }))
+      else if (/[^\x21-\x7e]/.test(credential))
+        finish(
+          new ConfigError(`${named} printed characters a credential cannot hold (binary, control or non-ASCII); no credential.`, {
+            reason: 'invalid',
+            hint: 'It should print the key alone on stdout, as text.',
+          }),
+        )
       else finish(undefined, credential)
     }
   })

@@ -53,18 +53,14 @@ export const payToPayRunSchema = z.object({
   startedAt: Timestamp,
   updatedAt: Timestamp,
   inputs: payToPayInputsSchema,
-  agreement: z
-    .object({ state: z.enum(['requested', 'unknown', 'sent']), token: z.string().nullable(), approved: z.boolean(), at: Timestamp })
-    .nullable(),
+  agreement: z.object({ state: z.enum(['requested', 'unknown', 'sent']), token: z.string().nullable(), approved: z.boolean(), at: Timestamp }).nullable(),
   paymentToken: z.object({ paymentTokenId: z.string(), at: Timestamp }).nullable(),
   order: z.object({ state: z.enum(['requested', 'unknown', 'created']), orderId: z.string().nullable(), at: Timestamp }).nullable(),
   payment: z
     .object({ state: z.enum(['requested', 'unknown', 'paid']), transactionId: z.string().nullable(), status: z.string().nullable(), at: Timestamp })
     .nullable(),
   /** Runs of the same reference that were started over with --restart. */
-  previousRuns: z.array(
-    z.object({ runId: z.string(), agreementToken: z.string().nullable(), orderId: z.string().nullable(), restartedAt: Timestamp }),
-  ),
+  previousRuns: z.array(z.object({ runId: z.string(), agreementToken: z.string().nullable(), orderId: z.string().nullable(), restartedAt: Timestamp })),
 })
 export type PayToPayRun = z.infer<typeof payToPayRunSchema>
 
@@ -108,7 +104,10 @@ export function journalScope(profileName: string | undefined, baseUrl: string): 
 /** A file name for a reference: itself when it is plain, otherwise a cleaned form plus a hash. */
 export function journalFileName(reference: string): string {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(reference) && !reference.endsWith('.')) return `${reference}.json`
-  const cleaned = reference.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._-]+/, '').slice(0, 60)
+  const cleaned = reference
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._-]+/, '')
+    .slice(0, 60)
   const hash = createHash('sha256').update(reference).digest('hex').slice(0, 12)
   return `${cleaned ? `${cleaned}-` : ''}${hash}.json`
 }

@@ -102,10 +102,13 @@ export async function openKeychain(): Promise<Keychain> {
 /** A profile's secret from the keychain, or a ConfigError that says why not (never the secret). */
 export async function readKeychainSecret(ref: KeychainRef, profileName: string): Promise<string> {
   if (!refBelongsTo(ref, profileName)) {
-    throw new ConfigError(`The OS keychain reference of profile ${profileName} (service ${ref.service}, account ${ref.account}) is not one payfac made for it; payfac will not read it.`, {
-      reason: 'invalid',
-      hint: `Check who edited the profile store; add the profile again: payfac profiles add ${profileName} --replace …`,
-    })
+    throw new ConfigError(
+      `The OS keychain reference of profile ${profileName} (service ${ref.service}, account ${ref.account}) is not one payfac made for it; payfac will not read it.`,
+      {
+        reason: 'invalid',
+        hint: `Check who edited the profile store; add the profile again: payfac profiles add ${profileName} --replace …`,
+      },
+    )
   }
   let secret: string | undefined
   try {

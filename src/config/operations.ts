@@ -77,7 +77,9 @@ export function credentialFingerprint(credential: string): string {
  * else the key's fingerprint.
  */
 export function actingForOf(context: ServiceContext, credential: string, keyScope?: string | undefined): ActingFor {
-  const party = context.merchantId ? `merchant:${context.merchantId}` : (keyScope ?? (context.marketplaceId ? `marketplace:${context.marketplaceId}` : `key:${credentialFingerprint(credential)}`))
+  const party = context.merchantId
+    ? `merchant:${context.merchantId}`
+    : (keyScope ?? (context.marketplaceId ? `marketplace:${context.marketplaceId}` : `key:${credentialFingerprint(credential)}`))
   return { party, customerId: context.customerId }
 }
 

@@ -34,4 +34,3 @@ export function resolveConfigDir(options: ProfileStoreOptions = {}): string {
   const fromEnv = env.PAYFAC_CONFIG_DIR?.trim()
   return path.resolve(options.dir ?? (fromEnv ? fromEnv : defaultConfigDir(env)))
 }
-

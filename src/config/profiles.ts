@@ -121,12 +121,7 @@ export function hasUrlCredentials(text: string): boolean {
 export function isLoopbackUrl(text: string): boolean {
   if (!URL.canParse(text)) return false
   const host = new URL(text).hostname.toLowerCase()
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  )
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }
 
 /** A production credential is only ever sent over https (or to this machine). */
@@ -174,7 +169,10 @@ function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
     // keychain (a reference, and the masked key to show), or printed by a command each time.
     credential: z.string().regex(/^\S+$/, 'must be a non-empty key or token without spaces').optional(),
     credentialKeychain: z.strictObject({ service: z.string().min(1), account: z.string().min(1) }).optional(),
-    credentialMasked: z.string().regex(/^\S*…\S*$/, 'must be a masked credential (with "…")').optional(),
+    credentialMasked: z
+      .string()
+      .regex(/^\S*…\S*$/, 'must be a masked credential (with "…")')
+      .optional(),
     credentialCommand: z.string().regex(COMMAND_TEXT, 'must be a command line on one line, without control characters').optional(),
     marketplaceId: prefixedId(ID_PREFIXES.marketplaceId).optional(),
     merchantId: prefixedId(ID_PREFIXES.merchantId).optional(),
@@ -205,14 +203,23 @@ function profileIssues(profile: ProfileFacts): Issue[] {
   const issues: Issue[] = []
   const places = [profile.credential, profile.credentialKeychain, profile.credentialCommand].filter((place) => place !== undefined)
   if (places.length !== 1) {
-    issues.push({ path: ['credential'], message: places.length === 0 ? 'is missing (give credential, credentialKeychain or credentialCommand)' : 'must be in one place only: credential, credentialKeychain or credentialCommand' })
+    issues.push({
+      path: ['credential'],
+      message:
+        places.length === 0
+          ? 'is missing (give credential, credentialKeychain or credentialCommand)'
+          : 'must be in one place only: credential, credentialKeychain or credentialCommand',
+    })
   }
   if (profile.credentialMasked !== undefined && !profile.credentialKeychain) {
     issues.push({ path: ['credentialMasked'], message: 'goes only with credentialKeychain' })
   }
   const inferred = profile.credential === undefined ? undefined : inferCredentialKind(profile.credential)
   if (profile.credential !== undefined && inferred && inferred !== profile.credentialKind) {
-    issues.push({ path: ['credentialKind'], message: `is ${profile.credentialKind}, but the credential is a ${inferred} (${maskCredential(profile.credential)})` })
+    issues.push({
+      path: ['credentialKind'],
+      message: `is ${profile.credentialKind}, but the credential is a ${inferred} (${maskCredential(profile.credential)})`,
+    })
   }
   if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
     issues.push({ path: ['baseUrl'], message: 'must use https:// for a production profile' })

@@ -161,10 +161,15 @@ export function credentialCandidates(input: ResolveInput, chosen: Chosen): Candi
     const origin = `profile ${profile.name}`
     const kept = secretStoreOf(profile)
     if (kept === 'keychain' && profile.credentialKeychain) {
-      fromStore = fromProfile(chosen, `\u0000keychain ${profile.name}`, `the credential ${profile.credentialMasked ?? ''} of profile ${profile.name} in the OS keychain`, {
-        store: 'keychain',
-        pending: { store: 'keychain', ref: profile.credentialKeychain, profileName: profile.name, origin },
-      })
+      fromStore = fromProfile(
+        chosen,
+        `\u0000keychain ${profile.name}`,
+        `the credential ${profile.credentialMasked ?? ''} of profile ${profile.name} in the OS keychain`,
+        {
+          store: 'keychain',
+          pending: { store: 'keychain', ref: profile.credentialKeychain, profileName: profile.name, origin },
+        },
+      )
     } else if (kept === 'command' && profile.credentialCommand !== undefined) {
       fromStore = fromProfile(chosen, `\u0000command ${profile.credentialCommand}`, `the credential command of profile ${profile.name}`, {
         store: 'command',
@@ -172,7 +177,9 @@ export function credentialCandidates(input: ResolveInput, chosen: Chosen): Candi
       })
     } else {
       const key = profile.credential
-      fromStore = fromProfile(chosen, key, key ? `the credential ${maskCredential(key)} of profile ${profile.name}` : '', { store: chosen.source === 'builtin' || (profile.name === LOCAL_PROFILE_NAME && !input.store.get(LOCAL_PROFILE_NAME)) ? 'builtin' : 'file' })
+      fromStore = fromProfile(chosen, key, key ? `the credential ${maskCredential(key)} of profile ${profile.name}` : '', {
+        store: chosen.source === 'builtin' || (profile.name === LOCAL_PROFILE_NAME && !input.store.get(LOCAL_PROFILE_NAME)) ? 'builtin' : 'file',
+      })
     }
   }
   return ranked(chosen, [], fromEnv, fromStore)
@@ -199,10 +206,7 @@ export function envCredentialKind(key: string, env: Record<string, string | unde
     })
   }
   if (inferred && stated && stated !== inferred) {
-    throw new ConfigError(
-      `${SETTINGS_ENV.credentialKind}=${stated}, but ${origin} holds a ${inferred} (${maskCredential(key)}).`,
-      { reason: 'invalid' },
-    )
+    throw new ConfigError(`${SETTINGS_ENV.credentialKind}=${stated}, but ${origin} holds a ${inferred} (${maskCredential(key)}).`, { reason: 'invalid' })
   }
   const kind = inferred ?? (stated as CredentialKind | undefined)
   if (!kind) {

@@ -28,7 +28,17 @@
 // `pendingSecret` says which one the settings will use, the caller fetches it (secrets.ts) and
 // passes it back as `revealed`. So a command whose credential comes from PAYFAC_API_KEY or the
 // file never loads the keychain nor runs a command.
-import { contextIdProblem, checkKeyMatchesEnvironment, hasUrlCredentials, inferCredentialKind, isHttpUrl, isLoopbackUrl, maskCredential, type CredentialKind, type Environment } from './profiles.js'
+import {
+  contextIdProblem,
+  checkKeyMatchesEnvironment,
+  hasUrlCredentials,
+  inferCredentialKind,
+  isHttpUrl,
+  isLoopbackUrl,
+  maskCredential,
+  type CredentialKind,
+  type Environment,
+} from './profiles.js'
 import { decideEnvironment } from './environment.js'
 import { ConfigError } from './errors.js'
 import {
@@ -87,13 +97,11 @@ export interface ResolvedSettings {
   overridden?: Partial<Record<'profile' | 'baseUrl' | 'credential' | keyof SettingsContext, string[]>>
 }
 
-
 const CONTEXT_FIELDS = [
   { field: 'marketplaceId', flag: '--marketplace-id', env: SETTINGS_ENV.marketplaceId, words: 'marketplace id' },
   { field: 'merchantId', flag: '--merchant-id', env: SETTINGS_ENV.merchantId, words: 'merchant id' },
   { field: 'customerId', flag: '--customer-id', env: SETTINGS_ENV.customerId, words: 'customer id' },
 ] as const
-
 
 export function resolveSettings(input: ResolveInput): ResolvedSettings {
   const { flags, env } = input
@@ -118,10 +126,13 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     (labels) => (overridden.baseUrl = labels),
   )
   if (!url?.value) {
-    throw new ConfigError(`${given(env[SETTINGS_ENV.apiKey]) ? SETTINGS_ENV.apiKey : SETTINGS_ENV.credentialCommand} is set, but there is no base URL to send it to.`, {
-      reason: 'missing',
-      hint: `Set ${SETTINGS_ENV.baseUrl} (or --base-url), or use a profile.`,
-    })
+    throw new ConfigError(
+      `${given(env[SETTINGS_ENV.apiKey]) ? SETTINGS_ENV.apiKey : SETTINGS_ENV.credentialCommand} is set, but there is no base URL to send it to.`,
+      {
+        reason: 'missing',
+        hint: `Set ${SETTINGS_ENV.baseUrl} (or --base-url), or use a profile.`,
+      },
+    )
   }
   if (!isHttpUrl(url.value)) {
     throw new ConfigError(`The base URL from ${url.origin} is not an http:// or https:// URL.`, { reason: 'invalid' })
@@ -146,10 +157,13 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
   if (credential.profile && credential.pending) {
     const inferred = inferCredentialKind(credential.value as string)
     if (inferred && inferred !== credentialKind) {
-      throw new ConfigError(`Profile ${credential.profile.name} says ${credentialKind}, but its credential (${maskCredential(credential.value as string)}) is a ${inferred}.`, {
-        reason: 'invalid',
-        hint: `Add it again with the right --credential-kind: payfac profiles add ${credential.profile.name} --replace …`,
-      })
+      throw new ConfigError(
+        `Profile ${credential.profile.name} says ${credentialKind}, but its credential (${maskCredential(credential.value as string)}) is a ${inferred}.`,
+        {
+          reason: 'invalid',
+          hint: `Add it again with the right --credential-kind: payfac profiles add ${credential.profile.name} --replace …`,
+        },
+      )
     }
   }
   // A key naming the other environment than the profile's label is refused; otherwise the

@@ -69,9 +69,12 @@ export async function withStoreLock<T>(file: string, work: (held: HeldLock) => P
       }
     }
     if (now() >= deadline) {
-      throw new ConfigError(`The profile store is locked by another payfac (${lock} was still held after ${Math.round((wait.waitMs ?? LOCK_WAIT_MS) / 1000)} s).`, {
-        hint: `Wait for it to finish; a lock left by a payfac that died is taken over after ${LOCK_STALE_MS / 1000} s.`,
-      })
+      throw new ConfigError(
+        `The profile store is locked by another payfac (${lock} was still held after ${Math.round((wait.waitMs ?? LOCK_WAIT_MS) / 1000)} s).`,
+        {
+          hint: `Wait for it to finish; a lock left by a payfac that died is taken over after ${LOCK_STALE_MS / 1000} s.`,
+        },
+      )
     }
     // A little randomness, so that processes that met at the lock do not meet again.
     await sleep(Math.min(pause + Math.floor(Math.random() * pause), Math.max(1, deadline - now())))

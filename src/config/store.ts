@@ -19,16 +19,7 @@ import path from 'node:path'
 import { ConfigError } from './errors.js'
 import { resolveConfigDir, type ProfileStoreOptions } from './paths.js'
 import { checkPrivate } from './store-lock.js'
-import {
-  LOCAL_PROFILE_NAME,
-  describeIssues,
-  parseProfile,
-  soundStore,
-  storeSchema,
-  unknownProfile,
-  type Profile,
-  type StoreData,
-} from './profiles.js'
+import { LOCAL_PROFILE_NAME, describeIssues, parseProfile, soundStore, storeSchema, unknownProfile, type Profile, type StoreData } from './profiles.js'
 
 // As conf names it: configName 'profiles', fileExtension 'json' (store-write.ts).
 const STORE_FILE_NAME = 'profiles.json'
@@ -69,10 +60,7 @@ function parseStoreText(text: string, file: string): StoreData {
 function fileError(error: unknown, file: string, doing: 'read' | 'write'): ConfigError {
   if (error instanceof ConfigError) return error
   const code = (error as NodeJS.ErrnoException | undefined)?.code
-  const why =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : (code ?? (error instanceof Error ? error.message : String(error)))
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? (error instanceof Error ? error.message : String(error)))
   return new ConfigError(`Cannot ${doing} the profile store ${file}: ${why}.`, {
     hint: 'Check the permissions of the file and its directory, or set PAYFAC_CONFIG_DIR to another directory.',
     cause: error,

@@ -80,8 +80,7 @@ export const unauthorised = (errorCode: string, message: string) => new Emulator
 
 export const forbidden = (errorCode: string, message: string) => new EmulatorError(403, errorCode, message)
 
-export const notFound = (what: string, id?: string) =>
-  new EmulatorError(404, 'not_found', id === undefined ? `${what} not found` : `${what} ${id} not found`)
+export const notFound = (what: string, id?: string) => new EmulatorError(404, 'not_found', id === undefined ? `${what} not found` : `${what} ${id} not found`)
 
 export const conflict = (errorCode: string, message: string, detail?: string) =>
   new EmulatorError(409, errorCode, message, detail === undefined ? {} : { detail })

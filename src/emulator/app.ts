@@ -52,11 +52,7 @@ export interface EmulatorApp {
   /** Stops the tick and every webhook delivery. */
   close(): void
   /** Convenience for tests: a request with a JSON body and a bearer credential. */
-  request(
-    method: string,
-    path: string,
-    options?: { credential?: string | null; body?: unknown; headers?: Record<string, string> },
-  ): AppResponse
+  request(method: string, path: string, options?: { credential?: string | null; body?: unknown; headers?: Record<string, string> }): AppResponse
 }
 
 export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp {

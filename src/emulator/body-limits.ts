@@ -45,7 +45,11 @@ const tooLarge = (errorCode: string, message: string, detail: string) => new Emu
 export function checkJsonLimits(text: string, limits: JsonLimits = JSON_LIMITS): void {
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > limits.maxBytes) {
-    throw tooLarge('payload_too_large', `The JSON body is larger than ${limits.maxBytes} bytes`, `${bytes} bytes received; file uploads use multipart/form-data and may be larger`)
+    throw tooLarge(
+      'payload_too_large',
+      `The JSON body is larger than ${limits.maxBytes} bytes`,
+      `${bytes} bytes received; file uploads use multipart/form-data and may be larger`,
+    )
   }
   // path[i]: the key or index being read at depth i+1 (for messages only).
   const path: Array<string | number> = []
@@ -66,7 +70,11 @@ export function checkJsonLimits(text: string, limits: JsonLimits = JSON_LIMITS):
       }
       const length = i - start
       if (length > limits.maxStringChars) {
-        throw tooLarge('string_too_large', `A string in the body is longer than ${limits.maxStringChars} characters`, `at ${describe(path)}: ${length} characters`)
+        throw tooLarge(
+          'string_too_large',
+          `A string in the body is longer than ${limits.maxStringChars} characters`,
+          `at ${describe(path)}: ${length} characters`,
+        )
       }
       // Remember a short string: it may be a key (a ':' follows).
       lastString = length <= 64 ? text.slice(start, i) : `${text.slice(start, start + 61)}...`

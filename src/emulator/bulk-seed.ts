@@ -60,7 +60,12 @@ function spread(from: number, to: number, count: number): (i: number) => string 
 
 export function bulkSeed(store: Store, clock: Clock, ids: IdGenerator, input: BulkSeedInput): BulkSeedResult {
   const merchant = input.merchantId === undefined ? store.merchants.first() : store.merchants.get(input.merchantId)
-  if (!merchant) throw new EmulatorError(404, 'not_found', input.merchantId === undefined ? 'The store has no merchant to seed for' : `Merchant ${input.merchantId} not found`)
+  if (!merchant)
+    throw new EmulatorError(
+      404,
+      'not_found',
+      input.merchantId === undefined ? 'The store has no merchant to seed for' : `Merchant ${input.merchantId} not found`,
+    )
   const now = clock.now()
   const to = now.getTime()
   const from = to - (input.days ?? 30) * 86_400_000

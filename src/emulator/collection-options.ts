@@ -26,4 +26,3 @@ export interface CollectionWatcher<T> {
   added(record: T): void
   rewritten(): void
 }
-

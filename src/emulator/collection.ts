@@ -329,7 +329,9 @@ export class Collection<T> implements SelectionSource<T> {
     const filter = query.filter
     const idCheck = ids !== undefined && best.condition !== -2 ? ids : undefined
     const check = (slot: Slot<T>) =>
-      (idCheck === undefined || idCheck.has(slot.id)) && rest.every((c) => c.keys.has(slot.keys[c.index] as string)) && (filter === undefined || filter(slot.record))
+      (idCheck === undefined || idCheck.has(slot.id)) &&
+      rest.every((c) => c.keys.has(slot.keys[c.index] as string)) &&
+      (filter === undefined || filter(slot.record))
     return { runs: best.runs.filter((r) => r.to > r.from), exact: rest.length === 0 && filter === undefined && idCheck === undefined, check }
   }
 

@@ -33,7 +33,8 @@ function operations(ns: Namespace): Operation {
     const answer = handleRequest(deps, { method, url: path, headers, body: body === undefined ? undefined : JSON.stringify(body) })
     const text = typeof answer.body === 'string' ? answer.body : answer.body.toString('utf8')
     const parsed = text === '' ? undefined : JSON.parse(text)
-    if (answer.status >= 400) throw new EmulatorError(answer.status, parsed?.errorCode ?? 'month_failed', `Month fixture: ${method} ${path}: ${parsed?.message ?? answer.status}`)
+    if (answer.status >= 400)
+      throw new EmulatorError(answer.status, parsed?.errorCode ?? 'month_failed', `Month fixture: ${method} ${path}: ${parsed?.message ?? answer.status}`)
     return parsed
   }
 }
@@ -50,7 +51,12 @@ export function monthFixture(ns: Namespace, ids: IdGenerator, body: unknown) {
   const start = ns.clock.now().getTime()
   // The month starts a minute inside "the last N days" and ends now.
   ns.clock.rewind(days * 86_400 - 60)
-  const summary = buildMonth(operations(ns), (s) => ns.clock.advance(s), () => ns.clock.now(), options)
+  const summary = buildMonth(
+    operations(ns),
+    (s) => ns.clock.advance(s),
+    () => ns.clock.now(),
+    options,
+  )
   const behind = (start + (Date.now() - wallStart) - ns.clock.now().getTime()) / 1000
   if (behind > 0) ns.clock.advance(behind)
   const mismatch = options.mismatch ? seedMismatch(ns.store, ids, options.mismatch, summary.transactionIds) : null

@@ -70,7 +70,10 @@ const SeedBody = z
   })
   .refine((b) => b.orders !== undefined || b.settlementEntries !== undefined, { error: 'give orders or settlementEntries (how many to add)' })
 const FaultRuleBody = z.strictObject({
-  method: z.string().regex(/^(\*|[A-Za-z]+)$/).optional(),
+  method: z
+    .string()
+    .regex(/^(\*|[A-Za-z]+)$/)
+    .optional(),
   pathPattern: z.string().startsWith('/', { error: 'expected a path starting with /' }).max(500),
   probability: z.number().min(0).max(1).optional(),
   fault: z.string().min(1),
@@ -147,7 +150,8 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
     POST: (ctx, req) => {
       const body = validate(ClockBody, req.body)
       const seconds = body.seconds ?? parseDuration(body.advance as string)
-      if (!(seconds > 0) || seconds > MAX_ADVANCE_SECONDS) throw badRequest('invalid_request', `Invalid request: advance by more than 0 and at most ${MAX_ADVANCE_SECONDS} seconds`)
+      if (!(seconds > 0) || seconds > MAX_ADVANCE_SECONDS)
+        throw badRequest('invalid_request', `Invalid request: advance by more than 0 and at most ${MAX_ADVANCE_SECONDS} seconds`)
       ctx.ns.clock.advance(seconds)
       ctx.ns.settle(req.requestId)
       ctx.ns.persist()
@@ -181,7 +185,8 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
       const deliveryId = req.params[0] as string
       const result = ctx.ns.deliveries.replay(deliveryId)
       if (result === 'unknown') throw notFound('Delivery', deliveryId)
-      if (result === 'truncated') throw new EmulatorError(409, 'delivery_not_kept', `Delivery ${deliveryId} was too large to keep whole in the log, so it cannot be replayed`)
+      if (result === 'truncated')
+        throw new EmulatorError(409, 'delivery_not_kept', `Delivery ${deliveryId} was too large to keep whole in the log, so it cannot be replayed`)
       if (result === 'no_subscription') throw new EmulatorError(409, 'subscription_gone', `The subscription of delivery ${deliveryId} no longer exists`)
       return { namespace: ctx.ns.name, ...result }
     },
@@ -212,7 +217,12 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
     },
   },
   faults: {
-    GET: (ctx) => ({ namespace: ctx.ns.name, seed: String(ctx.options.faultSeed ?? 'payfac'), rateLimit: ctx.options.rateLimit ?? null, rules: ctx.ns.faults.list() }),
+    GET: (ctx) => ({
+      namespace: ctx.ns.name,
+      seed: String(ctx.options.faultSeed ?? 'payfac'),
+      rateLimit: ctx.options.rateLimit ?? null,
+      rules: ctx.ns.faults.list(),
+    }),
     POST: (ctx, req) => {
       const body = validate(FaultRuleBody, req.body)
       parseFault(body.fault)

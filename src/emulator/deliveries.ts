@@ -99,7 +99,10 @@ export interface DeliveryEngineOptions {
 }
 
 /** The payload of one event for one subscription (field notes, "Webhook deliveries"). */
-export function deliveryPayload(event: Pick<EventRecord, 'webhookEventType' | 'merchantId' | 'marketplaceId' | 'requestId' | 'event' | 'timestamp'>, s: WebhookSubscriptionRecord) {
+export function deliveryPayload(
+  event: Pick<EventRecord, 'webhookEventType' | 'merchantId' | 'marketplaceId' | 'requestId' | 'event' | 'timestamp'>,
+  s: WebhookSubscriptionRecord,
+) {
   return {
     ...(s.level === 'Marketplace' ? { marketplaceId: s.marketplaceId } : { merchantId: s.merchantId }),
     metadata: s.metadata ?? {},
@@ -132,7 +135,8 @@ export class DeliveryEngine {
     this.clock = options.clock
     this.ids = options.ids
     this.log = new RingBuffer<DeliveryAttempt>(options.capacity ?? DELIVERY_LOG_CAPACITY)
-    this.send = options.send ?? httpSender({ allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false, exposed: options.exposed ?? false })
+    this.send =
+      options.send ?? httpSender({ allowRemote: options.allowRemote ?? false, allowPrivate: options.allowPrivate ?? false, exposed: options.exposed ?? false })
     this.timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS
     this.warn = options.log
   }
@@ -253,9 +257,17 @@ export class DeliveryEngine {
       })
   }
 
-  private record(delivery: Delivery, result: SendResult, headers: Record<string, string>, latencyMs: number, outcome: DeliveryOutcome, nextAttemptAt: string | null): void {
+  private record(
+    delivery: Delivery,
+    result: SendResult,
+    headers: Record<string, string>,
+    latencyMs: number,
+    outcome: DeliveryOutcome,
+    nextAttemptAt: string | null,
+  ): void {
     const truncated = delivery.body.length > LOGGED_BODY_MAX
-    const error = result.error ?? (result.status !== undefined && (result.status < 200 || result.status >= 300) ? `the receiver answered ${result.status}` : null)
+    const error =
+      result.error ?? (result.status !== undefined && (result.status < 200 || result.status >= 300) ? `the receiver answered ${result.status}` : null)
     this.log.push({
       deliveryId: delivery.deliveryId,
       attempt: delivery.attemptsMade,
@@ -275,7 +287,8 @@ export class DeliveryEngine {
       nextAttemptAt,
       replayOf: delivery.replayOf,
     })
-    if (outcome === 'failed') this.warn?.(`emulator: webhook ${delivery.deliveryId} to ${delivery.url} failed after ${delivery.attemptsMade} attempt(s): ${error ?? 'no answer'}`)
+    if (outcome === 'failed')
+      this.warn?.(`emulator: webhook ${delivery.deliveryId} to ${delivery.url} failed after ${delivery.attemptsMade} attempt(s): ${error ?? 'no answer'}`)
     for (const wake of this.waiters) wake()
   }
 

@@ -56,11 +56,17 @@ export function edgePolicy(address: string, hostName: string | undefined, contro
 }
 
 /** The refusal of a request by its method, path and headers; undefined when it may go on. */
-export function screenRequest(policy: EdgePolicy, method: string, url: string, headers: Record<string, string | string[] | undefined>): EmulatorError | undefined {
+export function screenRequest(
+  policy: EdgePolicy,
+  method: string,
+  url: string,
+  headers: Record<string, string | string[] | undefined>,
+): EmulatorError | undefined {
   const host = one(headers.host)
   if (host !== undefined && !hostAllowed(policy, host)) {
     return new EmulatorError(421, 'misdirected_request', `This emulator does not answer for the host "${printable(host)}"`, {
-      detail: 'Only loopback names (localhost, *.localhost, 127.0.0.1, [::1]), the address it listens on and its --host name are served; another name may be a DNS rebinding attack',
+      detail:
+        'Only loopback names (localhost, *.localhost, 127.0.0.1, [::1]), the address it listens on and its --host name are served; another name may be a DNS rebinding attack',
     })
   }
   if (!isControlPath(url)) return undefined
@@ -68,10 +74,12 @@ export function screenRequest(policy: EdgePolicy, method: string, url: string, h
     const given = one(headers[CONTROL_TOKEN_HEADER.toLowerCase()])
     if (given === undefined || given === '') {
       return new EmulatorError(401, 'control_token_required', `The control plane needs the ${CONTROL_TOKEN_HEADER} header`, {
-        detail: 'This emulator listens where other machines can reach it (or was given --control-token); the token was printed when it started. payfac emulator commands send PAYFAC_EMULATOR_TOKEN',
+        detail:
+          'This emulator listens where other machines can reach it (or was given --control-token); the token was printed when it started. payfac emulator commands send PAYFAC_EMULATOR_TOKEN',
       })
     }
-    if (!sameSecret(given, policy.controlToken)) return new EmulatorError(403, 'control_token_invalid', `The ${CONTROL_TOKEN_HEADER} is not this emulator's control token`)
+    if (!sameSecret(given, policy.controlToken))
+      return new EmulatorError(403, 'control_token_invalid', `The ${CONTROL_TOKEN_HEADER} is not this emulator's control token`)
   }
   const verb = method.toUpperCase()
   if (verb === 'GET' || verb === 'HEAD' || verb === 'OPTIONS') return undefined
@@ -93,7 +101,8 @@ export function screenRequest(policy: EdgePolicy, method: string, url: string, h
 
 function crossSite(why: string): EmulatorError {
   return new EmulatorError(403, 'cross_site_request', `Control request refused: ${why}`, {
-    detail: 'A request that changes the emulator must send JSON (Content-Type: application/json) or no body, from the emulator itself or a program, not from a web page',
+    detail:
+      'A request that changes the emulator must send JSON (Content-Type: application/json) or no body, from the emulator itself or a program, not from a web page',
   })
 }
 
@@ -115,7 +124,10 @@ function stripPort(host: string): string {
 }
 
 function bare(host: string): string {
-  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase()
+  return host
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase()
 }
 
 /** Parsed as the front door parses it (front.ts), so `/x/../__emulator/reset` is the control plane here too. */

@@ -49,10 +49,17 @@ export interface Fault {
 /** Reads a fault as the header (or a standing rule) writes it; a 400 `invalid_fault` when it is not one. */
 export function parseFault(text: string): Fault {
   const bad = (why: string) =>
-    badRequest('invalid_fault', `Invalid Emulator-Fault "${text}": ${why}`, 'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit, commit-then-status=<500|502|503|504>, empty-page=<n> or malformed-page=<n>')
+    badRequest(
+      'invalid_fault',
+      `Invalid Emulator-Fault "${text}": ${why}`,
+      'Expected 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit, commit-then-status=<500|502|503|504>, empty-page=<n> or malformed-page=<n>',
+    )
   let action: FaultAction | null = null
   let latencyMs = 0
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean)
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
   if (parts.length === 0) throw bad('it is empty')
   for (const part of parts) {
     const lower = part.toLowerCase()
@@ -65,8 +72,7 @@ export function parseFault(text: string): Fault {
       const status = Number(match[1])
       if (!(COMMIT_STATUSES as readonly number[]).includes(status)) throw bad(`commit-then-status takes ${COMMIT_STATUSES.join(', ')}`)
       next = { kind: 'commit-then-status', status: status as CommitStatus }
-    }
-    else if ((match = /^429(?:\s*;\s*retry-after\s*=\s*(\d+))?$/.exec(lower))) {
+    } else if ((match = /^429(?:\s*;\s*retry-after\s*=\s*(\d+))?$/.exec(lower))) {
       const seconds = match[1] === undefined ? 1 : Number(match[1])
       if (seconds > MAX_RETRY_AFTER_SECONDS) throw bad(`retry-after is at most ${MAX_RETRY_AFTER_SECONDS} seconds`)
       next = { kind: 'throttle', retryAfterSeconds: seconds }
@@ -79,7 +85,8 @@ export function parseFault(text: string): Fault {
       if (latencyMs > MAX_LATENCY_MS) throw bad(`latency is at most ${MAX_LATENCY_MS} ms`)
       continue
     } else throw bad(`"${part}" is not a fault`)
-    if (action !== null) throw bad('give at most one of 503, 500, 429, reset, drop-after-commit, commit-then-status, empty-page, malformed-page (latency may go with it)')
+    if (action !== null)
+      throw bad('give at most one of 503, 500, 429, reset, drop-after-commit, commit-then-status, empty-page, malformed-page (latency may go with it)')
     action = next
   }
   return { action, latencyMs, text: parts.join(', ') }

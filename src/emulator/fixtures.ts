@@ -37,8 +37,7 @@ export class FixtureError extends Error {
   override name = 'FixtureError'
 }
 
-const Id = (prefix: string) =>
-  z.string().refine((v) => isId(v, prefix), { error: `expected an id ${prefix}_ followed by letters, digits, "-" or "_"` })
+const Id = (prefix: string) => z.string().refine((v) => isId(v, prefix), { error: `expected an id ${prefix}_ followed by letters, digits, "-" or "_"` })
 
 const MerchantFixture = z.strictObject({
   merchantId: Id('mcht').optional(),
@@ -47,10 +46,19 @@ const MerchantFixture = z.strictObject({
   industry: z.string().min(1).optional(),
   manualPayoutsEnabled: z.boolean().optional(),
   supportsB2B: z.boolean().optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
   bankAccount: z.strictObject({ bsb: z.string().regex(/^\d{3}-?\d{3}$/), accountNumber: z.string().regex(/^\d{5,9}$/) }).optional(),
-  secretKey: z.string().regex(/^sandbox_sk_[A-Za-z0-9_-]{8,}$/, { error: 'expected sandbox_sk_ and at least 8 more characters' }).optional(),
-  publicKey: z.string().regex(/^sandbox_pk_[A-Za-z0-9_-]{8,}$/, { error: 'expected sandbox_pk_ and at least 8 more characters' }).optional(),
+  secretKey: z
+    .string()
+    .regex(/^sandbox_sk_[A-Za-z0-9_-]{8,}$/, { error: 'expected sandbox_sk_ and at least 8 more characters' })
+    .optional(),
+  publicKey: z
+    .string()
+    .regex(/^sandbox_pk_[A-Za-z0-9_-]{8,}$/, { error: 'expected sandbox_pk_ and at least 8 more characters' })
+    .optional(),
 })
 
 const CustomerFixture = z.strictObject({
@@ -61,7 +69,10 @@ const CustomerFixture = z.strictObject({
   referenceCustomerId: z.string().min(1).optional(),
   givenName: z.string().optional(),
   familyName: z.string().optional(),
-  phoneNumber: z.string().regex(/^\+[1-9]\d{6,14}$/, { error: 'expected an E.164 number such as +61401234567' }).optional(),
+  phoneNumber: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, { error: 'expected an E.164 number such as +61401234567' })
+    .optional(),
   organisationName: z.string().optional(),
   isVerified: z.boolean().optional(),
   metadata: Metadata.optional(),
@@ -119,7 +130,12 @@ const ServiceTokenFixture = z
 
 /** Options of the emulator a fixture file may set (docs/emulator.md, "Where the emulator chooses"). */
 const SettingsFixture = z.strictObject({
-  paymentTokenLifetimeSeconds: z.number().int().positive().max(365 * 86_400).optional(),
+  paymentTokenLifetimeSeconds: z
+    .number()
+    .int()
+    .positive()
+    .max(365 * 86_400)
+    .optional(),
 })
 
 export const FixturesSchema = z.strictObject({
@@ -198,7 +214,16 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
       industry: m.industry ?? 'Retail',
       status: 'Active',
       bankAccounts: m.bankAccount
-        ? [{ bankAccountId: ids.next('bank'), accountName: m.name, bsb: bsb as string, accountNumber: m.bankAccount.accountNumber, isPrimary: true, createdAt: at }]
+        ? [
+            {
+              bankAccountId: ids.next('bank'),
+              accountName: m.name,
+              bsb: bsb as string,
+              accountNumber: m.bankAccount.accountNumber,
+              isPrimary: true,
+              createdAt: at,
+            },
+          ]
         : [],
       publicKey,
       manualPayoutsEnabled: m.manualPayoutsEnabled ?? false,

@@ -91,7 +91,9 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
     try {
       const wait = ns.rateLimiter?.take() ?? 0
       if (wait > 0) {
-        throw new EmulatorError(429, 'rate_limited', `More than ${ns.rateLimiter?.perSecond} requests a second (--rate-limit)`, { headers: { 'Retry-After': String(wait) } })
+        throw new EmulatorError(429, 'rate_limited', `More than ${ns.rateLimiter?.perSecond} requests a second (--rate-limit)`, {
+          headers: { 'Retry-After': String(wait) },
+        })
       }
       const header = raw.headers[FAULT_HEADER]
       fault = header !== undefined && header.trim() !== '' ? parseFault(header) : ns.faults.pick(method, url.pathname)?.fault
@@ -114,7 +116,14 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
         if (fault?.action?.kind === 'commit-then-status' && answer.status < 400) {
           // Applied in full; the client is told it failed, as a proxy or a crash after the commit would.
           const status = fault.action.status
-          answer = errorAnswer(requestId, new EmulatorError(status, status === 503 ? 'service_unavailable' : status === 500 ? 'internal_error' : 'bad_gateway', `Injected fault: ${fault.text} (the request was applied)`))
+          answer = errorAnswer(
+            requestId,
+            new EmulatorError(
+              status,
+              status === 503 ? 'service_unavailable' : status === 500 ? 'internal_error' : 'bad_gateway',
+              `Injected fault: ${fault.text} (the request was applied)`,
+            ),
+          )
         }
       }
     } catch (error) {
@@ -211,6 +220,10 @@ function refuseLoopbackWebhook(ns: Namespace, method: string, pathname: string, 
   const value = body !== null && typeof body === 'object' ? Object.values(body as Record<string, unknown>)[0] : undefined
   const target = value !== null && typeof value === 'object' ? (value as { url?: unknown }).url : undefined
   if (typeof target === 'string' && /^http:/i.test(target.trim())) {
-    throw new EmulatorError(400, 'invalid_request', 'Invalid request: url: expected an https:// URL (this emulator runs with --strict-https, so loopback http is refused too)')
+    throw new EmulatorError(
+      400,
+      'invalid_request',
+      'Invalid request: url: expected an https:// URL (this emulator runs with --strict-https, so loopback http is refused too)',
+    )
   }
 }

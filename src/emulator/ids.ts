@@ -27,7 +27,10 @@ export function isId(value: string, prefix?: string): boolean {
 }
 
 function build(bytes: (n: number) => Buffer): IdGenerator {
-  const chars = (count: number) => bytes(Math.ceil((count * 3) / 4)).toString('base64url').slice(0, count)
+  const chars = (count: number) =>
+    bytes(Math.ceil((count * 3) / 4))
+      .toString('base64url')
+      .slice(0, count)
   return {
     next: (prefix) => [prefix, chars(ID_BODY_LENGTH)].join('_'),
     secret: chars,

@@ -127,17 +127,31 @@ export function paginate<T, V>(records: readonly T[] | Selection<T>, query: URLS
     total = indexed.length
     page = start >= total ? [] : indexed.slice(start, start + params.limit).map((e) => e.record)
   }
-  return new Reply(200, page.map((record) => options.view(record)), {
-    'Page-Count': String(Math.ceil(total / params.limit)),
-    'Total-Record-Count': String(total),
-  })
+  return new Reply(
+    200,
+    page.map((record) => options.view(record)),
+    {
+      'Page-Count': String(Math.ceil(total / params.limit)),
+      'Total-Record-Count': String(total),
+    },
+  )
 }
 
 /** One page of a selection: straight from the timeline in creation-time order, otherwise from a sorted copy kept in the cache. */
-function pageOf<T>(selection: Selection<T>, sort: readonly SortKey[], newestFirst: boolean, start: number, limit: number, options: ListOptions<T, unknown>): T[] {
+function pageOf<T>(
+  selection: Selection<T>,
+  sort: readonly SortKey[],
+  newestFirst: boolean,
+  start: number,
+  limit: number,
+  options: ListOptions<T, unknown>,
+): T[] {
   const only = sort.length === 1 ? sort[0] : undefined
   if (only?.field === 'createdAt' && (newestFirst || !only.descending)) return selection.page(start, limit, newestFirst)
-  const key = selection.cacheKey === undefined ? undefined : `sort|${newestFirst}|${sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',')}|${selection.cacheKey}`
+  const key =
+    selection.cacheKey === undefined
+      ? undefined
+      : `sort|${newestFirst}|${sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',')}|${selection.cacheKey}`
   let sorted = key === undefined ? undefined : selection.cached(key)
   if (!sorted) {
     // Read each sort field once per record, not once per comparison.

@@ -52,8 +52,7 @@ export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind,
     target.amount.minorCurrencyUnits -= 1
     // Changed in place: what the ledger's watchers derived from it (the invoices) is derived again.
     store.settlementEntries.reindex(target.settlementEntryId)
-  }
-  else {
+  } else {
     const copy: SettlementEntry = { ...target, amount: { ...target.amount }, settlementEntryId: ids.next('stl') }
     // Same time as the original, made after it: it follows it in every list and report.
     store.settlementEntries.set(copy.settlementEntryId, copy)

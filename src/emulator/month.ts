@@ -78,12 +78,17 @@ export function buildMonth(op: Operation, advance: (seconds: number) => void, no
   }
   const agreements = new Map<string, string>()
   for (const merchantId of merchantIds) {
-    const sent = op('POST', '/payto/agreement', {
-      customerName: 'Month Customer',
-      customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-      terms: { AgreementRequestTermsOpen: {} },
-      purpose: 'Month fixture',
-    }, merchantId)
+    const sent = op(
+      'POST',
+      '/payto/agreement',
+      {
+        customerName: 'Month Customer',
+        customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+        terms: { AgreementRequestTermsOpen: {} },
+        purpose: 'Month fixture',
+      },
+      merchantId,
+    )
     agreements.set(merchantId, sent.token)
   }
   advance(5)
@@ -100,7 +105,12 @@ export function buildMonth(op: Operation, advance: (seconds: number) => void, no
       const merchantId = pick(merchantIds)
       const amount = 500 + Math.floor(random() * 49_500)
       const token = op('POST', '/tokens', { CreatePayToToken: { amount: aud(amount), agreementToken: agreements.get(merchantId) } }, merchantId)
-      const order = op('POST', '/orders', { CreateOnlineOrder: { amount: aud(amount), referenceOrderId: `month-${serial}`, description: `Month order ${serial}` } }, merchantId)
+      const order = op(
+        'POST',
+        '/orders',
+        { CreateOnlineOrder: { amount: aud(amount), referenceOrderId: `month-${serial}`, description: `Month order ${serial}` } },
+        merchantId,
+      )
       const done = op('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } }, merchantId)
       paid.push({ transactionId: done.PayOrderComplete.transactionId, merchantId, amount, refunded: 0 })
       advance(step)
@@ -127,7 +137,15 @@ export function buildMonth(op: Operation, advance: (seconds: number) => void, no
     if (day % 7 === 6) summary.payouts += weeklyPayouts(op, merchantIds)
     if (day < days - 1) advance(DAY - step * perDay)
   }
-  return { from, to: now().toISOString(), currency: 'AUD', merchantIds, transactionIds: paid.map((p) => p.transactionId), transactions: paid.length, ...summary }
+  return {
+    from,
+    to: now().toISOString(),
+    currency: 'AUD',
+    merchantIds,
+    transactionIds: paid.map((p) => p.transactionId),
+    transactions: paid.length,
+    ...summary,
+  }
 }
 
 /** The weekly run: the seeded merchant asks for its payout (manual payouts on), the others are paid out by the scheduled run; all are settled. */

@@ -124,7 +124,16 @@ export class Namespace {
     })
     this.agreements = new AgreementWatcher(store, clock, base.ids)
     this.drained = store.events.length
-    this.deps = { store, clock, ids: base.ids, router: base.router, ...(afterChange ? { afterChange } : {}), ...(base.log ? { log: base.log } : {}), strict: o.strict === true, ...tokenLifetime(o) }
+    this.deps = {
+      store,
+      clock,
+      ids: base.ids,
+      router: base.router,
+      ...(afterChange ? { afterChange } : {}),
+      ...(base.log ? { log: base.log } : {}),
+      strict: o.strict === true,
+      ...tokenLifetime(o),
+    }
   }
 
   /**
@@ -190,7 +199,11 @@ export class Namespaces {
     let ns = this.map.get(name)
     if (!ns) {
       if (!NAME.test(name)) {
-        throw new EmulatorError(400, 'invalid_namespace', `Emulator-Namespace "${name}" is not a name: 1 to 64 letters, digits, ".", "-" or "_", starting with a letter or digit`)
+        throw new EmulatorError(
+          400,
+          'invalid_namespace',
+          `Emulator-Namespace "${name}" is not a name: 1 to 64 letters, digits, ".", "-" or "_", starting with a letter or digit`,
+        )
       }
       if (this.map.size >= MAX_NAMESPACES) this.evictOldest()
       const clock = childClock(this.root.clock)

@@ -143,7 +143,15 @@ export function rulesOf(deps: Pick<PipelineDeps, 'strict' | 'paymentTokenLifetim
 }
 
 function describeKind(kind: string): string {
-  return { marketplace: 'A marketplace credential', merchant: 'A merchant secret credential', public: 'A merchant public key', customer: 'A customer token', payByLink: 'A Pay By Link token' }[kind] ?? 'This credential'
+  return (
+    {
+      marketplace: 'A marketplace credential',
+      merchant: 'A merchant secret credential',
+      public: 'A merchant public key',
+      customer: 'A customer token',
+      payByLink: 'A Pay By Link token',
+    }[kind] ?? 'This credential'
+  )
 }
 
 function toResponse(result: unknown): RawResponse {
@@ -212,7 +220,10 @@ function parseJsonBody(text: string, contentTypeHeader: string | undefined): unk
   const contentType = contentTypeHeader?.split(';')[0]?.trim().toLowerCase()
   const declaredJson = !contentType || contentType === 'application/json' || contentType.endsWith('+json')
   if (contentType === 'multipart/form-data') {
-    throw badRequest('unsupported_content_type', 'This operation takes a JSON body; multipart/form-data is for file uploads (POST /merchants/{merchantId}/files)')
+    throw badRequest(
+      'unsupported_content_type',
+      'This operation takes a JSON body; multipart/form-data is for file uploads (POST /merchants/{merchantId}/files)',
+    )
   }
   checkJsonLimits(text)
   try {

@@ -92,10 +92,7 @@ export interface ActionSpec {
 }
 
 /** One action of an envelope route. With a schema, the body type follows from it. */
-export function action<S extends z.ZodType>(
-  schema: S,
-  handle: (ctx: HandlerContext, body: z.output<S>, req: HandlerRequest) => unknown,
-): ActionSpec
+export function action<S extends z.ZodType>(schema: S, handle: (ctx: HandlerContext, body: z.output<S>, req: HandlerRequest) => unknown): ActionSpec
 /** One action validated by the shared schema alone; name the body type explicitly. */
 export function action<B>(handle: (ctx: HandlerContext, body: B, req: HandlerRequest) => unknown): ActionSpec
 export function action(a: unknown, b?: unknown): ActionSpec {

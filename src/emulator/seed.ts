@@ -25,15 +25,19 @@ export function seedStore(store: Store): void {
     createdAt: SEED_TIME,
     updatedAt: SEED_TIME,
   })
-  const merchant = (id: string, name: string, publicKey: string, bank: { id: string; bsb: string; account: string }, manualPayouts: boolean): MerchantRecord => ({
+  const merchant = (
+    id: string,
+    name: string,
+    publicKey: string,
+    bank: { id: string; bsb: string; account: string },
+    manualPayouts: boolean,
+  ): MerchantRecord => ({
     merchantId: id,
     marketplaceId,
     name,
     industry: 'Retail',
     status: 'Active',
-    bankAccounts: [
-      { bankAccountId: bank.id, accountName: name, bsb: bank.bsb, accountNumber: bank.account, isPrimary: true, createdAt: SEED_TIME },
-    ],
+    bankAccounts: [{ bankAccountId: bank.id, accountName: name, bsb: bank.bsb, accountNumber: bank.account, isPrimary: true, createdAt: SEED_TIME }],
     publicKey,
     manualPayoutsEnabled: manualPayouts,
     supportsB2B: true,
@@ -41,20 +45,14 @@ export function seedStore(store: Store): void {
     createdAt: SEED_TIME,
     updatedAt: SEED_TIME,
   })
-  store.merchants.set(merchantId, merchant(
+  store.merchants.set(
     merchantId,
-    'Local Merchant Pty Ltd',
-    credentials.merchantPublicKey,
-    { id: 'bank_LocalMerchBank01', bsb: '062-000', account: '12345678' },
-    true,
-  ))
-  store.merchants.set(subMerchantId, merchant(
+    merchant(merchantId, 'Local Merchant Pty Ltd', credentials.merchantPublicKey, { id: 'bank_LocalMerchBank01', bsb: '062-000', account: '12345678' }, true),
+  )
+  store.merchants.set(
     subMerchantId,
-    'Local Sub-Merchant Pty Ltd',
-    SUB_MERCHANT_PUBLIC_KEY,
-    { id: 'bank_LocalSubMerBank1', bsb: '083-004', account: '87654321' },
-    false,
-  ))
+    merchant(subMerchantId, 'Local Sub-Merchant Pty Ltd', SUB_MERCHANT_PUBLIC_KEY, { id: 'bank_LocalSubMerBank1', bsb: '083-004', account: '87654321' }, false),
+  )
   store.apiKeys.set(credentials.marketplaceApiKey, { kind: 'marketplaceApiKey', ownerId: marketplaceId })
   store.apiKeys.set(credentials.merchantSecretKey, { kind: 'merchantSecretKey', ownerId: merchantId })
   store.apiKeys.set(credentials.merchantPublicKey, { kind: 'merchantPublicKey', ownerId: merchantId })

@@ -45,7 +45,10 @@ function headerMap(req: IncomingMessage): Record<string, string | undefined> {
   return out
 }
 
-function send(res: ServerResponse, answer: { status: number; headers: Record<string, string>; body: string | Buffer | StreamBody; events?: FrontResponse['events'] }): void {
+function send(
+  res: ServerResponse,
+  answer: { status: number; headers: Record<string, string>; body: string | Buffer | StreamBody; events?: FrontResponse['events'] },
+): void {
   if (answer.events) {
     // Server-sent events: the first text, then whatever comes, until the client goes.
     res.writeHead(answer.status, answer.headers)

@@ -52,7 +52,8 @@ export function httpSender(options: SenderOptions = {}): Sender & { abortAll(): 
     }
     const host = target.hostname.replace(/^\[|\]$/g, '')
     // A name that is not this machine's is refused before it is even looked up, unless remote delivery is allowed.
-    if (!policy.allowRemote && !isLoopbackHost(host)) return { error: `not sent: ${host} is not this machine (start the emulator with --allow-remote-webhooks to deliver there)` }
+    if (!policy.allowRemote && !isLoopbackHost(host))
+      return { error: `not sent: ${host} is not this machine (start the emulator with --allow-remote-webhooks to deliver there)` }
     let address: LookupAddress
     if (isIP(host)) address = { address: host, family: isIP(host) }
     else {
@@ -78,7 +79,8 @@ export function httpSender(options: SenderOptions = {}): Sender & { abortAll(): 
   const post = (target: URL, address: LookupAddress, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendResult> =>
     new Promise((resolve) => {
       const payload = Buffer.from(body, 'utf8')
-      const make = options.request ?? ((url: URL, requestOptions: RequestOptions) => (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, requestOptions))
+      const make =
+        options.request ?? ((url: URL, requestOptions: RequestOptions) => (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, requestOptions))
       let settled = false
       const finish = (result: SendResult) => {
         if (settled) return

@@ -98,7 +98,13 @@ function expandV6(text: string): number[] {
     // `64:ff9b::` keeps its `::` (the zeros before the IPv4 part); `::ffff:` loses its last `:`.
     if (!head.endsWith('::')) head = head.replace(/:$/, '')
   }
-  const words = (part: string) => (part === '' ? [] : part.split(':').filter((w) => w !== '').map((w) => Number.parseInt(w, 16)))
+  const words = (part: string) =>
+    part === ''
+      ? []
+      : part
+          .split(':')
+          .filter((w) => w !== '')
+          .map((w) => Number.parseInt(w, 16))
   const [left = '', right] = head.split('::')
   const before = words(left)
   const after = right === undefined ? [] : words(right)

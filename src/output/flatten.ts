@@ -9,10 +9,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** The contract's Money shape: `{ minorCurrencyUnits: integer, currency: string }` (extra keys allowed). */
 export function isMoney(value: unknown): value is Money {
   return (
-    isPlainObject(value) &&
-    typeof value.minorCurrencyUnits === 'number' &&
-    Number.isInteger(value.minorCurrencyUnits) &&
-    typeof value.currency === 'string'
+    isPlainObject(value) && typeof value.minorCurrencyUnits === 'number' && Number.isInteger(value.minorCurrencyUnits) && typeof value.currency === 'string'
   )
 }
 

@@ -117,11 +117,7 @@ async function recordTo<T>(sink: Sink, view: View<T>, record: T, options: Output
  * --columns (options.columns) selects columns for table and csv; an unknown one throws
  * UnknownColumnError before anything is written (for a data-driven view: at the first record).
  */
-export async function renderList<T>(
-  view: View<T>,
-  records: Iterable<T> | AsyncIterable<T>,
-  options: OutputOptions,
-): Promise<number> {
+export async function renderList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>, options: OutputOptions): Promise<number> {
   const sink = sinkFor(options)
   try {
     if (options.ids) return await idList(view, records, options, sink)

@@ -235,4 +235,3 @@ export class Sink {
     await writeChunk(this.#out, text)
   }
 }
-

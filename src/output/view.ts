@@ -110,4 +110,3 @@ export function readColumn<T>(column: Column<T>, record: T): unknown {
 export function columnReader<T>(column: Column<T>): (record: T) => unknown {
   return column.get ?? pathReader(column.key)
 }
-

@@ -20,7 +20,12 @@ const received: string[] = []
 async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const response = await fetch(`${emulator.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${KEYS.merchantSecretKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${KEYS.merchantSecretKey}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   })
   const text = await response.text()
@@ -44,9 +49,16 @@ async function payByLinkOrder(amount: number, description = 'Tea & "biscuits" <b
 }
 
 async function savedCardChallenge(cardNumber = '4000000000003220'): Promise<{ orderId: string; paymentTokenId: string; challengeUrl: string }> {
-  const customer = await api('POST', '/customers', { UpsertConsumerCustomer: { givenName: 'Jo', familyName: 'Shopper', emailAddress: `jo+${Math.random().toString(36).slice(2)}@example.com` } })
+  const customer = await api('POST', '/customers', {
+    UpsertConsumerCustomer: { givenName: 'Jo', familyName: 'Shopper', emailAddress: `jo+${Math.random().toString(36).slice(2)}@example.com` },
+  })
   const customerId = customer.body.customerId
-  const source = await api('POST', '/sources', { CreateCardPaymentSource: { cardNumber, expiryMonth: 12, expiryYear: 2099, cvc: '123' } }, { 'Customer-Id': customerId })
+  const source = await api(
+    'POST',
+    '/sources',
+    { CreateCardPaymentSource: { cardNumber, expiryMonth: 12, expiryYear: 2099, cvc: '123' } },
+    { 'Customer-Id': customerId },
+  )
   expect(source.status, JSON.stringify(source.body)).toBe(200)
   const token = await api('POST', '/tokens', { CreateSavedPaymentSourceToken: { paymentSourceId: source.body.paymentSourceId, amount: aud(2500) } })
   const order = await api('POST', '/orders', { CreateOnlineOrder: { amount: aud(2500) } })
@@ -58,7 +70,10 @@ async function savedCardChallenge(cardNumber = '4000000000003220'): Promise<{ or
 
 async function shoot(page: Page, name: string): Promise<void> {
   if (!SCREENS) return
-  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height })
     await page.screenshot({ path: `${SCREENS}/${name}-${width}.png` })
   }
@@ -83,7 +98,9 @@ beforeAll(async () => {
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done))
   ;[emulator, browser] = await Promise.all([startEmulator({ port: 0 }), chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] })])
   const port = (receiver.address() as AddressInfo).port
-  const hook = await api('POST', '/webhooks', { CreateWebhookMerchantSubscription: { url: `http://127.0.0.1:${port}/hooks`, events: ['TransactionPaid', 'TransactionFailed', 'OrderCreated'] } })
+  const hook = await api('POST', '/webhooks', {
+    CreateWebhookMerchantSubscription: { url: `http://127.0.0.1:${port}/hooks`, events: ['TransactionPaid', 'TransactionFailed', 'OrderCreated'] },
+  })
   expect(hook.status).toBe(200)
 }, 30_000)
 
@@ -112,7 +129,11 @@ describe('the pay-by-link page', () => {
     const order = await api('GET', `/orders/${orderId}`)
     expect(order.body.status).toBe('paid')
     const txn = await api('GET', `/transactions/${order.body.transactionId}`)
-    expect([txn.body.purchaseDetails.status, txn.body.purchaseDetails.surchargeAmount, txn.body.paymentMethod.accountHint]).toEqual(['accepted', 14, 'Visa ending 4242'])
+    expect([txn.body.purchaseDetails.status, txn.body.purchaseDetails.surchargeAmount, txn.body.paymentMethod.accountHint]).toEqual([
+      'accepted',
+      14,
+      'Visa ending 4242',
+    ])
     await expect.poll(() => received.some((b) => b.includes('TransactionPaid') && b.includes(orderId)), { timeout: 5000 }).toBe(true)
     await page.reload()
     expect(await page.getByRole('button', { name: /^Pay/ }).count()).toBe(0)
@@ -130,7 +151,9 @@ describe('the pay-by-link page', () => {
     await shoot(page, 'checkout-declined')
     expect((await api('GET', `/orders/${orderId}`)).body.status).toBe('pending')
     const failed = await api('GET', `/transactions?orderId=${orderId}`)
-    expect(failed.body.map((t: any) => t.paymentMethod?.paymentFailure?.errorCode ?? t.details?.paymentMethod?.paymentFailure?.errorCode)).toContain('do_not_honor')
+    expect(failed.body.map((t: any) => t.paymentMethod?.paymentFailure?.errorCode ?? t.details?.paymentMethod?.paymentFailure?.errorCode)).toContain(
+      'do_not_honor',
+    )
   })
 
   it('pays with PayTo: the bank page approves the agreement and the order is paid', async () => {
@@ -164,7 +187,7 @@ describe('the pay-by-link page', () => {
   })
 })
 
-describe('the 3DS challenge page of an integrator\'s own card payment', () => {
+describe("the 3DS challenge page of an integrator's own card payment", () => {
   for (const [button, expected] of [
     ['Pass the check', 200],
     ['Fail the check', 'three_ds_failed'],

@@ -29,35 +29,47 @@ describe('the answer size cap', () => {
 
   it('stops reading a body one byte over the cap (no Content-Length)', async () => {
     service.answer(() => ({ body: big, chunked: true }))
-    const error = await transport(big.length - 1).send({ method: 'GET', path: '/orders/ordr_1' }).catch((e: unknown) => e)
+    const error = await transport(big.length - 1)
+      .send({ method: 'GET', path: '/orders/ordr_1' })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ResponseFormatError)
     expect((error as Error).message).toContain(`did not match the contract: it is longer than the ${big.length - 1} bytes payfac reads`)
   })
 
   it('refuses a declared Content-Length over the cap before reading (the body never comes)', async () => {
     service.answer(() => ({ headers: { 'content-length': String(64 * 1024 * 1024 + 1) }, cut: 'hold' }))
-    const error = await transport().send({ method: 'GET', path: '/orders/ordr_1' }).catch((e: unknown) => e)
+    const error = await transport()
+      .send({ method: 'GET', path: '/orders/ordr_1' })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ResponseFormatError)
     expect((error as Error).message).toMatch(/declares 67108865 bytes \(Content-Length\), more than the 64 MiB payfac reads/)
   })
 
   it('caps list pages read later the same way', async () => {
     service.answer(() => ({ body: `[${big}]` }))
-    const error = await transport(1000).send({ method: 'GET', path: '/orders', responseType: 'json-later' }).catch((e: unknown) => e)
+    const error = await transport(1000)
+      .send({ method: 'GET', path: '/orders', responseType: 'json-later' })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ResponseFormatError)
   })
 
   it('makes an oversized answer to a POST an unknown outcome', async () => {
     service.answer(() => ({ status: 201, body: big }))
-    const error = await transport(1000).send({ method: 'POST', path: '/orders', body: { CreateOnlineOrder: {} } }).catch((e: unknown) => e)
+    const error = await transport(1000)
+      .send({ method: 'POST', path: '/orders', body: { CreateOnlineOrder: {} } })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect((error as OutcomeUnknownError).lost).toBe('answer')
-    expect((error as Error).message).toMatch(/POST \/orders: the service answered 201 but its answer did not match the contract \(it is longer than the 1000 bytes payfac reads\)/)
+    expect((error as Error).message).toMatch(
+      /POST \/orders: the service answered 201 but its answer did not match the contract \(it is longer than the 1000 bytes payfac reads\)/,
+    )
   })
 
   it('makes a non-JSON answer to a PATCH an unknown outcome', async () => {
     service.answer(() => ({ headers: { 'content-type': 'text/html' }, body: '<html>done?</html>' }))
-    const error = await transport().send({ method: 'PATCH', path: '/transactions/tran_1', body: { CreateRefund: { refundAmount: 1 } } }).catch((e: unknown) => e)
+    const error = await transport()
+      .send({ method: 'PATCH', path: '/transactions/tran_1', body: { CreateRefund: { refundAmount: 1 } } })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(ResponseFormatError)
   })

@@ -28,7 +28,12 @@ export interface MockService {
   agent: MockAgent
   requests: WireRequest[]
   /** Answer the next request matching method and path (with query, or a predicate). */
-  on(method: string, path: string | ((path: string) => boolean), reply: Reply | ((req: WireRequest) => Reply), options?: { times?: number; delayMs?: number }): void
+  on(
+    method: string,
+    path: string | ((path: string) => boolean),
+    reply: Reply | ((req: WireRequest) => Reply),
+    options?: { times?: number; delayMs?: number },
+  ): void
   /** Fail the next matching request with a network error. */
   fail(method: string, path: string, error: Error): void
   client(options?: Partial<ClientOptions>): PayfacClient

@@ -62,7 +62,11 @@ describe('orders on the wire', () => {
   it('pay sends PayByPayTo to /orders/{id}/pay and returns the PayOrderComplete transaction', async () => {
     const transaction = { transactionId: 'tran_1', transactionStatus: 'paid', amount: 1250, currency: 'AUD', payType: 'payinfull' }
     svc.on('POST', '/orders/ordr_ZqCNoNcm_22WeZ-j/pay', { body: { PayOrderComplete: transaction } })
-    const result = await client().orders.pay(order.orderId, { PayByPayTo: { paymentTokenId: 'ptkn_Pq3x8sK1mZ0aB2cD' } }, { context: { merchantId: 'mcht_call' } })
+    const result = await client().orders.pay(
+      order.orderId,
+      { PayByPayTo: { paymentTokenId: 'ptkn_Pq3x8sK1mZ0aB2cD' } },
+      { context: { merchantId: 'mcht_call' } },
+    )
     expect(result).toEqual({ kind: 'PayOrderComplete', transaction })
     const [req] = svc.requests
     expect(req?.method).toBe('POST')
@@ -91,7 +95,9 @@ describe('orders on the wire', () => {
 
   it('pay answered with an unknown envelope has an unknown outcome (the payment may have been made)', async () => {
     svc.on('POST', '/orders/ordr_1/pay', { body: { SomethingElse: {} } })
-    const error = await client().orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } }).catch((e: unknown) => e)
+    const error = await client()
+      .orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: 'ptkn_1' } })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect((error as OutcomeUnknownError).lost).toBe('answer')
     expect((error as OutcomeUnknownError).cause).toBeInstanceOf(ResponseFormatError)

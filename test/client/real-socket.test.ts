@@ -30,8 +30,16 @@ describe('real sockets', () => {
     const port = (probe.address() as AddressInfo).port
     await new Promise<void>((resolve) => probe.close(() => resolve()))
     const sleeps: number[] = []
-    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, credential: 'sandbox_sk_x', maxRetries: 2, random: () => 0, sleep: async (ms) => void sleeps.push(ms) })
-    const error = (await client.orders.create({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 1, currency: 'AUD' } } }).catch((e: unknown) => e)) as ConnectionError
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      credential: 'sandbox_sk_x',
+      maxRetries: 2,
+      random: () => 0,
+      sleep: async (ms) => void sleeps.push(ms),
+    })
+    const error = (await client.orders
+      .create({ CreateOnlineOrder: { amount: { minorCurrencyUnits: 1, currency: 'AUD' } } })
+      .catch((e: unknown) => e)) as ConnectionError
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error.code).toBe('ECONNREFUSED')
     expect(error.mayHaveReachedService).toBe(false)
@@ -76,7 +84,11 @@ describe('real sockets', () => {
 
 describe('a walk over real sockets', () => {
   it('reads pages sent in many small writes, with a byte order mark and characters split across writes', async () => {
-    const all = Array.from({ length: 7 }, (_, i) => ({ orderId: `ordr_${i}`, description: `Crème brûlée ☕ ${i}`, amount: { minorCurrencyUnits: 100 + i, currency: 'AUD' } }))
+    const all = Array.from({ length: 7 }, (_, i) => ({
+      orderId: `ordr_${i}`,
+      description: `Crème brûlée ☕ ${i}`,
+      amount: { minorCurrencyUnits: 100 + i, currency: 'AUD' },
+    }))
     const base = await listen((res, _body, url) => {
       const page = Number(new URL(url, 'http://x').searchParams.get('page') ?? 1)
       const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(all.slice((page - 1) * 3, page * 3)))])

@@ -128,7 +128,10 @@ describe('tokens', () => {
 describe('webhooks', () => {
   it('unwraps subscription envelopes in answers and lists', async () => {
     svc.on('GET', '/webhooks/webhook_1', { body: { WebhookMarketplaceSubscription: { id: 'webhook_1', marketplaceId: 'mktp_1', status: 'Active' } } })
-    svc.on('GET', '/webhooks', { body: [{ WebhookMerchantSubscription: { id: 'webhook_2' } }, { id: 'webhook_3' }], headers: { 'page-count': '1', 'total-record-count': '2' } })
+    svc.on('GET', '/webhooks', {
+      body: [{ WebhookMerchantSubscription: { id: 'webhook_2' } }, { id: 'webhook_3' }],
+      headers: { 'page-count': '1', 'total-record-count': '2' },
+    })
     const client = svc.client()
     expect((await client.webhooks.get('webhook_1')).marketplaceId).toBe('mktp_1')
     expect((await client.webhooks.list()).items.map((s) => s.id)).toEqual(['webhook_2', 'webhook_3'])
@@ -155,9 +158,9 @@ describe('loans', () => {
 
 describe('customers and payto input checks', () => {
   it('refuses a consumer upsert with a non-E.164 phone', async () => {
-    await expect(
-      svc.client().customers.upsert({ UpsertConsumerCustomer: { emailAddress: 'a@b.co', phoneNumber: '0401 234 567' } }),
-    ).rejects.toThrow(/UpsertConsumerCustomer\.phoneNumber: expected a telephone number in E\.164 form/)
+    await expect(svc.client().customers.upsert({ UpsertConsumerCustomer: { emailAddress: 'a@b.co', phoneNumber: '0401 234 567' } })).rejects.toThrow(
+      /UpsertConsumerCustomer\.phoneNumber: expected a telephone number in E\.164 form/,
+    )
   })
 
   it('refuses an agreement with both an alias and a BBAN', async () => {

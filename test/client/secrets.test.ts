@@ -33,10 +33,22 @@ describe('the credential never leaks', () => {
 
     const errors: unknown[] = []
     for (const id of ['ordr_1', 'ordr_2', 'ordr_3', 'ordr_4']) errors.push(await client.orders.get(id).catch((e: unknown) => e))
-    errors.push(await svc.client({ timeoutMs: 30, maxRetries: 1, debug: (l) => lines.push(l) }).orders.get('ordr_5').catch((e: unknown) => e))
+    errors.push(
+      await svc
+        .client({ timeoutMs: 30, maxRetries: 1, debug: (l) => lines.push(l) })
+        .orders.get('ordr_5')
+        .catch((e: unknown) => e),
+    )
     errors.push(await client.orders.pay('ordr_1', { PayByPayTo: { paymentTokenId: CREDENTIAL } }).catch((e: unknown) => e))
 
-    expect(errors.map((e) => (e as Error).name)).toEqual(['ApiError', 'ApiError', 'ResponseFormatError', 'ConnectionError', 'TimeoutError', 'InvalidInputError'])
+    expect(errors.map((e) => (e as Error).name)).toEqual([
+      'ApiError',
+      'ApiError',
+      'ResponseFormatError',
+      'ConnectionError',
+      'TimeoutError',
+      'InvalidInputError',
+    ])
     for (const error of errors) for (const view of everyViewOf(error)) expectNoCredential(view)
     expect(lines.length).toBeGreaterThan(8)
     for (const line of lines) expectNoCredential(line)

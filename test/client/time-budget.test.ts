@@ -43,7 +43,10 @@ describe('time budgets', () => {
   it('by default gives a GET 30 s a try and 60 s in all, then says how long it tried', async () => {
     silent(5)
     const time = fakeTime()
-    const error = await svc.client(time.options).orders.get('ordr_1').catch((e: unknown) => e)
+    const error = await svc
+      .client(time.options)
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TimeoutError)
     // 30 s, a backoff of 125 ms, then what is left of the 60 s.
     expect(time.deadlines).toEqual([30_000, 29_875])
@@ -55,7 +58,10 @@ describe('time budgets', () => {
   it('timeoutMs bounds each attempt; the retries stop at the retry limit well inside the budget', async () => {
     silent(5)
     const time = fakeTime()
-    const error = (await svc.client({ ...time.options, timeoutMs: 5000 }).orders.get('ordr_1').catch((e: unknown) => e)) as TimeoutError
+    const error = (await svc
+      .client({ ...time.options, timeoutMs: 5000 })
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as TimeoutError
     expect(time.deadlines).toEqual([5000, 5000, 5000, 5000])
     expect(time.retries.map((r) => r.reason)).toEqual(['got no answer within 5000 ms', 'got no answer within 5000 ms', 'got no answer within 5000 ms'])
     expect(error.tried).toEqual({ attempts: 4, elapsedMs: 20_000 + 125 + 250 + 500 })
@@ -64,7 +70,10 @@ describe('time budgets', () => {
   it('a timeout longer than the budget makes the budget that long: one attempt', async () => {
     silent(2)
     const time = fakeTime()
-    const error = (await svc.client({ ...time.options, timeoutMs: 90_000 }).orders.get('ordr_1').catch((e: unknown) => e)) as TimeoutError
+    const error = (await svc
+      .client({ ...time.options, timeoutMs: 90_000 })
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as TimeoutError
     expect(time.deadlines).toEqual([90_000])
     expect(error.tried).toBeUndefined()
     expect(error.message).toBe('GET /orders/ordr_1 got no answer within 90000 ms')
@@ -73,7 +82,10 @@ describe('time budgets', () => {
   it('does not start a retry whose wait would outlast the budget (Retry-After 40 s, twice)', async () => {
     svc.on('GET', '/orders/ordr_1', { status: 503, body: { message: 'Busy' }, headers: { 'retry-after': '40' } }, { times: 3 })
     const time = fakeTime()
-    const error = (await svc.client(time.options).orders.get('ordr_1').catch((e: unknown) => e)) as ApiError
+    const error = (await svc
+      .client(time.options)
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as ApiError
     expect(error).toBeInstanceOf(ApiError)
     expect(svc.requests).toHaveLength(2)
     expect(error.tried).toEqual({ attempts: 2, elapsedMs: 40_000 })

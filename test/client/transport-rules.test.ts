@@ -67,7 +67,16 @@ describe('localhost names', () => {
     localhostLookup('deep.name.localhost', { all: true }, (error, addresses) => answers.push(error, addresses))
     localhostLookup('LOCALHOST.', { family: 6 }, (error, address, family) => answers.push(error, address, family))
     // Synchronous: nothing was asked of DNS.
-    expect(answers).toEqual([null, [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }], null, '::1', 6])
+    expect(answers).toEqual([
+      null,
+      [
+        { address: '127.0.0.1', family: 4 },
+        { address: '::1', family: 6 },
+      ],
+      null,
+      '::1',
+      6,
+    ])
   })
 
   it.each([

@@ -1,6 +1,15 @@
 import { Readable } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ApiError, ConnectionError, InvalidInputError, OutcomeUnknownError, PayfacError, ResponseFormatError, TimeoutError, createClient } from '../../src/client/index.js'
+import {
+  ApiError,
+  ConnectionError,
+  InvalidInputError,
+  OutcomeUnknownError,
+  PayfacError,
+  ResponseFormatError,
+  TimeoutError,
+  createClient,
+} from '../../src/client/index.js'
 import { CREDENTIAL, type MockService, ORIGIN, mockService, networkError } from './mock-service.js'
 
 let svc: MockService
@@ -48,7 +57,9 @@ describe('request building', () => {
     const client = svc.client()
     await client.transactions.list({ createdAfter: new Date('2026-01-02T03:04:05.006Z') })
     expect(svc.requests[0]?.query.get('createdAfter')).toBe('2026-01-02T03:04:05.006Z')
-    await expect(client.transactions.list({ filter: { a: 1 } })).rejects.toThrow('Query parameter filter must be a string, number, boolean or date (got object)')
+    await expect(client.transactions.list({ filter: { a: 1 } })).rejects.toThrow(
+      'Query parameter filter must be a string, number, boolean or date (got object)',
+    )
     expect(svc.requests).toHaveLength(1)
   })
 
@@ -100,7 +111,9 @@ describe('request building', () => {
 
   it('refuses an upload of the wrong type or over 10 MB before sending', async () => {
     const client = svc.client()
-    await expect(client.merchants.uploadFile('mcht_1', { content: new Uint8Array(1), fileName: 'a.gif', contentType: 'image/gif' })).rejects.toThrow(/JPEG, PNG or PDF/)
+    await expect(client.merchants.uploadFile('mcht_1', { content: new Uint8Array(1), fileName: 'a.gif', contentType: 'image/gif' })).rejects.toThrow(
+      /JPEG, PNG or PDF/,
+    )
     await expect(
       client.merchants.uploadFile('mcht_1', { content: new Uint8Array(10 * 1024 * 1024 + 1), fileName: 'a.png', contentType: 'image/png' }),
     ).rejects.toThrow(/at most 10 MB/)
@@ -168,8 +181,16 @@ describe('error mapping', () => {
   })
 
   it('turns an HTML 502 into a clear ApiError (after retries for a GET)', async () => {
-    svc.on('GET', '/orders/ordr_1', { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', headers: { 'content-type': 'text/html' } }, { times: 4 })
-    const error = (await svc.client().orders.get('ordr_1').catch((e: unknown) => e)) as ApiError
+    svc.on(
+      'GET',
+      '/orders/ordr_1',
+      { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', headers: { 'content-type': 'text/html' } },
+      { times: 4 },
+    )
+    const error = (await svc
+      .client()
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as ApiError
     expect(error).toBeInstanceOf(ApiError)
     expect(error.status).toBe(502)
     expect(error.message).toBe('The service answered 502 Bad Gateway (not JSON: <html><body><h1>502 Bad Gateway</h1></body></html>)')
@@ -178,15 +199,25 @@ describe('error mapping', () => {
   })
 
   it('uses the request id header as the tracer when the body has none', async () => {
-    svc.on('GET', '/orders/ordr_1', { status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'No such order' }, headers: { 'x-request-id': 'req_7' } })
-    const error = (await svc.client().orders.get('ordr_1').catch((e: unknown) => e)) as ApiError
+    svc.on('GET', '/orders/ordr_1', {
+      status: 404,
+      body: { statusCode: 404, errorCode: 'not_found', message: 'No such order' },
+      headers: { 'x-request-id': 'req_7' },
+    })
+    const error = (await svc
+      .client()
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as ApiError
     expect(error.tracer).toBe('req_7')
     expect(error.describe()).toBe('No such order [not_found] (reference: req_7)')
   })
 
   it('maps connection refused to ConnectionError that never reached the service', async () => {
     svc.fail('GET', '/orders/ordr_1', networkError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:4010'))
-    const error = (await svc.client({ maxRetries: 0 }).orders.get('ordr_1').catch((e: unknown) => e)) as ConnectionError
+    const error = (await svc
+      .client({ maxRetries: 0 })
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as ConnectionError
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error).toMatchObject({ code: 'ECONNREFUSED', mayHaveReachedService: false, method: 'GET', path: '/orders/ordr_1' })
     expect(error.message).toBe('GET /orders/ordr_1 failed: connect ECONNREFUSED 127.0.0.1:4010')
@@ -206,7 +237,10 @@ describe('error mapping', () => {
 
   it('maps a reset of a GET to ConnectionError that may have reached the service (a read has no outcome to lose)', async () => {
     svc.fail('GET', '/orders/ordr_1', networkError('ECONNRESET', 'read ECONNRESET'))
-    const error = (await svc.client({ maxRetries: 0 }).orders.get('ordr_1').catch((e: unknown) => e)) as ConnectionError
+    const error = (await svc
+      .client({ maxRetries: 0 })
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as ConnectionError
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error.mayHaveReachedService).toBe(true)
   })
@@ -236,9 +270,14 @@ describe('error mapping', () => {
 
   it('a 2xx that is not JSON is a ResponseFormatError', async () => {
     svc.on('GET', '/orders/ordr_1', { body: '<html>maintenance</html>', headers: { 'content-type': 'text/html' } })
-    const error = await svc.client().orders.get('ordr_1').catch((e: unknown) => e)
+    const error = await svc
+      .client()
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ResponseFormatError)
-    expect((error as Error).message).toBe("The service's answer to GET /orders/ordr_1 (200) did not match the contract: expected JSON but got text/html: <html>maintenance</html>")
+    expect((error as Error).message).toBe(
+      "The service's answer to GET /orders/ordr_1 (200) did not match the contract: expected JSON but got text/html: <html>maintenance</html>",
+    )
   })
 
   it('a success status carrying an ApiError body (errorCode + failure statusCode) is an ApiError', async () => {
@@ -284,7 +323,10 @@ describe('unknown outcomes and the intercept hook', () => {
 
   it('a DELETE answered 503 is retried, then an unknown outcome', async () => {
     svc.on('DELETE', '/orders/ordr_1', { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'busy' } }, { times: 4 })
-    const error = (await svc.client().orders.cancel('ordr_1').catch((e: unknown) => e)) as OutcomeUnknownError
+    const error = (await svc
+      .client()
+      .orders.cancel('ordr_1')
+      .catch((e: unknown) => e)) as OutcomeUnknownError
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect(error).toMatchObject({ lost: 'status', status: 503 })
     expect(svc.requests).toHaveLength(4)
@@ -337,7 +379,10 @@ describe('retries', () => {
 
   it('gives up after maxRetries and throws the last ApiError', async () => {
     svc.on('GET', '/orders/ordr_1', { status: 429, body: { statusCode: 429, errorCode: 'rate_limited', message: 'slow down' } }, { times: 3 })
-    const error = (await svc.client({ maxRetries: 2 }).orders.get('ordr_1').catch((e: unknown) => e)) as ApiError
+    const error = (await svc
+      .client({ maxRetries: 2 })
+      .orders.get('ordr_1')
+      .catch((e: unknown) => e)) as ApiError
     expect(error.status).toBe(429)
     expect(svc.requests).toHaveLength(3)
     expect(svc.sleeps).toHaveLength(2)

@@ -9,7 +9,17 @@ const { cli, server } = recording
 
 describe('payfac api', () => {
   it('sends the method, path, query, body and extra headers as given, and prints the JSON answer', async () => {
-    const result = await cli('api', 'post', '/simulation?dryRun=true&tag=a&tag=b', '--data', '{"AdvanceClock":{"seconds":60}}', '-H', 'Merchant-Id: mcht_ZqCNoNcm_22WeZ-j', '-H', 'X-Trace: 1')
+    const result = await cli(
+      'api',
+      'post',
+      '/simulation?dryRun=true&tag=a&tag=b',
+      '--data',
+      '{"AdvanceClock":{"seconds":60}}',
+      '-H',
+      'Merchant-Id: mcht_ZqCNoNcm_22WeZ-j',
+      '-H',
+      'X-Trace: 1',
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toEqual({ ok: true })
     const [request] = server.requests

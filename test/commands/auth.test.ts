@@ -150,7 +150,11 @@ describe('auth: bad input exits 2 and sends nothing', () => {
     ['a bad delegate e-mail', ['auth', 'signin', '--delegate-reference', 'acme-01', '--email', 'nobody'], /e-mail/],
     ['--data of an unknown envelope', ['auth', 'signin', '--data', '{"SignInSomeone":{}}'], /SignInConsumer/],
     ['--data that is a bare body', ['auth', 'signin', '--data', '{"customerId":"cust_ZqCNoNcm_22WeZ-j"}'], /envelope/],
-    ['SignInConsumer with a field it does not have', ['auth', 'signin', '--data', '{"SignInConsumer":{"customerId":"cust_ZqCNoNcm_22WeZ-j","email":"a@b.example"}}'], /emailAddress/],
+    [
+      'SignInConsumer with a field it does not have',
+      ['auth', 'signin', '--data', '{"SignInConsumer":{"customerId":"cust_ZqCNoNcm_22WeZ-j","email":"a@b.example"}}'],
+      /emailAddress/,
+    ],
     ['SignInConsumer with a bad customer id', ['auth', 'signin', '--data', '{"SignInConsumer":{"customerId":"nope"}}'], /cust_/],
     ['listing tokens without a merchant or marketplace', ['auth', 'tokens', 'list', '--status', 'Active'], /--merchant-id or --marketplace-id/],
     ['a merchant filter with the wrong prefix', ['auth', 'tokens', 'list', '--merchant-id', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
@@ -161,7 +165,11 @@ describe('auth: bad input exits 2 and sends nothing', () => {
     ['--expires-in with --expires-at', ['auth', 'tokens', 'create', '--expires-in', '1d', '--expires-at', '2099-01-01'], /expires/],
     ['an --owner that is neither merchant nor marketplace', ['auth', 'tokens', 'create', '--owner', 'cust_ZqCNoNcm_22WeZ-j'], /mcht_|mktp_/],
     ['an update that changes nothing', ['auth', 'tokens', 'update', 'stkn_ZqCNoNcm_22WeZ-j'], /Nothing to update/],
-    ['an update --data envelope of another kind', ['auth', 'tokens', 'update', 'stkn_ZqCNoNcm_22WeZ-j', '--data', '{"CreateServiceToken":{}}'], /UpdateServiceToken/],
+    [
+      'an update --data envelope of another kind',
+      ['auth', 'tokens', 'update', 'stkn_ZqCNoNcm_22WeZ-j', '--data', '{"CreateServiceToken":{}}'],
+      /UpdateServiceToken/,
+    ],
     ['an empty token id', ['auth', 'tokens', 'get', ' '], /must not be empty/],
   ]
 
@@ -170,9 +178,28 @@ describe('auth: bad input exits 2 and sends nothing', () => {
   it('sends the token list filters as query parameters, never as context headers', async () => {
     server.respond(() => ({ status: 200, headers: { 'Page-Count': '1', 'Total-Record-Count': '0' }, body: [] }))
     const result = await cli(
-      'auth', 'tokens', 'list', '--merchant-id', 'mcht_ZqCNoNcm_22WeZ-j', '--merchant-id', 'mcht_Pq3x8sK1mZ0aB2cD',
-      '--marketplace-id', 'mktp_ZqCNoNcm_22WeZ-j', '--status', 'Active', '--status', 'Revoked', '--no-expired',
-      '--created-from', '2026-01-01', '--created-to', '2026-02-01T00:00:00Z', '--expires-from', '2026-03-01', '--expires-to', '2026-04-01',
+      'auth',
+      'tokens',
+      'list',
+      '--merchant-id',
+      'mcht_ZqCNoNcm_22WeZ-j',
+      '--merchant-id',
+      'mcht_Pq3x8sK1mZ0aB2cD',
+      '--marketplace-id',
+      'mktp_ZqCNoNcm_22WeZ-j',
+      '--status',
+      'Active',
+      '--status',
+      'Revoked',
+      '--no-expired',
+      '--created-from',
+      '2026-01-01',
+      '--created-to',
+      '2026-02-01T00:00:00Z',
+      '--expires-from',
+      '2026-03-01',
+      '--expires-to',
+      '2026-04-01',
     )
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests.splice(0)
@@ -194,7 +221,10 @@ describe('auth: bad input exits 2 and sends nothing', () => {
   })
 
   it('sends the sign-in envelopes the flags name', async () => {
-    server.respond(() => ({ status: 200, body: { customerId: 'cust_ZqCNoNcm_22WeZ-j', customerDelegateId: 'custd_ZqCNoNcm_22WeZ-j', customToken: 'ct_secret_value_123' } }))
+    server.respond(() => ({
+      status: 200,
+      body: { customerId: 'cust_ZqCNoNcm_22WeZ-j', customerDelegateId: 'custd_ZqCNoNcm_22WeZ-j', customToken: 'ct_secret_value_123' },
+    }))
     expect((await cli('auth', 'signin', '--delegate', 'custd_ZqCNoNcm_22WeZ-j')).code).toBe(0)
     expect((await cli('auth', 'signin', '--delegate-reference', 'acme-01', '--email', 'sam@acme.example')).code).toBe(0)
     expect(server.requests.splice(0).map((r) => r.json)).toEqual([

@@ -24,16 +24,36 @@ const cases: RefusalCase[] = [
   ['--interval past Node timers', ['payto', 'status', AGREEMENT, '--poll', '--interval', '99999999999999s'], /--interval must be from 100ms to 24h/],
   // Lengths
   ['a 1 MB --reference', ['orders', 'list', '--reference', MEGABYTE], /--reference is 1048576 characters long; payfac takes at most 2048/],
-  ['a 2,049-character --description', ['orders', 'create', '--amount', '1', '--currency', 'AUD', '--description', 'd'.repeat(2049)], /--description is 2049 characters long/],
+  [
+    'a 2,049-character --description',
+    ['orders', 'create', '--amount', '1', '--currency', 'AUD', '--description', 'd'.repeat(2049)],
+    /--description is 2049 characters long/,
+  ],
   ['a --reference given as --reference=… too long', ['orders', 'list', `--reference=${'x'.repeat(5000)}`], /--reference is 5000 characters long/],
   // Dates
-  ['--created-after in year 0', ['orders', 'list', '--created-after', '0000-01-01'], /--created-after: 0000-01-01 is out of range: dates run from 1970-01-01 to 2100-12-31/],
+  [
+    '--created-after in year 0',
+    ['orders', 'list', '--created-after', '0000-01-01'],
+    /--created-after: 0000-01-01 is out of range: dates run from 1970-01-01 to 2100-12-31/,
+  ],
   ['--created-before in 2101', ['orders', 'list', '--created-before', '2101-01-01'], /--created-before: 2101-01-01 is out of range/],
   ['a timestamp in 1969', ['transactions', 'list', '--created-after', '1969-12-31T23:00:00Z'], /--created-after: 1969-12-31 is out of range/],
-  ['--from in year 0 (the same check)', ['settlement', 'reconcile', '--currency', 'AUD', '--from', '0000-01-01', '--to', '2026-01-01'], /--from: 0000-01-01 is out of range/],
+  [
+    '--from in year 0 (the same check)',
+    ['settlement', 'reconcile', '--currency', 'AUD', '--from', '0000-01-01', '--to', '2026-01-01'],
+    /--from: 0000-01-01 is out of range/,
+  ],
   // Control characters
-  ['CR and LF in a flag value', ['orders', 'list', '--reference', 'inv\r\nFAKE: Success, exit 0'], /--reference holds a control character \(U\+000D\): "inv\\r\\nFAKE: Success, exit 0"/],
-  ['ESC in an argument', ['orders', 'get', 'ordr_\u001b]52;c;AAAA\u0007'], /An argument holds a control character \(U\+001B\): "ordr_\\u001b\]52;c;AAAA\\u0007"/],
+  [
+    'CR and LF in a flag value',
+    ['orders', 'list', '--reference', 'inv\r\nFAKE: Success, exit 0'],
+    /--reference holds a control character \(U\+000D\): "inv\\r\\nFAKE: Success, exit 0"/,
+  ],
+  [
+    'ESC in an argument',
+    ['orders', 'get', 'ordr_\u001b]52;c;AAAA\u0007'],
+    /An argument holds a control character \(U\+001B\): "ordr_\\u001b\]52;c;AAAA\\u0007"/,
+  ],
   ['a C1 control in --flag=value', ['orders', 'list', '--reference=a\u009bb'], /--reference holds a control character \(U\+009B\): "a\\u009bb"/],
   ['DEL in a flag value', ['orders', 'list', '--reference', 'a\u007fb'], /U\+007F/],
   ['a tab in a flag value', ['orders', 'list', '--reference', 'a\tb'], /--reference holds a control character \(U\+0009\): "a\\tb"/],
@@ -65,7 +85,18 @@ describe('values at the bounds are sent', () => {
   it('--timeout 24h, dates 1970-01-01 and 2100-12-31, a 2,048-character reference and known --columns', async () => {
     const reference = 'r'.repeat(2048)
     const result = await recording.cli(
-      'orders', 'list', '--timeout', '24h', '--created-after', '1970-01-01', '--created-before', '2100-12-31T23:59:59Z', '--reference', reference, '--columns', 'orderId,amount.currency,purchaseDetails.status',
+      'orders',
+      'list',
+      '--timeout',
+      '24h',
+      '--created-after',
+      '1970-01-01',
+      '--created-before',
+      '2100-12-31T23:59:59Z',
+      '--reference',
+      reference,
+      '--columns',
+      'orderId,amount.currency,purchaseDetails.status',
     )
     expect(result.code, result.stderr).toBe(0)
     expect(recording.server.requests).toHaveLength(1)
@@ -76,8 +107,19 @@ describe('values at the bounds are sent', () => {
   })
 
   it('--data may hold line breaks (JSON whitespace)', async () => {
-    recording.server.respond(() => ({ status: 200, body: { OnlineOrder: { order: { orderId: ORDER, amount: { minorCurrencyUnits: 100, currency: 'AUD' } } } } }))
-    const result = await recording.cli('orders', 'create', '--data', '{\n  "CreateOnlineOrder": {\n\t"amount": {"minorCurrencyUnits": 100, "currency": "AUD"}\n  }\n}', '--if-exists', 'create', '--json')
+    recording.server.respond(() => ({
+      status: 200,
+      body: { OnlineOrder: { order: { orderId: ORDER, amount: { minorCurrencyUnits: 100, currency: 'AUD' } } } },
+    }))
+    const result = await recording.cli(
+      'orders',
+      'create',
+      '--data',
+      '{\n  "CreateOnlineOrder": {\n\t"amount": {"minorCurrencyUnits": 100, "currency": "AUD"}\n  }\n}',
+      '--if-exists',
+      'create',
+      '--json',
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(recording.server.requests.map((r) => r.method)).toContain('POST')
   })

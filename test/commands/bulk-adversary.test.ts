@@ -40,7 +40,9 @@ describe('the same operation twice', () => {
   })
 
   it('the same payout in two files run by two processes at once (witness off) is paid out once', async () => {
-    await call('POST', '/simulation', { IncomingBankTransfer: { merchantId: bulk.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } })
+    await call('POST', '/simulation', {
+      IncomingBankTransfer: { merchantId: bulk.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } },
+    })
     const description = `adv-payout-${Date.now()}`
     const a = csv('payout-a.csv', ['amount,currency,description,repeat-window', `7.00,AUD,${description},0`])
     const b = csv('payout-b.csv', ['description,amount,currency,repeat-window', `${description},7.00,AUD,0`])
@@ -60,12 +62,24 @@ describe('lost answers', () => {
       const before = patches()
       const first = await payfac('transactions', 'refund', '--from-file', file)
       expect(first.code, first.stderr).toBe(7)
-      expect(first.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(['unknown', 'unknown'])
+      expect(
+        first.stdout
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',')[1]),
+      ).toEqual(['unknown', 'unknown'])
       expect(patches() - before).toBe(2)
       await control('DELETE', '/faults')
       const again = await payfac('transactions', 'refund', '--from-file', file)
       expect(again.code, again.stderr).toBe(0)
-      expect(again.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(['skipped-already-done', 'skipped-already-done'])
+      expect(
+        again.stdout
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',')[1]),
+      ).toEqual(['skipped-already-done', 'skipped-already-done'])
       expect(patches() - before).toBe(2)
       expect(refundsOf(ids)).toEqual([1, 1])
     })
@@ -75,7 +89,10 @@ describe('lost answers', () => {
 describe('a hostile service', () => {
   let server: RecordingServer
   beforeAll(async () => {
-    server = await startRecordingServer(() => ({ status: 422, body: { statusCode: 422, errorCode: '@SUM(A1)', message: '=HYPERLINK("http://evil.example","x")' } }))
+    server = await startRecordingServer(() => ({
+      status: 422,
+      body: { statusCode: 422, errorCode: '@SUM(A1)', message: '=HYPERLINK("http://evil.example","x")' },
+    }))
   })
   afterAll(() => server.close())
 
@@ -112,7 +129,10 @@ describe('JSON Lines', () => {
   it('refuses a JSON number amount with more digits than a double holds exactly (exit 2, nothing sent)', async () => {
     const [id] = await paid(1)
     const file = join(bulk.files, 'digits.jsonl')
-    writeFileSync(file, `{"transactionId": "${id}", "amount": 1.00, "currency": "AUD"}\n{"transactionId": "${id}", "amount": 90071992547409.91, "currency": "AUD"}\n`)
+    writeFileSync(
+      file,
+      `{"transactionId": "${id}", "amount": 1.00, "currency": "AUD"}\n{"transactionId": "${id}", "amount": 90071992547409.91, "currency": "AUD"}\n`,
+    )
     const before = patches()
     const result = await payfac('transactions', 'refund', '--from-file', file)
     expect(result.code, result.stderr).toBe(2)
@@ -136,7 +156,9 @@ describe('the journal fails closed', () => {
     const file = csv('damaged.csv', ['transactionId,amount,currency', `${ids[0]},1.00,AUD`])
     expect((await payfac('transactions', 'refund', '--from-file', file)).code).toBe(0)
     const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
-    const journal = (readdirSync(root, { recursive: true }) as string[]).find((e) => /bulk-transactions-refund-.*\.jsonl$/.test(e) && readFileSync(join(root, e), 'utf8').includes(ids[0] as string)) as string
+    const journal = (readdirSync(root, { recursive: true }) as string[]).find(
+      (e) => /bulk-transactions-refund-.*\.jsonl$/.test(e) && readFileSync(join(root, e), 'utf8').includes(ids[0] as string),
+    ) as string
     const lines = readFileSync(join(root, journal), 'utf8').split('\n')
     writeFileSync(join(root, journal), [lines[0]?.slice(0, 20), ...lines.slice(1)].join('\n'))
     const before = patches()

@@ -19,7 +19,13 @@ const patches = () => bulk.ctx.emulator.app.namespaces.root.requests.last(5000).
 describe('transactions refund --from-file', () => {
   it('checks every row before sending: a bad row is exit 2 naming its line and value, and nothing is sent', async () => {
     const ids = await paid(2)
-    const file = csv('bad.csv', ['transactionId,amount,currency', `${ids[0]},1.00,AUD`, `${ids[1]},1.00,AUD`, `${ids[1]},abc,AUD`, `ordr_NotATransaction1,1.00,AUD`])
+    const file = csv('bad.csv', [
+      'transactionId,amount,currency',
+      `${ids[0]},1.00,AUD`,
+      `${ids[1]},1.00,AUD`,
+      `${ids[1]},abc,AUD`,
+      `ordr_NotATransaction1,1.00,AUD`,
+    ])
     const before = patches()
     const result = await payfac('transactions', 'refund', '--from-file', file)
     expect(result.code, result.stderr).toBe(2)
@@ -34,12 +40,19 @@ describe('transactions refund --from-file', () => {
     const unknown = await payfac('transactions', 'refund', '--from-file', csv('col.csv', ['transactionId,amout', 'tran_ZqCNoNcm_22WeZ-j,1.00']))
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('"amout" is not a column of this command')
-    const both = await payfac('transactions', 'refund', '--from-file', csv('both.csv', ['transactionId,amount', 'tran_ZqCNoNcm_22WeZ-j,1.00']), '--currency', 'AUD')
+    const both = await payfac(
+      'transactions',
+      'refund',
+      '--from-file',
+      csv('both.csv', ['transactionId,amount', 'tran_ZqCNoNcm_22WeZ-j,1.00']),
+      '--currency',
+      'AUD',
+    )
     expect(both.code).toBe(2)
     expect(both.stderr).toContain('--currency is a column of the file with --from-file')
   })
 
-  it('--dry-run checks every row, prints the first row\'s request and sends nothing', async () => {
+  it("--dry-run checks every row, prints the first row's request and sends nothing", async () => {
     const ids = await paid(2)
     const file = csv('dry.csv', ['transactionId,amount,currency', `${ids[0]},1.25,AUD`, `${ids[1]},2.00,AUD`])
     const before = patches()
@@ -94,7 +107,11 @@ describe('transactions refund --from-file', () => {
     expect(last.code, last.stderr).toBe(0)
     expect(last.stderr).toMatch(/an earlier run's refund of 2\.00 AUD .* ended without an answer/)
     expect(refundsOf(ids)).toEqual(ids.map(() => 1))
-    const statuses = last.stdout.trim().split('\n').slice(1).map((line) => line.split(',')[1])
+    const statuses = last.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',')[1])
     expect(statuses.every((s) => s === 'done' || s === 'skipped-already-done')).toBe(true)
     const once = await payfac('transactions', 'refund', '--from-file', file)
     expect(once.code).toBe(0)
@@ -104,13 +121,21 @@ describe('transactions refund --from-file', () => {
 
   it('slows every worker on 429s and still refunds each row once (exit 0)', async () => {
     const ids = await paid(12)
-    const file = csv('limited.jsonl', ids.map((id) => JSON.stringify({ transactionId: id, amount: '1.50', currency: 'AUD' })))
+    const file = csv(
+      'limited.jsonl',
+      ids.map((id) => JSON.stringify({ transactionId: id, amount: '1.50', currency: 'AUD' })),
+    )
     await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', probability: 0.3, fault: '429;retry-after=1' })
     const result = await payfac('transactions', 'refund', '--from-file', `${file}`, '--concurrency', '6', '--json')
     expect(result.code, result.stderr).toBe(0)
-    const limited = bulk.ctx.emulator.app.namespaces.root.requests.last(5000).filter((r: { status: number; method: string }) => r.method === 'PATCH' && r.status === 429)
+    const limited = bulk.ctx.emulator.app.namespaces.root.requests
+      .last(5000)
+      .filter((r: { status: number; method: string }) => r.method === 'PATCH' && r.status === 429)
     expect(limited.length).toBeGreaterThan(0)
-    const rows = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    const rows = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'done'))
     expect(refundsOf(ids)).toEqual(ids.map(() => 1))
   }, 30_000)
@@ -119,10 +144,19 @@ describe('transactions refund --from-file', () => {
 describe('the production guard', () => {
   let server: RecordingServer
   beforeAll(async () => {
-    server = await startRecordingServer((r) => (r.method === 'POST' ? { status: 200, body: { customerId: 'cust_ProdBulkCustomer1' } } : { status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'Not here' } }))
+    server = await startRecordingServer((r) =>
+      r.method === 'POST'
+        ? { status: 200, body: { customerId: 'cust_ProdBulkCustomer1' } }
+        : { status: 404, body: { statusCode: 404, errorCode: 'not_found', message: 'Not here' } },
+    )
   })
   afterAll(() => server.close())
-  const production = () => ({ ...bulk.ctx.env, PAYFAC_BASE_URL: server.url, PAYFAC_API_KEY: 'live_sk_bulkProductionKey0001', PAYFAC_MERCHANT_ID: 'mcht_ProdBulkMerchant1' })
+  const production = () => ({
+    ...bulk.ctx.env,
+    PAYFAC_BASE_URL: server.url,
+    PAYFAC_API_KEY: 'live_sk_bulkProductionKey0001',
+    PAYFAC_MERCHANT_ID: 'mcht_ProdBulkMerchant1',
+  })
 
   it('without a terminal and without --yes sends nothing (exit 3); with --yes every row is sent', async () => {
     const file = csv('customers.csv', ['email,given-name,verified', 'jo@example.com,Jo,true', 'al@example.com,Al,no'])
@@ -132,7 +166,9 @@ describe('the production guard', () => {
     expect(refused.stderr).toContain('Checked 2 rows')
     expect(refused.stderr).toMatch(/needs confirmation, and there is no terminal to ask: nothing was sent/)
     expect(server.requests).toEqual([])
-    const refunds = await spawnCli(['transactions', 'refund', '--from-file', csv('prod-refunds.csv', ['transactionId,amount', 'tran_ZqCNoNcm_22WeZ-j,1.00'])], { env: production() })
+    const refunds = await spawnCli(['transactions', 'refund', '--from-file', csv('prod-refunds.csv', ['transactionId,amount', 'tran_ZqCNoNcm_22WeZ-j,1.00'])], {
+      env: production(),
+    })
     expect(refunds.code).toBe(3)
     expect(server.requests).toEqual([])
     const confirmed = await spawnCli(['customers', 'upsert', '--from-file', file, '--yes'], { env: production() })

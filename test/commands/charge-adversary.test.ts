@@ -68,10 +68,16 @@ describe('payto charge under attack', () => {
 
 /** Money available at once on the seeded merchant (an incoming bank transfer). */
 async function fund(minor: number): Promise<void> {
-  await json('simulate', 'IncomingBankTransfer', '--data', JSON.stringify({ merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: minor, currency: 'AUD' } }))
+  await json(
+    'simulate',
+    'IncomingBankTransfer',
+    '--data',
+    JSON.stringify({ merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: minor, currency: 'AUD' } }),
+  )
 }
 
-const payoutsOf = (currency: string) => ctx.emulator.app.store.payouts.all().filter((p) => p.merchantId === ctx.emulator.ids.merchantId && p.amount.currency === currency)
+const payoutsOf = (currency: string) =>
+  ctx.emulator.app.store.payouts.all().filter((p) => p.merchantId === ctx.emulator.ids.merchantId && p.amount.currency === currency)
 
 describe('payouts request --available under attack', () => {
   it('after a lost answer, the re-run finds the payout made (exit 0, printed) although nothing is left, and sends nothing', async () => {
@@ -106,7 +112,12 @@ describe('payouts request --available under attack', () => {
 
   it('a lost --available of one currency is not "found" by a payout of another currency made since', async () => {
     await fund(2_000)
-    await json('simulate', 'IncomingBankTransfer', '--data', JSON.stringify({ merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 700, currency: 'USD' } }))
+    await json(
+      'simulate',
+      'IncomingBankTransfer',
+      '--data',
+      JSON.stringify({ merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 700, currency: 'USD' } }),
+    )
     // The USD request dies before the service applies it: an unknown outcome that made nothing.
     await control('POST', '/faults', { method: 'POST', pathPattern: '/transactions/payouts', fault: 'reset' })
     const lost = await payfac('payouts', 'request', '--available', '--currency', 'USD')
@@ -129,8 +140,10 @@ describe('--currency from the merchant: garbage balances never choose a currency
   const config = makeTempConfigDir('payfac-garbage-balances-')
   beforeAll(async () => {
     server = await startRecordingServer((r) => {
-      if (r.method === 'GET' && r.path === '/merchants') return { status: 200, body: [{ merchantId: MERCHANT, name: 'Garbage Pty Ltd' }], headers: { 'Page-Count': '1', 'Total-Record-Count': '1' } }
-      if (r.method === 'GET' && r.path === `/merchants/${MERCHANT}`) return { status: 200, body: { merchantId: MERCHANT, manualPayoutsEnabled: true, currency: 'AUD' } }
+      if (r.method === 'GET' && r.path === '/merchants')
+        return { status: 200, body: [{ merchantId: MERCHANT, name: 'Garbage Pty Ltd' }], headers: { 'Page-Count': '1', 'Total-Record-Count': '1' } }
+      if (r.method === 'GET' && r.path === `/merchants/${MERCHANT}`)
+        return { status: 200, body: { merchantId: MERCHANT, manualPayoutsEnabled: true, currency: 'AUD' } }
       if (r.method === 'GET' && r.path === `/merchants/${MERCHANT}/balances`) return { status: 200, body: balances }
       if (r.method === 'GET') return { status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }
       return { status: 500, body: { statusCode: 500, errorCode: 'internal_error', message: 'must not be reached' } }
@@ -140,7 +153,12 @@ describe('--currency from the merchant: garbage balances never choose a currency
     await server.close()
     config.cleanup()
   })
-  const line = (currency: unknown, minor = 5_000) => ({ currency, available: { minorCurrencyUnits: minor, currency }, pending: { minorCurrencyUnits: 0, currency }, total: { minorCurrencyUnits: minor, currency } })
+  const line = (currency: unknown, minor = 5_000) => ({
+    currency,
+    available: { minorCurrencyUnits: minor, currency },
+    pending: { minorCurrencyUnits: 0, currency },
+    total: { minorCurrencyUnits: minor, currency },
+  })
   const run = (...argv: string[]) => runCommand(argv, { env: commandEnv(config.dir, server.url, 'sandbox_sk_garbageBalances00001') })
   const writes = () => server.requests.filter((r) => r.method !== 'GET')
 

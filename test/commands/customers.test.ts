@@ -9,8 +9,21 @@ const { ctx, payfac, json, marketplace } = useEmulator()
 describe('customers against the emulator', () => {
   it('upserts a consumer by e-mail, then gets and lists it', async () => {
     const created = await json(
-      'customers', 'upsert', '--email', 'jo@example.com', '--given-name', 'Jo', '--family-name', 'Citizen',
-      '--phone', '+61 401 234 567', '--reference', 'crm-1', '--verified', '--metadata', 'tier=gold',
+      'customers',
+      'upsert',
+      '--email',
+      'jo@example.com',
+      '--given-name',
+      'Jo',
+      '--family-name',
+      'Citizen',
+      '--phone',
+      '+61 401 234 567',
+      '--reference',
+      'crm-1',
+      '--verified',
+      '--metadata',
+      'tier=gold',
     )
     expect(created.customerId).toMatch(/^cust_/)
     expect(created.merchantId).toBe(ctx.emulator.ids.merchantId)
@@ -20,8 +33,14 @@ describe('customers against the emulator', () => {
 
     const got = await json('customers', 'get', created.customerId)
     expect(got).toMatchObject({
-      emailAddress: 'jo@example.com', givenName: 'Jo', middleName: 'Q', familyName: 'Citizen',
-      phoneNumber: '+61401234567', referenceCustomerId: 'crm-1', isVerified: true, metadata: { tier: 'gold' },
+      emailAddress: 'jo@example.com',
+      givenName: 'Jo',
+      middleName: 'Q',
+      familyName: 'Citizen',
+      phoneNumber: '+61401234567',
+      referenceCustomerId: 'crm-1',
+      isVerified: true,
+      metadata: { tier: 'gold' },
     })
 
     const table = await payfac('customers', 'get', created.customerId)
@@ -45,7 +64,16 @@ describe('customers against the emulator', () => {
 
   it('filters by merchant with --merchant-id (a marketplace credential sees several merchants)', async () => {
     const mine = await json('customers', 'upsert', '--email', 'filter@example.com')
-    const result = await marketplace.payfac('customers', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--merchant-id', ctx.emulator.ids.subMerchantId, '--all', '--json')
+    const result = await marketplace.payfac(
+      'customers',
+      'list',
+      '--merchant-id',
+      ctx.emulator.ids.merchantId,
+      '--merchant-id',
+      ctx.emulator.ids.subMerchantId,
+      '--all',
+      '--json',
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout).map((c: { customerId: string }) => c.customerId)).toContain(mine.customerId)
     const other = await marketplace.payfac('customers', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--json')
@@ -60,7 +88,19 @@ describe('customers against the emulator', () => {
     expect(acmeRecord).toMatchObject({ customerType: 'Organisation', referenceCustomerId: 'acme-01', organisationName: 'Acme Pty Ltd' })
     expect((await json('customers', 'get', beta.customerId)).organisationName).toBe('Beta Ltd')
 
-    const delegate = await json('customers', 'delegates', 'upsert', '--customer', acme.customerId, '--email', 'sam@acme.example', '--given-name', 'Sam', '--family-name', 'Lee')
+    const delegate = await json(
+      'customers',
+      'delegates',
+      'upsert',
+      '--customer',
+      acme.customerId,
+      '--email',
+      'sam@acme.example',
+      '--given-name',
+      'Sam',
+      '--family-name',
+      'Lee',
+    )
     expect(delegate.customerDelegateId).toMatch(/^custd_/)
     expect(delegate.customerId).toBe(acme.customerId)
 
@@ -97,10 +137,17 @@ describe('customers against the emulator', () => {
     expect(more.stdout).toContain('MoreDetailsRequired')
     expect(more.stdout).toContain('address, identityDocument')
 
-    const done = await json('customers', 'kyc', '--customer', customerId, '--data', JSON.stringify({
-      address: { line1: '1 Market St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' },
-      identityDocument: { documentType: 'Passport', documentNumber: 'PA1234567' },
-    }))
+    const done = await json(
+      'customers',
+      'kyc',
+      '--customer',
+      customerId,
+      '--data',
+      JSON.stringify({
+        address: { line1: '1 Market St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' },
+        identityDocument: { documentType: 'Passport', documentNumber: 'PA1234567' },
+      }),
+    )
     expect(done.kycStatus).toBe('Verified')
     expect((await json('customers', 'get', customerId)).isVerified).toBe(true)
   })
@@ -128,7 +175,11 @@ describe('customers: bad input exits 2 and sends nothing', () => {
     ['a previous-generation field in --data', ['customers', 'upsert', '--data', '{"emailAddress":"jo@example.com","firstName":"Jo"}'], /givenName/],
     ['a previous-generation e-mail field in --data', ['customers', 'upsert', '--data', '{"email":"jo@example.com"}'], /emailAddress/],
     ['an unknown envelope in --data', ['customers', 'upsert', '--data', '{"UpsertSomething":{"emailAddress":"jo@example.com"}}'], /UpsertConsumerCustomer/],
-    ['--organisation against a consumer envelope', ['customers', 'upsert', '--organisation', '--data', '{"UpsertConsumerCustomer":{"emailAddress":"jo@example.com"}}'], /conflicts/],
+    [
+      '--organisation against a consumer envelope',
+      ['customers', 'upsert', '--organisation', '--data', '{"UpsertConsumerCustomer":{"emailAddress":"jo@example.com"}}'],
+      /conflicts/,
+    ],
     ['--data that is not JSON', ['customers', 'upsert', '--data', '{nope'], /not valid JSON/],
     ['a field the consumer shape does not have', ['customers', 'upsert', '--data', '{"emailAddress":"jo@example.com","nickname":"J"}'], /nickname/],
     ['a customer id with the wrong prefix', ['customers', 'get', 'ordr_ZqCNoNcm_22WeZ-j'], /cust_/],
@@ -138,7 +189,11 @@ describe('customers: bad input exits 2 and sends nothing', () => {
     ['KYC for a delegate id', ['customers', 'kyc', '--customer', 'custd_ZqCNoNcm_22WeZ-j'], /cust_/],
     ['KYC --data that is an array', ['customers', 'kyc', '--data', '[1]'], /JSON object/],
     ['a delegate without --customer', ['customers', 'delegates', 'upsert', '--email', 'sam@acme.example'], /--customer/],
-    ['a delegate with a bad phone', ['customers', 'delegates', 'upsert', '--customer', 'cust_ZqCNoNcm_22WeZ-j', '--email', 'sam@acme.example', '--phone', '12'], /E\.164/],
+    [
+      'a delegate with a bad phone',
+      ['customers', 'delegates', 'upsert', '--customer', 'cust_ZqCNoNcm_22WeZ-j', '--email', 'sam@acme.example', '--phone', '12'],
+      /E\.164/,
+    ],
     ['linking without --customer', ['customers', 'delegates', 'link', 'custd_ZqCNoNcm_22WeZ-j'], /customer/],
     ['linking a customer id as the delegate', ['customers', 'delegates', 'link', 'cust_ZqCNoNcm_22WeZ-j', '--customer', 'cust_ZqCNoNcm_22WeZ-j'], /custd_/],
     ['deleting with the wrong prefix', ['customers', 'delegates', 'delete', 'cust_ZqCNoNcm_22WeZ-j'], /custd_/],
@@ -148,7 +203,16 @@ describe('customers: bad input exits 2 and sends nothing', () => {
 
   it('sends --merchant-id of customers list as the merchantId filter, not as the Merchant-Id header', async () => {
     server.respond(() => ({ status: 200, headers: { 'Page-Count': '1', 'Total-Record-Count': '0' }, body: [] }))
-    const result = await cli('customers', 'list', '--merchant-id', 'mcht_ZqCNoNcm_22WeZ-j', '--merchant-id', 'mcht_Pq3x8sK1mZ0aB2cD', '--email', 'jo@example.com')
+    const result = await cli(
+      'customers',
+      'list',
+      '--merchant-id',
+      'mcht_ZqCNoNcm_22WeZ-j',
+      '--merchant-id',
+      'mcht_Pq3x8sK1mZ0aB2cD',
+      '--email',
+      'jo@example.com',
+    )
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests.splice(0)
     expect(request?.query.getAll('merchantId')).toEqual(['mcht_ZqCNoNcm_22WeZ-j', 'mcht_Pq3x8sK1mZ0aB2cD'])

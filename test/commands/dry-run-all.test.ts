@@ -47,7 +47,10 @@ describe('--dry-run, on every command of the manifest', () => {
       server.requests.length = 0
       const result = await cli(...argv, '--dry-run')
       const changing = server.requests.filter((r) => r.method !== 'GET')
-      expect(changing.map((r) => `${r.method} ${r.path}`), `${argv.join(' ')} --dry-run sent a change`).toEqual([])
+      expect(
+        changing.map((r) => `${r.method} ${r.path}`),
+        `${argv.join(' ')} --dry-run sent a change`,
+      ).toEqual([])
       const printed = result.code === 0 && result.stdout.trim().startsWith('{') && JSON.parse(result.stdout).dryRun === true
       const readOnly = server.requests.length > 0
       if (printed) {

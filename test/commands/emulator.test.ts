@@ -7,7 +7,8 @@ import { activeAgreement } from '../helpers/flows.js'
 
 const { ctx, payfac, json } = useEmulator()
 const { server: receiver } = useRecordingServer(() => ({ status: 200, body: { ok: true } }))
-const createOrder = (reference: string, ...extra: string[]) => json('orders', 'create', '--amount', '5.00', '--currency', 'AUD', '--reference', reference, ...extra)
+const createOrder = (reference: string, ...extra: string[]) =>
+  json('orders', 'create', '--amount', '5.00', '--currency', 'AUD', '--reference', reference, ...extra)
 
 describe('payfac emulator control commands', () => {
   it('clock shows emulator time and --advance moves it', async () => {
@@ -50,7 +51,13 @@ describe('payfac emulator control commands', () => {
   })
 
   it('deliveries lists attempts, replay sends one again, trigger sends a synthetic event', async () => {
-    const created = await payfac('api', 'POST', '/webhooks', '--data', JSON.stringify({ CreateWebhookMerchantSubscription: { url: `${receiver.url}/cmd`, events: ['OrderCreated', 'PayoutPaid'] } }))
+    const created = await payfac(
+      'api',
+      'POST',
+      '/webhooks',
+      '--data',
+      JSON.stringify({ CreateWebhookMerchantSubscription: { url: `${receiver.url}/cmd`, events: ['OrderCreated', 'PayoutPaid'] } }),
+    )
     expect(created.code, created.stderr).toBe(0)
     await createOrder('cmd-hook')
     const deadline = Date.now() + 2000
@@ -75,12 +82,19 @@ describe('payfac emulator control commands', () => {
   it('deliveries --follow prints attempts as they happen, as NDJSON with --json, and stops on Ctrl-C', async () => {
     const following = payfac('emulator', 'deliveries', '--follow', '--json', '--event', 'PayoutPaid')
     await new Promise((resolve) => setTimeout(resolve, 300))
-    await fetch(`${ctx.emulator.url}/__emulator/trigger`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ eventType: 'PayoutPaid', data: { n: 2 } }) })
+    await fetch(`${ctx.emulator.url}/__emulator/trigger`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ eventType: 'PayoutPaid', data: { n: 2 } }),
+    })
     await new Promise((resolve) => setTimeout(resolve, 500))
     process.emit('SIGINT')
     const result = await following
     expect(result.code, result.stderr).toBe(0)
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines.length).toBeGreaterThanOrEqual(2)
     expect(lines.every((a) => a.webhookEventType === 'PayoutPaid')).toBe(true)
     expect(lines.at(-1).requestBody).toContain('"n":2')

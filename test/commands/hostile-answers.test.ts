@@ -32,11 +32,27 @@ const changes = () => service.arrived.filter((r: ArrivedRequest) => r.method !==
 describe('a guard read that does not match the contract stops the money command (exit 7, nothing sent)', () => {
   it.each<[string, unknown, RegExp]>([
     ['{"foo":1} for the transaction', { foo: 1 }, /purchaseDetails: is required/],
-    ['a transaction without its amount', { purchaseDetails: { transactionId: TRAN, refundedAmount: 0 } }, /purchaseDetails\.amount\.minorCurrencyUnits: is required/],
-    ['an amount that is not an integer', { purchaseDetails: { amount: { minorCurrencyUnits: '1250', currency: 'AUD' } } }, /purchaseDetails\.amount\.minorCurrencyUnits/],
+    [
+      'a transaction without its amount',
+      { purchaseDetails: { transactionId: TRAN, refundedAmount: 0 } },
+      /purchaseDetails\.amount\.minorCurrencyUnits: is required/,
+    ],
+    [
+      'an amount that is not an integer',
+      { purchaseDetails: { amount: { minorCurrencyUnits: '1250', currency: 'AUD' } } },
+      /purchaseDetails\.amount\.minorCurrencyUnits/,
+    ],
     // The service's fault, not the user's: never exit 2 blaming --amount or --currency.
-    ['a negative amount', { purchaseDetails: { amount: { minorCurrencyUnits: -1000, currency: 'AUD' } } }, /purchaseDetails\.amount\.minorCurrencyUnits: expected a whole number of minor units, 0 or more/],
-    ['a currency that is not a code', { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD\u001b' } } }, /purchaseDetails\.amount\.currency: expected a three-letter currency code/],
+    [
+      'a negative amount',
+      { purchaseDetails: { amount: { minorCurrencyUnits: -1000, currency: 'AUD' } } },
+      /purchaseDetails\.amount\.minorCurrencyUnits: expected a whole number of minor units, 0 or more/,
+    ],
+    [
+      'a currency that is not a code',
+      { purchaseDetails: { amount: { minorCurrencyUnits: 1000, currency: 'AUD\u001b' } } },
+      /purchaseDetails\.amount\.currency: expected a three-letter currency code/,
+    ],
   ])('refund with --currency: %s', async (_name, body, problem) => {
     service.answer(() => ({ body }))
     const result = await payfac('transactions', 'refund', TRAN, '--amount', '1.00', '--currency', 'AUD', '--yes')
@@ -49,10 +65,26 @@ describe('a guard read that does not match the contract stops the money command 
   })
 })
 
-describe('a transfer or reversal in another currency than the transaction\'s is refused before sending', () => {
+describe("a transfer or reversal in another currency than the transaction's is refused before sending", () => {
   it.each([
     ['transfer', ['transactions', 'transfer', TRAN, '--amount', '2.50', '--currency', 'AUD', '--to', 'mcht_AAAAAAAAAAAAAAAA', '--repeat-window', '0', '--yes']],
-    ['reverse-transfer', ['transactions', 'reverse-transfer', TRAN, '--transfer', 'trnf_AAAAAAAAAAAAAAAA', '--amount', '2.50', '--currency', 'AUD', '--repeat-window', '0', '--yes']],
+    [
+      'reverse-transfer',
+      [
+        'transactions',
+        'reverse-transfer',
+        TRAN,
+        '--transfer',
+        'trnf_AAAAAAAAAAAAAAAA',
+        '--amount',
+        '2.50',
+        '--currency',
+        'AUD',
+        '--repeat-window',
+        '0',
+        '--yes',
+      ],
+    ],
   ])('%s --currency AUD on a JPY transaction: exit 2, nothing sent (it sent 250, i.e. 250 JPY)', async (_name, argv) => {
     service.answer(() => ({ body: { transactionId: TRAN, purchaseDetails: { transactionId: TRAN, amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } } }))
     const result = await payfac(...argv)
@@ -93,7 +125,17 @@ describe('a write answered 2xx with a body that does not match is an unknown out
     ['an empty body', { status: 200, body: '' }],
   ])('orders create answered with %s', async (_name, answer) => {
     service.answer((request) => (request.method === 'GET' ? { body: [], headers: { 'page-count': '0', 'total-record-count': '0' } } : answer))
-    const result = await payfac('orders', 'create', '--amount', '12.50', '--currency', 'AUD', '--reference', `inv-${Math.random().toString(36).slice(2)}`, '--yes')
+    const result = await payfac(
+      'orders',
+      'create',
+      '--amount',
+      '12.50',
+      '--currency',
+      'AUD',
+      '--reference',
+      `inv-${Math.random().toString(36).slice(2)}`,
+      '--yes',
+    )
     expect(result.code, result.stderr).toBe(7)
     expect(result.stderr).toMatch(/Outcome unknown/)
     expect(result.stderr).toMatch(/did not match the contract/)

@@ -67,7 +67,12 @@ describe('orders list --all', () => {
     const log = ctx.emulator.app.request('GET', '/__emulator/requests?limit=10').body as Array<{ url: string }>
     // The walk's pages (the test's own reads carry no createdBefore).
     const pages = log.map((r) => new URL(r.url, 'http://x').searchParams).filter((q) => q.has('createdBefore'))
-    expect(pages.map((q) => [q.get('limit'), q.get('page')])).toEqual([['500', '1'], ['500', '2'], ['500', '3'], ['500', '4']])
+    expect(pages.map((q) => [q.get('limit'), q.get('page')])).toEqual([
+      ['500', '1'],
+      ['500', '2'],
+      ['500', '3'],
+      ['500', '4'],
+    ])
     expect(new Set(pages.map((q) => q.get('createdBefore'))).size).toBe(1)
   })
 

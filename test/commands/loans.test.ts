@@ -78,7 +78,20 @@ describe('loans against the emulator', () => {
   })
 
   it('reports by due date with --date-field due', async () => {
-    const result = await payfac('loans', 'entries', 'report', '--currency', 'AUD', '--from', '2000-01-01', '--to', '2100-01-01', '--date-field', 'due', '--json')
+    const result = await payfac(
+      'loans',
+      'entries',
+      'report',
+      '--currency',
+      'AUD',
+      '--from',
+      '2000-01-01',
+      '--to',
+      '2100-01-01',
+      '--date-field',
+      'due',
+      '--json',
+    )
     expect(result.code, result.stderr).toBe(0)
   })
 })

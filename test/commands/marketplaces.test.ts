@@ -25,12 +25,32 @@ describe('marketplaces against the emulator', () => {
 
   it('upserts a marketplace customer by e-mail, and lists the merchant customers made for it', async () => {
     const created = await json(
-      'marketplaces', 'customers', 'upsert', '--email', 'jo@example.com', '--given-name', 'Jo', '--family-name', 'Citizen',
-      '--phone', '+61401234567', '--reference', 'crm-42', '--metadata', 'tier=gold',
+      'marketplaces',
+      'customers',
+      'upsert',
+      '--email',
+      'jo@example.com',
+      '--given-name',
+      'Jo',
+      '--family-name',
+      'Citizen',
+      '--phone',
+      '+61401234567',
+      '--reference',
+      'crm-42',
+      '--metadata',
+      'tier=gold',
     )
     expect(created).toMatchObject({
-      marketplaceId: ctx.emulator.ids.marketplaceId, emailAddress: 'jo@example.com', givenName: 'Jo', familyName: 'Citizen',
-      phoneNumber: '+61401234567', referenceCustomerId: 'crm-42', metadata: { tier: 'gold' }, created: true, merchantCustomers: [],
+      marketplaceId: ctx.emulator.ids.marketplaceId,
+      emailAddress: 'jo@example.com',
+      givenName: 'Jo',
+      familyName: 'Citizen',
+      phoneNumber: '+61401234567',
+      referenceCustomerId: 'crm-42',
+      metadata: { tier: 'gold' },
+      created: true,
+      merchantCustomers: [],
     })
 
     // A merchant customer for payments, made with the customer upsert for a sub-merchant.

@@ -45,20 +45,54 @@ describe('merchants against the emulator', () => {
 
   it('creates a sub-merchant with the marketplace API key, showing its secret key once', async () => {
     const created = await asMarketplace(
-      'merchants', 'create', '--name', 'Harbour Cafe Pty Ltd', '--industry', '5812', '--email', 'accounts@harbour.example',
-      '--phone', '+61 2 9999 0000', '--business-number', '51 824 753 556', '--address', '1 Harbour St|Sydney|NSW|2000|AU',
-      '--website', 'https://harbour.example', '--supports-b2b', '--manual-payouts', '--currency', 'aud',
-      '--bsb', '062-000', '--account-number', '11112222', '--account-name', 'Harbour Cafe', '--wallet-domain', 'shop.harbour.example',
-      '--metadata', 'crm=77', '--json',
+      'merchants',
+      'create',
+      '--name',
+      'Harbour Cafe Pty Ltd',
+      '--industry',
+      '5812',
+      '--email',
+      'accounts@harbour.example',
+      '--phone',
+      '+61 2 9999 0000',
+      '--business-number',
+      '51 824 753 556',
+      '--address',
+      '1 Harbour St|Sydney|NSW|2000|AU',
+      '--website',
+      'https://harbour.example',
+      '--supports-b2b',
+      '--manual-payouts',
+      '--currency',
+      'aud',
+      '--bsb',
+      '062-000',
+      '--account-number',
+      '11112222',
+      '--account-name',
+      'Harbour Cafe',
+      '--wallet-domain',
+      'shop.harbour.example',
+      '--metadata',
+      'crm=77',
+      '--json',
     )
     expect(created.code, created.stderr).toBe(0)
     expect(created.stderr).toMatch(/only this once/)
     const merchant = JSON.parse(created.stdout)
     expect(merchant).toMatchObject({
-      name: 'Harbour Cafe Pty Ltd', industry: 'Restaurants and cafes', marketplaceId: ctx.emulator.ids.marketplaceId,
-      emailAddress: 'accounts@harbour.example', phoneNumber: '+61299990000', businessNumber: '51824753556',
+      name: 'Harbour Cafe Pty Ltd',
+      industry: 'Restaurants and cafes',
+      marketplaceId: ctx.emulator.ids.marketplaceId,
+      emailAddress: 'accounts@harbour.example',
+      phoneNumber: '+61299990000',
+      businessNumber: '51824753556',
       address: { line1: '1 Harbour St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' },
-      websiteUrl: 'https://harbour.example', supportsB2B: true, manualPayoutsEnabled: true, currency: 'AUD', metadata: { crm: '77' },
+      websiteUrl: 'https://harbour.example',
+      supportsB2B: true,
+      manualPayoutsEnabled: true,
+      currency: 'AUD',
+      metadata: { crm: '77' },
     })
     expect(merchant.bankAccounts).toHaveLength(1)
     expect(merchant.secretKey).toMatch(/^sandbox_sk_/)
@@ -86,11 +120,33 @@ describe('merchants against the emulator', () => {
     expect(primary.code, primary.stderr).toBe(0)
     expect(primary.stdout).toMatch(new RegExp(`${second.bankAccountId}: 083-004 \\*\\*\\*\\*4321 Payouts 2 \\(primary\\)`))
 
-    const third = await payfac('merchants', 'bank-accounts', 'add', merchantId, '--bsb', '062 001', '--account-number', '5555666', '--account-name', 'Payouts 3', '--primary')
+    const third = await payfac(
+      'merchants',
+      'bank-accounts',
+      'add',
+      merchantId,
+      '--bsb',
+      '062 001',
+      '--account-number',
+      '5555666',
+      '--account-name',
+      'Payouts 3',
+      '--primary',
+    )
     expect(third.code, third.stderr).toBe(0)
     expect(third.stdout).toMatch(/062-001 \*\*\*\*5666 Payouts 3 \(primary\)/)
 
-    const profile = await json('merchants', 'update-profile', merchantId, '--data', '{"tradingHours":"9-5"}', '--website', 'https://local.example', '--wallet-domain', 'pay.local.example')
+    const profile = await json(
+      'merchants',
+      'update-profile',
+      merchantId,
+      '--data',
+      '{"tradingHours":"9-5"}',
+      '--website',
+      'https://local.example',
+      '--wallet-domain',
+      'pay.local.example',
+    )
     expect(profile).toMatchObject({ websiteUrl: 'https://local.example', businessProfile: { tradingHours: '9-5' } })
     const profileTable = await payfac('merchants', 'update-profile', merchantId, '--name', 'Local Merchant (renamed)')
     expect(profileTable.code, profileTable.stderr).toBe(0)
@@ -103,9 +159,15 @@ describe('merchants against the emulator', () => {
 
   it('shows balances per currency as money, available and pending', async () => {
     const { merchantId } = ctx.emulator.ids
-    const transfer = await payfac('api', 'POST', '/simulation', '--data', JSON.stringify({
-      IncomingBankTransfer: { merchantId, amount: { minorCurrencyUnits: 1250, currency: 'AUD' } },
-    }))
+    const transfer = await payfac(
+      'api',
+      'POST',
+      '/simulation',
+      '--data',
+      JSON.stringify({
+        IncomingBankTransfer: { merchantId, amount: { minorCurrencyUnits: 1250, currency: 'AUD' } },
+      }),
+    )
     expect(transfer.code, transfer.stderr).toBe(0)
 
     const balances = await json('merchants', 'balances', merchantId)
@@ -123,7 +185,14 @@ describe('merchants against the emulator', () => {
   it('uploads onboarding files (PNG, JPEG, PDF by content) and gets their details', async () => {
     const { merchantId } = ctx.emulator.ids
     const uploaded = await json('merchants', 'files', 'upload', merchantId, file('scan.png', png()), '--purpose', 'IdentityDocument', '--field', 'side=front')
-    expect(uploaded).toMatchObject({ merchantId, fileName: 'scan.png', contentType: 'image/png', size: 16, purpose: 'IdentityDocument', fields: { side: 'front' } })
+    expect(uploaded).toMatchObject({
+      merchantId,
+      fileName: 'scan.png',
+      contentType: 'image/png',
+      size: 16,
+      purpose: 'IdentityDocument',
+      fields: { side: 'front' },
+    })
 
     // The type comes from the content: a JPEG named .bin is still a JPEG.
     const jpg = await payfac('merchants', 'files', 'upload', merchantId, file('photo.bin', jpeg()))
@@ -147,9 +216,26 @@ describe('merchants against the emulator', () => {
   it('creates, lists, gets, replaces and deletes beneficial owners', async () => {
     const { merchantId } = ctx.emulator.ids
     const ada = await json(
-      'merchants', 'owners', 'create', merchantId, '--given-name', 'Ada', '--family-name', 'Lovelace', '--role', 'Director',
-      '--ownership', '60%', '--date-of-birth', '1985-02-14', '--email', 'ada@example.com', '--phone', '+61401234567',
-      '--address', '1 Market St|Sydney|NSW|2000|AU',
+      'merchants',
+      'owners',
+      'create',
+      merchantId,
+      '--given-name',
+      'Ada',
+      '--family-name',
+      'Lovelace',
+      '--role',
+      'Director',
+      '--ownership',
+      '60%',
+      '--date-of-birth',
+      '1985-02-14',
+      '--email',
+      'ada@example.com',
+      '--phone',
+      '+61401234567',
+      '--address',
+      '1 Market St|Sydney|NSW|2000|AU',
     )
     expect(ada).toMatchObject({ givenName: 'Ada', familyName: 'Lovelace', role: 'Director', ownershipPercentage: 60, dateOfBirth: '1985-02-14' })
 
@@ -205,8 +291,16 @@ describe('merchants: bad input exits 2 and sends nothing', () => {
     ['half a bank account on create', () => ['merchants', 'create', '--name', 'Acme', '--industry', '5812', '--bsb', '062-000'], /together/],
     ['a bad wallet domain', () => ['merchants', 'create', '--name', 'Acme', '--industry', '5812', '--wallet-domain', 'not a domain'], /domain/],
     ['a BSB of five digits', () => ['merchants', 'bank-accounts', 'add', M, '--bsb', '06200', '--account-number', '12345678', '--account-name', 'A'], /BSB/],
-    ['an account number of four digits', () => ['merchants', 'bank-accounts', 'add', M, '--bsb', '062-000', '--account-number', '1234', '--account-name', 'A'], /account number/],
-    ['an empty account name', () => ['merchants', 'bank-accounts', 'add', M, '--bsb', '062-000', '--account-number', '12345678', '--account-name', ' '], /account-name/],
+    [
+      'an account number of four digits',
+      () => ['merchants', 'bank-accounts', 'add', M, '--bsb', '062-000', '--account-number', '1234', '--account-name', 'A'],
+      /account number/,
+    ],
+    [
+      'an empty account name',
+      () => ['merchants', 'bank-accounts', 'add', M, '--bsb', '062-000', '--account-number', '12345678', '--account-name', ' '],
+      /account-name/,
+    ],
     ['an account without --bsb', () => ['merchants', 'bank-accounts', 'add', M, '--account-number', '12345678', '--account-name', 'A'], /bsb/],
     ['set-primary without --bank-account', () => ['merchants', 'bank-accounts', 'set-primary', M], /bank-account/],
     ['an update that changes nothing', () => ['merchants', 'update-profile', M], /Nothing to update/],
@@ -215,15 +309,27 @@ describe('merchants: bad input exits 2 and sends nothing', () => {
     ['a GIF upload', () => ['merchants', 'files', 'upload', M, file('anim.gif', 'GIF89a-not-allowed')], /not a JPEG, PNG or PDF/],
     ['a text file named .pdf', () => ['merchants', 'files', 'upload', M, file('fake.pdf', 'just text, not a PDF')], /checked by its content/],
     ['an empty file', () => ['merchants', 'files', 'upload', M, file('empty.png', '')], /empty/],
-    ['a file over 10 MB', () => ['merchants', 'files', 'upload', M, file('huge.png', new Uint8Array([...PNG_HEAD, ...new Uint8Array(10 * 1024 * 1024)]))], /at most 10 MB/],
+    [
+      'a file over 10 MB',
+      () => ['merchants', 'files', 'upload', M, file('huge.png', new Uint8Array([...PNG_HEAD, ...new Uint8Array(10 * 1024 * 1024)]))],
+      /at most 10 MB/,
+    ],
     ['a file that does not exist', () => ['merchants', 'files', 'upload', M, join(dir(), 'nope.pdf')], /Cannot read/],
     ['a folder instead of a file', () => ['merchants', 'files', 'upload', M, dir()], /not a file/],
     ['a form field without =', () => ['merchants', 'files', 'upload', M, file('ok.png', png()), '--field', 'side'], /name=value/],
     ['an owner without --family-name', () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada'], /--family-name/],
     ['an ownership over 100', () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada', '--family-name', 'L', '--ownership', '120'], /percentage/],
     ['an unknown owner role', () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada', '--family-name', 'L', '--role', 'Boss'], /role/],
-    ['an impossible date of birth', () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada', '--family-name', 'L', '--date-of-birth', '1985-02-30'], /YYYY-MM-DD/],
-    ['an owner phone not in E.164', () => ['merchants', 'owners', 'replace', M, 'owner_1', '--given-name', 'Ada', '--family-name', 'L', '--phone', '0401'], /E\.164/],
+    [
+      'an impossible date of birth',
+      () => ['merchants', 'owners', 'create', M, '--given-name', 'Ada', '--family-name', 'L', '--date-of-birth', '1985-02-30'],
+      /YYYY-MM-DD/,
+    ],
+    [
+      'an owner phone not in E.164',
+      () => ['merchants', 'owners', 'replace', M, 'owner_1', '--given-name', 'Ada', '--family-name', 'L', '--phone', '0401'],
+      /E\.164/,
+    ],
     ['a replace without the whole owner', () => ['merchants', 'owners', 'replace', M, 'owner_1', '--role', 'Director'], /--given-name/],
     ['an empty owner id', () => ['merchants', 'owners', 'get', M, ' '], /must not be empty/],
     ['balances of a marketplace id', () => ['merchants', 'balances', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],

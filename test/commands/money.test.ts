@@ -101,7 +101,8 @@ describe('settlement', () => {
 
 describe('payouts', () => {
   it('checks first and does not send a payout without balance, or one for a merchant without manual payouts (exit 6)', async () => {
-    const sent = () => ctx.emulator.app.namespaces.root.requests.last(1000).filter((r) => r.method === 'POST' && r.url.startsWith('/transactions/payouts')).length
+    const sent = () =>
+      ctx.emulator.app.namespaces.root.requests.last(1000).filter((r) => r.method === 'POST' && r.url.startsWith('/transactions/payouts')).length
     const before = sent()
     const tooMuch = await payfac('payouts', 'request', '--amount', '100000', '--currency', 'AUD')
     expect(tooMuch.code).toBe(6)
@@ -114,9 +115,20 @@ describe('payouts', () => {
   })
 
   it('pays out available funds and shows the payout, its list and its settlement entries', async () => {
-    await json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }))
+    await json(
+      'api',
+      'POST',
+      '/simulation',
+      '--data',
+      JSON.stringify({ IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }),
+    )
     const payout = await json('payouts', 'request', '--amount', '250', '--currency', 'AUD', '--description', 'Weekly sweep')
-    expect(payout).toMatchObject({ payoutType: 'Manual', status: 'Pending', amount: { minorCurrencyUnits: 25000, currency: 'AUD' }, description: 'Weekly sweep' })
+    expect(payout).toMatchObject({
+      payoutType: 'Manual',
+      status: 'Pending',
+      amount: { minorCurrencyUnits: 25000, currency: 'AUD' },
+      description: 'Weekly sweep',
+    })
     expect(payout.payoutId).toMatch(/^payout_/)
 
     const table = await payfac('payouts', 'get', payout.payoutId)
@@ -189,7 +201,11 @@ describe('bad input exits 2 and sends nothing', () => {
   const { cli, server } = recording
 
   const cases: RefusalCase[] = [
-    ['settlement list with no selection', ['settlement', 'list'], /--payout, or by --currency and a range given as --last or as --from and --to \(missing --currency and a range\)/],
+    [
+      'settlement list with no selection',
+      ['settlement', 'list'],
+      /--payout, or by --currency and a range given as --last or as --from and --to \(missing --currency and a range\)/,
+    ],
     ['settlement list without --to', ['settlement', 'list', '--currency', 'AUD', '--from', '2026-11-01'], /missing --to/],
     ['settlement list with a currency only', ['settlement', 'list', '--currency', 'AUD'], /--last or as --from and --to \(missing a range\)/],
     ['settlement report with no selection', ['settlement', 'report'], /--payout/],
@@ -222,7 +238,18 @@ describe('bad input exits 2 and sends nothing', () => {
   })
 
   it('sends --merchant-id of refunds list as a repeated filter, not as the Merchant-Id header', async () => {
-    const result = await cli('refunds', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--amount', '5', '--currency', 'AUD')
+    const result = await cli(
+      'refunds',
+      'list',
+      '--merchant-id',
+      'mcht_AAAAAAAAAAAAAAAA',
+      '--merchant-id',
+      'mcht_BBBBBBBBBBBBBBBB',
+      '--amount',
+      '5',
+      '--currency',
+      'AUD',
+    )
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests
     expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])

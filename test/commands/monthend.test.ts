@@ -72,7 +72,18 @@ describe('settlement reconcile on the month fixture', () => {
       .map((t: any) => `${t.purchaseDetails.referenceOrderId},"${(t.purchaseDetails.amount.minorCurrencyUnits / 100).toFixed(2)}",AUD`)
     const file = join(dir(), 'books.csv')
     writeFileSync(file, `Ref,Total,Ccy\n${lines.join('\n')}\n`)
-    const args = ['settlement', 'reconcile', '--currency', 'AUD', '--last', '30d', '--ledger', file, '--ledger-columns', 'reference=Ref,amount=Total,currency=Ccy']
+    const args = [
+      'settlement',
+      'reconcile',
+      '--currency',
+      'AUD',
+      '--last',
+      '30d',
+      '--ledger',
+      file,
+      '--ledger-columns',
+      'reference=Ref,amount=Total,currency=Ccy',
+    ]
     const clean = await payfac(...args)
     expect(clean.code, clean.stdout + clean.stderr).toBe(0)
 
@@ -131,7 +142,12 @@ describe('marketplace fan-out', () => {
     const some = await marketplace.payfac('merchants', 'balances', '--each-merchant', '--csv', '--concurrency', '2')
     await marketplace.json('emulator', 'faults', '--clear')
     expect(some.code).toBe(6)
-    expect(rowsOf(some.stdout).slice(1).map((r) => r.split(',')[0]).sort()).toEqual(built.merchantIds.filter((id: string) => id !== failing).sort())
+    expect(
+      rowsOf(some.stdout)
+        .slice(1)
+        .map((r) => r.split(',')[0])
+        .sort(),
+    ).toEqual(built.merchantIds.filter((id: string) => id !== failing).sort())
     expect(some.stderr).toContain(`Merchant ${failing} failed: `)
 
     const listed = await marketplace.json('transactions', 'list', '--merchants', `${built.merchantIds[1]},${built.merchantIds[0]}`, '--limit', '500')
@@ -150,20 +166,54 @@ describe('marketplace fan-out', () => {
 })
 
 describe('impossible or reversed ranges exit 2 and send nothing', () => {
-  const recording = useRecordingServer(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), { credential: RECORDING_MARKETPLACE_KEY })
+  const recording = useRecordingServer(() => ({ status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), {
+    credential: RECORDING_MARKETPLACE_KEY,
+  })
   const cases: RefusalCase[] = [
-    ['settlement report from February 30', ['settlement', 'report', '--currency', 'AUD', '--from', '2026-02-30', '--to', '2026-03-31'], /2026-02-30 is not a day of the calendar/],
-    ['settlement list to February 29 of a common year', ['settlement', 'list', '--currency', 'AUD', '--from', '2026-02-01', '--to', '2026-02-29T00:00:00Z'], /not a day of the calendar/],
+    [
+      'settlement report from February 30',
+      ['settlement', 'report', '--currency', 'AUD', '--from', '2026-02-30', '--to', '2026-03-31'],
+      /2026-02-30 is not a day of the calendar/,
+    ],
+    [
+      'settlement list to February 29 of a common year',
+      ['settlement', 'list', '--currency', 'AUD', '--from', '2026-02-01', '--to', '2026-02-29T00:00:00Z'],
+      /not a day of the calendar/,
+    ],
     ['settlement list with a reversed range', ['settlement', 'list', '--currency', 'AUD', '--from', '2026-12-01', '--to', '2026-11-01'], /reversed or empty/],
     ['settlement report with an empty range', ['settlement', 'report', '--currency', 'AUD', '--from', '2026-11-01', '--to', '2026-11-01'], /reversed or empty/],
     ['reconcile with a reversed range', ['settlement', 'reconcile', '--currency', 'AUD', '--from', '2026-12-01', '--to', '2026-11-01'], /reversed/],
     ['reconcile on February 30', ['settlement', 'reconcile', '--currency', 'AUD', '--from', '2026-02-30', '--to', '2026-03-01'], /not a day of the calendar/],
     ['reconcile without a currency', ['settlement', 'reconcile', '--last', '30d'], /--currency/],
-    ['reconcile with --last and --from', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--from', '2026-11-01'], /--last|cannot also be provided/],
+    [
+      'reconcile with --last and --from',
+      ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--from', '2026-11-01'],
+      /--last|cannot also be provided/,
+    ],
     ['a bad --last', ['settlement', 'list', '--currency', 'AUD', '--last', '7 days'], /--last takes a period/],
     ['a ledger without its columns', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'books.csv'], /--ledger-columns/],
-    ['ledger columns without a reference', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'b.csv', '--ledger-columns', 'amount=A,currency=C'], /misses reference/],
-    ['a ledger with the fan-out', ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'b.csv', '--ledger-columns', 'reference=R,amount=A,currency=C', '--each-merchant'], /cannot be split by merchant/],
+    [
+      'ledger columns without a reference',
+      ['settlement', 'reconcile', '--currency', 'AUD', '--last', '7d', '--ledger', 'b.csv', '--ledger-columns', 'amount=A,currency=C'],
+      /misses reference/,
+    ],
+    [
+      'a ledger with the fan-out',
+      [
+        'settlement',
+        'reconcile',
+        '--currency',
+        'AUD',
+        '--last',
+        '7d',
+        '--ledger',
+        'b.csv',
+        '--ledger-columns',
+        'reference=R,amount=A,currency=C',
+        '--each-merchant',
+      ],
+      /cannot be split by merchant/,
+    ],
     ['--merchants with an id without its prefix', ['merchants', 'balances', '--merchants', 'mcht_LocalMerchant001,LocalSub'], /mcht_/],
   ]
   itRefusesBeforeSending(cases, recording)

@@ -47,7 +47,7 @@ describe('month-end in one line', () => {
     expect(both.code).toBe(2)
   })
 
-  it('settlement list takes --month and the merchant\'s only currency, saying so on stderr', async () => {
+  it("settlement list takes --month and the merchant's only currency, saying so on stderr", async () => {
     const result = await payfac('settlement', 'list', '--month', '2026-10', '--debug')
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toContain(`Currency AUD: the only currency of ${merchantId()}`)
@@ -76,7 +76,12 @@ describe('month-end in one line', () => {
   })
 
   it('payouts request --available pays out the whole available balance once; a second run finds nothing left (exit 6)', async () => {
-    await json('simulate', 'IncomingBankTransfer', '--data', JSON.stringify({ merchantId: merchantId(), amount: { minorCurrencyUnits: 12_345, currency: 'AUD' } }))
+    await json(
+      'simulate',
+      'IncomingBankTransfer',
+      '--data',
+      JSON.stringify({ merchantId: merchantId(), amount: { minorCurrencyUnits: 12_345, currency: 'AUD' } }),
+    )
     const before = await json('merchants', 'balances')
     const available = before.balances.find((b: { currency: string }) => b.currency === 'AUD').available.minorCurrencyUnits
     expect(available).toBeGreaterThan(0)
@@ -157,7 +162,17 @@ describe('payto charge', () => {
 describe('help that teaches', () => {
   it('simulate --help lists every action with its fields and an example', async () => {
     const { stdout } = await spawnCli(['simulate', '--help'], { env: ctx.env })
-    for (const action of ['AdvanceClock', 'SetPayToAgreementStatus', 'IncomingBankTransfer', 'OpenDispute', 'ResolveDispute', 'SettlePayout', 'RunScheduledPayouts', 'SetMerchantManualPayouts', 'RaiseBlockedCardEvent']) {
+    for (const action of [
+      'AdvanceClock',
+      'SetPayToAgreementStatus',
+      'IncomingBankTransfer',
+      'OpenDispute',
+      'ResolveDispute',
+      'SettlePayout',
+      'RunScheduledPayouts',
+      'SetMerchantManualPayouts',
+      'RaiseBlockedCardEvent',
+    ]) {
       expect(stdout).toMatch(new RegExp(`${action}: [^\\n]*`))
       expect(stdout.replace(/\s+/g, ' ')).toContain(`payfac simulate ${action} --data`)
     }
@@ -208,10 +223,22 @@ describe('help that teaches', () => {
     expect(known.stderr).not.toContain('no operation')
   })
 
-  it('payfac help environment lists every variable, and a command\'s help ends with those it reads', async () => {
+  it("payfac help environment lists every variable, and a command's help ends with those it reads", async () => {
     const { stdout, code } = await spawnCli(['help', 'environment'], { env: ctx.env })
     expect(code).toBe(0)
-    for (const name of ['PAYFAC_API_KEY', 'PAYFAC_PROFILE', 'PAYFAC_BASE_URL', 'PAYFAC_MERCHANT_ID', 'PAYFAC_TIMEOUT', 'PAYFAC_CONFIG_DIR', 'PAYFAC_REPEAT_WINDOW', 'PAYFAC_WEBHOOK_SECRET', 'PAYFAC_EMULATOR_TOKEN', 'NO_COLOR', 'CI']) {
+    for (const name of [
+      'PAYFAC_API_KEY',
+      'PAYFAC_PROFILE',
+      'PAYFAC_BASE_URL',
+      'PAYFAC_MERCHANT_ID',
+      'PAYFAC_TIMEOUT',
+      'PAYFAC_CONFIG_DIR',
+      'PAYFAC_REPEAT_WINDOW',
+      'PAYFAC_WEBHOOK_SECRET',
+      'PAYFAC_EMULATOR_TOKEN',
+      'NO_COLOR',
+      'CI',
+    ]) {
       expect(stdout).toContain(name)
     }
     const payout = await spawnCli(['payouts', 'request', '--help'], { env: ctx.env })

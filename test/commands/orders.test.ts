@@ -35,7 +35,13 @@ describe('orders against the emulator', () => {
 
   it('pays an order with a PayTo token and shows the paid transaction', async () => {
     const token = await activeAgreement(json, { oneOff: 1250 })
-    const minted = await payfac('api', 'POST', '/tokens', '--data', JSON.stringify({ CreatePayToToken: { amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, agreementToken: token } }))
+    const minted = await payfac(
+      'api',
+      'POST',
+      '/tokens',
+      '--data',
+      JSON.stringify({ CreatePayToToken: { amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, agreementToken: token } }),
+    )
     expect(minted.code, minted.stderr).toBe(0)
     const paymentTokenId = JSON.parse(minted.stdout).PayToToken.paymentTokenId
 

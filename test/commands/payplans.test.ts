@@ -11,11 +11,41 @@ const { payfac, json } = useEmulator()
 describe('pay plans against the emulator', () => {
   it('offers, creates a plan, pays an order with its token, and shows the plan', async () => {
     const customerId = await newCustomer(json, { verified: true })
-    const offer = await json('payplans', 'offer', '--customer-id', customerId, '--amount', '400', '--currency', 'AUD', '--initial-payment', '100', '--variant', 'payplan_3_monthly_payments')
-    expect(offer).toMatchObject({ customerId, amount: { minorCurrencyUnits: 40000, currency: 'AUD' }, initialPayment: 10000, payPlanVariant: 'payplan_3_monthly_payments', status: 'Offered' })
+    const offer = await json(
+      'payplans',
+      'offer',
+      '--customer-id',
+      customerId,
+      '--amount',
+      '400',
+      '--currency',
+      'AUD',
+      '--initial-payment',
+      '100',
+      '--variant',
+      'payplan_3_monthly_payments',
+    )
+    expect(offer).toMatchObject({
+      customerId,
+      amount: { minorCurrencyUnits: 40000, currency: 'AUD' },
+      initialPayment: 10000,
+      payPlanVariant: 'payplan_3_monthly_payments',
+      status: 'Offered',
+    })
     expect(offer.instalments).toHaveLength(4)
 
-    const offerTable = await payfac('payplans', 'offer', '--customer-id', customerId, '--amount', '80', '--currency', 'AUD', '--variant', 'payplan_4_weekly_payments')
+    const offerTable = await payfac(
+      'payplans',
+      'offer',
+      '--customer-id',
+      customerId,
+      '--amount',
+      '80',
+      '--currency',
+      'AUD',
+      '--variant',
+      'payplan_4_weekly_payments',
+    )
     expect(offerTable.code, offerTable.stderr).toBe(0)
     expect(offerTable.stdout).toMatch(/Amount\s+80\.00 AUD/)
     expect(offerTable.stdout).toMatch(/Initial payment\s+0\.00 AUD/)
@@ -56,7 +86,18 @@ describe('pay plans against the emulator', () => {
   })
 
   it('refuses an offer to a customer who has not passed KYC (exit 6)', async () => {
-    const result = await payfac('payplans', 'offer', '--customer-id', await newCustomer(json, { verified: false }), '--amount', '50', '--currency', 'AUD', '--variant', 'payplan_4_weekly_payments')
+    const result = await payfac(
+      'payplans',
+      'offer',
+      '--customer-id',
+      await newCustomer(json, { verified: false }),
+      '--amount',
+      '50',
+      '--currency',
+      'AUD',
+      '--variant',
+      'payplan_4_weekly_payments',
+    )
     expect(result.code).toBe(6)
     expect(result.stderr).toMatch(/customer_not_verified/)
   })
@@ -72,7 +113,18 @@ describe('pay plans against the emulator', () => {
   })
 
   it('shows the parameters of some variants (beta), one row each', async () => {
-    const answer = await json('payplans', 'parameters', '--amount', '120', '--currency', 'AUD', '--variant', 'payplan_3_monthly_payments', '--variant', 'payplan_4_weekly_payments')
+    const answer = await json(
+      'payplans',
+      'parameters',
+      '--amount',
+      '120',
+      '--currency',
+      'AUD',
+      '--variant',
+      'payplan_3_monthly_payments',
+      '--variant',
+      'payplan_4_weekly_payments',
+    )
     expect(answer.parameters.map((p: { payPlanVariant: string }) => p.payPlanVariant)).toEqual(['payplan_3_monthly_payments', 'payplan_4_weekly_payments'])
     const table = await payfac('payplans', 'parameters', '--amount', '120', '--currency', 'AUD', '--variant', 'payplan_3_monthly_payments')
     expect(table.code, table.stderr).toBe(0)
@@ -85,9 +137,12 @@ describe('pay plan variants of the field notes', () => {
   it.each(['payplan_2_monthly_payments', 'payplan_12_monthly_payments', 'payplan_fortnight_25_25_25_25', 'payplan_30_days_0_100'])('accepts %s', (variant) => {
     expect(isPayPlanVariant(variant)).toBe(true)
   })
-  it.each(['payplan_1_monthly_payments', 'payplan_13_monthly_payments', 'payplan_02_monthly_payments', 'payplan_5_weekly_payments', ''])('refuses "%s"', (variant) => {
-    expect(isPayPlanVariant(variant)).toBe(false)
-  })
+  it.each(['payplan_1_monthly_payments', 'payplan_13_monthly_payments', 'payplan_02_monthly_payments', 'payplan_5_weekly_payments', ''])(
+    'refuses "%s"',
+    (variant) => {
+      expect(isPayPlanVariant(variant)).toBe(false)
+    },
+  )
 })
 
 describe('bad input exits 2 and sends nothing', () => {
@@ -103,9 +158,21 @@ describe('bad input exits 2 and sends nothing', () => {
     ['an offer without a variant', ['payplans', 'offer', ...CUSTOMER, ...OFFER], /--variant/],
     ['an offer without an amount', ['payplans', 'offer', ...CUSTOMER, '--variant', 'payplan_4_weekly_payments'], /--amount/],
     ['an offer without a customer', ['payplans', 'offer', ...OFFER, '--variant', 'payplan_4_weekly_payments'], /one customer/],
-    ['an initial payment above the amount', ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--initial-payment', '400.01', '--variant', 'payplan_4_weekly_payments'], /more than the amount/],
-    ['an initial payment with too many decimals', ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--initial-payment', '1.001', '--variant', 'payplan_4_weekly_payments'], /decimal places/],
-    ['an offer body the contract refuses', ['payplans', 'offer', ...CUSTOMER, '--data', '{"amount":{"minorCurrencyUnits":100,"currency":"AUD"},"payPlanVariant":"payplan_4_weekly_payments"}'], /initialPayment/],
+    [
+      'an initial payment above the amount',
+      ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--initial-payment', '400.01', '--variant', 'payplan_4_weekly_payments'],
+      /more than the amount/,
+    ],
+    [
+      'an initial payment with too many decimals',
+      ['payplans', 'offer', ...CUSTOMER, ...OFFER, '--initial-payment', '1.001', '--variant', 'payplan_4_weekly_payments'],
+      /decimal places/,
+    ],
+    [
+      'an offer body the contract refuses',
+      ['payplans', 'offer', ...CUSTOMER, '--data', '{"amount":{"minorCurrencyUnits":100,"currency":"AUD"},"payPlanVariant":"payplan_4_weekly_payments"}'],
+      /initialPayment/,
+    ],
     ['a previous-generation field in an offer', ['payplans', 'offer', ...CUSTOMER, '--data', '{"internalCustomerId":"x"}'], /referenceCustomerId/],
     ['a plan without --offer', ['payplans', 'create', ...CUSTOMER], /--offer/],
     ['a plan without a customer', ['payplans', 'create', '--offer', 'offer_A'], /one customer/],
@@ -123,6 +190,10 @@ describe('bad input exits 2 and sends nothing', () => {
     const [request] = server.requests
     expect(request?.path).toBe('/payplans/offer')
     expect(request?.headers['customer-id']).toBe('cust_ZqCNoNcm_22WeZ-j')
-    expect(request?.json).toEqual({ amount: { minorCurrencyUnits: 40000, currency: 'AUD' }, initialPayment: 5050, payPlanVariant: 'payplan_12_monthly_payments' })
+    expect(request?.json).toEqual({
+      amount: { minorCurrencyUnits: 40000, currency: 'AUD' },
+      initialPayment: 5050,
+      payPlanVariant: 'payplan_12_monthly_payments',
+    })
   })
 })

@@ -80,13 +80,42 @@ function readJournal(reference: string): PayToPayRun | undefined {
 }
 
 const payArgs = (name: string, reference: string, extra: string[] = []) => [
-  'payto', 'pay', '--name', name, '--bban', '062-000 12345678', '--amount', '12.50', '--currency', 'AUD',
-  '--reference', reference, '--approve', '--interval', '100ms', ...extra,
+  'payto',
+  'pay',
+  '--name',
+  name,
+  '--bban',
+  '062-000 12345678',
+  '--amount',
+  '12.50',
+  '--currency',
+  'AUD',
+  '--reference',
+  reference,
+  '--approve',
+  '--interval',
+  '100ms',
+  ...extra,
 ]
 
 describe('payto agree --poll and payto status --poll', () => {
   it('waits until the customer approves, then prints the Active agreement (exit 0)', async () => {
-    const result = await payfac('payto', 'agree', '--name', 'Poll Active', '--bban', '062-000 12345678', '--amount', '12.50', '--currency', 'AUD', '--poll', '--interval', '100ms', '--json')
+    const result = await payfac(
+      'payto',
+      'agree',
+      '--name',
+      'Poll Active',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '12.50',
+      '--currency',
+      'AUD',
+      '--poll',
+      '--interval',
+      '100ms',
+      '--json',
+    )
     expect(result.code, result.stderr).toBe(0)
     const agreement = JSON.parse(result.stdout)
     expect(agreement).toMatchObject({ token: expect.stringMatching(/^ptagr_/), status: 'Active', customerName: 'Poll Active' })
@@ -102,7 +131,21 @@ describe('payto agree --poll and payto status --poll', () => {
   })
 
   it('exits 6 when the customer declines (test account 11111111)', async () => {
-    const result = await payfac('payto', 'agree', '--name', 'Poll Declined', '--bban', '062-000 11111111', '--amount', '5', '--currency', 'AUD', '--poll', '--interval', '100ms')
+    const result = await payfac(
+      'payto',
+      'agree',
+      '--name',
+      'Poll Declined',
+      '--bban',
+      '062-000 11111111',
+      '--amount',
+      '5',
+      '--currency',
+      'AUD',
+      '--poll',
+      '--interval',
+      '100ms',
+    )
     expect(result.code, result.stderr).toBe(6)
     expect(result.stderr).toMatch(/Agreement ptagr_\S+ is Declined: the customer declined it/)
     expect(result.stdout).toBe('')
@@ -114,12 +157,32 @@ describe('payto agree --poll and payto status --poll', () => {
     const result = await payfac('payto', 'status', sent.token, '--poll', '--interval', '100ms', '--json')
     expect(result.code).toBe(6)
     expect(result.stdout).toBe('')
-    expect(JSON.parse(result.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ code: 6, type: 'RefusedError', message: expect.stringContaining(`is ${status}`) })
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({
+      code: 6,
+      type: 'RefusedError',
+      message: expect.stringContaining(`is ${status}`),
+    })
   })
 
   it('exits 8 when the customer never answers (test account 22222222), naming the command that resumes', async () => {
     const started = Date.now()
-    const result = await payfac('payto', 'agree', '--name', 'Poll Never', '--bban', '062-000 22222222', '--amount', '5', '--currency', 'AUD', '--poll', '--interval', '100ms', '--timeout', '1s')
+    const result = await payfac(
+      'payto',
+      'agree',
+      '--name',
+      'Poll Never',
+      '--bban',
+      '062-000 22222222',
+      '--amount',
+      '5',
+      '--currency',
+      'AUD',
+      '--poll',
+      '--interval',
+      '100ms',
+      '--timeout',
+      '1s',
+    )
     expect(result.code, result.stderr).toBe(8)
     expect(Date.now() - started).toBeLessThan(5000)
     const token = /Agreement (ptagr_\S+) is still Pending after 1s/.exec(result.stderr)?.[1]
@@ -129,7 +192,11 @@ describe('payto agree --poll and payto status --poll', () => {
     const again = await payfac('payto', 'status', token as string, '--poll', '--interval', '100ms', '--timeout', '300ms', '--json')
     expect(again.code).toBe(8)
     expect(again.stdout).toBe('')
-    expect(JSON.parse(again.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ code: 8, type: 'WaitTimeoutError', resume: `payfac payto status ${token} --poll` })
+    expect(JSON.parse(again.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({
+      code: 8,
+      type: 'WaitTimeoutError',
+      resume: `payfac payto status ${token} --poll`,
+    })
   })
 
   it('follows the emulator clock: a slow approval becomes Active when the clock is advanced', async () => {
@@ -146,7 +213,9 @@ describe('payto agree --poll and payto status --poll', () => {
   it('refuses a bad --interval before anything is sent (exit 2)', async () => {
     const server = await startRecordingServer()
     try {
-      const result = await runCommand(['payto', 'status', 'ptagr_xxxxxxxxxxxxxxxx', '--poll', '--interval', 'soon'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+      const result = await runCommand(['payto', 'status', 'ptagr_xxxxxxxxxxxxxxxx', '--poll', '--interval', 'soon'], {
+        env: { ...ctx.env, PAYFAC_BASE_URL: server.url },
+      })
       expect(result.code).toBe(2)
       expect(result.stderr).toContain('--interval takes a duration')
       expect(server.requests).toHaveLength(0)
@@ -198,54 +267,95 @@ describe('payto pay', () => {
   const steps: Array<{ step: string; shows: (run: PayToPayRun) => boolean; slow: [string, string]; resumed: RegExp }> = [
     { step: 'agreement', shows: (run) => Boolean(run.agreement?.token), slow: ['POST', '/tokens'], resumed: /Agreement ptagr_\S+ \(sent by an earlier run\)/ },
     // The order is created while the process dies waiting for the answer: the re-run finds it.
-    { step: 'payment token', shows: (run) => Boolean(run.paymentToken), slow: ['POST', '/orders'], resumed: /Order ordr_\S+ \(created by an earlier run whose answer was lost\)/ },
+    {
+      step: 'payment token',
+      shows: (run) => Boolean(run.paymentToken),
+      slow: ['POST', '/orders'],
+      resumed: /Order ordr_\S+ \(created by an earlier run whose answer was lost\)/,
+    },
     // The order is paid while the process dies waiting for the answer: the re-run finds the payment.
     { step: 'order', shows: (run) => Boolean(run.order?.orderId), slow: ['POST', '/orders/*/pay'], resumed: /^(?![\s\S]*\[3\/5\])[\s\S]*\[5\/5\] Paid/ },
     // Killed after the payment was journaled: the payment was made, so the re-run names it (exit 6).
-    { step: 'payment', shows: (run) => run.payment?.state === 'paid', slow: ['GET', '/transactions/*'], resumed: /was already made: transaction tran_\S+ \(paid\); nothing was sent/ },
+    {
+      step: 'payment',
+      shows: (run) => run.payment?.state === 'paid',
+      slow: ['GET', '/transactions/*'],
+      resumed: /was already made: transaction tran_\S+ \(paid\); nothing was sent/,
+    },
   ]
-  it.each(steps)('killed after the $step step, a re-run completes with one agreement, one order and one payment', async ({ step, shows, slow, resumed }) => {
-    const reference = `flow-killed-${step.replace(/\W+/g, '-')}`
-    const name = `Killed ${step}`
-    await fault(slow[0], slow[1], 'latency=15000')
-    const child = spawn(process.execPath, [BIN, ...payArgs(name, reference)], { env: definedEnv(ctx.env), stdio: ['ignore', 'pipe', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (d) => (stderr += d))
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)))
-    const deadline = Date.now() + 15_000
-    while (!shows(readJournal(reference) ?? ({} as PayToPayRun))) {
-      if (Date.now() > deadline) throw new Error(`the journal never showed the ${step} step; stderr: ${stderr}`)
-      await sleep(25)
-    }
-    await sleep(200) // well inside the slow request
-    child.kill('SIGKILL')
-    expect(await exited).toBe('SIGKILL')
-    await control('DELETE', '/faults')
-    // The killed run's lock is left behind; it is taken over once its time is LOCK_STALE_MS old.
-    // Instead of waiting that long, its time is moved back.
-    ageLocks(join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations'))
+  it.each(steps)(
+    'killed after the $step step, a re-run completes with one agreement, one order and one payment',
+    async ({ step, shows, slow, resumed }) => {
+      const reference = `flow-killed-${step.replace(/\W+/g, '-')}`
+      const name = `Killed ${step}`
+      await fault(slow[0], slow[1], 'latency=15000')
+      const child = spawn(process.execPath, [BIN, ...payArgs(name, reference)], { env: definedEnv(ctx.env), stdio: ['ignore', 'pipe', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (d) => (stderr += d))
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)))
+      const deadline = Date.now() + 15_000
+      while (!shows(readJournal(reference) ?? ({} as PayToPayRun))) {
+        if (Date.now() > deadline) throw new Error(`the journal never showed the ${step} step; stderr: ${stderr}`)
+        await sleep(25)
+      }
+      await sleep(200) // well inside the slow request
+      child.kill('SIGKILL')
+      expect(await exited).toBe('SIGKILL')
+      await control('DELETE', '/faults')
+      // The killed run's lock is left behind; it is taken over once its time is LOCK_STALE_MS old.
+      // Instead of waiting that long, its time is moved back.
+      ageLocks(join(ctx.env.PAYFAC_CONFIG_DIR as string, 'operations'))
 
-    const again = await payfac(...payArgs(name, reference, ['--json']))
-    expect(again.stderr).toMatch(resumed)
-    if (step === 'payment') expect(again.code, again.stderr).toBe(6)
-    else {
-      expect(again.code, again.stderr).toBe(0)
-      expect(JSON.parse(again.stdout).purchaseDetails).toMatchObject({ status: 'paid', referenceOrderId: reference })
-    }
-    expect(held(name, reference)).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
-    const third = await payfac(...payArgs(name, reference))
-    expect(third.code).toBe(6)
-    expect(held(name, reference)).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
-  }, 40_000)
+      const again = await payfac(...payArgs(name, reference, ['--json']))
+      expect(again.stderr).toMatch(resumed)
+      if (step === 'payment') expect(again.code, again.stderr).toBe(6)
+      else {
+        expect(again.code, again.stderr).toBe(0)
+        expect(JSON.parse(again.stdout).purchaseDetails).toMatchObject({ status: 'paid', referenceOrderId: reference })
+      }
+      expect(held(name, reference)).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
+      const third = await payfac(...payArgs(name, reference))
+      expect(third.code).toBe(6)
+      expect(held(name, reference)).toMatchObject({ agreements: 1, orders: 1, transactions: 1, paid: 1 })
+    },
+    40_000,
+  )
 
   it('refuses other inputs for the same reference (exit 2), sending nothing', async () => {
     const first = await payfac(...payArgs('Pay Inputs', 'flow-inputs'))
     expect(first.code, first.stderr).toBe(0)
     const before = ctx.emulator.app.store.events.length
-    const other = await payfac('payto', 'pay', '--name', 'Pay Inputs', '--bban', '062-000 12345678', '--amount', '13.00', '--currency', 'AUD', '--reference', 'flow-inputs', '--approve')
+    const other = await payfac(
+      'payto',
+      'pay',
+      '--name',
+      'Pay Inputs',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '13.00',
+      '--currency',
+      'AUD',
+      '--reference',
+      'flow-inputs',
+      '--approve',
+    )
     expect(other.code).toBe(2)
     expect(other.stderr).toMatch(/Run "flow-inputs" was started with another amount.*--restart/)
-    const account = await payfac('payto', 'pay', '--name', 'Pay Inputs', '--phone', '+61412345678', '--amount', '12.50', '--currency', 'AUD', '--reference', 'flow-inputs')
+    const account = await payfac(
+      'payto',
+      'pay',
+      '--name',
+      'Pay Inputs',
+      '--phone',
+      '+61412345678',
+      '--amount',
+      '12.50',
+      '--currency',
+      'AUD',
+      '--reference',
+      'flow-inputs',
+    )
     expect(account.code).toBe(2)
     expect(account.stderr).toContain('another account')
     expect(ctx.emulator.app.store.events.length).toBe(before)
@@ -254,13 +364,47 @@ describe('payto pay', () => {
 
   it('--restart starts over with a new agreement and order, cancelling the unpaid one; refused once paid', async () => {
     // Test account 55555555: the agreement is approved but the payment is declined (exit 6).
-    const declined = await payfac('payto', 'pay', '--name', 'Pay Restart', '--bban', '062-000 55555555', '--amount', '20', '--currency', 'AUD', '--reference', 'flow-restart', '--approve', '--interval', '100ms')
+    const declined = await payfac(
+      'payto',
+      'pay',
+      '--name',
+      'Pay Restart',
+      '--bban',
+      '062-000 55555555',
+      '--amount',
+      '20',
+      '--currency',
+      'AUD',
+      '--reference',
+      'flow-restart',
+      '--approve',
+      '--interval',
+      '100ms',
+    )
     expect(declined.code, declined.stderr).toBe(6)
     expect(declined.stderr).toContain('insufficient_funds')
     const oldOrderId = readJournal('flow-restart')?.order?.orderId
     expect(oldOrderId).toMatch(/^ordr_/)
 
-    const restarted = await payfac('payto', 'pay', '--name', 'Pay Restart', '--bban', '062-000 12345678', '--amount', '20', '--currency', 'AUD', '--reference', 'flow-restart', '--approve', '--interval', '100ms', '--restart', '--json')
+    const restarted = await payfac(
+      'payto',
+      'pay',
+      '--name',
+      'Pay Restart',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '20',
+      '--currency',
+      'AUD',
+      '--reference',
+      'flow-restart',
+      '--approve',
+      '--interval',
+      '100ms',
+      '--restart',
+      '--json',
+    )
     expect(restarted.code, restarted.stderr).toBe(0)
     expect(restarted.stderr).toContain(`cancelled order ${oldOrderId}`)
     const transaction = JSON.parse(restarted.stdout)
@@ -270,14 +414,46 @@ describe('payto pay', () => {
     expect(after.orderRecords.find((o) => o.orderId === oldOrderId)?.status).toBe('cancelled')
     expect(readJournal('flow-restart')?.previousRuns).toEqual([expect.objectContaining({ orderId: oldOrderId })])
 
-    const again = await payfac('payto', 'pay', '--name', 'Pay Restart', '--bban', '062-000 12345678', '--amount', '20', '--currency', 'AUD', '--reference', 'flow-restart', '--approve', '--restart')
+    const again = await payfac(
+      'payto',
+      'pay',
+      '--name',
+      'Pay Restart',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '20',
+      '--currency',
+      'AUD',
+      '--reference',
+      'flow-restart',
+      '--approve',
+      '--restart',
+    )
     expect(again.code).toBe(2)
     expect(again.stderr).toMatch(/already paid order ordr_\S+ \(transaction tran_\S+\); --restart would take a second payment/)
     expect(held('Pay Restart', 'flow-restart')).toMatchObject({ agreements: 2, orders: 2, paid: 1 })
   })
 
   it('exits 8 while the agreement is pending, naming the same command to resume; the resumed run sends no second agreement', async () => {
-    const args = ['payto', 'pay', '--name', 'Pay Pending', '--bban', '062-000 66666666', '--amount', '7', '--currency', 'AUD', '--reference', 'flow-pending', '--interval', '100ms', '--timeout', '500ms']
+    const args = [
+      'payto',
+      'pay',
+      '--name',
+      'Pay Pending',
+      '--bban',
+      '062-000 66666666',
+      '--amount',
+      '7',
+      '--currency',
+      'AUD',
+      '--reference',
+      'flow-pending',
+      '--interval',
+      '100ms',
+      '--timeout',
+      '500ms',
+    ]
     const first = await payfac(...args)
     expect(first.code, first.stderr).toBe(8)
     expect(first.stderr).toContain('Resume with: payfac payto pay --name')
@@ -326,12 +502,31 @@ describe('payto pay', () => {
 })
 
 describe('payto save', () => {
-  it('sends an open agreement, waits until Active and saves it as the customer\'s payment source', async () => {
+  it("sends an open agreement, waits until Active and saves it as the customer's payment source", async () => {
     const customer = await json('customers', 'upsert', '--email', 'save-flow@example.com', '--given-name', 'Sam')
-    const result = await payfac('payto', 'save', '--name', 'Save Flow', '--phone', '+61412345678', '--purpose', 'Subscription', '--customer', customer.customerId, '--approve', '--interval', '100ms', '--json')
+    const result = await payfac(
+      'payto',
+      'save',
+      '--name',
+      'Save Flow',
+      '--phone',
+      '+61412345678',
+      '--purpose',
+      'Subscription',
+      '--customer',
+      customer.customerId,
+      '--approve',
+      '--interval',
+      '100ms',
+      '--json',
+    )
     expect(result.code, result.stderr).toBe(0)
     const source = JSON.parse(result.stdout)
-    expect(source).toMatchObject({ paymentSourceId: expect.stringMatching(/^psrc_/), customerId: customer.customerId, sourceMethod: { PayToMethodResp: { accountIdentifierHint: '+61******678' } } })
+    expect(source).toMatchObject({
+      paymentSourceId: expect.stringMatching(/^psrc_/),
+      customerId: customer.customerId,
+      sourceMethod: { PayToMethodResp: { accountIdentifierHint: '+61******678' } },
+    })
     expect(result.stderr).toMatch(/\[1\/3\] Open agreement ptagr_\S+ sent/)
     expect(result.stderr).toContain(`[3/3] Saved as payment source ${source.paymentSourceId}`)
 
@@ -344,7 +539,20 @@ describe('payto save', () => {
 
   it('names the command that carries on with the same agreement when the wait runs out (exit 8)', async () => {
     const customer = await json('customers', 'upsert', '--email', 'save-later@example.com')
-    const result = await payfac('payto', 'save', '--name', 'No Answer Test', '--bban', '062-000 12345678', '--customer', customer.customerId, '--interval', '100ms', '--timeout', '300ms')
+    const result = await payfac(
+      'payto',
+      'save',
+      '--name',
+      'No Answer Test',
+      '--bban',
+      '062-000 12345678',
+      '--customer',
+      customer.customerId,
+      '--interval',
+      '100ms',
+      '--timeout',
+      '300ms',
+    )
     expect(result.code).toBe(8)
     expect(result.stderr).toMatch(new RegExp(`Resume with: payfac payto save --agreement ptagr_\\S+ --customer ${customer.customerId}`))
   })
@@ -358,7 +566,9 @@ describe('payto save', () => {
       expect(production.code).toBe(3)
       const nothing = await runCommand(['payto', 'save', '--customer', 'cust_xxxxxxxxxxxxxxxx'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
       expect(nothing.code).toBe(2)
-      const both = await runCommand(['payto', 'save', '--agreement', 'ptagr_xxxxxxxxxxxxxxxx', '--name', 'X', '--customer', 'cust_xxxxxxxxxxxxxxxx'], { env: { ...ctx.env, PAYFAC_BASE_URL: server.url } })
+      const both = await runCommand(['payto', 'save', '--agreement', 'ptagr_xxxxxxxxxxxxxxxx', '--name', 'X', '--customer', 'cust_xxxxxxxxxxxxxxxx'], {
+        env: { ...ctx.env, PAYFAC_BASE_URL: server.url },
+      })
       expect(both.code).toBe(2)
       expect(server.requests).toHaveLength(0)
     } finally {

@@ -21,7 +21,20 @@ afterAll(async () => ctx.close())
 
 describe('payto against the emulator', () => {
   it('sends a one-off agreement by BBAN, then shows it Active once the customer approves', async () => {
-    const sent = await json('payto', 'agree', '--name', 'Jo Citizen', '--bban', '062-000 12345678', '--amount', '12.50', '--currency', 'AUD', '--purpose', 'Order inv-1001')
+    const sent = await json(
+      'payto',
+      'agree',
+      '--name',
+      'Jo Citizen',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '12.50',
+      '--currency',
+      'AUD',
+      '--purpose',
+      'Order inv-1001',
+    )
     expect(sent).toMatchObject({ token: expect.any(String), status: 'Pending' })
 
     const table = await payfac('payto', 'status', sent.token)
@@ -76,7 +89,10 @@ describe('what payto commands send', () => {
   beforeEach(() => void server.requests.splice(0))
 
   it('builds the contract body: Bban and one-off terms in minor units', async () => {
-    const result = await runCommand(['payto', 'agree', '--name', ' Jo Citizen ', '--bban', '06200012345678', '--amount', '12.5', '--currency', 'aud', '--purpose', 'Order 1'], { env })
+    const result = await runCommand(
+      ['payto', 'agree', '--name', ' Jo Citizen ', '--bban', '06200012345678', '--amount', '12.5', '--currency', 'aud', '--purpose', 'Order 1'],
+      { env },
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(server.requests[0]?.json).toEqual({
       customerName: 'Jo Citizen',
@@ -117,9 +133,17 @@ describe('what payto commands send', () => {
   const agree = ['payto', 'agree', '--name', 'Jo']
   const cases: Array<[string, string[], RegExp]> = [
     ['no account identifier', [...agree, '--open'], /one of --bban/],
-    ['two account identifiers', [...agree, '--bban', '062-000 12345678', '--phone', '+61412345678', '--open'], /use either --\S+ or --\S+, not both|exactly one/],
+    [
+      'two account identifiers',
+      [...agree, '--bban', '062-000 12345678', '--phone', '+61412345678', '--open'],
+      /use either --\S+ or --\S+, not both|exactly one/,
+    ],
     ['no terms', [...agree, '--bban', '062-000 12345678'], /--open/],
-    ['both one-off and open terms', [...agree, '--bban', '062-000 12345678', '--amount', '1', '--currency', 'AUD', '--open'], /use either --\S+ or --\S+, not both|exactly one/],
+    [
+      'both one-off and open terms',
+      [...agree, '--bban', '062-000 12345678', '--amount', '1', '--currency', 'AUD', '--open'],
+      /use either --\S+ or --\S+, not both|exactly one/,
+    ],
     ['an amount without a currency', [...agree, '--bban', '062-000 12345678', '--amount', '1'], /currency/],
     ['a currency without an amount', [...agree, '--bban', '062-000 12345678', '--currency', 'AUD'], /--amount/],
     ['too many decimal places', [...agree, '--bban', '062-000 12345678', '--amount', '1.005', '--currency', 'AUD'], /decimal/],

@@ -118,7 +118,10 @@ describe('on production without a terminal and without --yes, every command of t
         server.requests.length = 0
         const dry = await run([...argv, '--dry-run'])
         expect(writes(), `${argv.join(' ')} --dry-run sent a change`).toEqual([])
-        const printed = dry.code === 0 && dry.stdout.trim().startsWith('{') ? (JSON.parse(dry.stdout) as { dryRun?: boolean; request?: { method: string; url: string } }) : undefined
+        const printed =
+          dry.code === 0 && dry.stdout.trim().startsWith('{')
+            ? (JSON.parse(dry.stdout) as { dryRun?: boolean; request?: { method: string; url: string } })
+            : undefined
         if (printed?.dryRun && printed.request) wouldWrite = `${printed.request.method} ${printed.request.url}`
       }
       server.requests.length = 0
@@ -134,7 +137,18 @@ describe('on production without a terminal and without --yes, every command of t
   })
 
   it('stopped, among others, each command the issue found sending unconfirmed', () => {
-    const named = ['merchants:bank-accounts:add', 'merchants:bank-accounts:set-primary', 'cards:create', 'payto:agree', 'webhooks:create', 'webhooks:enable', 'auth:tokens:create', 'merchants:update-profile', 'orders:set-reference', 'profiles:remove']
+    const named = [
+      'merchants:bank-accounts:add',
+      'merchants:bank-accounts:set-primary',
+      'cards:create',
+      'payto:agree',
+      'webhooks:create',
+      'webhooks:enable',
+      'auth:tokens:create',
+      'merchants:update-profile',
+      'orders:set-reference',
+      'profiles:remove',
+    ]
     expect(named.filter((id) => !stopped.has(id))).toEqual([])
     expect(stopped.size).toBeGreaterThan(40)
   })

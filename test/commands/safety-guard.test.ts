@@ -12,7 +12,13 @@ const TRAN = 'tran_ProdGuardTxn0001'
 const LIVE_KEY = 'live_sk_productionSecretKey0001'
 
 const transaction = (refunded: number) => ({
-  purchaseDetails: { transactionId: TRAN, status: refunded ? 'partially_refunded' : 'paid', amount: { minorCurrencyUnits: 2000, currency: 'AUD' }, refundedAmount: refunded, refundIds: [] },
+  purchaseDetails: {
+    transactionId: TRAN,
+    status: refunded ? 'partially_refunded' : 'paid',
+    amount: { minorCurrencyUnits: 2000, currency: 'AUD' },
+    refundedAmount: refunded,
+    refundIds: [],
+  },
   timelines: [],
 })
 
@@ -107,7 +113,10 @@ describe('the emulator control commands', () => {
 
   it('refuse a sandbox profile, even on this machine', async () => {
     const env = { ...recording.env(), PAYFAC_API_KEY: undefined, PAYFAC_BASE_URL: undefined }
-    const added = await spawnCli(['profiles', 'add', 'sb', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], { env, input: 'sandbox_sk_sandboxKeyForGuard0001' })
+    const added = await spawnCli(['profiles', 'add', 'sb', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], {
+      env,
+      input: 'sandbox_sk_sandboxKeyForGuard0001',
+    })
     expect(added.code, added.stderr).toBe(0)
     const result = await runCommand(['emulator', 'reset', '--profile', 'sb'], { env })
     expect(result.code).toBe(3)
@@ -128,7 +137,8 @@ describe('the environment follows the values in effect', () => {
     expect(JSON.parse(who.stdout)).toContainEqual({
       setting: 'environment',
       value: 'production',
-      source: 'PAYFAC_BASE_URL and PAYFAC_API_KEY replace the values of profile local: payfac-guard.invalid (PAYFAC_BASE_URL) is not this machine and the credential names no environment',
+      source:
+        'PAYFAC_BASE_URL and PAYFAC_API_KEY replace the values of profile local: payfac-guard.invalid (PAYFAC_BASE_URL) is not this machine and the credential names no environment',
     })
     const sent = await runCommand(write, { env })
     expect(sent.code, sent.stderr).toBe(3)
@@ -149,12 +159,17 @@ describe('the environment follows the values in effect', () => {
 
   it('guards a profile labelled local whose address is remote and whose key names no environment', async () => {
     const env = { ...recording.env(), PAYFAC_API_KEY: undefined, PAYFAC_BASE_URL: undefined }
-    const added = await spawnCli(['profiles', 'add', 'lab', '--environment', 'local', '--base-url', REMOTE, '--credential-stdin', '--credential-kind', 'merchant-jwt'], { env, input: JWT })
+    const added = await spawnCli(
+      ['profiles', 'add', 'lab', '--environment', 'local', '--base-url', REMOTE, '--credential-stdin', '--credential-kind', 'merchant-jwt'],
+      { env, input: JWT },
+    )
     expect(added.code, added.stderr).toBe(0)
     const sent = await runCommand([...write, '--profile', 'lab'], { env })
     expect(sent.code, sent.stderr).toBe(3)
     expect(sent.stderr).toContain('needs confirmation')
-    expect(sent.stderr).toContain('PRODUCTION: profile "lab", environment production (profile lab says local, but payfac-guard.invalid is not this machine and the credential names no environment)')
+    expect(sent.stderr).toContain(
+      'PRODUCTION: profile "lab", environment production (profile lab says local, but payfac-guard.invalid is not this machine and the credential names no environment)',
+    )
     const dry = await runCommand([...write, '--profile', 'lab', '--dry-run'], { env })
     expect(dry.code, dry.stderr).toBe(0)
     expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, request: { method: 'POST', url: `${REMOTE}/webhooks` } })

@@ -14,10 +14,19 @@ import { spawnCli } from '../helpers/spawn-cli.js'
 const { ctx, payfac, json, marketplace } = useEmulator()
 
 const store = () => ctx.emulator.app.store
-const refundsOf = (transactionId: string) => store().refunds.all().filter((r) => r.transactionId === transactionId).length
+const refundsOf = (transactionId: string) =>
+  store()
+    .refunds.all()
+    .filter((r) => r.transactionId === transactionId).length
 
 async function fund(merchantId: string, units: number): Promise<void> {
-  await marketplace.json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId, amount: { minorCurrencyUnits: units, currency: 'AUD' } } }))
+  await marketplace.json(
+    'api',
+    'POST',
+    '/simulation',
+    '--data',
+    JSON.stringify({ IncomingBankTransfer: { merchantId, amount: { minorCurrencyUnits: units, currency: 'AUD' } } }),
+  )
 }
 
 describe('a repeat of any money command', () => {
@@ -75,7 +84,7 @@ describe('a repeat of any money command', () => {
 })
 
 describe('the identity of an operation is the merchant acted for', () => {
-  it('a refund re-run with a redundant --merchant-id (the key\'s own merchant) is the same refund: exit 6', async () => {
+  it("a refund re-run with a redundant --merchant-id (the key's own merchant) is the same refund: exit 6", async () => {
     const { transactionId } = await paidByPayTo(json, '9.00', 'identity-merchant')
     expect((await payfac('transactions', 'refund', transactionId, '--amount', '1.00')).code).toBe(0)
     const redundant = await payfac('transactions', 'refund', transactionId, '--amount', '1.00', '--merchant-id', ctx.emulator.ids.merchantId)
@@ -84,10 +93,19 @@ describe('the identity of an operation is the merchant acted for', () => {
     expect(refundsOf(transactionId)).toBe(1)
   })
 
-  it('a payout made with the marketplace key for a merchant, then with that merchant\'s own key, is the same payout: exit 6', async () => {
-    const made = await marketplace.json('api', 'POST', '/merchants', '--data', JSON.stringify({
-      name: 'Identity Shop', industry: 'Retail', manualPayoutsEnabled: true, bankAccount: { bsb: '062-000', accountNumber: '11223344', accountName: 'Identity Shop' },
-    }))
+  it("a payout made with the marketplace key for a merchant, then with that merchant's own key, is the same payout: exit 6", async () => {
+    const made = await marketplace.json(
+      'api',
+      'POST',
+      '/merchants',
+      '--data',
+      JSON.stringify({
+        name: 'Identity Shop',
+        industry: 'Retail',
+        manualPayoutsEnabled: true,
+        bankAccount: { bsb: '062-000', accountNumber: '11223344', accountName: 'Identity Shop' },
+      }),
+    )
     await fund(made.merchantId, 5_000)
     const args = ['payouts', 'request', '--amount', '7.00', '--currency', 'AUD']
     const first = await marketplace.payfac(...args, '--merchant-id', made.merchantId)
@@ -95,7 +113,11 @@ describe('the identity of an operation is the merchant acted for', () => {
     const ownKey = await runAs(made.secretKey, ...args)
     expect(ownKey.code, ownKey.stderr).toBe(6)
     expect(ownKey.stderr).toContain('was already made')
-    expect(store().payouts.all().filter((p) => p.merchantId === made.merchantId)).toHaveLength(1)
+    expect(
+      store()
+        .payouts.all()
+        .filter((p) => p.merchantId === made.merchantId),
+    ).toHaveLength(1)
   })
 })
 
@@ -180,7 +202,23 @@ describe('a damaged payto pay journal', () => {
   it('a FIFO in its place: exit 3 at once, nothing sent', async () => {
     const root = join(ctx.env.PAYFAC_CONFIG_DIR as string, 'journal')
     // A first run makes the journal's folder; then its file is replaced by a FIFO.
-    const args = ['payto', 'pay', '--name', 'Fifo Payer', '--bban', '062-000 12345678', '--amount', '2.00', '--currency', 'AUD', '--reference', 'fifo-run', '--approve', '--interval', '100ms']
+    const args = [
+      'payto',
+      'pay',
+      '--name',
+      'Fifo Payer',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '2.00',
+      '--currency',
+      'AUD',
+      '--reference',
+      'fifo-run',
+      '--approve',
+      '--interval',
+      '100ms',
+    ]
     expect((await payfac(...args)).code).toBe(0)
     const [folder] = readdirSync(root)
     const file = join(root, folder as string, 'fifo-run.json')

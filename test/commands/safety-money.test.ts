@@ -48,7 +48,9 @@ describe('a refund whose answer is lost', () => {
 
   it('--json carries outcomeUnknown and the check command', async () => {
     const { transactionId } = await paidByPayTo(json, '5.00', 'lost-json')
-    const first = await withFault('commit-then-status=503', 'PATCH', '/transactions/*', () => payfac('transactions', 'refund', transactionId, '--amount', '1.00', '--json'))
+    const first = await withFault('commit-then-status=503', 'PATCH', '/transactions/*', () =>
+      payfac('transactions', 'refund', transactionId, '--amount', '1.00', '--json'),
+    )
     expect(first.code).toBe(7)
     expect(first.stdout).toBe('')
     expect(JSON.parse(first.stderr.trim().split('\n').at(-1) as string).error).toMatchObject({
@@ -120,7 +122,9 @@ describe('orders', () => {
   })
 
   it('create whose answer is lost: exit 7, then the re-run reports the order that exists; one order', async () => {
-    const lost = await withFault('drop-after-commit', 'POST', '/orders', () => payfac('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'lost-order-1'))
+    const lost = await withFault('drop-after-commit', 'POST', '/orders', () =>
+      payfac('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'lost-order-1'),
+    )
     expect(lost.code).toBe(7)
     expect(lost.stderr).toContain('payfac orders list --reference lost-order-1')
     const again = await payfac('orders', 'create', '--amount', '4.00', '--currency', 'AUD', '--reference', 'lost-order-1', '--json')
@@ -144,15 +148,18 @@ describe('orders', () => {
     expect((await json('orders', 'list', '--limit', '500')).length).toBe(before + 1)
   })
 
-  it.each([['drop-after-commit'], ['commit-then-status=503']])('pay whose answer is lost (%s): the re-run reports the payment; one transaction', async (fault) => {
-    const { transactionId, orderId } = await paidOrderSetUp(fault)
-    const again = await payfac('orders', 'pay', orderId, '--token', 'ptkn_unusedOnRerun001', '--json')
-    expect(again.code, again.stderr).toBe(0)
-    expect(again.stderr).toContain(`order ${orderId} is paid by transaction`)
-    const transactions = await json('transactions', 'list', '--order-id', orderId)
-    expect(transactions).toHaveLength(1)
-    expect(transactions[0].purchaseDetails.transactionId).toBe(transactionId)
-  })
+  it.each([['drop-after-commit'], ['commit-then-status=503']])(
+    'pay whose answer is lost (%s): the re-run reports the payment; one transaction',
+    async (fault) => {
+      const { transactionId, orderId } = await paidOrderSetUp(fault)
+      const again = await payfac('orders', 'pay', orderId, '--token', 'ptkn_unusedOnRerun001', '--json')
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).toContain(`order ${orderId} is paid by transaction`)
+      const transactions = await json('transactions', 'list', '--order-id', orderId)
+      expect(transactions).toHaveLength(1)
+      expect(transactions[0].purchaseDetails.transactionId).toBe(transactionId)
+    },
+  )
 
   it('pay refuses an order that already has a payment (exit 6, naming it) without sending', async () => {
     const { orderId, transactionId } = await paidByPayTo(json, '3.00', 'paid-twice')
@@ -164,9 +171,17 @@ describe('orders', () => {
 
 describe('other money commands', () => {
   it('payout request whose answer is lost (drop-after-commit): the re-run reports the payout; one payout', async () => {
-    await json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }))
+    await json(
+      'api',
+      'POST',
+      '/simulation',
+      '--data',
+      JSON.stringify({ IncomingBankTransfer: { merchantId: ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }),
+    )
     const before = (await json('payouts', 'list', '--limit', '500')).length
-    const lost = await withFault('drop-after-commit', 'POST', '/transactions/payouts', () => payfac('payouts', 'request', '--amount', '123.45', '--currency', 'AUD'))
+    const lost = await withFault('drop-after-commit', 'POST', '/transactions/payouts', () =>
+      payfac('payouts', 'request', '--amount', '123.45', '--currency', 'AUD'),
+    )
     expect(lost.code, lost.stderr).toBe(7)
     expect(lost.stderr).toContain('Outcome unknown: payout request of 123.45 AUD')
     const again = await payfac('payouts', 'request', '--amount', '123.45', '--currency', 'AUD', '--json')
@@ -227,9 +242,16 @@ async function paidOrderSetUp(fault: string) {
 let cards = 0
 async function authorisedCardPayment(): Promise<string> {
   const customerId = await newCustomer(json)
-  const source = await json('sources', 'create', '--customer-id', customerId, '--data', JSON.stringify({
-    CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123' },
-  }))
+  const source = await json(
+    'sources',
+    'create',
+    '--customer-id',
+    customerId,
+    '--data',
+    JSON.stringify({
+      CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123' },
+    }),
+  )
   const amount = { minorCurrencyUnits: 2000, currency: 'AUD' }
   const token = await json('tokens', 'create', '--data', JSON.stringify({ CardPaymentSourceId: { paymentSourceId: source.paymentSourceId, amount } }))
   const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `safety-card-${++cards}`)
@@ -237,8 +259,14 @@ async function authorisedCardPayment(): Promise<string> {
   // The customer passes the challenge (the emulator's simulation, as its challenge page would record it).
   const { threeDSAuthorisationId } = challenge.ThreeDSAuthorisationRequired ?? challenge
   await json('api', 'POST', '/simulation', '--data', JSON.stringify({ SetThreeDSOutcome: { threeDSAuthorisationId, outcome: 'passed' } }))
-  const confirmed = await json('api', 'POST', `/orders/${order.orderId}/pay`, '--data', JSON.stringify({
-    Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
-  }))
+  const confirmed = await json(
+    'api',
+    'POST',
+    `/orders/${order.orderId}/pay`,
+    '--data',
+    JSON.stringify({
+      Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
+    }),
+  )
   return (confirmed.PayOrderComplete ?? confirmed).transactionId as string
 }

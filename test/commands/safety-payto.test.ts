@@ -15,8 +15,22 @@ import { newCustomer } from '../helpers/flows.js'
 const { ctx, payfac, json } = useEmulator()
 
 const payArgs = (reference: string, extra: string[] = []) => [
-  'payto', 'pay', '--name', 'Jo Citizen', '--bban', '062-000 12345678', '--amount', '12.50', '--currency', 'AUD',
-  '--reference', reference, '--approve', '--interval', '100ms', ...extra,
+  'payto',
+  'pay',
+  '--name',
+  'Jo Citizen',
+  '--bban',
+  '062-000 12345678',
+  '--amount',
+  '12.50',
+  '--currency',
+  'AUD',
+  '--reference',
+  reference,
+  '--approve',
+  '--interval',
+  '100ms',
+  ...extra,
 ]
 
 async function paymentsOf(reference: string): Promise<number> {
@@ -85,7 +99,19 @@ describe('payto pay, resumed', () => {
   it('payto save whose save answer is lost: the re-run with the agreement finds the source; one source', async () => {
     const customerId = await newCustomer(json)
     await json('emulator', 'faults', '--add', 'drop-after-commit', '--method', 'POST', '--path', '/sources')
-    const first = await payfac('payto', 'save', '--name', 'Jo Citizen', '--bban', '062-000 12345678', '--customer', customerId, '--approve', '--interval', '100ms')
+    const first = await payfac(
+      'payto',
+      'save',
+      '--name',
+      'Jo Citizen',
+      '--bban',
+      '062-000 12345678',
+      '--customer',
+      customerId,
+      '--approve',
+      '--interval',
+      '100ms',
+    )
     await json('emulator', 'faults', '--clear')
     expect(first.code, first.stderr).toBe(7)
     const token = /Open agreement (ptagr_\S+)/.exec(first.stderr)?.[1] as string

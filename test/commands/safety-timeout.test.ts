@@ -38,7 +38,13 @@ describe('a refund whose answer comes after the deadline', () => {
       notices: [],
     }
     const session = new SafetySession({ commandId: 'transactions:refund', settings, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false })
-    const client = createClient({ baseUrl: settings.baseUrl, credential: settings.credential, timeoutMs: 300, intercept: session.intercept, signal: session.controller.signal })
+    const client = createClient({
+      baseUrl: settings.baseUrl,
+      credential: settings.credential,
+      timeoutMs: 300,
+      intercept: session.intercept,
+      signal: session.controller.signal,
+    })
 
     await json('emulator', 'faults', '--add', 'latency=1500', '--method', 'PATCH', '--path', '/transactions/*')
     let error: unknown
@@ -50,7 +56,11 @@ describe('a refund whose answer comes after the deadline', () => {
       await json('emulator', 'faults', '--clear')
     }
     expect(error).toBeInstanceOf(OutcomeUnknownError)
-    expect(error).toMatchObject({ lost: 'timeout', action: `refund of 5.00 AUD on transaction ${transactionId}`, check: `payfac transactions get ${transactionId}` })
+    expect(error).toMatchObject({
+      lost: 'timeout',
+      action: `refund of 5.00 AUD on transaction ${transactionId}`,
+      check: `payfac transactions get ${transactionId}`,
+    })
 
     const again = await payfac('transactions', 'refund', transactionId, '--amount', '5.00')
     expect(again.code, again.stderr).toBe(0)

@@ -43,7 +43,9 @@ describe('refunds', () => {
     const repeat = await freshRunner(h).payfac(...refund)
     expect(repeat.code, repeat.stderr).toBe(6)
     expect(repeat.stdout).toBe('')
-    expect(repeat.stderr).toContain(`The service already shows an identical refund of 2.00 AUD on transaction ${transactionId}: refund ${refundId} of 2.00 AUD at 20`)
+    expect(repeat.stderr).toContain(
+      `The service already shows an identical refund of 2.00 AUD on transaction ${transactionId}: refund ${refundId} of 2.00 AUD at 20`,
+    )
     expect(repeat.stderr).toContain('within the 24h window. Nothing was sent')
     expect(repeat.stderr).toContain('--again')
     expect(patches()).toBe(sent)
@@ -102,7 +104,13 @@ describe('the end of the window', () => {
   })
 
   it('a payout is a repeat for 1 hour, not after', async () => {
-    await h.json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: h.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }))
+    await h.json(
+      'api',
+      'POST',
+      '/simulation',
+      '--data',
+      JSON.stringify({ IncomingBankTransfer: { merchantId: h.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }),
+    )
     const payout = ['payouts', 'request', '--amount', '7.00', '--currency', 'AUD']
     expect((await h.payfac(...payout)).code).toBe(0)
     await advanceClock(h.json, 59 * 60)
@@ -116,7 +124,13 @@ describe('payouts', () => {
   const h = useEmulator()
 
   it('a fresh runner does not repeat a payout made within the hour; --again, --repeat-window 0 and another amount send', async () => {
-    await h.json('api', 'POST', '/simulation', '--data', JSON.stringify({ IncomingBankTransfer: { merchantId: h.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }))
+    await h.json(
+      'api',
+      'POST',
+      '/simulation',
+      '--data',
+      JSON.stringify({ IncomingBankTransfer: { merchantId: h.ctx.emulator.ids.merchantId, amount: { minorCurrencyUnits: 50000, currency: 'AUD' } } }),
+    )
     const payout = ['payouts', 'request', '--amount', '11.00', '--currency', 'AUD']
     const first = await h.json(...payout)
     const posts = counter(h, 'POST', '/transactions/payouts')

@@ -45,7 +45,7 @@ describe('ids are checked by their prefix, never their length', () => {
     rmSync(configDir, { recursive: true, force: true })
   })
 
-  it('uses an id longer than today\'s ids that the service knows, as an argument and as a flag', async () => {
+  it("uses an id longer than today's ids that the service knows, as an argument and as a flag", async () => {
     const got = await runCommand(['customers', 'get', LONG_CUSTOMER, '--query', 'customerId'], { env })
     expect(got.code, got.stderr).toBe(0)
     expect(got.stdout).toBe(`${LONG_CUSTOMER}\n`)
@@ -102,7 +102,11 @@ describe('scripts on the emulator', () => {
       expect(result.stdout).toBe('')
       const lines = result.stderr.trimEnd().split('\n')
       expect(lines, result.stderr).toHaveLength(1)
-      expect(JSON.parse(lines[0] as string).error).toMatchObject({ code: 2, type: 'UsageError', message: expect.stringContaining('Did you mean "payfac orders get"?') })
+      expect(JSON.parse(lines[0] as string).error).toMatchObject({
+        code: 2,
+        type: 'UsageError',
+        message: expect.stringContaining('Did you mean "payfac orders get"?'),
+      })
     }
     const plain = await spawnCli(['orders', 'gett', 'ordr_AAAAAAAAAAAAAAAA'], { env: ctx.env })
     expect(plain.stderr).toMatch(/^Error: "orders gett ordr_A+" is not a payfac command\. Did you mean "payfac orders get"\?\nHint: /)
@@ -138,14 +142,29 @@ describe('scripts on the emulator', () => {
       expect(second.stdout).toMatch(/^trf_[A-Za-z0-9_-]+\n$/)
       expect(second.stdout.trim()).not.toBe(printed.transferId)
       const after = await marketplace.json('transactions', 'get', transactionId, '--merchant-id', MERCHANT)
-      expect(after.timelines.filter((e: { eventType: string }) => e.eventType === 'FundsTransferred').map((e: { identifier: string }) => e.identifier)).toEqual([
-        printed.transferId,
-        second.stdout.trim(),
-      ])
+      expect(after.timelines.filter((e: { eventType: string }) => e.eventType === 'FundsTransferred').map((e: { identifier: string }) => e.identifier)).toEqual(
+        [printed.transferId, second.stdout.trim()],
+      )
     })
 
     it('payto pay: transactionId first in --json, where orders pay prints it', async () => {
-      const argv = ['payto', 'pay', '--name', 'Jo Script', '--bban', '062-000 12345678', '--amount', '6.00', '--currency', 'AUD', '--reference', 'script-pay', '--approve', '--interval', '100ms']
+      const argv = [
+        'payto',
+        'pay',
+        '--name',
+        'Jo Script',
+        '--bban',
+        '062-000 12345678',
+        '--amount',
+        '6.00',
+        '--currency',
+        'AUD',
+        '--reference',
+        'script-pay',
+        '--approve',
+        '--interval',
+        '100ms',
+      ]
       const paid = await payfac(...argv, '--query', 'transactionId')
       expect(paid.code, paid.stderr).toBe(0)
       expect(paid.stdout).toMatch(/^tran_[A-Za-z0-9_-]+\n$/)

@@ -52,10 +52,17 @@ describe('simulate input', () => {
   })
 
   it('sends the single-key envelope', async () => {
-    const result = await cli('simulate', 'incoming-bank-transfer', '--data', '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":500,"currency":"AUD"}}')
+    const result = await cli(
+      'simulate',
+      'incoming-bank-transfer',
+      '--data',
+      '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":500,"currency":"AUD"}}',
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(server.requests[0]?.path).toBe('/simulation')
-    expect(server.requests[0]?.json).toEqual({ IncomingBankTransfer: { merchantId: 'mcht_LocalMerchant001', amount: { minorCurrencyUnits: 500, currency: 'AUD' } } })
+    expect(server.requests[0]?.json).toEqual({
+      IncomingBankTransfer: { merchantId: 'mcht_LocalMerchant001', amount: { minorCurrencyUnits: 500, currency: 'AUD' } },
+    })
   })
 
   const cases: RefusalCase[] = [

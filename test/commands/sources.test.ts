@@ -41,9 +41,16 @@ describe('sources against the emulator', () => {
 
   it('saves a card from --data and shows it as brand and last four digits', async () => {
     const customerId = await newCustomer(json)
-    const created = await json('sources', 'create', '--customer-id', customerId, '--data', JSON.stringify({
-      CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123', cardholderName: 'Jo Citizen' },
-    }))
+    const created = await json(
+      'sources',
+      'create',
+      '--customer-id',
+      customerId,
+      '--data',
+      JSON.stringify({
+        CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123', cardholderName: 'Jo Citizen' },
+      }),
+    )
     expect(created.sourceMethod.CardMethodResp).toMatchObject({ last4: '4242' })
     const table = await payfac('sources', 'list', '--customer', customerId, '--source-id', created.paymentSourceId)
     expect(table.code).toBe(0)
@@ -101,13 +108,33 @@ describe('bad input exits 2 and sends nothing', () => {
     ['delete with a wrong prefix', ['sources', 'delete', 'cust_ZqCNoNcm_22WeZ-j'], /psrc_/],
     ['create without --agreement or --data', ['sources', 'create', ...CUSTOMER], /--agreement/],
     ['create without a customer', ['sources', 'create', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA'], /customer/],
-    ['an unknown usage scope', ['sources', 'create', ...CUSTOMER, '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--usage-scope', 'ScopeEveryone'], /ScopeOrganisation/],
-    ['--data together with --agreement', ['sources', 'create', ...CUSTOMER, '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--data', '{}'], /--data|cannot also be provided/],
-    ['a previous-generation field in a PayTo source', ['sources', 'create', ...CUSTOMER, '--data', '{"sourceMethod":{"PayToMethod":{"agreementToken":"t"}},"email":"a@b.co"}'], /emailAddress/],
-    ['a PayTo source body the contract refuses', ['sources', 'create', ...CUSTOMER, '--data', '{"CreateSavedPaymentSource":{"sourceMethod":{"PayToMethod":{}}}}'], /agreementToken/],
+    [
+      'an unknown usage scope',
+      ['sources', 'create', ...CUSTOMER, '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--usage-scope', 'ScopeEveryone'],
+      /ScopeOrganisation/,
+    ],
+    [
+      '--data together with --agreement',
+      ['sources', 'create', ...CUSTOMER, '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--data', '{}'],
+      /--data|cannot also be provided/,
+    ],
+    [
+      'a previous-generation field in a PayTo source',
+      ['sources', 'create', ...CUSTOMER, '--data', '{"sourceMethod":{"PayToMethod":{"agreementToken":"t"}},"email":"a@b.co"}'],
+      /emailAddress/,
+    ],
+    [
+      'a PayTo source body the contract refuses',
+      ['sources', 'create', ...CUSTOMER, '--data', '{"CreateSavedPaymentSource":{"sourceMethod":{"PayToMethod":{}}}}'],
+      /agreementToken/,
+    ],
     ['a customer filter without its prefix', ['sources', 'list', '--customer', 'ZqCNoNcm'], /cust_/],
     ['a blocked-card update without --data', ['sources', 'blocked-cards', 'update', 'cblk_A'], /data/],
-    ['a blocked-card update that is not one envelope', ['sources', 'blocked-cards', 'update', 'cblk_A', '--data', '{"UnblockCard":{},"BlockCard":{}}'], /one action envelope/],
+    [
+      'a blocked-card update that is not one envelope',
+      ['sources', 'blocked-cards', 'update', 'cblk_A', '--data', '{"UnblockCard":{},"BlockCard":{}}'],
+      /one action envelope/,
+    ],
   ]
 
   itRefusesBeforeSending(cases, recording)
@@ -117,7 +144,9 @@ describe('bad input exits 2 and sends nothing', () => {
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests
     expect(request?.headers['customer-id']).toBe('cust_ZqCNoNcm_22WeZ-j')
-    expect(request?.json).toEqual({ CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: 'ptagr_AAAAAAAAAAAAAAAA' } }, usageScope: 'ScopeOrganisation' } })
+    expect(request?.json).toEqual({
+      CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: 'ptagr_AAAAAAAAAAAAAAAA' } }, usageScope: 'ScopeOrganisation' },
+    })
   })
 
   it('warns about previous-generation names in a card body, whose shape the contract does not show, and sends it', async () => {

@@ -54,7 +54,13 @@ describe('tokens against the emulator', () => {
   it('quotes the surcharge of a card and of PayTo', async () => {
     const card = await json('tokens', 'surcharge-quote', ctx.emulator.ids.merchantId, '--amount', '100', '--currency', 'AUD', '--payment-method', 'Card')
     expect(card).toMatchObject({ paymentMethodType: 'Card', amount: { minorCurrencyUnits: 10000, currency: 'AUD' }, surchargeAmount: 110 })
-    const table = await payfac('tokens', 'surcharge-quote', ctx.emulator.ids.merchantId, '--data', '{"amount":{"minorCurrencyUnits":10000,"currency":"AUD"},"paymentMethodType":"PayTo"}')
+    const table = await payfac(
+      'tokens',
+      'surcharge-quote',
+      ctx.emulator.ids.merchantId,
+      '--data',
+      '{"amount":{"minorCurrencyUnits":10000,"currency":"AUD"},"paymentMethodType":"PayTo"}',
+    )
     expect(table.code, table.stderr).toBe(0)
     expect(table.stdout).toMatch(/Surcharge\s+0\.00 AUD/)
     expect(table.stdout).toMatch(/Total\s+100\.00 AUD/)
@@ -62,24 +68,51 @@ describe('tokens against the emulator', () => {
 })
 
 describe('bad input exits 2 and sends nothing', () => {
-  const recording = useRecordingServer(() => ({ status: 200, body: { PayToToken: { paymentTokenId: 'ptkn_AAAAAAAAAAAAAAAA', amount: { minorCurrencyUnits: 1250, currency: 'AUD' } } } }))
+  const recording = useRecordingServer(() => ({
+    status: 200,
+    body: { PayToToken: { paymentTokenId: 'ptkn_AAAAAAAAAAAAAAAA', amount: { minorCurrencyUnits: 1250, currency: 'AUD' } } },
+  }))
   const { cli, server } = recording
   const MONEY = ['--amount', '12.50', '--currency', 'AUD']
 
   const cases: RefusalCase[] = [
     ['no way to make the token', ['tokens', 'create', ...MONEY], /Choose one way.*none was given/],
-    ['two ways at once', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', ...MONEY], /got --payto and --saved-source/],
+    [
+      'two ways at once',
+      ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', ...MONEY],
+      /got --payto and --saved-source/,
+    ],
     ['--payto without --agreement', ['tokens', 'create', '--payto', ...MONEY], /--agreement/],
     ['--payto without an amount', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA'], /--amount and --currency/],
-    ['--agreement with a saved source', ['tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', ...MONEY], /--agreement goes with --payto/],
+    [
+      '--agreement with a saved source',
+      ['tokens', 'create', '--saved-source', 'psrc_AAAAAAAAAAAAAAAA', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', ...MONEY],
+      /--agreement goes with --payto/,
+    ],
     ['a saved source without its prefix', ['tokens', 'create', '--saved-source', 'src_A', ...MONEY], /psrc_/],
-    ['too many decimals', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--amount', '12.505', '--currency', 'AUD'], /decimal places/],
+    [
+      'too many decimals',
+      ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--amount', '12.505', '--currency', 'AUD'],
+      /decimal places/,
+    ],
     ['an unknown currency', ['tokens', 'create', '--payto', '--agreement', 'ptagr_AAAAAAAAAAAAAAAA', '--amount', '1', '--currency', 'ABC'], /Unknown currency/],
     ['--data with --payto', ['tokens', 'create', '--payto', '--data', '{}'], /--data|cannot also be provided/],
-    ['--data that is not one envelope', ['tokens', 'create', '--data', '{"agreementToken":"t","amount":{"minorCurrencyUnits":1,"currency":"AUD"}}'], /one token envelope/],
+    [
+      '--data that is not one envelope',
+      ['tokens', 'create', '--data', '{"agreementToken":"t","amount":{"minorCurrencyUnits":1,"currency":"AUD"}}'],
+      /one token envelope/,
+    ],
     ['an unknown token variant', ['tokens', 'create', '--data', '{"CreateMagicToken":{}}'], /CreatePayToToken/],
-    ['a PayTo token body the contract refuses', ['tokens', 'create', '--data', '{"CreatePayToToken":{"agreementToken":"t","amount":{"minorCurrencyUnits":1.5,"currency":"AUD"}}}'], /minorCurrencyUnits/],
-    ['a previous-generation field in a PayTo token', ['tokens', 'create', '--data', '{"CreatePayToToken":{"agreementToken":"t","platform":"x","amount":{"minorCurrencyUnits":1,"currency":"AUD"}}}'], /marketplace/],
+    [
+      'a PayTo token body the contract refuses',
+      ['tokens', 'create', '--data', '{"CreatePayToToken":{"agreementToken":"t","amount":{"minorCurrencyUnits":1.5,"currency":"AUD"}}}'],
+      /minorCurrencyUnits/,
+    ],
+    [
+      'a previous-generation field in a PayTo token',
+      ['tokens', 'create', '--data', '{"CreatePayToToken":{"agreementToken":"t","platform":"x","amount":{"minorCurrencyUnits":1,"currency":"AUD"}}}'],
+      /marketplace/,
+    ],
     ['a token id without its prefix', ['tokens', 'get', 'psrc_AAAAAAAAAAAAAAAA'], /ptkn_/],
     ['a surcharge quote without a method', ['tokens', 'surcharge-quote', 'mcht_AAAAAAAAAAAAAAAA', ...MONEY], /--payment-method/],
     ['a surcharge quote for an unknown method', ['tokens', 'surcharge-quote', 'mcht_AAAAAAAAAAAAAAAA', ...MONEY, '--payment-method', 'Cash'], /PayTo|Card/],

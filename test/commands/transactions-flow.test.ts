@@ -16,12 +16,18 @@ describe('the one-off PayTo flow, with commands only', () => {
     const from = new Date(Date.now() - 60_000).toISOString()
 
     // (1) Send a one-off agreement and keep its token.
-    const sent = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-      customerName: 'Jo Citizen',
-      customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-      terms: { AgreementRequestTermsOneOff: { amount: { amount: 2000, currency: 'AUD' } } },
-      purpose: 'Order flow-1',
-    }))
+    const sent = await json(
+      'api',
+      'POST',
+      '/payto/agreement',
+      '--data',
+      JSON.stringify({
+        customerName: 'Jo Citizen',
+        customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+        terms: { AgreementRequestTermsOneOff: { amount: { amount: 2000, currency: 'AUD' } } },
+        purpose: 'Order flow-1',
+      }),
+    )
     expect(sent.token).toBeTruthy()
 
     // (2) Poll until Active (emulator time moves forward instead of waiting).

@@ -15,9 +15,16 @@ let cards = 0
 /** A card payment authorised only (not_captured), through a 3DS challenge confirmed with authoriseOnly. */
 async function authorisedCardPayment() {
   const customerId = await newCustomer(json)
-  const source = await json('sources', 'create', '--customer-id', customerId, '--data', JSON.stringify({
-    CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123' },
-  }))
+  const source = await json(
+    'sources',
+    'create',
+    '--customer-id',
+    customerId,
+    '--data',
+    JSON.stringify({
+      CreateCardPaymentSource: { cardNumber: '4242424242424242', expiryMonth: 12, expiryYear: 2099, cvc: '123' },
+    }),
+  )
   const amount = { minorCurrencyUnits: 2000, currency: 'AUD' }
   const token = await json('tokens', 'create', '--data', JSON.stringify({ CardPaymentSourceId: { paymentSourceId: source.paymentSourceId, amount } }))
   const order = await json('orders', 'create', '--amount', '20', '--currency', 'AUD', '--reference', `card-${++cards}`)
@@ -26,9 +33,15 @@ async function authorisedCardPayment() {
   // The customer passes the challenge (the emulator's simulation, as its challenge page would record it).
   const { threeDSAuthorisationId } = challenge.ThreeDSAuthorisationRequired
   await json('api', 'POST', '/simulation', '--data', JSON.stringify({ SetThreeDSOutcome: { threeDSAuthorisationId, outcome: 'passed' } }))
-  const confirmed = await json('api', 'POST', `/orders/${order.orderId}/pay`, '--data', JSON.stringify({
-    Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
-  }))
+  const confirmed = await json(
+    'api',
+    'POST',
+    `/orders/${order.orderId}/pay`,
+    '--data',
+    JSON.stringify({
+      Confirm3DSComplete: { paymentTokenId: token.paymentTokenId, threeDSResponse: 'ok', authoriseOnly: true },
+    }),
+  )
   const paid = confirmed.PayOrderComplete ?? confirmed
   expect(paid.transactionStatus).toBe('not_captured')
   return paid.transactionId as string
@@ -38,7 +51,13 @@ describe('transactions against the emulator', () => {
   it('gets a paid transaction with its payment status and timeline', async () => {
     const { transactionId, orderId } = await payByPayTo('12.50')
     const got = await json('transactions', 'get', transactionId)
-    expect(got.purchaseDetails).toMatchObject({ transactionId, orderId, status: 'paid', amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, refundedAmount: 0 })
+    expect(got.purchaseDetails).toMatchObject({
+      transactionId,
+      orderId,
+      status: 'paid',
+      amount: { minorCurrencyUnits: 1250, currency: 'AUD' },
+      refundedAmount: 0,
+    })
     expect(got.paymentMethod.paymentStatus).toBe('Settled')
 
     const table = await payfac('transactions', 'get', transactionId)
@@ -55,7 +74,9 @@ describe('transactions against the emulator', () => {
 
     const byAmount = await json('transactions', 'list', '--amount', '3.30', '--currency', 'AUD', '--status', 'paid')
     expect(byAmount.map((t: { purchaseDetails: { transactionId: string } }) => t.purchaseDetails.transactionId)).toContain(transactionId)
-    expect(byAmount.every((t: { purchaseDetails: { amount: { minorCurrencyUnits: number } } }) => t.purchaseDetails.amount.minorCurrencyUnits === 330)).toBe(true)
+    expect(byAmount.every((t: { purchaseDetails: { amount: { minorCurrencyUnits: number } } }) => t.purchaseDetails.amount.minorCurrencyUnits === 330)).toBe(
+      true,
+    )
 
     const none = await json('transactions', 'list', '--status', 'disputed', '--order-id', orderId)
     expect(none).toEqual([])
@@ -122,7 +143,18 @@ describe('transactions against the emulator', () => {
 
   it('transfers funds to a sub-merchant and reverses the transfer, as the marketplace', async () => {
     const { transactionId } = await payByPayTo('10.00')
-    const transferred = await asMarketplace('transactions', 'transfer', transactionId, '--to', ctx.emulator.ids.subMerchantId, '--amount', '2.50', '--description', 'Seller share', '--json')
+    const transferred = await asMarketplace(
+      'transactions',
+      'transfer',
+      transactionId,
+      '--to',
+      ctx.emulator.ids.subMerchantId,
+      '--amount',
+      '2.50',
+      '--description',
+      'Seller share',
+      '--json',
+    )
     expect(transferred.code, transferred.stderr).toBe(0)
     expect(JSON.parse(transferred.stdout).timelines.map((e: { eventType: string }) => e.eventType)).toContain('FundsTransferred')
 
@@ -175,7 +207,13 @@ describe('bad input exits 2 and sends nothing', () => {
   itRefusesBeforeSending(cases, recording)
 
   const transaction = (amount: number, refunded: number) => ({
-    purchaseDetails: { transactionId: TRAN, status: refunded ? 'partially_refunded' : 'paid', amount: { minorCurrencyUnits: amount, currency: 'AUD' }, refundedAmount: refunded, refundIds: [] },
+    purchaseDetails: {
+      transactionId: TRAN,
+      status: refunded ? 'partially_refunded' : 'paid',
+      amount: { minorCurrencyUnits: amount, currency: 'AUD' },
+      refundedAmount: refunded,
+      refundIds: [],
+    },
     paymentMethod: { paymentStatus: 'Settled' },
     timelines: [],
   })
@@ -198,7 +236,9 @@ describe('bad input exits 2 and sends nothing', () => {
   })
 
   it('sends the refund in minor units of the transaction currency, once', async () => {
-    server.respond((r) => (r.method === 'GET' ? { body: transaction(1250, 0) } : { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'Try later' } }))
+    server.respond((r) =>
+      r.method === 'GET' ? { body: transaction(1250, 0) } : { status: 503, body: { statusCode: 503, errorCode: 'unavailable', message: 'Try later' } },
+    )
     const result = await cli('transactions', 'refund', TRAN, '--amount', '12.5')
     expect(result.code).toBe(7)
     const patches = server.requests.filter((r) => r.method === 'PATCH')
@@ -207,7 +247,20 @@ describe('bad input exits 2 and sends nothing', () => {
   })
 
   it('sends --merchant-id of transactions list as a repeated filter, not as the Merchant-Id header', async () => {
-    const result = await cli('transactions', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--amount', '12.50', '--currency', 'AUD', '--status', 'paid')
+    const result = await cli(
+      'transactions',
+      'list',
+      '--merchant-id',
+      'mcht_AAAAAAAAAAAAAAAA',
+      '--merchant-id',
+      'mcht_BBBBBBBBBBBBBBBB',
+      '--amount',
+      '12.50',
+      '--currency',
+      'AUD',
+      '--status',
+      'paid',
+    )
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests
     expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])

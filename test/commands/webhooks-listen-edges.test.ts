@@ -49,7 +49,13 @@ async function start(options: Partial<ListenOptions>, context: { client?: Payfac
   const abort = new AbortController()
   const done = listenForWebhooks(
     { port: 0, json: true, ...options },
-    { client: context.client ?? client, settings: context.settings ?? local, stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, signal: abort.signal },
+    {
+      client: context.client ?? client,
+      settings: context.settings ?? local,
+      stdout: { write: (t: string) => out.push(t) },
+      stderr: { write: (t: string) => err.push(t) },
+      signal: abort.signal,
+    },
   )
   done.catch(() => undefined)
   const port = await Promise.race([
@@ -95,12 +101,18 @@ describe('without a secret', () => {
   it('refuses to start against production, before anything is sent (exit 2), and --skip-verify there is exit 3', async () => {
     const { client: counted, sent } = countingClient('https://api.example.test', 'live_sk_listenEdges0001')
     const production = { ...local, environment: 'production' as never, baseUrl: 'https://api.example.test' }
-    const refused = await listenForWebhooks({ port: 0, json: false }, { client: counted, settings: production, stdout: process.stdout, stderr: process.stderr }).catch((e: unknown) => e)
+    const refused = await listenForWebhooks(
+      { port: 0, json: false },
+      { client: counted, settings: production, stdout: process.stdout, stderr: process.stderr },
+    ).catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(UsageError)
     expect((refused as UsageError).reason).toBe('webhooks listen checks every signature and has no secret to check them with')
     expect((refused as UsageError).hint).toMatch(/--secret.*PAYFAC_WEBHOOK_SECRET/)
     expect((refused as UsageError).hint).not.toContain('--skip-verify')
-    const skip = await listenForWebhooks({ port: 0, json: false, skipVerify: true }, { client: counted, settings: production, stdout: process.stdout, stderr: process.stderr }).catch((e: unknown) => e)
+    const skip = await listenForWebhooks(
+      { port: 0, json: false, skipVerify: true },
+      { client: counted, settings: production, stdout: process.stdout, stderr: process.stderr },
+    ).catch((e: unknown) => e)
     expect(skip).toBeInstanceOf(ConfigError)
     expect((skip as Error).message).toMatch(/never allowed against production/)
     expect(sent).toEqual([])
@@ -108,17 +120,29 @@ describe('without a secret', () => {
 
   it('refuses on sandbox when the subscription gives none, and --skip-verify beside a secret', async () => {
     const created = await client.webhooks.create({ CreateWebhookMerchantSubscription: { url: 'http://127.0.0.1:9/x', events: ['OrderCreated'] } } as never)
-    const secretless = { ...client, webhooks: { ...client.webhooks, get: async (id: string) => ({ ...(await client.webhooks.get(id)), secret: undefined }) } } as PayfacClient
+    const secretless = {
+      ...client,
+      webhooks: { ...client.webhooks, get: async (id: string) => ({ ...(await client.webhooks.get(id)), secret: undefined }) },
+    } as PayfacClient
     const sandbox = { ...local, environment: 'sandbox' as never }
-    const refused = await listenForWebhooks({ port: 0, json: false, subscriptionId: created.id }, { client: secretless, settings: sandbox, stdout: process.stdout, stderr: { write: () => true } }).catch((e: unknown) => e)
+    const refused = await listenForWebhooks(
+      { port: 0, json: false, subscriptionId: created.id },
+      { client: secretless, settings: sandbox, stdout: process.stdout, stderr: { write: () => true } },
+    ).catch((e: unknown) => e)
     expect(refused).toBeInstanceOf(UsageError)
     expect((refused as UsageError).hint).toContain('--skip-verify')
-    const both = await listenForWebhooks({ port: 0, json: false, secret: 'whsec_x', skipVerify: true }, { client, settings: local, stdout: process.stdout, stderr: process.stderr }).catch((e: unknown) => e)
+    const both = await listenForWebhooks(
+      { port: 0, json: false, secret: 'whsec_x', skipVerify: true },
+      { client, settings: local, stdout: process.stdout, stderr: process.stderr },
+    ).catch((e: unknown) => e)
     expect(both).toBeInstanceOf(UsageError)
   })
 
   it("fetches the subscription's secret from a local emulator's control plane, and checks signatures with it", async () => {
-    const secretless = { ...client, webhooks: { ...client.webhooks, create: async (body: never) => ({ ...(await client.webhooks.create(body)), secret: undefined }) } } as PayfacClient
+    const secretless = {
+      ...client,
+      webhooks: { ...client.webhooks, create: async (body: never) => ({ ...(await client.webhooks.create(body)), secret: undefined }) },
+    } as PayfacClient
     const running = await start({ events: ['OrderCreated'] }, { client: secretless })
     try {
       expect(running.err.join('')).toMatch(/Secret of subscription webhook_\S+ read from the local emulator's control plane/)
@@ -144,14 +168,21 @@ describe('--skip-verify', () => {
       expect(running.err.join('')).toContain('WARNING: forwarding an UNVERIFIED delivery dlv_unsignedOne (PayoutPaid)')
       expect(JSON.parse(running.out[0] as string)).toMatchObject({ signatureValid: null, forwardStatus: 204 })
       // A web page in the developer's browser posting here (text/plain needs no preflight) is not a sender.
-      const browsers: Record<string, string>[] = [{ origin: 'https://evil.example', 'content-type': 'text/plain' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]
+      const browsers: Record<string, string>[] = [
+        { origin: 'https://evil.example', 'content-type': 'text/plain' },
+        { origin: 'null' },
+        { 'sec-fetch-site': 'cross-site' },
+      ]
       for (const browser of browsers) {
         expect((await post(running.port, '{"webhookEventType":"PayoutPaid","event":{}}', browser)).status).toBe(403)
       }
       expect(target.bodies).toHaveLength(1)
       // A sender's text reaches the warning with its controls made visible.
       await post(running.port, JSON.stringify({ webhookEventType: 'Evil\u001b]52;c;aGk=\u0007\u202eX', event: {} }), {})
-      const warning = running.err.join('').split('\n').find((l) => l.includes('Evil')) as string
+      const warning = running.err
+        .join('')
+        .split('\n')
+        .find((l) => l.includes('Evil')) as string
       expect(warning).toContain('Evil\\u001b]52;c;aGk=\\u0007\\u202eX')
       expect(running.err.join('')).not.toMatch(/[\u001b\u0007\u202e]/)
     } finally {
@@ -177,7 +208,12 @@ describe('deliveries', () => {
       expect(await again.json()).toEqual({ duplicate: true, deliveryId: 'dlv_replayMe' })
       expect(target.bodies).toHaveLength(1)
       expect(running.err.join('')).toContain('Delivery dlv_replayMe was acknowledged before: answered 200 again, not forwarded.')
-      expect(running.out.map((l) => JSON.parse(l)).filter((e) => e.deliveryId === 'dlv_replayMe').map((e) => e.duplicate ?? false)).toEqual([false, true])
+      expect(
+        running.out
+          .map((l) => JSON.parse(l))
+          .filter((e) => e.deliveryId === 'dlv_replayMe')
+          .map((e) => e.duplicate ?? false),
+      ).toEqual([false, true])
 
       // The delivery id is not signed: the same signed delivery under a fresh id, or none, is a replay too.
       for (const replay of [{ ...headers, 'webhook-delivery-id': 'dlv_freshId' }, { 'webhook-signature': headers['webhook-signature'] }]) {

@@ -58,7 +58,8 @@ interface Listener {
 /** Spawns `payfac webhooks listen …` and waits for its "Listening on" line. */
 async function startListener(args: string[], env = ctx.env): Promise<Listener> {
   const fullEnv: Record<string, string> = {}
-  for (const [key, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined && !(key in env && env[key] === undefined)) fullEnv[key] = value
+  for (const [key, value] of Object.entries({ ...process.env, ...env }))
+    if (value !== undefined && !(key in env && env[key] === undefined)) fullEnv[key] = value
   const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', ...args], { env: fullEnv, stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
@@ -105,13 +106,32 @@ describe('webhooks listen', () => {
 
       // A payment: its TransactionPaid reaches our handler within a second, body and signature intact.
       const paid = await runCommand(
-        ['payto', 'pay', '--name', 'Listen Flow', '--bban', '062-000 12345678', '--amount', '9.90', '--currency', 'AUD', '--reference', 'listen-1', '--approve', '--interval', '100ms', '--json'],
+        [
+          'payto',
+          'pay',
+          '--name',
+          'Listen Flow',
+          '--bban',
+          '062-000 12345678',
+          '--amount',
+          '9.90',
+          '--currency',
+          'AUD',
+          '--reference',
+          'listen-1',
+          '--approve',
+          '--interval',
+          '100ms',
+          '--json',
+        ],
         { env: ctx.env },
       )
       expect(paid.code, paid.stderr).toBe(0)
       const transactionId = JSON.parse(paid.stdout).purchaseDetails.transactionId
       const paidAt = Date.now()
-      const forwarded = await until('the forward of TransactionPaid', () => target.received.find((r) => JSON.parse(r.body).webhookEventType === 'TransactionPaid'))
+      const forwarded = await until('the forward of TransactionPaid', () =>
+        target.received.find((r) => JSON.parse(r.body).webhookEventType === 'TransactionPaid'),
+      )
       expect(forwarded.at - paidAt).toBeLessThan(1000)
       expect(JSON.parse(forwarded.body).event).toMatchObject({ transactionId })
       expect(forwarded.headers['webhook-delivery-id']).toMatch(/^dlv_/)
@@ -119,7 +139,11 @@ describe('webhooks listen', () => {
       expect(verifyWebhookSignature(subscription?.secret as string, signature, forwarded.body)).toMatchObject({ ok: true })
 
       const lines = await until('the TransactionPaid line', () => {
-        const events = listener.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l))
+        const events = listener
+          .stdout()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
         return events.some((e) => e.type === 'TransactionPaid') ? events : undefined
       })
       const line = lines.find((e) => e.type === 'TransactionPaid')
@@ -136,7 +160,12 @@ describe('webhooks listen', () => {
       })
       expect(forged.status).toBe(401)
       const flagged = await until('the forged line', () =>
-        listener.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.payload?.event?.transactionId === 'tran_forged'),
+        listener
+          .stdout()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .find((e) => e.payload?.event?.transactionId === 'tran_forged'),
       )
       expect(flagged).toMatchObject({ signatureValid: false, forwardStatus: null, signatureError: expect.stringContaining('wrong signature') })
       await sleep(200)
@@ -161,7 +190,12 @@ describe('webhooks listen', () => {
       const order = await runCommand(['orders', 'create', '--amount', '3', '--currency', 'AUD', '--reference', 'listen-2', '--json'], { env: ctx.env })
       expect(order.code, order.stderr).toBe(0)
       const orderId = JSON.parse(order.stdout).orderId
-      const line = await until('the OrderCreated line', () => listener.stdout().split('\n').find((l) => l.includes('OrderCreated')))
+      const line = await until('the OrderCreated line', () =>
+        listener
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes('OrderCreated')),
+      )
       expect(line).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  OrderCreated  orderId=${orderId}.*  signature ok$`))
       listener.child.kill('SIGTERM')
       expect((await listener.exit).code).toBe(0)
@@ -187,7 +221,12 @@ describe('webhooks listen', () => {
         body,
       })
       expect(answer.status).toBe(200)
-      await until('the hand-made line', () => listener.stdout().split('\n').find((l) => l.includes('ordr_handmade') && l.includes('signature ok')))
+      await until('the hand-made line', () =>
+        listener
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes('ordr_handmade') && l.includes('signature ok')),
+      )
       listener.child.kill('SIGINT')
       expect((await listener.exit).code).toBe(0)
       expect(subscriptionOf(id)?.status).toBe('Active')
@@ -241,7 +280,9 @@ describe('webhooks verify', () => {
     expect(result.code).toBe(6)
     expect(result.stdout).toBe('')
     expect(JSON.parse(result.stderr).error).toMatchObject({ code: 6, message: expect.stringContaining('bad format') })
-    const tolerance = await spawnCli(['webhooks', 'verify', '--secret', secret, '--signature', 't=1,v1=00', '--timestamp-tolerance', 'forever'], { input: body })
+    const tolerance = await spawnCli(['webhooks', 'verify', '--secret', secret, '--signature', 't=1,v1=00', '--timestamp-tolerance', 'forever'], {
+      input: body,
+    })
     expect(tolerance.code).toBe(2)
   })
 })

@@ -10,8 +10,27 @@ const MARKETPLACE = 'mktp_LocalMarket00001'
 
 describe('webhooks against the emulator', () => {
   it('creates a merchant-level subscription with merchant credentials and shows its secret once', async () => {
-    const created = await json('webhooks', 'create', '--url', 'https://hooks.example.com/m1', '--events', 'TransactionPaid', '--events', 'OrderCreated', '--description', 'Payments', '--metadata', 'team=payments')
-    expect(created).toMatchObject({ url: 'https://hooks.example.com/m1', events: ['TransactionPaid', 'OrderCreated'], description: 'Payments', metadata: { team: 'payments' }, status: 'Active' })
+    const created = await json(
+      'webhooks',
+      'create',
+      '--url',
+      'https://hooks.example.com/m1',
+      '--events',
+      'TransactionPaid',
+      '--events',
+      'OrderCreated',
+      '--description',
+      'Payments',
+      '--metadata',
+      'team=payments',
+    )
+    expect(created).toMatchObject({
+      url: 'https://hooks.example.com/m1',
+      events: ['TransactionPaid', 'OrderCreated'],
+      description: 'Payments',
+      metadata: { team: 'payments' },
+      status: 'Active',
+    })
     expect(created.id).toMatch(/^webhook_/)
     expect(created.merchantId).toBe(ctx.emulator.ids.merchantId)
     expect(created.secret).toEqual(expect.any(String))
@@ -71,7 +90,16 @@ describe('webhooks against the emulator', () => {
     expect(level.marketplaceId).toBe(MARKETPLACE)
     expect(level.merchantId).toBeUndefined()
 
-    const sub = await marketplace.json('webhooks', 'create', '--url', 'https://hooks.example.com/sub', '--events', 'TransactionPaid', '--merchant-id', SUB_MERCHANT)
+    const sub = await marketplace.json(
+      'webhooks',
+      'create',
+      '--url',
+      'https://hooks.example.com/sub',
+      '--events',
+      'TransactionPaid',
+      '--merchant-id',
+      SUB_MERCHANT,
+    )
     expect(sub.merchantId).toBe(SUB_MERCHANT)
     expect(sub.marketplaceId).toBeUndefined()
 
@@ -87,7 +115,9 @@ describe('webhooks against the emulator', () => {
 })
 
 describe('webhooks list sends its filters as query parameters, not headers', () => {
-  const { cli, server } = useRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), { credential: RECORDING_MARKETPLACE_KEY })
+  const { cli, server } = useRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), {
+    credential: RECORDING_MARKETPLACE_KEY,
+  })
 
   it('repeats merchantId and sends no Merchant-Id header', async () => {
     const result = await cli('webhooks', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--status', 'Active')

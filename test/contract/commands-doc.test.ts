@@ -45,13 +45,22 @@ describe('docs/commands.md', () => {
     const { renderCommandsDoc } = await script()
     const manifest = {
       commands: {
-        'things:list': { id: 'things:list', summary: 'List things.', examples: ['<%= config.bin %> things list'], args: {}, flags: { all: { name: 'all', type: 'boolean', description: 'Every page.' } } },
+        'things:list': {
+          id: 'things:list',
+          summary: 'List things.',
+          examples: ['<%= config.bin %> things list'],
+          args: {},
+          flags: { all: { name: 'all', type: 'boolean', description: 'Every page.' } },
+        },
         'things:get': {
           id: 'things:get',
           summary: 'Show a thing.',
           examples: [],
           args: { id: { name: 'id', required: true, description: 'Thing id.' } },
-          flags: { json: { name: 'json', type: 'boolean', helpGroup: 'GLOBAL', description: 'Print JSON.' }, mode: { name: 'mode', type: 'option', options: ['a', 'b'], description: 'A | B.' } },
+          flags: {
+            json: { name: 'json', type: 'boolean', helpGroup: 'GLOBAL', description: 'Print JSON.' },
+            mode: { name: 'mode', type: 'option', options: ['a', 'b'], description: 'A | B.' },
+          },
         },
       },
     }

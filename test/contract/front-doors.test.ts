@@ -20,8 +20,12 @@ const SOURCES = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'scripts')), j
 /** Every bare specifier of an import, export … from, import(), require() or require.resolve(). */
 function bareSpecifiers(text: string): string[] {
   const found = new Set<string>()
-  const patterns = [/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/g, /\b(?:import|require(?:\.resolve)?)\(\s*['"]([^'"]+)['"]\s*\)/g]
-  for (const pattern of patterns) for (const m of text.matchAll(pattern)) if (m[1] && !m[1].startsWith('.') && !m[1].startsWith('node:') && !m[1].startsWith('/')) found.add(m[1])
+  const patterns = [
+    /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/g,
+    /\b(?:import|require(?:\.resolve)?)\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ]
+  for (const pattern of patterns)
+    for (const m of text.matchAll(pattern)) if (m[1] && !m[1].startsWith('.') && !m[1].startsWith('node:') && !m[1].startsWith('/')) found.add(m[1])
   return [...found]
 }
 
@@ -44,7 +48,9 @@ describe('dependencies through their front doors', () => {
         const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { exports?: unknown }
         if (subpath === '') continue
         const exported = pkg.exports && typeof pkg.exports === 'object' ? Object.keys(pkg.exports as object) : []
-        const offered = exported.some((key) => key === `.${subpath}` || (key.includes('*') && new RegExp(`^${key.replace('.', '\\.').replace('*', '.+')}$`).test(`.${subpath}`)))
+        const offered = exported.some(
+          (key) => key === `.${subpath}` || (key.includes('*') && new RegExp(`^${key.replace('.', '\\.').replace('*', '.+')}$`).test(`.${subpath}`)),
+        )
         expect(offered, `${spec} is not among the entry points of ${name}'s package.json`).toBe(true)
       }
     })

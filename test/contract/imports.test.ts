@@ -100,7 +100,12 @@ describe('who may import whom (DESIGN.md)', () => {
   it('has no import cycles, type imports included', () => {
     const graph = new Map<string, string[]>()
     for (const file of files) {
-      graph.set(file, importsOf(file).map((i) => resolveLocal(file, i.spec)).filter((t): t is string => Boolean(t)))
+      graph.set(
+        file,
+        importsOf(file)
+          .map((i) => resolveLocal(file, i.spec))
+          .filter((t): t is string => Boolean(t)),
+      )
     }
     const state = new Map<string, 'open' | 'done'>()
     const cycles: string[] = []

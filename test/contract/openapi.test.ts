@@ -98,7 +98,13 @@ describe('the OpenAPI document', () => {
 
   it('offers every envelope variant of an action as oneOf, and says "not shown" where the contract does', () => {
     const schemas = built().components.schemas
-    expect(schemas.UpdateTransactionRequest.oneOf.map((v: any) => v.required[0])).toEqual(['CreateRefund', 'ReverseFundsTransfer', 'TransferFunds', 'CaptureFunds', 'CancelAuthorisation'])
+    expect(schemas.UpdateTransactionRequest.oneOf.map((v: any) => v.required[0])).toEqual([
+      'CreateRefund',
+      'ReverseFundsTransfer',
+      'TransferFunds',
+      'CaptureFunds',
+      'CancelAuthorisation',
+    ])
     expect(schemas.NotShown).toMatchObject({ type: 'object', additionalProperties: {} })
     expect(schemas.NotShown.description).toMatch(/^Not shown by the contract/)
   })
@@ -139,7 +145,11 @@ describe('the golden payloads of test/fixtures pass their operation’s schema',
   ]
 
   it('covers every fixture file', () => {
-    const files = ['golden', 'plugin'].flatMap((dir) => readdirSync(join(FIXTURES, dir)).filter((f) => f.endsWith('.json')).map((f) => `${dir}/${f}`))
+    const files = ['golden', 'plugin'].flatMap((dir) =>
+      readdirSync(join(FIXTURES, dir))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => `${dir}/${f}`),
+    )
     expect([...answers, ...requests].map(([f]) => f).sort()).toEqual(files.sort())
   })
 

@@ -147,7 +147,9 @@ describe('every operation of the contract has a command', () => {
 
   it('names only commands that exist', () => {
     const commands = manifestCommands()
-    const missing = OPERATIONS.flatMap(([m, p, ids]) => (Array.isArray(ids) ? ids : [ids]).filter((id) => !commands.has(id)).map((id) => `${key(m, p)} → ${id}`))
+    const missing = OPERATIONS.flatMap(([m, p, ids]) =>
+      (Array.isArray(ids) ? ids : [ids]).filter((id) => !commands.has(id)).map((id) => `${key(m, p)} → ${id}`),
+    )
     expect(missing, `commands named by the operations table but absent from oclif.manifest.json (run npm run build):\n${missing.join('\n')}`).toEqual([])
   })
 })

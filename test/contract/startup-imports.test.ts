@@ -29,7 +29,15 @@ function runtimeImports(text: string): string[] {
     const [, typeOnly, clause, spec] = m
     if (typeOnly || !spec) continue
     const named = clause?.match(/^\{([^}]*)\}$/s)?.[1]
-    if (named !== undefined && named.split(',').map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith('type '))) continue
+    if (
+      named !== undefined &&
+      named
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .every((s) => s.startsWith('type '))
+    )
+      continue
     found.push(spec)
   }
   return found
@@ -67,7 +75,8 @@ describe('the start-up path imports nothing heavy at the top level', () => {
   })
 
   it('reads imports as the bundler keeps them', () => {
-    const text = "import type { A } from 'zod'\nimport { type B, type C } from 'conf'\nimport { D } from 'undici'\nexport * from './x.js'\nconst later = () => import('ajv')\n"
+    const text =
+      "import type { A } from 'zod'\nimport { type B, type C } from 'conf'\nimport { D } from 'undici'\nexport * from './x.js'\nconst later = () => import('ajv')\n"
     expect(runtimeImports(text)).toEqual(['undici', './x.js'])
   })
 
@@ -92,7 +101,8 @@ describe('the bundle of each command loads nothing heavy before it runs', () => 
     inputs: Record<string, unknown>
   }
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { outputs: Record<string, Output> }
-  const heavyInput = /node_modules\/(zod|conf|ajv|undici|cli-table3|csv-stringify|@inquirer\/prompts|@napi-rs\/keyring)\/|^src\/(client\/index|config\/store|output\/render)\.ts$/
+  const heavyInput =
+    /node_modules\/(zod|conf|ajv|undici|cli-table3|csv-stringify|@inquirer\/prompts|@napi-rs\/keyring)\/|^src\/(client\/index|config\/store|output\/render)\.ts$/
 
   /** Inputs of every file loaded by static imports from `entry` (dynamic imports wait for use). */
   function staticInputs(entry: string): string[] {

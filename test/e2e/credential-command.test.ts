@@ -32,7 +32,9 @@ beforeAll(async () => {
   dir = join(work, 'config')
   writeFileSync(join(work, 'key.txt'), `${KEY}\n`)
   writeFileSync(join(work, 'fails.sh'), `echo ${KEY}\necho 'vault is locked' >&2\nexit 4\n`)
-  server = await startRecordingServer((request) => (request.path === '/orders' ? { body: [], headers: { 'page-count': '1', 'total-record-count': '0' } } : { body: {} }))
+  server = await startRecordingServer((request) =>
+    request.path === '/orders' ? { body: [], headers: { 'page-count': '1', 'total-record-count': '0' } } : { body: {} },
+  )
 })
 
 afterAll(async () => {
@@ -42,7 +44,10 @@ afterAll(async () => {
 
 describe('a credential command', () => {
   it('is checked once by profiles add, and only the command is stored', async () => {
-    const added = await spawnCli(['profiles', 'add', 'live', '--environment', 'production', '--base-url', server.url, '--credential-command', 'cat key.txt'], { env: env(), cwd: work })
+    const added = await spawnCli(['profiles', 'add', 'live', '--environment', 'production', '--base-url', server.url, '--credential-command', 'cat key.txt'], {
+      env: env(),
+      cwd: work,
+    })
     expect(added.stderr).toContain('printed by `cat key.txt`')
     expect(added.code).toBe(0)
     const stored = JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8'))
@@ -76,7 +81,10 @@ describe('a credential command', () => {
   })
 
   it('that fails is named with its exit status; its stderr passes through, its stdout never shows', async () => {
-    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: 'sh fails.sh', PAYFAC_BASE_URL: server.url }), cwd: work })
+    const result = await spawnCli(['orders', 'list', '--json'], {
+      env: env({ PAYFAC_CREDENTIAL_COMMAND: 'sh fails.sh', PAYFAC_BASE_URL: server.url }),
+      cwd: work,
+    })
     expect(result.code).toBe(3)
     expect(result.stderr).toContain('vault is locked')
     expect(result.stderr).toContain('`sh fails.sh`')
@@ -85,7 +93,9 @@ describe('a credential command', () => {
   })
 
   it('that takes too long is stopped at PAYFAC_CREDENTIAL_TIMEOUT', async () => {
-    const result = await spawnCli(['orders', 'list'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: 'sleep 30', PAYFAC_CREDENTIAL_TIMEOUT: '0.3', PAYFAC_BASE_URL: server.url }) })
+    const result = await spawnCli(['orders', 'list'], {
+      env: env({ PAYFAC_CREDENTIAL_COMMAND: 'sleep 30', PAYFAC_CREDENTIAL_TIMEOUT: '0.3', PAYFAC_BASE_URL: server.url }),
+    })
     expect(result.signal).toBeNull()
     expect(result.code).toBe(3)
     expect(result.stderr).toContain('`sleep 30`')
@@ -100,7 +110,10 @@ describe('a credential command', () => {
   })
 
   it('that cannot be started is refused by profiles add, and nothing is stored', async () => {
-    const result = await spawnCli(['profiles', 'add', 'nope', '--environment', 'sandbox', '--base-url', server.url, '--credential-command', 'no-such-program-payfac --x'], { env: env() })
+    const result = await spawnCli(
+      ['profiles', 'add', 'nope', '--environment', 'sandbox', '--base-url', server.url, '--credential-command', 'no-such-program-payfac --x'],
+      { env: env() },
+    )
     expect(result.code).toBe(3)
     expect(result.stderr).toContain('no program "no-such-program-payfac"')
     expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')).profiles.nope).toBeUndefined()
@@ -113,7 +126,10 @@ describe('a credential command', () => {
 
 describe.skipIf(process.platform !== 'linux')('with no keychain to reach (no session bus)', () => {
   it('profiles add says so once and keeps the key in the 0600 file', async () => {
-    const result = await spawnCli(['profiles', 'add', 'sb', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], { env: env(), input: SANDBOX_KEY })
+    const result = await spawnCli(['profiles', 'add', 'sb', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], {
+      env: env(),
+      input: SANDBOX_KEY,
+    })
     expect(result.code).toBe(0)
     expect(result.stderr.match(/No OS keychain could be reached/g)).toHaveLength(1)
     expect(readFileSync(join(dir, 'profiles.json'), 'utf8')).toContain(SANDBOX_KEY)
@@ -121,7 +137,10 @@ describe.skipIf(process.platform !== 'linux')('with no keychain to reach (no ses
   })
 
   it('says nothing of the keychain with --insecure-storage', async () => {
-    const result = await spawnCli(['profiles', 'add', 'sb2', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--insecure-storage'], { env: env(), input: SANDBOX_KEY })
+    const result = await spawnCli(
+      ['profiles', 'add', 'sb2', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--insecure-storage'],
+      { env: env(), input: SANDBOX_KEY },
+    )
     expect(result.code).toBe(0)
     expect(result.stderr).not.toContain('keychain')
   })

@@ -40,7 +40,11 @@ describe('a credential command that misbehaves', () => {
     // The command prints a key, then waits forever with SIGTERM ignored (exec keeps the pid).
     writeFileSync(join(work, 'stubborn.key'), 'sandbox_sk_stubborn000000\n')
     const command = `sh -c 'trap "" TERM; echo $$ > stubborn.pid; cat stubborn.key; exec sleep 60'`
-    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: command, PAYFAC_CREDENTIAL_TIMEOUT: '0.3', PAYFAC_BASE_URL: server.url }), cwd: work, timeoutMs: 8000 })
+    const result = await spawnCli(['orders', 'list', '--json'], {
+      env: env({ PAYFAC_CREDENTIAL_COMMAND: command, PAYFAC_CREDENTIAL_TIMEOUT: '0.3', PAYFAC_BASE_URL: server.url }),
+      cwd: work,
+      timeoutMs: 8000,
+    })
     const pid = Number(readFileSync(join(work, 'stubborn.pid'), 'utf8'))
     const survived = alive(pid)
     if (survived) process.kill(pid, 'SIGKILL')
@@ -56,7 +60,11 @@ describe('a credential command that misbehaves', () => {
     // The command starts an "agent" that inherits stdout and lives on, prints the key and exits 0
     // (the agent's stderr goes elsewhere, or this test would wait for it on payfac's stderr).
     const command = `sh -c 'sleep 30 2>/dev/null & echo $! > agent.pid; cat agent.key'`
-    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: command, PAYFAC_CREDENTIAL_TIMEOUT: '20', PAYFAC_BASE_URL: server.url }), cwd: work, timeoutMs: 8000 })
+    const result = await spawnCli(['orders', 'list', '--json'], {
+      env: env({ PAYFAC_CREDENTIAL_COMMAND: command, PAYFAC_CREDENTIAL_TIMEOUT: '20', PAYFAC_BASE_URL: server.url }),
+      cwd: work,
+      timeoutMs: 8000,
+    })
     process.kill(Number(readFileSync(join(work, 'agent.pid'), 'utf8')), 'SIGKILL')
     expect(result.signal).toBeNull()
     expect(result.stderr).not.toContain('did not finish')
@@ -66,7 +74,10 @@ describe('a credential command that misbehaves', () => {
 
   it('binary output is a configuration error (exit 3) that quotes nothing of it', async () => {
     writeFileSync(join(work, 'binary.key'), Buffer.from('sandbox_sk_bin\u0000\u001b[31mary0000\n', 'latin1'))
-    const result = await spawnCli(['orders', 'list', '--json'], { env: env({ PAYFAC_CREDENTIAL_COMMAND: 'cat binary.key', PAYFAC_BASE_URL: server.url }), cwd: work })
+    const result = await spawnCli(['orders', 'list', '--json'], {
+      env: env({ PAYFAC_CREDENTIAL_COMMAND: 'cat binary.key', PAYFAC_BASE_URL: server.url }),
+      cwd: work,
+    })
     expect(result.code).toBe(3)
     expect(result.stderr).toContain('cannot hold')
     expect(result.stdout + result.stderr).not.toContain('sandbox_sk_bin')
@@ -90,7 +101,10 @@ describe.skipIf(keyringMissing !== undefined)('keychain references forged in the
   afterAll(() => keyring?.stop())
 
   it("a profile pointed at another profile's entry neither sends nor deletes that secret", async () => {
-    const added = await spawnCli(['profiles', 'add', 'prod', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], { env: kenv(), input: PROD_KEY })
+    const added = await spawnCli(['profiles', 'add', 'prod', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], {
+      env: kenv(),
+      input: PROD_KEY,
+    })
     expect(added.code).toBe(0)
     const store = JSON.parse(readFileSync(storeFile(), 'utf8'))
     const ref = store.profiles.prod.credentialKeychain as { service: string; account: string }

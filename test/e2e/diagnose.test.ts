@@ -38,7 +38,17 @@ describe('payfac doctor', () => {
   it('passes every check against a running emulator (exit 0)', async () => {
     const result = await spawnCli(['doctor', '--json'], { env: ctx.env })
     const rows = JSON.parse(result.stdout) as Array<{ check: string; ok: boolean }>
-    expect(rows.map((r) => r.check)).toEqual(['config store permissions', 'journal permissions', 'node', 'settings', 'credential storage', 'key against environment', 'service reachable', 'credential accepted', 'clock'])
+    expect(rows.map((r) => r.check)).toEqual([
+      'config store permissions',
+      'journal permissions',
+      'node',
+      'settings',
+      'credential storage',
+      'key against environment',
+      'service reachable',
+      'credential accepted',
+      'clock',
+    ])
     expect(rows.every((r) => r.ok)).toBe(true)
     expect(result.code).toBe(0)
   })

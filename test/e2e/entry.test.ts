@@ -49,7 +49,9 @@ describe('the entry point', () => {
     const topic = await spawnCli(['orders'])
     expect(topic.code).toBe(0)
     expect(topic.stdout).toContain('orders create')
-    const run = await spawnCli(['orders', 'get', 'ordr_lowercaseonlyabc'], { env: { PAYFAC_BASE_URL: 'http://127.0.0.1:9', PAYFAC_API_KEY: 'sandbox_sk_someKey0000000000000' } })
+    const run = await spawnCli(['orders', 'get', 'ordr_lowercaseonlyabc'], {
+      env: { PAYFAC_BASE_URL: 'http://127.0.0.1:9', PAYFAC_API_KEY: 'sandbox_sk_someKey0000000000000' },
+    })
     expect(run.stdout).toBe('')
     expect(run.stderr).toMatch(/ECONNREFUSED|refused/)
     expect(run.code).toBe(7)

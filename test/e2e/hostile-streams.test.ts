@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { answer, dropAfter, drip, endlessBody, hostileEnv, startHostileService, type HostileService } from '../helpers/hostile-service.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
-const HEADER = 'settlementEntryId,createdAt,availableOn,merchantId,type,amountMinorUnits,amount,currency,transactionId,orderId,refundId,payoutId,description\r\n'
+const HEADER =
+  'settlementEntryId,createdAt,availableOn,merchantId,type,amountMinorUnits,amount,currency,transactionId,orderId,refundId,payoutId,description\r\n'
 const row = (id: string, createdAt: string, description: string, minor = '1250', amount = '12.50') =>
   `${id},${createdAt},2026-11-03T00:00:00.000Z,mcht_LocalMerchant001,Payment,${minor},${amount},AUD,tran_1,ordr_1,,,${description}\r\n`
 const CLEAN = row('stl_1', '2026-11-01T10:00:00.000Z', 'Coffee')
@@ -20,7 +21,10 @@ const RANGE = ['--currency', 'AUD', '--from', '2026-11-01', '--to', '2026-11-08'
 const REPORT = '/transactions/settlement/report'
 
 /** One service per case, so that the cases run at once. */
-async function withService(routes: Parameters<typeof startHostileService>[0], run: (svc: HostileService, env: Record<string, string>, dir: string) => Promise<void>) {
+async function withService(
+  routes: Parameters<typeof startHostileService>[0],
+  run: (svc: HostileService, env: Record<string, string>, dir: string) => Promise<void>,
+) {
   const svc = await startHostileService(routes)
   const dir = mkdtempSync(join(tmpdir(), 'payfac-hostile-'))
   try {
@@ -35,7 +39,11 @@ const report = (env: Record<string, string>, ...extra: string[]) => spawnCli(['s
 
 describe.concurrent('the settlement report CSV from a hostile service', () => {
   it('defuses formula cells and passes clean rows byte for byte', async () => {
-    const body = HEADER + CLEAN + row('stl_2', '2026-11-01T11:00:00.000Z', '"=HYPERLINK(""http://evil.example"",""x"")"') + row('stl_3', '2026-11-01T12:00:00.000Z', '@SUM(A1:A9)', '-1250', '-12.50')
+    const body =
+      HEADER +
+      CLEAN +
+      row('stl_2', '2026-11-01T11:00:00.000Z', '"=HYPERLINK(""http://evil.example"",""x"")"') +
+      row('stl_3', '2026-11-01T12:00:00.000Z', '@SUM(A1:A9)', '-1250', '-12.50')
     await withService({ [REPORT]: answer(200, 'text/csv', body) }, async (_svc, env) => {
       const run = await report(env)
       expect(run.stderr).toBe('')
@@ -50,12 +58,20 @@ describe.concurrent('the settlement report CSV from a hostile service', () => {
   })
 
   it.each([
-    ['an HTML page with 200', answer(200, 'text/html', '<!DOCTYPE html><html><body>Maintenance</body></html>'), /answered an HTML page \(starts `<!DOCTYPE html><html><body>Maintenance<\/…`\) where a CSV report was expected/],
+    [
+      'an HTML page with 200',
+      answer(200, 'text/html', '<!DOCTYPE html><html><body>Maintenance</body></html>'),
+      /answered an HTML page \(starts `<!DOCTYPE html><html><body>Maintenance<\/…`\) where a CSV report was expected/,
+    ],
     ['truncated JSON', answer(200, 'application/json', '{"entries":[{"settlementEntryId":"stl_1",'), /answered JSON \(starts `\{"entries":\[/],
     ['an empty body', answer(200, 'text/csv', ''), /answered an empty body \(0 bytes\) where a CSV report was expected/],
     ['a 204', answer(204, undefined), /answered an empty body \(0 bytes\)/],
     ['gzip garbage', answer(200, 'text/csv', Buffer.concat([gzipSync('settlementEntryId\r\n'), Buffer.from([0, 1, 2])])), /answered gzip data \(starts 1f 8b/],
-    ['a header without the report columns', answer(200, 'text/csv', 'id,when,what\r\n1,2,3\r\n'), /not the settlement report: its header lacks settlementEntryId, createdAt, type, currency, amountMinorUnits or amount \(it has `id,when,what`\)/],
+    [
+      'a header without the report columns',
+      answer(200, 'text/csv', 'id,when,what\r\n1,2,3\r\n'),
+      /not the settlement report: its header lacks settlementEntryId, createdAt, type, currency, amountMinorUnits or amount \(it has `id,when,what`\)/,
+    ],
   ])('refuses %s with exit 7 naming what came, printing nothing', async (_name, route, message) => {
     await withService({ [REPORT]: route }, async (_svc, env) => {
       const run = await report(env)
@@ -167,7 +183,10 @@ describe.concurrent('downloads checked by format', () => {
   it('a PDF that ends without %%EOF is incomplete; a whole one is saved', async () => {
     const pdf = '%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'
     await withService(
-      { '/transactions/invoices/inv_1/pdf': answer(200, 'application/pdf', pdf.slice(0, 20)), '/transactions/invoices/inv_2/pdf': answer(200, 'application/pdf', pdf) },
+      {
+        '/transactions/invoices/inv_1/pdf': answer(200, 'application/pdf', pdf.slice(0, 20)),
+        '/transactions/invoices/inv_2/pdf': answer(200, 'application/pdf', pdf),
+      },
       async (_svc, env, dir) => {
         const cut = await spawnCli(['invoices', 'pdf', 'inv_1', '--out', join(dir, 'a.pdf')], { env })
         expect(cut.code).toBe(7)
@@ -182,7 +201,11 @@ describe.concurrent('downloads checked by format', () => {
 
 describe.concurrent('--all against a list that makes no progress', () => {
   const page = (ids: string[]) =>
-    answer(200, 'application/json', JSON.stringify(ids.map((orderId) => ({ orderId, amount: { minorCurrencyUnits: 100, currency: 'AUD' }, createdAt: '2026-11-01T00:00:00.000Z' }))))
+    answer(
+      200,
+      'application/json',
+      JSON.stringify(ids.map((orderId) => ({ orderId, amount: { minorCurrencyUnits: 100, currency: 'AUD' }, createdAt: '2026-11-01T00:00:00.000Z' }))),
+    )
   let svc: HostileService
   let dir: string
   beforeAll(async () => {

@@ -51,28 +51,34 @@ describe('an interruption while a refund is in flight', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('%s: outcome unknown, exit %i; the re-run finds the refund; one refund', async (signal, exit) => {
-    const { transactionId } = await paidByPayTo(run.json, '9.00', `interrupt-${signal}`)
-    await run.json('emulator', 'faults', '--add', 'latency=8000', '--method', 'PATCH', '--path', '/transactions/*')
-    try {
-      const refund = start(['transactions', 'refund', transactionId, '--amount', '4.00'])
-      await untilInFlight(transactionId)
-      const killedAt = Date.now()
-      refund.child.kill(signal)
-      const ended = await refund.done
-      // It does not wait for the held answer (8 s).
-      expect(Date.now() - killedAt).toBeLessThan(5_000)
-      expect(ended.code, ended.stderr).toBe(exit)
-      expect(ended.stderr).toContain(`Outcome unknown: refund of 4.00 AUD on transaction ${transactionId}. Interrupted by ${signal} while the request was in flight`)
-      expect(ended.stderr).toContain(`payfac transactions get ${transactionId}`)
-    } finally {
-      await run.json('emulator', 'faults', '--clear')
-    }
-    const again = await run.payfac('transactions', 'refund', transactionId, '--amount', '4.00')
-    expect(again.code, again.stderr).toBe(0)
-    expect(again.stderr).toContain('It happened')
-    const transaction = await run.json('transactions', 'get', transactionId)
-    expect(transaction.purchaseDetails.refundedAmount).toBe(400)
-    expect(transaction.purchaseDetails.refundIds).toHaveLength(1)
-  }, 30_000)
+  ] as const)(
+    '%s: outcome unknown, exit %i; the re-run finds the refund; one refund',
+    async (signal, exit) => {
+      const { transactionId } = await paidByPayTo(run.json, '9.00', `interrupt-${signal}`)
+      await run.json('emulator', 'faults', '--add', 'latency=8000', '--method', 'PATCH', '--path', '/transactions/*')
+      try {
+        const refund = start(['transactions', 'refund', transactionId, '--amount', '4.00'])
+        await untilInFlight(transactionId)
+        const killedAt = Date.now()
+        refund.child.kill(signal)
+        const ended = await refund.done
+        // It does not wait for the held answer (8 s).
+        expect(Date.now() - killedAt).toBeLessThan(5_000)
+        expect(ended.code, ended.stderr).toBe(exit)
+        expect(ended.stderr).toContain(
+          `Outcome unknown: refund of 4.00 AUD on transaction ${transactionId}. Interrupted by ${signal} while the request was in flight`,
+        )
+        expect(ended.stderr).toContain(`payfac transactions get ${transactionId}`)
+      } finally {
+        await run.json('emulator', 'faults', '--clear')
+      }
+      const again = await run.payfac('transactions', 'refund', transactionId, '--amount', '4.00')
+      expect(again.code, again.stderr).toBe(0)
+      expect(again.stderr).toContain('It happened')
+      const transaction = await run.json('transactions', 'get', transactionId)
+      expect(transaction.purchaseDetails.refundedAmount).toBe(400)
+      expect(transaction.purchaseDetails.refundIds).toHaveLength(1)
+    },
+    30_000,
+  )
 })

@@ -36,7 +36,9 @@ describe.skipIf(missing !== undefined)(`the OS keychain (Secret Service on a pri
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'payfac-keychain-'))
     keyring = await startKeyring()
-    server = await startRecordingServer((request) => (request.path === '/orders' ? { body: [], headers: { 'page-count': '1', 'total-record-count': '0' } } : { body: {} }))
+    server = await startRecordingServer((request) =>
+      request.path === '/orders' ? { body: [], headers: { 'page-count': '1', 'total-record-count': '0' } } : { body: {} },
+    )
   })
 
   afterAll(async () => {
@@ -46,7 +48,10 @@ describe.skipIf(missing !== undefined)(`the OS keychain (Secret Service on a pri
   })
 
   it('profiles add puts the key in the keychain; the store keeps a reference and the masked key', async () => {
-    const result = await spawnCli(['profiles', 'add', 'live', '--environment', 'production', '--base-url', server.url, '--credential-stdin', '--use'], { env: env(), input: KEY })
+    const result = await spawnCli(['profiles', 'add', 'live', '--environment', 'production', '--base-url', server.url, '--credential-stdin', '--use'], {
+      env: env(),
+      input: KEY,
+    })
     expect(result.stderr).toContain('its credential is in the OS keychain')
     expect(result.code).toBe(0)
     const live = store().profiles.live
@@ -72,7 +77,10 @@ describe.skipIf(missing !== undefined)(`the OS keychain (Secret Service on a pri
   })
 
   it('profiles migrate-secrets moves a file secret into the keychain, and it still works', async () => {
-    const added = await spawnCli(['profiles', 'add', 'old', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--insecure-storage'], { env: env(), input: OLD_KEY })
+    const added = await spawnCli(['profiles', 'add', 'old', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--insecure-storage'], {
+      env: env(),
+      input: OLD_KEY,
+    })
     expect(added.code).toBe(0)
     expect(store().profiles.old?.credential).toBe(OLD_KEY)
     const migrated = await spawnCli(['profiles', 'migrate-secrets', '--json'], { env: env() })

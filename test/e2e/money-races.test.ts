@@ -48,7 +48,10 @@ function expectOneMade(results: SpawnResult[]): SpawnResult {
     expect(other.stderr).toContain('nothing was sent')
   }
   // At least one of the others found the lock held (the rest may have come after it was released).
-  expect(results.some((r) => r.stderr.includes('is in flight; waiting for it to finish')), results.map((r) => r.stderr).join('\n---\n')).toBe(true)
+  expect(
+    results.some((r) => r.stderr.includes('is in flight; waiting for it to finish')),
+    results.map((r) => r.stderr).join('\n---\n'),
+  ).toBe(true)
   return made
 }
 
@@ -59,7 +62,11 @@ describe.concurrent('identical money commands started together move money once',
     const id = given.refund as string
     const results = await race(N, ['transactions', 'refund', id, '--amount', '5.00', '--json'], env.env)
     expectOneMade(results)
-    expect(store().refunds.all().filter((r) => r.transactionId === id)).toHaveLength(1)
+    expect(
+      store()
+        .refunds.all()
+        .filter((r) => r.transactionId === id),
+    ).toHaveLength(1)
   })
 
   it('transactions refund --again: a racer that waited on a run whose answer was lost looks on the service, it does not repeat it', async () => {
@@ -68,9 +75,20 @@ describe.concurrent('identical money commands started together move money once',
     await merchant.json('emulator', 'faults', '--add', 'latency=1500, drop-after-commit', '--method', 'PATCH', '--path', `/transactions/${id}`)
     const results = await race(N, ['transactions', 'refund', id, '--amount', '5.00', '--again', '--json'], env.env)
     const said = results.map((r) => `${r.code}: ${r.stderr}`).join('\n---\n')
-    expect(store().refunds.all().filter((r) => r.transactionId === id), said).toHaveLength(1)
-    expect(results.filter((r) => r.code === 7), said).toHaveLength(1)
-    expect(results.some((r) => r.stderr.includes('It happened')), said).toBe(true)
+    expect(
+      store()
+        .refunds.all()
+        .filter((r) => r.transactionId === id),
+      said,
+    ).toHaveLength(1)
+    expect(
+      results.filter((r) => r.code === 7),
+      said,
+    ).toHaveLength(1)
+    expect(
+      results.some((r) => r.stderr.includes('It happened')),
+      said,
+    ).toBe(true)
   })
 
   it('payouts request', async () => {
@@ -92,25 +110,60 @@ describe.concurrent('identical money commands started together move money once',
     const { orderId, token } = given.pay as { orderId: string; token: string }
     const results = await race(N, ['orders', 'pay', orderId, '--token', token, '--json'], env.env)
     expectOneMade(results)
-    expect(store().transactions.all().filter((t) => t.orderId === orderId)).toHaveLength(1)
+    expect(
+      store()
+        .transactions.all()
+        .filter((t) => t.orderId === orderId),
+    ).toHaveLength(1)
   })
 
   it('orders create --reference (the others name the order made)', async () => {
     const results = await race(N, ['orders', 'create', '--amount', '3.00', '--currency', 'AUD', '--reference', 'race-create', '--json'], env.env)
     const made = JSON.parse(expectOneMade(results).stdout)
-    expect(store().orders.all().filter((o) => o.referenceOrderId === 'race-create')).toHaveLength(1)
+    expect(
+      store()
+        .orders.all()
+        .filter((o) => o.referenceOrderId === 'race-create'),
+    ).toHaveLength(1)
     for (const other of results.filter((r) => r.code === 6)) expect(other.stderr).toContain(made.orderId)
   })
 
   it('payto pay --reference (none is told to --restart)', async () => {
-    const args = ['payto', 'pay', '--name', 'Race Payer', '--bban', '062-000 12345678', '--amount', '4.00', '--currency', 'AUD', '--reference', 'race-payto', '--approve', '--interval', '100ms', '--json']
+    const args = [
+      'payto',
+      'pay',
+      '--name',
+      'Race Payer',
+      '--bban',
+      '062-000 12345678',
+      '--amount',
+      '4.00',
+      '--currency',
+      'AUD',
+      '--reference',
+      'race-payto',
+      '--approve',
+      '--interval',
+      '100ms',
+      '--json',
+    ]
     const results = await race(N, args, env.env)
     const made = JSON.parse(expectOneMade(results).stdout)
     for (const r of results) expect(r.stderr).not.toContain('--restart')
     for (const other of results.filter((r) => r.code === 6)) expect(other.stderr).toContain(made.purchaseDetails.transactionId)
-    const orders = store().orders.all().filter((o) => o.referenceOrderId === 'race-payto')
+    const orders = store()
+      .orders.all()
+      .filter((o) => o.referenceOrderId === 'race-payto')
     expect(orders).toHaveLength(1)
-    expect(store().agreements.all().filter((a) => a.customerName === 'Race Payer')).toHaveLength(1)
-    expect(store().transactions.all().filter((t) => t.orderId === orders[0]?.orderId)).toHaveLength(1)
+    expect(
+      store()
+        .agreements.all()
+        .filter((a) => a.customerName === 'Race Payer'),
+    ).toHaveLength(1)
+    expect(
+      store()
+        .transactions.all()
+        .filter((t) => t.orderId === orders[0]?.orderId),
+    ).toHaveLength(1)
   })
 })

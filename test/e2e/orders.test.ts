@@ -89,9 +89,25 @@ function only() {
 describe('orders create', () => {
   it('sends CreateOnlineOrder with exact minor units and prints the order as JSON', async () => {
     const result = await cli(
-      'orders', 'create', '--amount', '12.50', '--currency', 'aud', '--reference', 'inv-1001', '--description', 'Coffee',
-      '--email', 'jo@example.com', '--item', 'Beans: 1kg:2:5.25', '--billing-address', '1 Market St|Sydney|NSW|2000|au',
-      '--metadata', 'channel=web', '--json',
+      'orders',
+      'create',
+      '--amount',
+      '12.50',
+      '--currency',
+      'aud',
+      '--reference',
+      'inv-1001',
+      '--description',
+      'Coffee',
+      '--email',
+      'jo@example.com',
+      '--item',
+      'Beans: 1kg:2:5.25',
+      '--billing-address',
+      '1 Market St|Sydney|NSW|2000|au',
+      '--metadata',
+      'channel=web',
+      '--json',
     )
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)

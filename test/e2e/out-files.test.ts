@@ -49,13 +49,25 @@ function onFullDisk(args: string[]): Promise<{ code: number | null; stderr: stri
 describe.concurrent('stdout on a full disk', () => {
   it.each([
     ['help text', ['--help'], 'Error: Could not write to stdout: no space left on the device (ENOSPC)\n'],
-    ['a JSON list, whose error is the JSON line', ['orders', 'list', '--json'], '{"error":{"code":1,"type":"WriteError","message":"Could not write to stdout: no space left on the device (ENOSPC)","errno":"ENOSPC"}}\n'],
-    ['a CSV report passed on as it comes', ['settlement', 'report', '--currency', 'AUD', '--last', '7d', '--csv'], 'Error: Could not write to stdout: no space left on the device (ENOSPC)\n'],
-  ])('%s: one line on stderr, exit 1, no stack trace', async (_name, args, line) => {
-    const { code, stderr } = await onFullDisk(args)
-    expect(stderr).toBe(line)
-    expect(code).toBe(1)
-  }, 40_000)
+    [
+      'a JSON list, whose error is the JSON line',
+      ['orders', 'list', '--json'],
+      '{"error":{"code":1,"type":"WriteError","message":"Could not write to stdout: no space left on the device (ENOSPC)","errno":"ENOSPC"}}\n',
+    ],
+    [
+      'a CSV report passed on as it comes',
+      ['settlement', 'report', '--currency', 'AUD', '--last', '7d', '--csv'],
+      'Error: Could not write to stdout: no space left on the device (ENOSPC)\n',
+    ],
+  ])(
+    '%s: one line on stderr, exit 1, no stack trace',
+    async (_name, args, line) => {
+      const { code, stderr } = await onFullDisk(args)
+      expect(stderr).toBe(line)
+      expect(code).toBe(1)
+    },
+    40_000,
+  )
 })
 
 describe.concurrent('--out', () => {

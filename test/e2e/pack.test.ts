@@ -35,8 +35,21 @@ afterAll(async () => {
 
 describe('npm pack', () => {
   it('holds the bundled CLI, the library, the emulator and the docs, and nothing of the sources or tests', () => {
-    expect(files).toEqual(expect.arrayContaining(['bin/run.js', 'oclif.manifest.json', 'dist/bundle/cli/start/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/emulator/index.js', 'README.md', 'package.json']))
-    const unwanted = files.filter((f) => /^(src|test|bench|scripts|node_modules)\/|^dist\/(commands|cli|output|config)\/|^bin\/dev\.js$|\.test\.|tsconfig/.test(f))
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'bin/run.js',
+        'oclif.manifest.json',
+        'dist/bundle/cli/start/main.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/emulator/index.js',
+        'README.md',
+        'package.json',
+      ]),
+    )
+    const unwanted = files.filter((f) =>
+      /^(src|test|bench|scripts|node_modules)\/|^dist\/(commands|cli|output|config)\/|^bin\/dev\.js$|\.test\.|tsconfig/.test(f),
+    )
     expect(unwanted).toEqual([])
   })
 
@@ -52,11 +65,19 @@ describe('npm pack', () => {
     const payfac = join(app, 'node_modules', '.bin', 'payfac')
     // A user's environment: none of the test runner's variables (NODE_ENV=test makes oclif look for TypeScript).
     const { NODE_ENV: _node, VITEST: _vitest, ...user } = process.env
-    const env = { ...user, PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: emulator.credentials.merchantSecretKey, PAYFAC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' }
+    const env = {
+      ...user,
+      PAYFAC_BASE_URL: emulator.url,
+      PAYFAC_API_KEY: emulator.credentials.merchantSecretKey,
+      PAYFAC_CONFIG_DIR: join(dir, 'config'),
+      NO_COLOR: '1',
+    }
     // Asynchronous: the emulator answers from this process.
     const run = (...args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-        execFile(payfac, args, { cwd: app, encoding: 'utf8', env }, (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })),
+        execFile(payfac, args, { cwd: app, encoding: 'utf8', env }, (error, stdout, stderr) =>
+          done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        ),
       )
     expect((await run('--version')).stdout).toMatch(/^payfac\/\d+\.\d+\.\d+ /)
     expect((await run('--help')).stdout).toContain('orders')
@@ -76,7 +97,10 @@ describe('npm pack', () => {
     const unknown = await run('nosuch')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('"nosuch" is not a payfac command')
-    const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('payfac'); console.log(typeof m.createClient)"], { cwd: app, encoding: 'utf8' })
+    const library = spawnSync(process.execPath, ['--input-type=module', '-e', "const m = await import('payfac'); console.log(typeof m.createClient)"], {
+      cwd: app,
+      encoding: 'utf8',
+    })
     expect(library.stdout.trim()).toBe('function')
   }, 300_000)
 })

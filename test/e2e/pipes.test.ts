@@ -50,39 +50,47 @@ describe('a reader that closes the pipe after one line', () => {
     ['table', [], /^Order\tStatus\tAmount/],
     ['CSV', ['--csv'], /^orderId,status,amount/],
     ['JSON', ['--json'], /^\[$/],
-  ] as const)('%s: --all of thousands of orders exits 0 with nothing on stderr', async (_name, flags, first) => {
-    const result = await firstLineThenClose(['orders', 'list', '--all', '--limit', '500', ...flags])
-    expect(result.line).toMatch(first)
-    expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
-  }, 40_000)
+  ] as const)(
+    '%s: --all of thousands of orders exits 0 with nothing on stderr',
+    async (_name, flags, first) => {
+      const result = await firstLineThenClose(['orders', 'list', '--all', '--limit', '500', ...flags])
+      expect(result.line).toMatch(first)
+      expect(result.stderr).toBe('')
+      expect(result.code).toBe(0)
+    },
+    40_000,
+  )
 })
 
 describe('an --all --json walk stopped part way', () => {
   it.each([
     ['--json', ['--json'], '"orderId"'],
     ["--query '[].orderId'", ['--query', '[].orderId'], '"ordr_'],
-  ] as const)('Ctrl-C (SIGINT) under %s: stdout is still one valid, closed JSON array, the error object only on stderr, exit 130', async (_name, flags, seen) => {
-    const env: Record<string, string> = {}
-    for (const [key, value] of Object.entries({ ...process.env, ...ctx.env })) if (value !== undefined) env[key] = value
-    const child = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '--limit', '5', ...flags], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    let sent = false
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-      if (!sent && stdout.includes(seen)) {
-        sent = true
-        child.kill('SIGINT')
-      }
-    })
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-    expect(code).toBe(130)
-    const records = JSON.parse(stdout) as unknown[]
-    expect(records.length).toBeGreaterThan(0)
-    expect(records.length).toBeLessThan(ORDERS)
-    expect(stdout).not.toContain('"error"')
-    expect(JSON.parse(stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ code: 130, message: expect.stringMatching(/^Interrupted/) })
-  }, 40_000)
+  ] as const)(
+    'Ctrl-C (SIGINT) under %s: stdout is still one valid, closed JSON array, the error object only on stderr, exit 130',
+    async (_name, flags, seen) => {
+      const env: Record<string, string> = {}
+      for (const [key, value] of Object.entries({ ...process.env, ...ctx.env })) if (value !== undefined) env[key] = value
+      const child = spawn(process.execPath, [BIN, 'orders', 'list', '--all', '--limit', '5', ...flags], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      let sent = false
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8')
+        if (!sent && stdout.includes(seen)) {
+          sent = true
+          child.kill('SIGINT')
+        }
+      })
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+      expect(code).toBe(130)
+      const records = JSON.parse(stdout) as unknown[]
+      expect(records.length).toBeGreaterThan(0)
+      expect(records.length).toBeLessThan(ORDERS)
+      expect(stdout).not.toContain('"error"')
+      expect(JSON.parse(stderr.trim().split('\n').at(-1) as string).error).toMatchObject({ code: 130, message: expect.stringMatching(/^Interrupted/) })
+    },
+    40_000,
+  )
 })

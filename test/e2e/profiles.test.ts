@@ -39,10 +39,10 @@ afterAll(async () => {
 
 describe('payfac profiles', () => {
   it('adds a profile from --credential-stdin into a file of mode 0600', async () => {
-    const result = await spawnCli(
-      ['profiles', 'add', 'sb', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--use', '--json'],
-      { env: env(), input: `${KEY}\n` },
-    )
+    const result = await spawnCli(['profiles', 'add', 'sb', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin', '--use', '--json'], {
+      env: env(),
+      input: `${KEY}\n`,
+    })
     expect(result.stderr).toContain('Saved profile "sb"')
     expect(result.code).toBe(0)
     expect(statSync(storeFile()).mode & 0o777).toBe(0o600)
@@ -88,7 +88,11 @@ describe('payfac profiles', () => {
     const good = readFileSync(file, 'utf8')
     writeFileSync(file, '{"profiles": {broken')
     try {
-      for (const args of [['profiles', 'list'], ['profiles', 'use', 'sb'], ['orders', 'get', 'ordr_ZqCNoNcm_22WeZ-j']]) {
+      for (const args of [
+        ['profiles', 'list'],
+        ['profiles', 'use', 'sb'],
+        ['orders', 'get', 'ordr_ZqCNoNcm_22WeZ-j'],
+      ]) {
         const result = await spawnCli(args, { env: env() })
         expect(result.code).toBe(3)
         expect(result.stderr).toContain(file)
@@ -102,7 +106,10 @@ describe('payfac profiles', () => {
 
   it('switches the active profile with use, and shows one masked with show', async () => {
     const other = 'sandbox_sk_otherProfileSecret0000c3d4'
-    const added = await spawnCli(['profiles', 'add', 'other', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], { env: env(), input: other })
+    const added = await spawnCli(['profiles', 'add', 'other', '--environment', 'sandbox', '--base-url', server.url, '--credential-stdin'], {
+      env: env(),
+      input: other,
+    })
     expect(added.code, added.stderr).toBe(0)
     expect((await spawnCli(['profiles', 'use', 'other'], { env: env() })).code).toBe(0)
     const active = await spawnCli(['profiles', 'show', '--json'], { env: env() })

@@ -85,7 +85,7 @@ describe('README.md', () => {
     expect(flow?.split('\n').find((line) => line.trim() !== '' && !line.startsWith('#'))).toBe('set -euo pipefail')
   })
 
-  it('runs every shell block in order, as written, and the quickstart\'s flow twice in a row', async () => {
+  it("runs every shell block in order, as written, and the quickstart's flow twice in a row", async () => {
     const bin = shims()
     const env = userEnv(bin)
     const blocks = shellBlocks(README)

@@ -39,12 +39,22 @@ afterAll(async () => {
 })
 
 async function interruptDownload(signal: NodeJS.Signals, target: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, PAYFAC_CONFIG_DIR: join(folder, 'config'), PAYFAC_BASE_URL: url, PAYFAC_API_KEY: 'sandbox_sk_signals0000000000000001', NO_COLOR: '1' }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PAYFAC_CONFIG_DIR: join(folder, 'config'),
+    PAYFAC_BASE_URL: url,
+    PAYFAC_API_KEY: 'sandbox_sk_signals0000000000000001',
+    NO_COLOR: '1',
+  }
   delete env.PAYFAC_PROFILE
-  const child = spawn(process.execPath, [BIN, 'settlement', 'report', '--currency', 'AUD', '--from', '2026-11-01', '--to', '2026-12-01', '--csv', '--out', target], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [BIN, 'settlement', 'report', '--currency', 'AUD', '--from', '2026-11-01', '--to', '2026-12-01', '--csv', '--out', target],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let stderr = ''
   child.stderr.on('data', (d) => (stderr += d))
   const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>
@@ -87,9 +97,18 @@ describe('an interrupted wait', () => {
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const)('stops at a safe point on %s, exits %i and names the command that resumes', async (signal, exitCode) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, PAYFAC_CONFIG_DIR: join(folder, 'config'), PAYFAC_BASE_URL: url, PAYFAC_API_KEY: 'sandbox_sk_signals0000000000000001', NO_COLOR: '1' }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PAYFAC_CONFIG_DIR: join(folder, 'config'),
+      PAYFAC_BASE_URL: url,
+      PAYFAC_API_KEY: 'sandbox_sk_signals0000000000000001',
+      NO_COLOR: '1',
+    }
     delete env.PAYFAC_PROFILE
-    const child = spawn(process.execPath, [BIN, 'payto', 'status', 'ptagr_SignalsTest00001', '--poll', '--interval', '100ms'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, 'payto', 'status', 'ptagr_SignalsTest00001', '--poll', '--interval', '100ms'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stderr = ''
     child.stderr.on('data', (d) => (stderr += d))
     const exited = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>

@@ -60,7 +60,13 @@ describe('hostile data and plain terminals (tmux)', () => {
     const env = Object.entries({ ...ctx.env, NO_COLOR: undefined as string | undefined, LANG: 'C.UTF-8', LC_ALL: undefined, LC_CTYPE: undefined })
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => `export ${key}=${quote(value as string)}`)
-    tmux('send-keys', '-t', SESSION, '-l', `unset NO_COLOR CI PAYFAC_PROFILE LC_ALL LC_CTYPE; ${env.join('; ')}; payfac() { ${quote(process.execPath)} ${quote(BIN)} "$@"; }; clear`)
+    tmux(
+      'send-keys',
+      '-t',
+      SESSION,
+      '-l',
+      `unset NO_COLOR CI PAYFAC_PROFILE LC_ALL LC_CTYPE; ${env.join('; ')}; payfac() { ${quote(process.execPath)} ${quote(BIN)} "$@"; }; clear`,
+    )
     tmux('send-keys', '-t', SESSION, 'Enter')
 
     // --json on the terminal: no raw C1 or bidi control, ESC escaped, and the text is still the JSON of the order.

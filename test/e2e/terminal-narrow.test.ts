@@ -27,7 +27,13 @@ beforeAll(async () => {
   for (let i = 0; i < 130; i += 1) {
     ctx.emulator.app.request('POST', '/orders', {
       credential: ctx.emulator.credentials.merchantSecretKey,
-      body: { CreateOnlineOrder: { referenceOrderId: `narrow-${i}`, amount: { minorCurrencyUnits: i < 100 ? 123_456_789_012 : 1000 + i, currency: 'AUD' }, description: `A rather long description of order ${i}` } },
+      body: {
+        CreateOnlineOrder: {
+          referenceOrderId: `narrow-${i}`,
+          amount: { minorCurrencyUnits: i < 100 ? 123_456_789_012 : 1000 + i, currency: 'AUD' },
+          description: `A rather long description of order ${i}`,
+        },
+      },
     })
   }
 }, 60_000)
@@ -70,7 +76,12 @@ describe.each([80, 200])('at %i columns (tmux)', (width) => {
     t.type(`clear; payfac orders list --all; echo ALL=$?`)
     await done(t.pane, 'ALL')
     const allTable = t.history().split('\n')
-    const header = (lines: string[]) => lines.filter((l) => l.includes('Order ') && l.includes('Status')).at(-1)?.split(/\s*│\s*/).filter(Boolean)
+    const header = (lines: string[]) =>
+      lines
+        .filter((l) => l.includes('Order ') && l.includes('Status'))
+        .at(-1)
+        ?.split(/\s*│\s*/)
+        .filter(Boolean)
     expect(exitOf(pageTable, 'PAGE')).toBe(0)
     expect(header(allTable)).toEqual(header(pageTable.split('\n')))
     if (width === 80) {
@@ -96,7 +107,9 @@ describe.each([80, 200])('at %i columns (tmux)', (width) => {
     expect(table.some((l) => l.includes('FAIL'))).toBe(true)
     for (const line of table) expect(line.length, line).toBeLessThanOrEqual(width)
     const below = text.split('\n').slice(text.split('\n').findIndex((l) => l.startsWith('└')))
-    expect(below.join('\n')).toContain('To fix service reachable: Check --base-url / PAYFAC_BASE_URL (http://127.0.0.1:9); for the emulator run `payfac emulator start`')
+    expect(below.join('\n')).toContain(
+      'To fix service reachable: Check --base-url / PAYFAC_BASE_URL (http://127.0.0.1:9); for the emulator run `payfac emulator start`',
+    )
   }, 40_000)
 
   it('help lines fit the terminal, long examples cut between words', async () => {
@@ -104,7 +117,11 @@ describe.each([80, 200])('at %i columns (tmux)', (width) => {
     t.type('clear; payfac payto agree --help; payfac profiles add --help; echo HELP=$?')
     await done(t.pane, 'HELP')
     // capture-pane -J joins what the terminal wrapped: a longer line is one the terminal broke.
-    for (const line of t.history().split('\n').filter((l) => !l.includes('HELP'))) expect(line.length, line).toBeLessThanOrEqual(width)
+    for (const line of t
+      .history()
+      .split('\n')
+      .filter((l) => !l.includes('HELP')))
+      expect(line.length, line).toBeLessThanOrEqual(width)
     expect(t.history()).toContain('"Jo Citizen"')
     if (width === 80) expect(t.history()).toMatch(/ \\\n {6}\S/)
   }, 40_000)
@@ -112,7 +129,9 @@ describe.each([80, 200])('at %i columns (tmux)', (width) => {
   it('profiles list keeps the base URL whole', async () => {
     const dir = join(scratch, `profiles-${width}`)
     const t = terminal(width, { PAYFAC_CONFIG_DIR: dir })
-    t.type(`clear; printf 'sandbox_sk_abcdefabcdef1234' | payfac profiles add sandbox-payments --environment sandbox --base-url https://sandbox.payments.example.com --credential-stdin >/dev/null 2>&1; payfac profiles list; echo LIST=$?`)
+    t.type(
+      `clear; printf 'sandbox_sk_abcdefabcdef1234' | payfac profiles add sandbox-payments --environment sandbox --base-url https://sandbox.payments.example.com --credential-stdin >/dev/null 2>&1; payfac profiles list; echo LIST=$?`,
+    )
     const text = await done(t.pane, 'LIST')
     expect(exitOf(text, 'LIST')).toBe(0)
     expect(text).toContain('https://sandbox.payments.example.com')

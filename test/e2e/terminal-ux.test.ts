@@ -27,7 +27,13 @@ beforeAll(async () => {
   for (let i = 0; i < ORDERS; i += 1) {
     ctx.emulator.app.request('POST', '/orders', {
       credential: ctx.emulator.credentials.merchantSecretKey,
-      body: { CreateOnlineOrder: { referenceOrderId: `tty-${i}`, amount: { minorCurrencyUnits: 1000 + i, currency: 'AUD' }, description: `A rather long description of order ${i} for the table` } },
+      body: {
+        CreateOnlineOrder: {
+          referenceOrderId: `tty-${i}`,
+          amount: { minorCurrencyUnits: 1000 + i, currency: 'AUD' },
+          description: `A rather long description of order ${i} for the table`,
+        },
+      },
     })
   }
 }, 60_000)
@@ -39,7 +45,10 @@ afterAll(async () => {
 })
 
 /** A new tmux window of `width` columns running an interactive bash; returns its name. */
-function terminal(width: number, extraEnv: Record<string, string> = {}): { name: string; type: (text: string) => void; keys: (...keys: string[]) => void; pane: () => string } {
+function terminal(
+  width: number,
+  extraEnv: Record<string, string> = {},
+): { name: string; type: (text: string) => void; keys: (...keys: string[]) => void; pane: () => string } {
   if (!TMUX) expect.fail('tmux is not installed: these tests drive a real terminal (install it, e.g. apt-get install tmux)')
   const name = `ux${(session += 1)}`
   tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '50', 'bash --norc --noprofile -i')
@@ -64,20 +73,24 @@ const waitFor = (pane: () => string, what: string, test: (text: string) => boole
 const exitOf = (text: string) => Number(/EXIT=(\d+)/.exec(text)?.[1])
 
 describe('tables on a terminal (tmux)', () => {
-  it.each([80, 200])('fit %i columns: orders, transactions and merchants lists, one line a row', async (width) => {
-    const t = terminal(width)
-    const marketplace = ctx.emulator.credentials.marketplaceApiKey
-    t.type(`clear; payfac orders list; payfac transactions list; PAYFAC_API_KEY=${marketplace} payfac merchants list; echo EXIT=$?`)
-    const text = await waitFor(t.pane, 'the exit status', (s) => /EXIT=\d+/.test(s))
-    expect(exitOf(text)).toBe(0)
-    // capture-pane -J joins wrapped lines: a line longer than the width is a row that wrapped.
-    const lines = text.split('\n')
-    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width)
-    expect(lines.filter((l) => l.startsWith('┌'))).toHaveLength(2) // orders and merchants (no transactions yet)
-    const ordersHeader = lines.find((l) => l.includes('Order ') && l.includes('Status')) as string
-    if (width === 80) expect(ordersHeader).not.toContain('Description')
-    else expect(ordersHeader).toContain('Description')
-  }, 40_000)
+  it.each([80, 200])(
+    'fit %i columns: orders, transactions and merchants lists, one line a row',
+    async (width) => {
+      const t = terminal(width)
+      const marketplace = ctx.emulator.credentials.marketplaceApiKey
+      t.type(`clear; payfac orders list; payfac transactions list; PAYFAC_API_KEY=${marketplace} payfac merchants list; echo EXIT=$?`)
+      const text = await waitFor(t.pane, 'the exit status', (s) => /EXIT=\d+/.test(s))
+      expect(exitOf(text)).toBe(0)
+      // capture-pane -J joins wrapped lines: a line longer than the width is a row that wrapped.
+      const lines = text.split('\n')
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width)
+      expect(lines.filter((l) => l.startsWith('┌'))).toHaveLength(2) // orders and merchants (no transactions yet)
+      const ordersHeader = lines.find((l) => l.includes('Order ') && l.includes('Status')) as string
+      if (width === 80) expect(ordersHeader).not.toContain('Description')
+      else expect(ordersHeader).toContain('Description')
+    },
+    40_000,
+  )
 
   it('--all draws one table, with every order in it', async () => {
     const t = terminal(120)

@@ -49,7 +49,11 @@ describe('customers', () => {
     const a = upsertConsumer(app, { emailAddress: 'a@example.com', givenName: 'Ann', familyName: 'Lee' }).customerId
     app.clock.advance(1)
     const b = upsertConsumer(app, { emailAddress: 'b@example.com', givenName: 'Bob' }).customerId
-    const c = upsertConsumer(app, { emailAddress: 'c@example.com' }, { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } }).customerId
+    const c = upsertConsumer(
+      app,
+      { emailAddress: 'c@example.com' },
+      { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } },
+    ).customerId
     const ids = (query: string, credential?: string) =>
       ok(app.request('GET', `/customers${query}`, credential ? { credential } : {})).map((x: { customerId: string }) => x.customerId)
     expect(ids('')).toEqual([b, a])
@@ -89,8 +93,12 @@ describe('delegates', () => {
     const id = delegate(app, org)
     expect(delegate(app, org)).toBe(id)
     const consumer = upsertConsumer(app, { emailAddress: 'c@example.com' }).customerId
-    expect(app.request('POST', '/customers/delegates', { body: { customerId: consumer, emailAddress: 'x@example.com' } }).body.errorCode).toBe('not_an_organisation')
-    expect(app.request('POST', '/customers/delegates', { body: { customerId: other, emailAddress: 'pat@acme.example' } }).body.errorCode).toBe('delegate_linked_elsewhere')
+    expect(app.request('POST', '/customers/delegates', { body: { customerId: consumer, emailAddress: 'x@example.com' } }).body.errorCode).toBe(
+      'not_an_organisation',
+    )
+    expect(app.request('POST', '/customers/delegates', { body: { customerId: other, emailAddress: 'pat@acme.example' } }).body.errorCode).toBe(
+      'delegate_linked_elsewhere',
+    )
     const linked = ok(app.request('PATCH', `/customers/delegates/${id}`, { body: { LinkDelegateToCustomer: { customerId: other } } }))
     expect(linked.customerId).toBe(other)
     expect(ok(app.request('GET', `/customers/delegates?customerId=${other}`)).map((d: { customerDelegateId: string }) => d.customerDelegateId)).toEqual([id])
@@ -122,7 +130,9 @@ describe('sign-in', () => {
     const id = delegate(app, org, 'dee@acme.example')
     const byId = ok(app.request('POST', '/auth/signin', { body: { SignInDelegate: { customerDelegateId: id } } }))
     expect(byId).toEqual({ customerId: org, customerDelegateId: id, customToken: expect.any(String) })
-    const byRef = ok(app.request('POST', '/auth/signin', { body: { SignInDelegateByReferenceId: { referenceCustomerId: 'ORG-5', emailAddress: 'DEE@acme.example' } } }))
+    const byRef = ok(
+      app.request('POST', '/auth/signin', { body: { SignInDelegateByReferenceId: { referenceCustomerId: 'ORG-5', emailAddress: 'DEE@acme.example' } } }),
+    )
     expect(byRef.customerDelegateId).toBe(id)
     expect(app.request('POST', '/auth/signin', { body: { SignInConsumer: { customerId: org } } }).body.errorCode).toBe('delegate_sign_in_required')
     expect(app.request('POST', '/auth/signin', { credential: KEYS.merchantPublicKey, body: { SignInConsumer: { customerId: org } } }).status).toBe(403)
@@ -132,7 +142,9 @@ describe('sign-in', () => {
     const app = testApp()
     const sub = { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } }
     const { customerId } = upsertConsumer(app, { emailAddress: 's@example.com' }, sub)
-    expect(ok(app.request('POST', '/auth/signin', { credential: KEYS.marketplaceApiKey, body: { SignInConsumer: { customerId } } })).customerId).toBe(customerId)
+    expect(ok(app.request('POST', '/auth/signin', { credential: KEYS.marketplaceApiKey, body: { SignInConsumer: { customerId } } })).customerId).toBe(
+      customerId,
+    )
     expect(app.request('POST', '/auth/signin', { body: { SignInConsumer: { customerId } } }).status).toBe(404)
   })
 })
@@ -141,7 +153,13 @@ describe('service tokens', () => {
   it('are created, work as their owner’s credential, and stop working when revoked', () => {
     const app = testApp()
     const created = ok(app.request('POST', '/auth/servicetokens', { body: { CreateServiceToken: { description: 'CI' } } }))
-    expect(created).toMatchObject({ serviceTokenId: expect.stringMatching(/^stkn_/), ownerType: 'Merchant', merchantId: MERCHANT, status: 'Active', expired: false })
+    expect(created).toMatchObject({
+      serviceTokenId: expect.stringMatching(/^stkn_/),
+      ownerType: 'Merchant',
+      merchantId: MERCHANT,
+      status: 'Active',
+      expired: false,
+    })
     expect(created.token).toMatch(/^sandbox_sk_/)
     expect(ok(app.request('GET', '/orders', { credential: created.token }))).toEqual([])
     const shown = ok(app.request('GET', `/auth/servicetokens/${created.serviceTokenId}`))
@@ -158,7 +176,8 @@ describe('service tokens', () => {
     const created = ok(app.request('POST', '/auth/servicetokens', { body: { CreateServiceToken: { expiresInSeconds: 60 } } }))
     app.clock.advance(60)
     expect(app.request('GET', '/orders', { credential: created.token }).body.errorCode).toBe('credential_expired')
-    const list = (query: string) => ok(app.request('GET', `/auth/servicetokens?merchantId=${MERCHANT}${query}`)).map((t: { serviceTokenId: string }) => t.serviceTokenId)
+    const list = (query: string) =>
+      ok(app.request('GET', `/auth/servicetokens?merchantId=${MERCHANT}${query}`)).map((t: { serviceTokenId: string }) => t.serviceTokenId)
     expect(list('&expired=true')).toEqual([created.serviceTokenId])
     expect(list('&expired=false')).toEqual([])
   })
@@ -172,7 +191,9 @@ describe('service tokens', () => {
     expect(app.request('GET', '/auth/servicetokens').body.errorCode).toBe('missing_filter')
     expect(app.request('GET', `/auth/servicetokens?merchantId=${SUB_MERCHANT}`).status).toBe(403)
     expect(app.request('GET', `/auth/servicetokens?marketplaceId=${MARKETPLACE}`).status).toBe(403)
-    const all = ok(app.request('GET', `/auth/servicetokens?marketplaceId=${MARKETPLACE}&merchantId=${MERCHANT}&status=Active`, { credential: KEYS.marketplaceApiKey }))
+    const all = ok(
+      app.request('GET', `/auth/servicetokens?marketplaceId=${MARKETPLACE}&merchantId=${MERCHANT}&status=Active`, { credential: KEYS.marketplaceApiKey }),
+    )
     expect(all.map((t: { serviceTokenId: string }) => t.serviceTokenId).sort()).toEqual([mine, market.serviceTokenId].sort())
     expect(ok(app.request('GET', '/orders', { credential: market.token, headers: { 'Merchant-Id': SUB_MERCHANT } }))).toEqual([])
     expect(app.request('POST', '/auth/servicetokens', { body: { CreateServiceToken: { merchantId: SUB_MERCHANT } } }).status).toBe(403)
@@ -186,7 +207,10 @@ describe('saved payment sources', () => {
     return token
   }
   const save = (app: App, agreementToken: string, headers: Record<string, string> = {}) =>
-    app.request('POST', '/sources', { headers, body: { CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken } }, usageScope: 'ScopeOrganisation' } } })
+    app.request('POST', '/sources', {
+      headers,
+      body: { CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken } }, usageScope: 'ScopeOrganisation' } },
+    })
 
   it('save an Active open agreement for a customer, usageScope null', () => {
     const app = testApp()
@@ -204,10 +228,15 @@ describe('saved payment sources', () => {
       legacyResp: null,
     })
     expect(save(app, agreementToken, { 'Customer-Id': customerId }).body.errorCode).toBe('agreement_already_saved')
-    const token = ok(app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId: source.paymentSourceId, amount: aud(4200) } } }))
+    const token = ok(
+      app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId: source.paymentSourceId, amount: aud(4200) } } }),
+    )
     expect(token.SavedPaymentSourceToken).toMatchObject({ paymentSourceId: source.paymentSourceId, method: 'PayTo' })
-    const orderId = ok(app.request('POST', '/orders', { headers: { 'Customer-Id': customerId }, body: { CreateOnlineOrder: { amount: aud(4200) } } })).OnlineOrder.order.orderId
-    const paid = ok(app.request('POST', `/orders/${orderId}/pay`, { body: { PayByPaymentToken: { paymentTokenId: token.SavedPaymentSourceToken.paymentTokenId } } }))
+    const orderId = ok(app.request('POST', '/orders', { headers: { 'Customer-Id': customerId }, body: { CreateOnlineOrder: { amount: aud(4200) } } }))
+      .OnlineOrder.order.orderId
+    const paid = ok(
+      app.request('POST', `/orders/${orderId}/pay`, { body: { PayByPaymentToken: { paymentTokenId: token.SavedPaymentSourceToken.paymentTokenId } } }),
+    )
     expect(paid.PayOrderComplete.transactionDetails.customerDetails.customerId).toBe(customerId)
   })
 
@@ -248,7 +277,8 @@ describe('saved payment sources', () => {
     const mine = ok(save(app, activeOpen(app), { 'Customer-Id': customerId })).paymentSourceId
     const theirs = ok(save(app, activeOpen(app), { 'Customer-Id': other })).paymentSourceId
     const credential = ok(app.request('POST', '/auth/signin', { body: { SignInConsumer: { customerId } } })).customToken
-    const make = (paymentSourceId: string) => app.request('POST', '/tokens', { credential, body: { CreateSavedPaymentSourceToken: { paymentSourceId, amount: aud(10) } } })
+    const make = (paymentSourceId: string) =>
+      app.request('POST', '/tokens', { credential, body: { CreateSavedPaymentSourceToken: { paymentSourceId, amount: aud(10) } } })
     expect(ok(make(mine)).SavedPaymentSourceToken.paymentSourceId).toBe(mine)
     expect(make(theirs).status).toBe(403)
     const agreementToken = activeOpen(app)
@@ -301,7 +331,10 @@ describe('blocked cards', () => {
 describe('simulation', () => {
   it('advances the clock, records incoming bank transfers, refuses unknown actions', () => {
     const app = testApp()
-    expect(ok(app.request('POST', '/simulation', { body: { AdvanceClock: { seconds: 90 } } }))).toEqual({ now: '2025-03-01T10:01:30.000Z', advancedBySeconds: 90 })
+    expect(ok(app.request('POST', '/simulation', { body: { AdvanceClock: { seconds: 90 } } }))).toEqual({
+      now: '2025-03-01T10:01:30.000Z',
+      advancedBySeconds: 90,
+    })
     const entry = ok(app.request('POST', '/simulation', { body: { IncomingBankTransfer: { merchantId: MERCHANT, amount: aud(5000) } } }))
     expect(entry).toMatchObject({ type: 'BankTransfer', merchantId: MERCHANT, amount: aud(5000), availableOn: '2025-03-01' })
     expect(app.store.settlementEntries.all()).toHaveLength(1)

@@ -9,10 +9,16 @@ describe('the request log', () => {
     const app = testApp()
     // The answer of a create is the subscription, its secret last: pad the metadata so that the
     // snippet of the answer ends in the middle of the secret (metadata comes before it).
-    const probe = ok(app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://example.com/hook', metadata: { pad: 'x' } } } }))
+    const probe = ok(
+      app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://example.com/hook', metadata: { pad: 'x' } } } }),
+    )
     const at = JSON.stringify(probe).indexOf('"secret":"whsec_') + '"secret":"whsec_'.length
     const pad = LOGGED_SNIPPET_CHARS - at - 10
-    const made = ok(app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://example.com/hook', metadata: { pad: 'x'.repeat(1 + pad) } } } }))
+    const made = ok(
+      app.request('POST', '/webhooks', {
+        body: { CreateWebhookMerchantSubscription: { url: 'https://example.com/hook', metadata: { pad: 'x'.repeat(1 + pad) } } },
+      }),
+    )
     const secret = (Object.values(made)[0] as { secret: string }).secret
     const text = JSON.stringify(made)
     expect(text.indexOf(secret) + 6 + 10).toBe(LOGGED_SNIPPET_CHARS)
@@ -31,12 +37,26 @@ describe('the request log, on a body cut by its snippet', () => {
   }
 
   it('hides a card number or a security code cut short (no Luhn check to find them by)', () => {
-    for (const [field, value, keep] of [['cardNumber', '4242424242424242', 12], ['cvc', '123', 2]] as const) {
+    for (const [field, value, keep] of [
+      ['cardNumber', '4242424242424242', 12],
+      ['cvc', '123', 2],
+    ] as const) {
       const log = new RequestLog(4)
       const sent = cutInside(field, value, keep)
       const kept = snippet(sent) as string
       expect(kept.endsWith(`"${field}":"${value.slice(0, keep)}…`)).toBe(true)
-      log.add({ requestId: 'req_1', at: 0, method: 'POST', url: '/sources', status: 200, durationMs: 1, fault: null, requestHeaders: {}, requestBody: kept, responseBody: null })
+      log.add({
+        requestId: 'req_1',
+        at: 0,
+        method: 'POST',
+        url: '/sources',
+        status: 200,
+        durationMs: 1,
+        fault: null,
+        requestHeaders: {},
+        requestBody: kept,
+        responseBody: null,
+      })
       const shown = log.toArray()[0]?.requestBody ?? ''
       expect(shown).toContain(`"${field}":`)
       expect(shown).not.toContain(value.slice(0, keep))
@@ -67,8 +87,12 @@ describe('the Pay By Link token', () => {
   const customer = (app: ReturnType<typeof testApp>, emailAddress: string) =>
     ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress, givenName: 'Pat' } } })).customerId as string
   const linkFor = (app: ReturnType<typeof testApp>, customerId?: string) =>
-    ok(app.request('POST', '/orders', { ...(customerId ? { headers: { 'Customer-Id': customerId } } : {}), body: { CreatePayByLinkOrder: { amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } } })).PayByLinkOrder
-      .payByLinkToken as string
+    ok(
+      app.request('POST', '/orders', {
+        ...(customerId ? { headers: { 'Customer-Id': customerId } } : {}),
+        body: { CreatePayByLinkOrder: { amount: { minorCurrencyUnits: 2500, currency: 'AUD' } } },
+      }),
+    ).PayByLinkOrder.payByLinkToken as string
 
   it("signs in the order's customer only: never another customer of the merchant, whose saved sources a session unlocks", () => {
     const app = testApp()
@@ -82,7 +106,10 @@ describe('the Pay By Link token', () => {
     expect((refused.body as { errorCode: string }).errorCode).toBe('context_forbidden')
     // An unknown id is refused the same way: the token tells nothing of which customers exist.
     expect(signIn('cust_doesnotexist').status).toBe(403)
-    const byReference = app.request('POST', '/auth/signin', { credential: token, body: { SignInDelegateByReferenceId: { referenceCustomerId: 'no-such-org', emailAddress: 'a@example.com' } } })
+    const byReference = app.request('POST', '/auth/signin', {
+      credential: token,
+      body: { SignInDelegateByReferenceId: { referenceCustomerId: 'no-such-org', emailAddress: 'a@example.com' } },
+    })
     expect(byReference.status).toBe(403)
   })
 
@@ -91,7 +118,11 @@ describe('the Pay By Link token', () => {
     const someone = customer(app, 'someone@example.com')
     const token = linkFor(app)
     expect(app.request('POST', '/auth/signin', { credential: token, body: { SignInConsumer: { customerId: someone } } }).status).toBe(403)
-    const elsewhere = app.request('POST', '/auth/signin', { credential: linkFor(app, someone), headers: { 'Merchant-Id': SUB_MERCHANT }, body: { SignInConsumer: { customerId: someone } } })
+    const elsewhere = app.request('POST', '/auth/signin', {
+      credential: linkFor(app, someone),
+      headers: { 'Merchant-Id': SUB_MERCHANT },
+      body: { SignInConsumer: { customerId: someone } },
+    })
     expect(elsewhere.status).toBe(403)
     expect(app.request('GET', `/customers/${someone}`, { credential: token }).status).toBe(403)
   })
@@ -100,7 +131,12 @@ describe('the Pay By Link token', () => {
 describe('the request log, on headers', () => {
   it('masks headers named as secrets (Proxy-Authorization, Cookie, X-Api-Key, X-Auth-Token), whatever their values look like', () => {
     const app = testApp()
-    const sent = { 'Proxy-Authorization': 'Basic dXNlcjpwYXNzd29yZA==', Cookie: 'sid=cookieSecret123', 'X-Api-Key': 'opaqueKey123456', 'X-Auth-Token': 'tok_abcdef123456' }
+    const sent = {
+      'Proxy-Authorization': 'Basic dXNlcjpwYXNzd29yZA==',
+      Cookie: 'sid=cookieSecret123',
+      'X-Api-Key': 'opaqueKey123456',
+      'X-Auth-Token': 'tok_abcdef123456',
+    }
     ok(app.request('GET', '/orders', { headers: sent }))
     const log = ok(app.request('GET', '/__emulator/requests?limit=1', { credential: null })) as Array<{ requestHeaders: Record<string, string> }>
     const shown = JSON.stringify(log[0]?.requestHeaders)

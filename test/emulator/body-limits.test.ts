@@ -7,7 +7,14 @@ import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_FORM_FIELD_BYTES, MAX_JSON_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES, MAX_STRING_CHARS, checkJsonLimits } from '../../src/emulator/body-limits.js'
+import {
+  MAX_FORM_FIELD_BYTES,
+  MAX_JSON_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  MAX_JSON_VALUES,
+  MAX_STRING_CHARS,
+  checkJsonLimits,
+} from '../../src/emulator/body-limits.js'
 import { createEmulatorApp, startEmulator, type RunningEmulator } from '../../src/emulator/index.js'
 import { KEYS, aud, ok, testApp } from './helpers.js'
 
@@ -42,8 +49,16 @@ describe('the JSON limits, checked on the text', () => {
     expect(() => checkJsonLimits(orderWithDescription(MAX_STRING_CHARS))).not.toThrow()
     expect(() => checkJsonLimits(orderWithDescription(MAX_STRING_CHARS + 1))).toThrow(expect.objectContaining({ status: 413, errorCode: 'string_too_large' }))
     expect(() => checkJsonLimits(`{"${'k'.repeat(MAX_STRING_CHARS + 1)}":1}`)).toThrow(expect.objectContaining({ errorCode: 'string_too_large' }))
-    expect(() => checkJsonLimits(`[${Array(MAX_JSON_VALUES + 1).fill(0).join(',')}]`)).toThrow(expect.objectContaining({ status: 413, errorCode: 'too_many_values' }))
-    expect(() => checkJsonLimits(`{"a":"${'x'.repeat(MAX_JSON_BODY_BYTES)}"}`)).toThrow(expect.objectContaining({ status: 413, errorCode: 'payload_too_large' }))
+    expect(() =>
+      checkJsonLimits(
+        `[${Array(MAX_JSON_VALUES + 1)
+          .fill(0)
+          .join(',')}]`,
+      ),
+    ).toThrow(expect.objectContaining({ status: 413, errorCode: 'too_many_values' }))
+    expect(() => checkJsonLimits(`{"a":"${'x'.repeat(MAX_JSON_BODY_BYTES)}"}`)).toThrow(
+      expect.objectContaining({ status: 413, errorCode: 'payload_too_large' }),
+    )
   })
 })
 

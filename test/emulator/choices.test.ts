@@ -25,7 +25,11 @@ class Emulator {
   constructor(readonly running: RunningEmulator) {}
 
   async call(method: string, path: string, options: Call = {}): Promise<Answer> {
-    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.credential ?? KEYS.merchantSecretKey}`, ...options.headers }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${options.credential ?? KEYS.merchantSecretKey}`,
+      ...options.headers,
+    }
     let body: string | undefined
     if (options.body !== undefined) {
       headers['content-type'] ??= 'application/json'
@@ -111,7 +115,10 @@ describe.each(BOTH)('unknown actions (%s)', (mode) => {
 
 describe.each(BOTH)('the declared content type of a JSON body (%s)', (mode) => {
   it('is not judged: JSON labelled application/x-www-form-urlencoded is read', async () => {
-    const answer = await modes[mode].call('POST', '/orders', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: { CreateOnlineOrder: { amount: aud(100) } } })
+    const answer = await modes[mode].call('POST', '/orders', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: { CreateOnlineOrder: { amount: aud(100) } },
+    })
     expect(answer.status).toBe(200)
   })
 })
@@ -144,7 +151,9 @@ describe.each(BOTH)('Accept on a download (%s)', (mode) => {
     expect(zip.status).toBe(200)
     expect(zip.headers.get('content-type')).toBe('application/zip')
     expect(zip.bytes.subarray(0, 2).toString('latin1')).toBe('PK')
-    expect((await modes[mode].call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download', { headers: { accept: 'text/html' } })).status).toBe(406)
+    expect((await modes[mode].call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download', { headers: { accept: 'text/html' } })).status).toBe(
+      406,
+    )
   })
 })
 
@@ -155,7 +164,11 @@ describe.each(BOTH)('webhook subscription level (%s)', (mode) => {
     const marketplace = await e.ok('POST', '/webhooks', { ...asMarketplace, body: { CreateWebhookMerchantSubscription: hook } })
     expect(Object.keys(marketplace)).toEqual(['WebhookMarketplaceSubscription'])
     expect(marketplace.WebhookMarketplaceSubscription.marketplaceId).toBe(MARKETPLACE)
-    const forSub = await e.ok('POST', '/webhooks', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: { CreateWebhookMarketplaceSubscription: hook } })
+    const forSub = await e.ok('POST', '/webhooks', {
+      ...asMarketplace,
+      headers: { 'Merchant-Id': SUB_MERCHANT },
+      body: { CreateWebhookMarketplaceSubscription: hook },
+    })
     expect(Object.keys(forSub)).toEqual(['WebhookMerchantSubscription'])
     expect(forSub.WebhookMerchantSubscription.merchantId).toBe(SUB_MERCHANT)
     const merchant = await e.ok('POST', '/webhooks', { body: { CreateWebhookMarketplaceSubscription: hook } })
@@ -246,7 +259,9 @@ describe.each(BOTH)('a PayTo Phone alias in national form (%s)', (mode) => {
     const e = modes[mode]
     const alias = await e.ok('GET', '/payto/alias?aliasType=Phone&value=0400000000')
     expect(alias.value).toBe('+61400000000')
-    const sent = await e.ok('POST', '/payto/agreement', { body: { ...openAgreementBody(), customerAccIdentifier: { Alias: { aliasType: 'Phone', value: '0400 000 000' } } } })
+    const sent = await e.ok('POST', '/payto/agreement', {
+      body: { ...openAgreementBody(), customerAccIdentifier: { Alias: { aliasType: 'Phone', value: '0400 000 000' } } },
+    })
     expect((await e.ok('GET', `/payto/agreement?token=${sent.token}`)).status).toBe('Pending')
   })
 })
@@ -272,7 +287,7 @@ describe.each(BOTH)('CreateSavedPaymentSource without Customer-Id (%s)', (mode) 
 })
 
 describe.each(BOTH)('the Pay By Link token (%s)', (mode) => {
-  it('comes with each pay-by-link order, and sign-in accepts it as the credential for the order\'s customer', async () => {
+  it("comes with each pay-by-link order, and sign-in accepts it as the credential for the order's customer", async () => {
     const e = modes[mode]
     const customerId = await e.customer(`link-${mode}@example.com`)
     const made = await e.ok('POST', '/orders', { headers: { 'Customer-Id': customerId }, body: { CreatePayByLinkOrder: { amount: aud(2_500) } } })

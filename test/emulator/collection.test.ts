@@ -79,7 +79,17 @@ function randomQuery(random: () => number, ids: string[]): Query<Row> {
   return q
 }
 
-const QUERIES = ['', 'limit=7', 'limit=7&page=2', 'limit=5&page=40', 'sort=createdAt&limit=9&page=2', 'sort=-createdAt&limit=9', 'sort=-amount,reference&limit=8&page=3', 'sort=status,-createdAt&limit=500', 'sort=reference']
+const QUERIES = [
+  '',
+  'limit=7',
+  'limit=7&page=2',
+  'limit=5&page=40',
+  'sort=createdAt&limit=9&page=2',
+  'sort=-createdAt&limit=9',
+  'sort=-amount,reference&limit=8&page=3',
+  'sort=status,-createdAt&limit=500',
+  'sort=reference',
+]
 
 describe('an indexed collection', () => {
   it('answers every query, sort and page as a naive scan does, through inserts (one by one and in bulk), changes and deletes', () => {

@@ -12,7 +12,12 @@ import { aud, ok, testApp } from './helpers.js'
 type App = ReturnType<typeof testApp>
 
 function page(app: App, method: string, url: string, form?: string, headers: Record<string, string> = {}) {
-  return app.handle({ method, url, headers: { host: '127.0.0.1', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers }, body: form })
+  return app.handle({
+    method,
+    url,
+    headers: { host: '127.0.0.1', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers },
+    body: form,
+  })
 }
 
 function payByLink(app: App, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
@@ -20,9 +25,18 @@ function payByLink(app: App, body: Record<string, unknown> = {}, headers: Record
 }
 
 function challenge(app: App, cardNumber = '4000000000003220') {
-  const customerId = ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: 'c@example.com', givenName: 'C', familyName: 'D' } } })).customerId
-  const source = ok(app.request('POST', '/sources', { body: { CreateCardPaymentSource: { cardNumber, expiryMonth: 12, expiryYear: 2030, cvc: '123' } }, headers: { 'Customer-Id': customerId } }))
-  const paymentTokenId = ok(app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId: source.paymentSourceId, amount: aud(900) } } })).SavedPaymentSourceToken.paymentTokenId
+  const customerId = ok(
+    app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: 'c@example.com', givenName: 'C', familyName: 'D' } } }),
+  ).customerId
+  const source = ok(
+    app.request('POST', '/sources', {
+      body: { CreateCardPaymentSource: { cardNumber, expiryMonth: 12, expiryYear: 2030, cvc: '123' } },
+      headers: { 'Customer-Id': customerId },
+    }),
+  )
+  const paymentTokenId = ok(
+    app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId: source.paymentSourceId, amount: aud(900) } } }),
+  ).SavedPaymentSourceToken.paymentTokenId
   const orderId = ok(app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(900) } } })).OnlineOrder.order.orderId
   const asked = ok(app.request('POST', `/orders/${orderId}/pay`, { body: { PayByCard: { paymentTokenId } } })).ThreeDSAuthorisationRequired
   return { orderId, paymentTokenId, ...asked }
@@ -30,7 +44,8 @@ function challenge(app: App, cardNumber = '4000000000003220') {
 
 const confirm = (app: App, c: { orderId: string; paymentTokenId: string }) =>
   app.request('POST', `/orders/${c.orderId}/pay`, { body: { Confirm3DSComplete: { paymentTokenId: c.paymentTokenId, threeDSResponse: 'passed' } } })
-const outcome = (app: App, threeDSAuthorisationId: string, value: string) => app.request('POST', '/simulation', { body: { SetThreeDSOutcome: { threeDSAuthorisationId, outcome: value } } })
+const outcome = (app: App, threeDSAuthorisationId: string, value: string) =>
+  app.request('POST', '/simulation', { body: { SetThreeDSOutcome: { threeDSAuthorisationId, outcome: value } } })
 
 describe('links to the pages', () => {
   it('puts the pay-by-link page at the origin the caller reached, with its namespace', () => {
@@ -112,7 +127,9 @@ describe('Confirm3DSComplete follows the recorded outcome', () => {
     expect(ok(outcome(app, c.threeDSAuthorisationId, 'abandoned')).outcome).toBe('abandoned')
     expect(confirm(app, c).body.errorCode).toBe('three_ds_abandoned')
     expect(outcome(app, c.threeDSAuthorisationId, 'passed').body.errorCode).toBe('three_ds_not_pending')
-    const again = ok(app.request('POST', `/orders/${c.orderId}/pay`, { body: { PayByCard: { paymentTokenId: c.paymentTokenId } } })).ThreeDSAuthorisationRequired
+    const again = ok(
+      app.request('POST', `/orders/${c.orderId}/pay`, { body: { PayByCard: { paymentTokenId: c.paymentTokenId } } }),
+    ).ThreeDSAuthorisationRequired
     expect(again.threeDSAuthorisationId).not.toBe(c.threeDSAuthorisationId)
   })
 
@@ -140,9 +157,13 @@ describe('an all-empty billing block (the shop plug-in, field notes)', () => {
     const taken = strict.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), billing } } })
     expect(taken.status).toBe(200)
     expect(taken.body.OnlineOrder.order.billing).toEqual(billing)
-    const strictHalf = strict.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), billing: { ...billing, address: { ...billing.address, city: 'Perth' } } } } })
+    const strictHalf = strict.request('POST', '/orders', {
+      body: { CreateOnlineOrder: { amount: aud(100), billing: { ...billing, address: { ...billing.address, city: 'Perth' } } } },
+    })
     expect(strictHalf.status).toBe(400)
-    const half = testApp().request('POST', '/orders', { body: { CreatePayByLink: { amount: aud(100), billing: { ...billing, address: { ...billing.address, city: 'Perth' } } } } })
+    const half = testApp().request('POST', '/orders', {
+      body: { CreatePayByLink: { amount: aud(100), billing: { ...billing, address: { ...billing.address, city: 'Perth' } } } },
+    })
     expect(half.status).toBe(400)
   })
 })

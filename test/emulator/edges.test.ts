@@ -22,11 +22,21 @@ interface Reply {
 /** One request to 127.0.0.1:port with exactly these headers (Host included, which fetch would not send as given). */
 function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...headers }, agent: false }, (res) => {
-      let text = ''
-      res.on('data', (chunk) => (text += chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text }))
-    })
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...headers },
+        agent: false,
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text }))
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -99,7 +109,9 @@ describe('state-changing control requests', () => {
     expect((await send(emulator.port, 'POST', '/__emulator/reset', own())).status).toBe(200)
     const json = { ...own(), 'content-type': 'application/json' }
     expect((await send(emulator.port, 'POST', '/__emulator/clock', json, '{"advance":"1s"}')).status).toBe(200)
-    expect((await send(emulator.port, 'POST', '/__emulator/clock', { ...json, origin: `http://127.0.0.1:${emulator.port}` }, '{"advance":"1s"}')).status).toBe(200)
+    expect((await send(emulator.port, 'POST', '/__emulator/clock', { ...json, origin: `http://127.0.0.1:${emulator.port}` }, '{"advance":"1s"}')).status).toBe(
+      200,
+    )
     // Reads are not state-changing: a GET with a foreign Origin is still answered (the browser keeps it from the page).
     expect((await send(emulator.port, 'GET', '/__emulator/clock', { ...own(), origin: 'https://evil.example' })).status).toBe(200)
   })
@@ -129,7 +141,7 @@ describe('an emulator other machines can reach', () => {
     expect(api.status).toBe(200)
   })
 
-  it('does not deliver a webhook to its own loopback: other machines could reach this machine\'s local services through it', async () => {
+  it("does not deliver a webhook to its own loopback: other machines could reach this machine's local services through it", async () => {
     const receiver = createServer((_req, res) => res.end('ok'))
     const hits: string[] = []
     receiver.on('request', (req) => hits.push(req.url ?? ''))
@@ -245,7 +257,9 @@ describe('webhook targets', () => {
     expect(targetRefusal('localhost', '127.0.0.1', local)).toBeUndefined()
     expect(targetRefusal('hooks.example.test', '203.0.113.9', local)).toMatch(/not this machine.*--allow-remote-webhooks/)
     expect(targetRefusal('hooks.example.test', '203.0.113.9', remote)).toBeUndefined()
-    expect(targetRefusal('rebound.example.test', '10.0.0.7', remote)).toBe('not sent: rebound.example.test (10.0.0.7) is a private address (start the emulator with --allow-private-webhooks as well to deliver there)')
+    expect(targetRefusal('rebound.example.test', '10.0.0.7', remote)).toBe(
+      'not sent: rebound.example.test (10.0.0.7) is a private address (start the emulator with --allow-private-webhooks as well to deliver there)',
+    )
     expect(targetRefusal('169.254.169.254', '169.254.169.254', remote)).toMatch(/^not sent: 169\.254\.169\.254 is a cloud metadata address/)
     expect(targetRefusal('x', '100.64.1.1', remote)).toMatch(/CGNAT/)
     expect(targetRefusal('x', 'fe80::1', remote)).toMatch(/link-local/)
@@ -295,11 +309,17 @@ describe('webhook targets', () => {
     const { send, made } = recordingSender(['10.0.0.7'], { allowRemote: true, allowPrivate: false })
     const app = createEmulatorApp({ integrators: { allowRemoteWebhooks: true, send } })
     try {
-      const created = app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.internal.test/x', events: ['OrderCreated'] } } })
+      const created = app.request('POST', '/webhooks', {
+        body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.internal.test/x', events: ['OrderCreated'] } },
+      })
       expect(created.status, JSON.stringify(created.body)).toBe(200)
       app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 100, currency: 'AUD' } } } })
       const attempt = await waitFor(() => app.namespaces.root.deliveries.log.last(1)[0], 1000, 'the attempt')
-      expect(attempt).toMatchObject({ url: 'https://hooks.internal.test/x', status: null, error: expect.stringMatching(/is a private address \(start the emulator with --allow-private-webhooks/) })
+      expect(attempt).toMatchObject({
+        url: 'https://hooks.internal.test/x',
+        status: null,
+        error: expect.stringMatching(/is a private address \(start the emulator with --allow-private-webhooks/),
+      })
       expect(made).toEqual([])
     } finally {
       app.close()

@@ -146,7 +146,15 @@ describe('pipeline', () => {
   it('accepts exactly one known action key in an envelope (400 otherwise)', () => {
     const app = testApp()
     const order = { amount: aud(100) }
-    const bodies = [{}, [], '"x"', 'null', { CreateOnlineOrder: order, CreatePayByLinkOrder: order }, { CreateOrder: order }, '{"__proto__": {"amount": {"minorCurrencyUnits": 1, "currency": "AUD"}}}']
+    const bodies = [
+      {},
+      [],
+      '"x"',
+      'null',
+      { CreateOnlineOrder: order, CreatePayByLinkOrder: order },
+      { CreateOrder: order },
+      '{"__proto__": {"amount": {"minorCurrencyUnits": 1, "currency": "AUD"}}}',
+    ]
     for (const body of bodies) {
       const response = app.request('POST', '/orders', { body })
       expect(response.status, JSON.stringify(body)).toBe(400)
@@ -158,7 +166,9 @@ describe('pipeline', () => {
     const lenient = testApp().request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), colour: 'red' } } })
     expect(lenient.status).toBe(200)
     expect(lenient.headers['Emulator-Warning']).toContain('"CreateOnlineOrder.colour"')
-    const strict = createEmulatorApp({ integrators: { strict: true } }).request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), colour: 'red' } } })
+    const strict = createEmulatorApp({ integrators: { strict: true } }).request('POST', '/orders', {
+      body: { CreateOnlineOrder: { amount: aud(100), colour: 'red' } },
+    })
     expect(strict.status).toBe(400)
     expect(strict.body.errorCode).toBe('invalid_request')
     expect(strict.body.message).toContain('colour')
@@ -186,7 +196,14 @@ describe('pipeline', () => {
 describe('lists', () => {
   const query = (text: string) => new URLSearchParams(text)
   const records = Array.from({ length: 45 }, (_, i) => ({ id: i, group: i % 3, createdAt: `2025-01-01T00:00:${String(i).padStart(2, '0')}.000Z` }))
-  const options = { sortable: { createdAt: (r: (typeof records)[number]) => r.createdAt, group: (r: (typeof records)[number]) => r.group, id: (r: (typeof records)[number]) => r.id }, view: (r: (typeof records)[number]) => r.id }
+  const options = {
+    sortable: {
+      createdAt: (r: (typeof records)[number]) => r.createdAt,
+      group: (r: (typeof records)[number]) => r.group,
+      id: (r: (typeof records)[number]) => r.id,
+    },
+    view: (r: (typeof records)[number]) => r.id,
+  }
 
   it('defaults to 20 per page, page 1, newest first, with the totals in headers', () => {
     const reply = paginate(records, query(''), options)
@@ -281,7 +298,12 @@ describe('persistence', () => {
 
   it('refuses a damaged file and leaves it untouched', () => {
     const path = join(dir(), 'state.json')
-    for (const text of ['{"format": "payfac-emulator-state", "version": 1, "store": ', '[]', '{"format":"other","version":1,"store":{}}', '{"format":"payfac-emulator-state","version":1,"store":{"orders":[]}}']) {
+    for (const text of [
+      '{"format": "payfac-emulator-state", "version": 1, "store": ',
+      '[]',
+      '{"format":"other","version":1,"store":{}}',
+      '{"format":"payfac-emulator-state","version":1,"store":{"orders":[]}}',
+    ]) {
       writeFileSync(path, text)
       expect(() => createEmulatorApp({ statePath: path }), text).toThrow(StateFileError)
       expect(() => createEmulatorApp({ statePath: path })).toThrow(/damaged/)
@@ -311,6 +333,13 @@ describe('persistence', () => {
 describe('api-error', () => {
   it('builds statusCode, errorCode, message, tracer, and the optional fields', () => {
     const built = errorBody(new EmulatorError(409, 'x_y', 'Nope', { detail: 'more' }), 'req_1')
-    expect(built.body).toEqual({ statusCode: 409, errorCode: 'x_y', message: 'Nope', tracer: 'req_1', detail: 'more', errorTypeDescription: expect.any(String) })
+    expect(built.body).toEqual({
+      statusCode: 409,
+      errorCode: 'x_y',
+      message: 'Nope',
+      tracer: 'req_1',
+      detail: 'more',
+      errorTypeDescription: expect.any(String),
+    })
   })
 })

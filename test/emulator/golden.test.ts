@@ -106,7 +106,12 @@ describe('the emulator answers in the golden shapes', () => {
   answers['customer-upserted'] = customer
   const open = ok(
     app.request('POST', '/payto/agreement', {
-      body: { customerName: 'Jane Citizen', customerAccIdentifier: { Alias: { aliasType: 'Phone', value: '+61412345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Plan' },
+      body: {
+        customerName: 'Jane Citizen',
+        customerAccIdentifier: { Alias: { aliasType: 'Phone', value: '+61412345678' } },
+        terms: { AgreementRequestTermsOpen: {} },
+        purpose: 'Plan',
+      },
     }),
   )
   app.clock.advance(2)
@@ -143,7 +148,14 @@ describe('the emulator answers in the golden shapes', () => {
 
   it('webhook subscription', () => {
     const subscription = golden('webhook-subscription').WebhookMarketplaceSubscription
-    const body = { CreateWebhookMarketplaceSubscription: { url: subscription.url, events: subscription.events, description: subscription.description, metadata: subscription.metadata } }
+    const body = {
+      CreateWebhookMarketplaceSubscription: {
+        url: subscription.url,
+        events: subscription.events,
+        description: subscription.description,
+        metadata: subscription.metadata,
+      },
+    }
     const answer = ok(app.request('POST', '/webhooks', { credential: 'sandbox_api_emulatorMarketplaceKey0001', body }))
     expect(shapeDiff(golden('webhook-subscription'), answer)).toEqual([])
   })

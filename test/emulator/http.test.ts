@@ -24,7 +24,11 @@ interface Answer {
   body: any
 }
 
-async function call(method: string, path: string, options: { body?: unknown; credential?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  options: { body?: unknown; credential?: string | null; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
   const credential = options.credential === undefined ? KEYS.merchantSecretKey : options.credential
   if (credential !== null) headers.authorization = `Bearer ${credential}`
@@ -70,7 +74,12 @@ describe('the pipeline over HTTP', () => {
     for (const credential of [null, 'sandbox_sk_unknown']) {
       const answer = await call('GET', '/orders', { credential })
       expect(answer.status).toBe(401)
-      expect(answer.body).toMatchObject({ statusCode: 401, errorCode: expect.any(String), message: expect.any(String), tracer: answer.headers.get('request-id') })
+      expect(answer.body).toMatchObject({
+        statusCode: 401,
+        errorCode: expect.any(String),
+        message: expect.any(String),
+        tracer: answer.headers.get('request-id'),
+      })
     }
   })
 
@@ -122,7 +131,9 @@ describe('the contract’s one-off PayTo flow', () => {
     expect(sent.status).toBe('Pending')
     expect(await pollUntilActive(sent.token)).toBe('Active')
     const token = (await ok(call('POST', '/tokens', { body: { CreatePayToToken: { amount: aud(4990), agreementToken: sent.token } } }))).PayToToken
-    const order = (await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(4990), referenceOrderId: 'INV-1', metadata: { source: 'http-test' } } } }))).OnlineOrder.order
+    const order = (
+      await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(4990), referenceOrderId: 'INV-1', metadata: { source: 'http-test' } } } }))
+    ).OnlineOrder.order
     const paid = (await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { PayByPayTo: { paymentTokenId: token.paymentTokenId } } }))).PayOrderComplete
     expect(paid).toMatchObject({ transactionStatus: 'paid', amount: 4990, currency: 'AUD' })
     expect(paid.transactionDetails.paymentMethod.paymentStatus).toBe('Settled')
@@ -149,12 +160,19 @@ describe('the contract’s open PayTo flow', () => {
         body: { CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: sent.token } }, usageScope: 'ScopeOrganisation' } },
       }),
     )
-    expect(source).toMatchObject({ customerId, merchantId: MERCHANT, usageScope: null, sourceMethod: { PayToMethodResp: { agreementUid: expect.any(String) } } })
+    expect(source).toMatchObject({
+      customerId,
+      merchantId: MERCHANT,
+      usageScope: null,
+      sourceMethod: { PayToMethodResp: { agreementUid: expect.any(String) } },
+    })
     expect((await ok(call('GET', `/sources/${source.paymentSourceId}`))).paymentSourceId).toBe(source.paymentSourceId)
     expect((await ok(call('GET', `/sources?customerId=${customerId}`))).length).toBe(1)
     const token = await ok(call('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId: source.paymentSourceId, amount: aud(1500) } } }))
     const order = (await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(1500) } } }))).OnlineOrder.order
-    const paid = await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { PayByPaymentToken: { paymentTokenId: token.SavedPaymentSourceToken.paymentTokenId } } }))
+    const paid = await ok(
+      call('POST', `/orders/${order.orderId}/pay`, { body: { PayByPaymentToken: { paymentTokenId: token.SavedPaymentSourceToken.paymentTokenId } } }),
+    )
     expect(paid.PayOrderComplete.transactionStatus).toBe('paid')
     expect((await ok(call('DELETE', `/sources/${source.paymentSourceId}`))).paymentSourceId).toBe(source.paymentSourceId)
   })
@@ -192,7 +210,10 @@ describe('money rules over HTTP', () => {
   it('lets exactly one of 20 concurrent pays with one token succeed', async () => {
     const { paymentTokenId } = await payableOrder(1234)
     const orders = await Promise.all(
-      Array.from({ length: 20 }, async () => (await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(1234) } } }))).OnlineOrder.order.orderId as string),
+      Array.from(
+        { length: 20 },
+        async () => (await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(1234) } } }))).OnlineOrder.order.orderId as string,
+      ),
     )
     const answers = await Promise.all(orders.map((orderId) => call('POST', `/orders/${orderId}/pay`, { body: { PayByPayTo: { paymentTokenId } } })))
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
@@ -247,7 +268,9 @@ describe('the other implemented operations over HTTP', () => {
   })
 
   it('service tokens', async () => {
-    const created = await ok(call('POST', '/auth/servicetokens', { credential: KEYS.marketplaceApiKey, body: { CreateServiceToken: { merchantId: SUB_MERCHANT } } }))
+    const created = await ok(
+      call('POST', '/auth/servicetokens', { credential: KEYS.marketplaceApiKey, body: { CreateServiceToken: { merchantId: SUB_MERCHANT } } }),
+    )
     expect((await ok(call('GET', `/auth/servicetokens/${created.serviceTokenId}`, { credential: KEYS.marketplaceApiKey }))).merchantId).toBe(SUB_MERCHANT)
     expect((await ok(call('GET', `/auth/servicetokens?merchantId=${SUB_MERCHANT}`, { credential: KEYS.marketplaceApiKey }))).length).toBe(1)
     expect((await call('GET', '/auth/servicetokens', { credential: KEYS.marketplaceApiKey })).status).toBe(400)
@@ -260,22 +283,35 @@ describe('the other implemented operations over HTTP', () => {
   it('orders, tokens, surcharge quotes, aliases, card sources, transaction actions', async () => {
     const link = await ok(call('POST', '/orders', { body: { CreatePayByLinkOrder: { amount: aud(100) } } }))
     expect(link.PayByLinkOrder.payByLinkUrl).toContain(link.PayByLinkOrder.order.orderId)
-    expect((await ok(call('PATCH', `/orders/${link.PayByLinkOrder.order.orderId}`, { body: { UpdateReferenceOrderId: { referenceOrderId: 'R2' } } }))).referenceOrderId).toBe('R2')
+    expect(
+      (await ok(call('PATCH', `/orders/${link.PayByLinkOrder.order.orderId}`, { body: { UpdateReferenceOrderId: { referenceOrderId: 'R2' } } })))
+        .referenceOrderId,
+    ).toBe('R2')
     expect((await ok(call('GET', '/orders?orderType=paybylink'))).length).toBeGreaterThan(0)
-    const quote = await ok(call('POST', `/tokens/${MERCHANT}/surchargequote`, { credential: KEYS.merchantPublicKey, body: { amount: aud(1000), paymentMethodType: 'Card' } }))
+    const quote = await ok(
+      call('POST', `/tokens/${MERCHANT}/surchargequote`, { credential: KEYS.merchantPublicKey, body: { amount: aud(1000), paymentMethodType: 'Card' } }),
+    )
     expect(quote.surchargeAmount).toBe(11)
     expect((await ok(call('GET', '/payto/alias?aliasType=Email&value=jane@example.com'))).displayName).toEqual(expect.any(String))
 
     const customerId = await newCustomer('card@example.com')
     const card = await ok(
-      call('POST', '/sources', { headers: { 'Customer-Id': customerId }, body: { CreateCardPaymentSource: { cardNumber: '4242 4242 4242 4242', expiryMonth: 12, expiryYear: 2040, cvc: '123' } } }),
+      call('POST', '/sources', {
+        headers: { 'Customer-Id': customerId },
+        body: { CreateCardPaymentSource: { cardNumber: '4242 4242 4242 4242', expiryMonth: 12, expiryYear: 2040, cvc: '123' } },
+      }),
     )
     const token = await ok(call('POST', '/tokens', { body: { CardPaymentSourceId: { paymentSourceId: card.paymentSourceId, amount: aud(2000) } } }))
     const order = (await ok(call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(2000) } } }))).OnlineOrder.order
     const tokenId = token.SavedPaymentSourceToken.paymentTokenId
-    const challenge = (await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { PayByCard: { paymentTokenId: tokenId, request3DS: true } } }))).ThreeDSAuthorisationRequired
+    const challenge = (await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { PayByCard: { paymentTokenId: tokenId, request3DS: true } } })))
+      .ThreeDSAuthorisationRequired
     await ok(call('POST', '/simulation', { body: { SetThreeDSOutcome: { threeDSAuthorisationId: challenge.threeDSAuthorisationId, outcome: 'passed' } } }))
-    const paid = (await ok(call('POST', `/orders/${order.orderId}/pay`, { body: { Confirm3DSComplete: { paymentTokenId: tokenId, threeDSResponse: 'ok', authoriseOnly: true } } }))).PayOrderComplete
+    const paid = (
+      await ok(
+        call('POST', `/orders/${order.orderId}/pay`, { body: { Confirm3DSComplete: { paymentTokenId: tokenId, threeDSResponse: 'ok', authoriseOnly: true } } }),
+      )
+    ).PayOrderComplete
     const id = paid.transactionId
     expect((await ok(call('PATCH', `/transactions/${id}`, { body: { CaptureFunds: {} } }))).purchaseDetails.status).toBe('accepted')
     const asMarketplace = { credential: KEYS.marketplaceApiKey }
@@ -322,7 +358,10 @@ describe('coverage', () => {
   // The other groups (merchants, money, pay plans, marketplaces, webhooks, loans, cards) are
   // covered over HTTP by their own test files.
   it('answered 2xx on every operation of the core groups over HTTP', () => {
-    const core = [...routesUnder('/auth', '/customers', '/sources', '/tokens', '/orders', '/payto', '/simulation', '/transactions/{transactionId}'), 'GET /transactions']
+    const core = [
+      ...routesUnder('/auth', '/customers', '/sources', '/tokens', '/orders', '/payto', '/simulation', '/transactions/{transactionId}'),
+      'GET /transactions',
+    ]
     expect(core.filter((key) => !answered.has(key))).toEqual([])
   })
 })

@@ -72,7 +72,8 @@ describe('bounded logs under 100 000 requests', () => {
       while (app.namespaces.root.deliveries.pendingCount > 0) await new Promise((resolve) => setImmediate(resolve))
     }
     app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.example.com/x', events: ['Ping'] } } })
-    const orderId = app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'ring' } } }).body.OnlineOrder.order.orderId
+    const orderId = app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'ring' } } }).body.OnlineOrder.order
+      .orderId
     const total = 100_000
     let contract = 2
     let triggered = 0

@@ -26,7 +26,11 @@ afterEach(async () => {
 
 const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) => call(emulator.url, method, path, options)
 
-async function subscribe(level: 'Marketplace' | 'Merchant', events: string[], options: { path?: string; metadata?: Record<string, unknown>; credential?: string } = {}) {
+async function subscribe(
+  level: 'Marketplace' | 'Merchant',
+  events: string[],
+  options: { path?: string; metadata?: Record<string, unknown>; credential?: string } = {},
+) {
   const envelope = level === 'Marketplace' ? 'CreateWebhookMarketplaceSubscription' : 'CreateWebhookMerchantSubscription'
   const answer = await api('POST', '/webhooks', {
     credential: options.credential ?? (level === 'Marketplace' ? KEYS.marketplaceApiKey : KEYS.merchantSecretKey),
@@ -78,7 +82,8 @@ describe('webhook deliveries', () => {
     })
 
     // Order, payment, refund.
-    const paymentTokenId = ok(await api('POST', '/tokens', { body: { CreatePayToToken: { amount: aud(2500), agreementToken: token } } })).PayToToken.paymentTokenId
+    const paymentTokenId = ok(await api('POST', '/tokens', { body: { CreatePayToToken: { amount: aud(2500), agreementToken: token } } })).PayToToken
+      .paymentTokenId
     const order = await api('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(2500), referenceOrderId: 'hook-1' } } })
     const orderId = ok(order).OnlineOrder.order.orderId
     caused('OrderCreated', order, (e) => expect(e.order.orderId).toBe(orderId))
@@ -115,9 +120,18 @@ describe('webhook deliveries', () => {
       if (delivery instanceof Error) throw delivery
       const payload = delivery.json as any
       expect(Object.keys(payload), type).toEqual(PAYLOAD_KEYS_MARKETPLACE)
-      expect(payload).toMatchObject({ marketplaceId: MARKETPLACE, metadata: { env: 'ci' }, webhookSubscriptionId: market.id, webhookEventType: type, requestId })
+      expect(payload).toMatchObject({
+        marketplaceId: MARKETPLACE,
+        metadata: { env: 'ci' },
+        webhookSubscriptionId: market.id,
+        webhookEventType: type,
+        requestId,
+      })
       expect(payload.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
-      expect(verifySignature(market.secret, delivery.headers['webhook-signature'] as string, delivery.body), type).toEqual({ ok: true, timestamp: expect.any(Number) })
+      expect(verifySignature(market.secret, delivery.headers['webhook-signature'] as string, delivery.body), type).toEqual({
+        ok: true,
+        timestamp: expect.any(Number),
+      })
       check?.(payload.event)
     }
 
@@ -145,7 +159,10 @@ describe('webhook deliveries', () => {
     // Moved without a request: only the background tick can notice.
     emulator.app.clock.advance(2)
     await waitFor(() => receiver.requests.find((r) => (r.json as any).event?.agreement?.status === 'Active'), 2500, 'Active')
-    const saved = await api('POST', '/sources', { headers: { 'Customer-Id': customerId }, body: { CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: token } } } } })
+    const saved = await api('POST', '/sources', {
+      headers: { 'Customer-Id': customerId },
+      body: { CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: token } } } },
+    })
     const source = await deliveryOf('PaymentSourceCreated', saved.headers.get('request-id') as string)
     expect((source.json as any).event.source.paymentSourceId).toBe(ok(saved).paymentSourceId)
 
@@ -164,11 +181,21 @@ describe('webhook deliveries', () => {
     const attempts = async () => (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
 
     await waitFor(() => receiver.requests.length === 1, 1000, 'attempt 1')
-    const first = await waitFor(async () => {
-      const log = await attempts()
-      return log.length === 1 && log
-    }, 1000, 'attempt 1 logged')
-    expect(first[0]).toMatchObject({ attempt: 1, status: 500, outcome: 'retrying', webhookEventType: 'OrderCreated', nextAttemptAt: '2025-03-01T10:00:10.000Z' })
+    const first = await waitFor(
+      async () => {
+        const log = await attempts()
+        return log.length === 1 && log
+      },
+      1000,
+      'attempt 1 logged',
+    )
+    expect(first[0]).toMatchObject({
+      attempt: 1,
+      status: 500,
+      outcome: 'retrying',
+      webhookEventType: 'OrderCreated',
+      nextAttemptAt: '2025-03-01T10:00:10.000Z',
+    })
 
     let elapsed = 0
     for (const [index, delay] of RETRY_SCHEDULE_SECONDS.entries()) {
@@ -216,10 +243,14 @@ describe('webhook deliveries', () => {
     await waitFor(() => receiver.requests.length === 1, 1000, 'attempt 1')
     await api('POST', '/simulation', { body: { AdvanceClock: { seconds: 3600 } } })
     await waitFor(() => receiver.requests.length === 3, 1000, 'attempts 2 and 3')
-    const log = await waitFor(async () => {
-      const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
-      return listed.length === 3 && listed
-    }, 1000, 'three attempts logged')
+    const log = await waitFor(
+      async () => {
+        const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
+        return listed.length === 3 && listed
+      },
+      1000,
+      'three attempts logged',
+    )
     expect(log.map((a) => [a.attempt, a.status, a.outcome])).toEqual([
       [1, 503, 'retrying'],
       [2, 503, 'retrying'],
@@ -241,10 +272,14 @@ describe('webhook deliveries', () => {
     const order = await api('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'slow' } } })
     expect(order.status).toBe(200)
     expect(Date.now() - started).toBeLessThan(150)
-    const log = await waitFor(async () => {
-      const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
-      return listed.length > 0 && listed
-    }, 1500, 'timeout logged')
+    const log = await waitFor(
+      async () => {
+        const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
+        return listed.length > 0 && listed
+      },
+      1500,
+      'timeout logged',
+    )
     expect(log[0]).toMatchObject({ status: null, outcome: 'retrying', error: 'no answer within 0.2 s' })
     hanging.closeAllConnections()
     await new Promise((resolve) => hanging.close(resolve))
@@ -283,7 +318,10 @@ describe('webhook deliveries', () => {
 
   it('sends a triggered synthetic event to the matching subscriptions only', async () => {
     const sub = await subscribe('Merchant', ['DisputeOpened'])
-    const answer = await api('POST', '/__emulator/trigger', { credential: null, body: { eventType: 'DisputeOpened', data: { dispute: { disputeId: 'dispute_x' } } } })
+    const answer = await api('POST', '/__emulator/trigger', {
+      credential: null,
+      body: { eventType: 'DisputeOpened', data: { dispute: { disputeId: 'dispute_x' } } },
+    })
     expect(answer.status).toBe(200)
     expect(answer.body.deliveries).toEqual([{ deliveryId: expect.stringMatching(/^dlv_/), webhookSubscriptionId: sub.id, url: `${receiver.url}/hook` }])
     const delivery = await deliveryOf('DisputeOpened', answer.headers.get('request-id') as string)
@@ -298,7 +336,9 @@ describe('webhook deliveries', () => {
       const answer = await api('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: `http://${host}/hook`, events: ['OrderCreated'] } } })
       expect(answer.status, host).toBe(200)
     }
-    const remote = await api('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'http://hooks.example.com/hook', events: ['OrderCreated'] } } })
+    const remote = await api('POST', '/webhooks', {
+      body: { CreateWebhookMerchantSubscription: { url: 'http://hooks.example.com/hook', events: ['OrderCreated'] } },
+    })
     expect(remote.status).toBe(400)
     expect(remote.body.errorCode).toBe('invalid_request')
   })
@@ -309,9 +349,14 @@ describe('webhook deliveries', () => {
     const loopback = await api('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: `${receiver.url}/hook`, events: ['OrderCreated'] } } })
     expect(loopback.status).toBe(400)
     expect(loopback.body.message).toMatch(/strict-https/)
-    const anonymous = await api('POST', '/webhooks', { credential: null, body: { CreateWebhookMerchantSubscription: { url: `${receiver.url}/hook`, events: ['OrderCreated'] } } })
+    const anonymous = await api('POST', '/webhooks', {
+      credential: null,
+      body: { CreateWebhookMerchantSubscription: { url: `${receiver.url}/hook`, events: ['OrderCreated'] } },
+    })
     expect(anonymous.status).toBe(401)
-    const secure = await api('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.example.com/hook', events: ['OrderCreated'] } } })
+    const secure = await api('POST', '/webhooks', {
+      body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.example.com/hook', events: ['OrderCreated'] } },
+    })
     expect(secure.status).toBe(200)
   })
 })

@@ -48,7 +48,10 @@ describe('the Emulator-Fault header', () => {
   })
 
   it('429;retry-after=1: answers 429 with Retry-After and applies nothing', async () => {
-    const answer = await api('POST', '/orders', { headers: fault('429;retry-after=1'), body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'throttled' } } })
+    const answer = await api('POST', '/orders', {
+      headers: fault('429;retry-after=1'),
+      body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'throttled' } },
+    })
     expect(answer.status).toBe(429)
     expect(answer.headers.get('retry-after')).toBe('1')
     expect(answer.body).toMatchObject({ statusCode: 429, errorCode: 'rate_limited', tracer: answer.headers.get('request-id') })
@@ -56,7 +59,9 @@ describe('the Emulator-Fault header', () => {
   })
 
   it('reset: the connection is destroyed before anything is applied', async () => {
-    await expect(api('POST', '/orders', { headers: fault('reset'), body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'reset-me' } } })).rejects.toThrow()
+    await expect(
+      api('POST', '/orders', { headers: fault('reset'), body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'reset-me' } } }),
+    ).rejects.toThrow()
     expect(await orderCount('reset-me')).toBe(0)
   })
 
@@ -69,9 +74,16 @@ describe('the Emulator-Fault header', () => {
 
   it('500 and 503: an ApiError with the request id, nothing applied', async () => {
     for (const status of [500, 503]) {
-      const answer = await api('POST', '/orders', { headers: fault(String(status)), body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: `status-${status}` } } })
+      const answer = await api('POST', '/orders', {
+        headers: fault(String(status)),
+        body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: `status-${status}` } },
+      })
       expect(answer.status).toBe(status)
-      expect(answer.body).toMatchObject({ statusCode: status, errorCode: status === 503 ? 'service_unavailable' : 'internal_error', tracer: answer.headers.get('request-id') })
+      expect(answer.body).toMatchObject({
+        statusCode: status,
+        errorCode: status === 503 ? 'service_unavailable' : 'internal_error',
+        tracer: answer.headers.get('request-id'),
+      })
       expect(await orderCount(`status-${status}`)).toBe(0)
     }
   })
@@ -128,7 +140,9 @@ describe('standing fault rules', () => {
     expect(a.request('GET', '/orders').status).toBe(200)
     expect(a.request('POST', '/orders/ordr_AAAAAAAAAAAAAAAA/pay', { body: { PayByPayTo: { paymentTokenId: 'ptkn_AAAAAAAAAAAAAAAA' } } }).status).toBe(500)
     const listed = a.request('GET', '/__emulator/faults', { credential: null }).body
-    expect(listed.rules).toEqual([expect.objectContaining({ method: 'POST', pathPattern: '/orders/*/pay', probability: 1, fault: '500', matched: 1, applied: 1 })])
+    expect(listed.rules).toEqual([
+      expect.objectContaining({ method: 'POST', pathPattern: '/orders/*/pay', probability: 1, fault: '500', matched: 1, applied: 1 }),
+    ])
     expect(a.request('DELETE', '/__emulator/faults', { credential: null }).body).toMatchObject({ cleared: 1 })
     expect(a.request('GET', '/__emulator/faults', { credential: null }).body.rules).toEqual([])
     expect(a.request('POST', '/__emulator/faults', { credential: null, body: { pathPattern: '/orders', fault: 'nonsense' } }).status).toBe(400)

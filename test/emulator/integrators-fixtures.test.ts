@@ -22,7 +22,14 @@ const OPEN_AGREEMENT = 'ptagr_FixtureOpenAgr01'
 const HOOK = 'webhook_FixtureHook00001'
 
 const FIXTURES = {
-  subMerchants: [{ merchantId: SUB, name: 'Fixture Sub Pty Ltd', bankAccount: { bsb: '062-000', accountNumber: '11223344' }, secretKey: 'sandbox_sk_fixtureSubMerchantKey01' }],
+  subMerchants: [
+    {
+      merchantId: SUB,
+      name: 'Fixture Sub Pty Ltd',
+      bankAccount: { bsb: '062-000', accountNumber: '11223344' },
+      secretKey: 'sandbox_sk_fixtureSubMerchantKey01',
+    },
+  ],
   merchants: [{ name: 'Standalone Pty Ltd', currency: 'NZD' }],
   customers: [
     { customerId: CUSTOMER, emailAddress: 'fixture@example.com', givenName: 'Fix', familyName: 'Ture' },
@@ -32,7 +39,9 @@ const FIXTURES = {
     { token: AGREEMENT, customerName: 'Fix Ture', bban: '062-000 12345678', amount: aud(1500), status: 'Active' },
     { token: OPEN_AGREEMENT, customerName: 'Fix Ture', alias: { aliasType: 'Phone', value: '+61412345678' }, status: 'Suspended' },
   ],
-  webhookSubscriptions: [{ id: HOOK, url: 'https://hooks.example.com/fixture', events: ['OrderCreated'], metadata: { from: 'fixture' }, secret: 'whsec_fixtureSecret' }],
+  webhookSubscriptions: [
+    { id: HOOK, url: 'https://hooks.example.com/fixture', events: ['OrderCreated'], metadata: { from: 'fixture' }, secret: 'whsec_fixtureSecret' },
+  ],
   balances: [{ merchantId: SUB, amount: aud(90_000) }],
   serviceTokens: [{ marketplaceId: MARKETPLACE, token: 'sandbox_api_fixtureMarketplaceToken1', description: 'CI' }],
 } satisfies Fixtures
@@ -62,7 +71,11 @@ describe('fixtures', () => {
     const orgs = a.request('GET', '/customers', { credential: 'sandbox_sk_fixtureSubMerchantKey01' }).body as any[]
     expect(orgs).toEqual([expect.objectContaining({ referenceCustomerId: 'org-1', customerType: 'Organisation' })])
     expect(a.request('GET', `/merchants/${SUB}`, { credential: 'sandbox_api_fixtureMarketplaceToken1' }).status).toBe(200)
-    expect(a.request('GET', `/webhooks/${HOOK}`).body.WebhookMerchantSubscription).toMatchObject({ url: 'https://hooks.example.com/fixture', secret: 'whsec_fixtureSecret', status: 'Active' })
+    expect(a.request('GET', `/webhooks/${HOOK}`).body.WebhookMerchantSubscription).toMatchObject({
+      url: 'https://hooks.example.com/fixture',
+      secret: 'whsec_fixtureSecret',
+      status: 'Active',
+    })
     const entries = a.store.settlementEntries.filter((e) => e.merchantId === SUB)
     expect(entries).toEqual([expect.objectContaining({ type: 'BankTransfer', amount: aud(90_000), availableOn: '2025-03-01' })])
     a.close()
@@ -84,7 +97,12 @@ describe('fixtures', () => {
 
     const plain = createEmulatorApp({ clock: fakeClock() })
     expect(plain.request('GET', '/orders').status).toBe(200)
-    expect(plain.request('POST', '/payto/agreement', { credential: KEYS.merchantPublicKey, body: { customerName: 'A', customerAccIdentifier: { Bban: { value: '062000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'x' } }).status).toBe(200)
+    expect(
+      plain.request('POST', '/payto/agreement', {
+        credential: KEYS.merchantPublicKey,
+        body: { customerName: 'A', customerAccIdentifier: { Bban: { value: '062000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'x' },
+      }).status,
+    ).toBe(200)
     plain.close()
   })
 
@@ -169,7 +187,14 @@ describe('emulator start with --fixtures, --seed, --rate-limit and --strict-http
     const line = await waitFor(() => out.join('').split('\n')[0], 5000, 'the JSON line')
     const { baseUrl } = JSON.parse(line)
     expect((await call(baseUrl, 'GET', `/customers/${CUSTOMER}`)).body).toMatchObject({ emailAddress: 'start@example.com' })
-    expect((await call(baseUrl, 'GET', '/__emulator', { credential: null })).body.options).toEqual({ faultSeed: '7', rateLimit: 1000, strictHttps: true, strict: false, paymentTokenLifetimeSeconds: null, fixtures: true })
+    expect((await call(baseUrl, 'GET', '/__emulator', { credential: null })).body.options).toEqual({
+      faultSeed: '7',
+      rateLimit: 1000,
+      strictHttps: true,
+      strict: false,
+      paymentTokenLifetimeSeconds: null,
+      fixtures: true,
+    })
     process.emit('SIGINT')
     await running
   })

@@ -9,8 +9,10 @@ import { MERCHANT } from './helpers.js'
 import { aud, call, startTestEmulator } from './integrators-helpers.js'
 
 let emulator: RunningEmulator
-const inNs = (ns: string | undefined) => (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
-  call(emulator.url, method, path, { ...options, headers: { ...options.headers, ...(ns ? { 'Emulator-Namespace': ns } : {}) } })
+const inNs =
+  (ns: string | undefined) =>
+  (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+    call(emulator.url, method, path, { ...options, headers: { ...options.headers, ...(ns ? { 'Emulator-Namespace': ns } : {}) } })
 
 beforeAll(async () => {
   emulator = await startTestEmulator()

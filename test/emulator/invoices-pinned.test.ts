@@ -35,7 +35,10 @@ function fee(app: EmulatorApp, merchantId: string, currency: string, amount: num
 /** Every answer the invoices give, as plain data. */
 function answers(app: EmulatorApp) {
   const out: Record<string, unknown> = {}
-  for (const [who, options] of [['merchant', {}], ['marketplace', asMarketplace]] as const) {
+  for (const [who, options] of [
+    ['merchant', {}],
+    ['marketplace', asMarketplace],
+  ] as const) {
     for (const q of LISTS) {
       const r = app.request('GET', `/transactions/invoices${q}`, options)
       out[`${who} ${q}`] = { status: r.status, count: r.headers['Total-Record-Count'], pages: r.headers['Page-Count'], body: r.body }

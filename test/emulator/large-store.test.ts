@@ -16,7 +16,13 @@ describe('POST /__emulator/seed', () => {
   it('adds orders and ledger entries spread over the last days, which the lists then page through', () => {
     const app = testApp()
     const result = ok(seed(app, { orders: 250, settlementEntries: 120, days: 10 }))
-    expect(result).toMatchObject({ merchantId: MERCHANT, orders: 250, settlementEntries: 120, from: '2025-02-19T10:00:00.000Z', to: '2025-03-01T10:00:00.000Z' })
+    expect(result).toMatchObject({
+      merchantId: MERCHANT,
+      orders: 250,
+      settlementEntries: 120,
+      from: '2025-02-19T10:00:00.000Z',
+      to: '2025-03-01T10:00:00.000Z',
+    })
     const orders = app.store.orders.all()
     expect(orders).toHaveLength(250)
     expect(orders.every((o) => isId(o.orderId, 'ordr') && o.createdAt >= result.from && o.createdAt < result.to)).toBe(true)
@@ -82,10 +88,38 @@ function wholeReport(entries: SettlementEntry[], query: URLSearchParams, payoutC
       byMerchant: [...merchants.values()],
     },
   })
-  const header = ['settlementEntryId', 'createdAt', 'availableOn', 'merchantId', 'type', 'amountMinorUnits', 'amount', 'currency', 'transactionId', 'orderId', 'refundId', 'payoutId', 'description']
+  const header = [
+    'settlementEntryId',
+    'createdAt',
+    'availableOn',
+    'merchantId',
+    'type',
+    'amountMinorUnits',
+    'amount',
+    'currency',
+    'transactionId',
+    'orderId',
+    'refundId',
+    'payoutId',
+    'description',
+  ]
   const csv = toCsv(
     header,
-    entries.map((e) => [e.settlementEntryId, e.createdAt, e.availableOn, e.merchantId, e.type, e.amount.minorCurrencyUnits, formatMinorUnits(e.amount.minorCurrencyUnits, e.amount.currency), e.amount.currency, e.transactionId, e.orderId, e.refundId, e.payoutId, e.description]),
+    entries.map((e) => [
+      e.settlementEntryId,
+      e.createdAt,
+      e.availableOn,
+      e.merchantId,
+      e.type,
+      e.amount.minorCurrencyUnits,
+      formatMinorUnits(e.amount.minorCurrencyUnits, e.amount.currency),
+      e.amount.currency,
+      e.transactionId,
+      e.orderId,
+      e.refundId,
+      e.payoutId,
+      e.description,
+    ]),
   )
   return { json, csv }
 }
@@ -94,7 +128,13 @@ function storeWithMoney(): EmulatorApp {
   const app = testApp()
   ok(seed(app, { settlementEntries: 40, days: 5 }))
   for (const amount of [10_000, 2_550, 777]) paidTransaction(app, amount)
-  ok(app.request('POST', '/simulation', { body: { IncomingBankTransfer: { merchantId: SUB_MERCHANT, amount: aud(4_000) } }, credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } }))
+  ok(
+    app.request('POST', '/simulation', {
+      body: { IncomingBankTransfer: { merchantId: SUB_MERCHANT, amount: aud(4_000) } },
+      credential: KEYS.marketplaceApiKey,
+      headers: { 'Merchant-Id': SUB_MERCHANT },
+    }),
+  )
   return app
 }
 
@@ -143,7 +183,9 @@ describe('the streamed settlement report', () => {
     ok(seed(app, { settlementEntries: 3000, days: 3 }))
     const query = QUERIES[0] as string
     const local = app.request('GET', `/transactions/settlement/report?${query}`, { headers: { accept: 'text/csv' } }).body as string
-    const response = await fetch(`${running.url}/transactions/settlement/report?${query}`, { headers: { authorization: `Bearer ${KEYS.merchantSecretKey}`, accept: 'text/csv' } })
+    const response = await fetch(`${running.url}/transactions/settlement/report?${query}`, {
+      headers: { authorization: `Bearer ${KEYS.merchantSecretKey}`, accept: 'text/csv' },
+    })
     expect(response.headers.get('transfer-encoding')).toBe('chunked')
     expect(await response.text()).toBe(local)
     expect(local.split('\r\n').length).toBe(3002)

@@ -87,22 +87,47 @@ describe('loans and statements on a fresh start', () => {
 
   it('chains the statements: each opens with the previous closing balance', async () => {
     const statements = await http.ok('GET', `/loans/statements?loanId=${SEEDED_LOAN_ID}&sort=periodStart`)
-    expect(statements.map((s: { loanStatementId: string }) => s.loanStatementId)).toEqual(['lstmt_LocalStmt2024-10', 'lstmt_LocalStmt2024-11', 'lstmt_LocalStmt2024-12'])
+    expect(statements.map((s: { loanStatementId: string }) => s.loanStatementId)).toEqual([
+      'lstmt_LocalStmt2024-10',
+      'lstmt_LocalStmt2024-11',
+      'lstmt_LocalStmt2024-12',
+    ])
     expect(statements.map((s: { openingBalance: { minorCurrencyUnits: number } }) => s.openingBalance.minorCurrencyUnits)).toEqual([0, 474_550, 213_637])
     expect(statements.map((s: { closingBalance: { minorCurrencyUnits: number } }) => s.closingBalance.minorCurrencyUnits)).toEqual([474_550, 213_637, 252_549])
     expect(statements.map((s: { status: string }) => s.status)).toEqual(['Paid', 'Paid', 'Unpaid'])
     const one = await http.ok('GET', '/loans/statements/lstmt_LocalStmt2024-11')
-    expect(one).toMatchObject({ drawdowns: aud(210_000), repayments: aud(-474_550), interest: aud(2_137), fees: aud(1_500), loanSettlementId: 'lsett_LocalSett2024-11', entryCount: 4 })
-    expect((await http.ok('GET', '/loans/statements?status=Unpaid')).map((s: { loanStatementId: string }) => s.loanStatementId)).toEqual(['lstmt_LocalStmt2024-12'])
-    expectError(await http.call('GET', '/loans/statements/lstmt_LocalStmt2024-11', { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } }), 404, 'not_found')
+    expect(one).toMatchObject({
+      drawdowns: aud(210_000),
+      repayments: aud(-474_550),
+      interest: aud(2_137),
+      fees: aud(1_500),
+      loanSettlementId: 'lsett_LocalSett2024-11',
+      entryCount: 4,
+    })
+    expect((await http.ok('GET', '/loans/statements?status=Unpaid')).map((s: { loanStatementId: string }) => s.loanStatementId)).toEqual([
+      'lstmt_LocalStmt2024-12',
+    ])
+    expectError(
+      await http.call('GET', '/loans/statements/lstmt_LocalStmt2024-11', { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } }),
+      404,
+      'not_found',
+    )
   })
 
   it('pages statement entries with filters', async () => {
     const page = await http.call('GET', '/loans/statements/entries?limit=5&sort=createdAt')
     expect(page.headers.get('total-record-count')).toBe('12')
     expect(page.headers.get('page-count')).toBe('3')
-    expect(page.body[0]).toMatchObject({ loanEntryId: 'lent_LocalEnt2024-10a', type: 'Drawdown', amount: aud(125_000), loanSettlementId: 'lsett_LocalSett2024-10' })
-    expect(await http.ok('GET', '/loans/statements/entries?type=Repayment&sort=createdAt')).toMatchObject([{ amount: aud(-474_550) }, { amount: aud(-213_637) }])
+    expect(page.body[0]).toMatchObject({
+      loanEntryId: 'lent_LocalEnt2024-10a',
+      type: 'Drawdown',
+      amount: aud(125_000),
+      loanSettlementId: 'lsett_LocalSett2024-10',
+    })
+    expect(await http.ok('GET', '/loans/statements/entries?type=Repayment&sort=createdAt')).toMatchObject([
+      { amount: aud(-474_550) },
+      { amount: aud(-213_637) },
+    ])
     expect(await http.ok('GET', '/loans/statements/entries?loanSettlementId=lsett_LocalSett2024-10')).toHaveLength(3)
     expectError(await http.call('GET', '/loans/statements/entries?sort=size'), 400, 'invalid_sort')
   })
@@ -110,7 +135,13 @@ describe('loans and statements on a fresh start', () => {
 
 describe('the entries report', () => {
   it('needs loanSettlementId or loanId, or currency with a date range (400 otherwise)', async () => {
-    for (const query of ['', 'currency=AUD', 'createdAfter=2024-10-01&createdBefore=2025-01-01', 'currency=AUD&createdAfter=2024-10-01', 'currency=AUD&dueBefore=2025-01-01']) {
+    for (const query of [
+      '',
+      'currency=AUD',
+      'createdAfter=2024-10-01&createdBefore=2025-01-01',
+      'currency=AUD&createdAfter=2024-10-01',
+      'currency=AUD&dueBefore=2025-01-01',
+    ]) {
       expectError(await http.call('GET', `/loans/statements/entries/report?${query}`), 400, 'loan_entries_filter_required')
     }
     const byLoan = await http.ok('GET', `/loans/statements/entries/report?loanId=${SEEDED_LOAN_ID}`)
@@ -166,11 +197,18 @@ describe('statement download', () => {
   })
 
   it('holds a PDF on request, refuses unknown formats (400), other media types (406) and others’ statements (404)', async () => {
-    const pdf = readFirstEntry((await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download?format=pdf', { accept: 'application/zip' })).bytes, MERCHANT)
+    const pdf = readFirstEntry(
+      (await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download?format=pdf', { accept: 'application/zip' })).bytes,
+      MERCHANT,
+    )
     expect(pdf.name.endsWith('.pdf')).toBe(true)
     expect(pdf.content.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     expect(pdf.content.toString('latin1').trimEnd().endsWith('%%EOF')).toBe(true)
-    expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download?format=docx', { accept: 'application/zip' }), 400, 'invalid_query')
+    expectError(
+      await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download?format=docx', { accept: 'application/zip' }),
+      400,
+      'invalid_query',
+    )
     expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_LocalStmt2024-11/download', { accept: 'text/html' }), 406, 'not_acceptable')
     expectError(await http.call('GET', '/loans/enterprise/statements/lstmt_nope/download', { accept: 'application/zip' }), 404, 'not_found')
   })

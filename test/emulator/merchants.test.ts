@@ -97,7 +97,10 @@ describe('creating a sub-merchant', () => {
     const event = http.emulator.app.store.events.find((e) => e.webhookEventType === 'MerchantCreated' && e.merchantId === created.merchantId)
     expect(event).toMatchObject({ marketplaceId: MARKETPLACE, event: { merchant: { merchantId: created.merchantId } } })
     const walletpay = await http.ok('GET', `/merchants/${created.merchantId}/walletpay`, asMarketplace)
-    expect(walletpay).toEqual({ merchantId: created.merchantId, domains: [{ domain: 'shop.harbour.example', status: 'Verified', registeredAt: expect.any(String) }] })
+    expect(walletpay).toEqual({
+      merchantId: created.merchantId,
+      domains: [{ domain: 'shop.harbour.example', status: 'Verified', registeredAt: expect.any(String) }],
+    })
   })
 
   it('refuses a merchant credential (403), an unknown industry (422), a bad ABN (422); accepts and reports unknown fields', async () => {
@@ -105,7 +108,9 @@ describe('creating a sub-merchant', () => {
     expectError(await http.call('POST', '/merchants', { body }), 403, 'marketplace_only')
     expectError(await http.call('POST', '/merchants', { ...asMarketplace, body: { ...body, industry: 'Alchemy' } }), 422, 'unknown_industry')
     expectError(await http.call('POST', '/merchants', { ...asMarketplace, body: { ...body, businessNumber: '51824753557' } }), 422, 'invalid_business_number')
-    expect((await http.call('POST', '/merchants', { ...asMarketplace, body: { ...body, colour: 'blue' } })).headers.get('emulator-warning')).toContain('"colour"')
+    expect((await http.call('POST', '/merchants', { ...asMarketplace, body: { ...body, colour: 'blue' } })).headers.get('emulator-warning')).toContain(
+      '"colour"',
+    )
     expectError(await http.call('POST', '/merchants', { ...asMarketplace, body: { industry: 'Retail' } }), 400, 'invalid_request')
     expectError(await http.call('POST', '/merchants', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body }), 400, 'unexpected_merchant_context')
   })
@@ -120,17 +125,33 @@ describe('merchant actions', () => {
     const account = added.bankAccounts.find((b: { accountNumber: string }) => b.accountNumber === '99887')
     expect(account).toMatchObject({ bankAccountId: expect.stringMatching(/^bank_/), bsb: '083-170', isPrimary: false })
     const bad = (fields: Record<string, unknown>) =>
-      http.call('PATCH', `/merchants/${SUB_MERCHANT}`, { ...asMarketplace, body: { AddMerchantBankAccount: { bsb: '083-170', accountNumber: '123456', accountName: 'A', ...fields } } })
+      http.call('PATCH', `/merchants/${SUB_MERCHANT}`, {
+        ...asMarketplace,
+        body: { AddMerchantBankAccount: { bsb: '083-170', accountNumber: '123456', accountName: 'A', ...fields } },
+      })
     expectError(await bad({ bsb: '08317' }), 400, 'invalid_request')
     expectError(await bad({ accountNumber: '1234' }), 400, 'invalid_request')
     expectError(await bad({ accountNumber: '1234567890' }), 400, 'invalid_request')
     expectError(await bad({ accountName: '' }), 400, 'invalid_request')
     expectError(await bad({ accountNumber: '99887' }), 409, 'bank_account_exists')
 
-    const moved = await http.ok('PATCH', `/merchants/${SUB_MERCHANT}`, { ...asMarketplace, body: { SetMerchantPrimaryBankAccount: { bankAccountId: account.bankAccountId } } })
-    expect(moved.bankAccounts.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankAccountId: string }) => b.bankAccountId)).toEqual([account.bankAccountId])
-    expectError(await http.call('PATCH', `/merchants/${SUB_MERCHANT}`, { ...asMarketplace, body: { SetMerchantPrimaryBankAccount: { bankAccountId: 'bank_nope' } } }), 404, 'not_found')
-    expectError(await http.call('PATCH', `/merchants/${SUB_MERCHANT}`, { body: { SetMerchantPrimaryBankAccount: { bankAccountId: account.bankAccountId } } }), 404, 'not_found')
+    const moved = await http.ok('PATCH', `/merchants/${SUB_MERCHANT}`, {
+      ...asMarketplace,
+      body: { SetMerchantPrimaryBankAccount: { bankAccountId: account.bankAccountId } },
+    })
+    expect(moved.bankAccounts.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankAccountId: string }) => b.bankAccountId)).toEqual([
+      account.bankAccountId,
+    ])
+    expectError(
+      await http.call('PATCH', `/merchants/${SUB_MERCHANT}`, { ...asMarketplace, body: { SetMerchantPrimaryBankAccount: { bankAccountId: 'bank_nope' } } }),
+      404,
+      'not_found',
+    )
+    expectError(
+      await http.call('PATCH', `/merchants/${SUB_MERCHANT}`, { body: { SetMerchantPrimaryBankAccount: { bankAccountId: account.bankAccountId } } }),
+      404,
+      'not_found',
+    )
   })
 
   it('updates the business profile: known fields checked, other fields kept', async () => {
@@ -139,8 +160,16 @@ describe('merchant actions', () => {
     })
     expect(updated).toMatchObject({ websiteUrl: 'https://local.example', businessProfile: { tradingHours: 'Mon-Fri 9-5' } })
     expect((await http.ok('GET', `/merchants/${MERCHANT}/walletpay`)).domains.map((d: { domain: string }) => d.domain)).toEqual(['local.example'])
-    expectError(await http.call('PATCH', `/merchants/${MERCHANT}`, { body: { UpdateMerchantBusinessProfile: { emailAddress: 'not-an-address' } } }), 400, 'invalid_request')
-    expectError(await http.call('PATCH', `/merchants/${MERCHANT}`, { body: { UpdateMerchantBusinessProfile: { industry: 'Alchemy' } } }), 422, 'unknown_industry')
+    expectError(
+      await http.call('PATCH', `/merchants/${MERCHANT}`, { body: { UpdateMerchantBusinessProfile: { emailAddress: 'not-an-address' } } }),
+      400,
+      'invalid_request',
+    )
+    expectError(
+      await http.call('PATCH', `/merchants/${MERCHANT}`, { body: { UpdateMerchantBusinessProfile: { industry: 'Alchemy' } } }),
+      422,
+      'unknown_industry',
+    )
     expectError(await http.call('PATCH', `/merchants/${MERCHANT}`, { body: { RenameMerchant: {} } }), 400, 'unknown_action')
   })
 })
@@ -166,7 +195,9 @@ describe('balances', () => {
 
 describe('onboarding files', () => {
   it('accepts PNG, JPEG and PDF by content and keeps size and SHA-256', async () => {
-    const png = await http.ok('POST', `/merchants/${MERCHANT}/files`, { form: form(PNG, 'licence.png', 'image/png', { purpose: 'IdentityDocument', side: 'front' }) })
+    const png = await http.ok('POST', `/merchants/${MERCHANT}/files`, {
+      form: form(PNG, 'licence.png', 'image/png', { purpose: 'IdentityDocument', side: 'front' }),
+    })
     expect(png).toMatchObject({
       fileId: expect.stringMatching(/^file_[A-Za-z0-9_-]{16}$/),
       merchantId: MERCHANT,
@@ -186,8 +217,16 @@ describe('onboarding files', () => {
   })
 
   it('refuses other content, an empty file, a form without "file", and a body that is not a form', async () => {
-    expectError(await http.call('POST', `/merchants/${MERCHANT}/files`, { form: form(Buffer.from('hello'), 'a.png', 'image/png') }), 422, 'unsupported_file_type')
-    expectError(await http.call('POST', `/merchants/${MERCHANT}/files`, { form: form(Buffer.from('GIF89a....'), 'a.gif', 'image/gif') }), 422, 'unsupported_file_type')
+    expectError(
+      await http.call('POST', `/merchants/${MERCHANT}/files`, { form: form(Buffer.from('hello'), 'a.png', 'image/png') }),
+      422,
+      'unsupported_file_type',
+    )
+    expectError(
+      await http.call('POST', `/merchants/${MERCHANT}/files`, { form: form(Buffer.from('GIF89a....'), 'a.gif', 'image/gif') }),
+      422,
+      'unsupported_file_type',
+    )
     expectError(await http.call('POST', `/merchants/${MERCHANT}/files`, { form: form(Buffer.alloc(0), 'empty.png', 'image/png') }), 422, 'empty_file')
     const noFile = new FormData()
     noFile.append('document', new Blob([PNG], { type: 'image/png' }), 'x.png')
@@ -215,14 +254,32 @@ describe('beneficial owners', () => {
     const owner = await http.ok('POST', `/merchants/${MERCHANT}/owners`, {
       body: { givenName: 'Ada', familyName: 'Lovelace', role: 'Director', ownershipPercentage: 60, dateOfBirth: '1980-12-10' },
     })
-    expect(owner).toMatchObject({ ownerId: expect.stringMatching(/^owner_[A-Za-z0-9_-]{16}$/), merchantId: MERCHANT, givenName: 'Ada', ownershipPercentage: 60 })
+    expect(owner).toMatchObject({
+      ownerId: expect.stringMatching(/^owner_[A-Za-z0-9_-]{16}$/),
+      merchantId: MERCHANT,
+      givenName: 'Ada',
+      ownershipPercentage: 60,
+    })
     expect((await http.ok('GET', `/merchants/${MERCHANT}/owners`)).map((o: { ownerId: string }) => o.ownerId)).toContain(owner.ownerId)
     expect(await http.ok('GET', `/merchants/${MERCHANT}/owners/${owner.ownerId}`)).toEqual(owner)
 
-    const replaced = await http.ok('PUT', `/merchants/${MERCHANT}/owners/${owner.ownerId}`, { body: { givenName: 'Augusta', familyName: 'King', ownershipPercentage: 40 } })
-    expect(replaced).toMatchObject({ ownerId: owner.ownerId, givenName: 'Augusta', familyName: 'King', role: null, dateOfBirth: null, createdAt: owner.createdAt })
+    const replaced = await http.ok('PUT', `/merchants/${MERCHANT}/owners/${owner.ownerId}`, {
+      body: { givenName: 'Augusta', familyName: 'King', ownershipPercentage: 40 },
+    })
+    expect(replaced).toMatchObject({
+      ownerId: owner.ownerId,
+      givenName: 'Augusta',
+      familyName: 'King',
+      role: null,
+      dateOfBirth: null,
+      createdAt: owner.createdAt,
+    })
 
-    expectError(await http.call('POST', `/merchants/${MERCHANT}/owners`, { body: { givenName: 'B', familyName: 'C', ownershipPercentage: 61 } }), 422, 'ownership_exceeds_100')
+    expectError(
+      await http.call('POST', `/merchants/${MERCHANT}/owners`, { body: { givenName: 'B', familyName: 'C', ownershipPercentage: 61 } }),
+      422,
+      'ownership_exceeds_100',
+    )
     expectError(await http.call('POST', `/merchants/${MERCHANT}/owners`, { body: { givenName: 'B' } }), 400, 'invalid_request')
     expectError(await http.call('PUT', `/merchants/${MERCHANT}/owners/owner_doesNotExist000`, { body: { givenName: 'B', familyName: 'C' } }), 404, 'not_found')
 

@@ -26,7 +26,12 @@ describe('marketplaces', () => {
 
   it('upserts a marketplace customer once by e-mail address, and links the merchant customers of the same person', async () => {
     const first = await http.ok('POST', '/marketplaces/customer', { ...asMarketplace, body: { emailAddress: 'Sam@Example.com', givenName: 'Sam' } })
-    expect(first).toMatchObject({ marketplaceCustomerId: expect.stringMatching(/^mcust_[A-Za-z0-9_-]{16}$/), marketplaceId: MARKETPLACE, created: true, merchantCustomers: [] })
+    expect(first).toMatchObject({
+      marketplaceCustomerId: expect.stringMatching(/^mcust_[A-Za-z0-9_-]{16}$/),
+      marketplaceId: MARKETPLACE,
+      created: true,
+      merchantCustomers: [],
+    })
     const merchantCustomer = await http.ok('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: 'sam@example.com' } } })
     const again = await http.ok('POST', '/marketplaces/customer', { ...asMarketplace, body: { emailAddress: 'sam@example.com', familyName: 'Lee' } })
     expect(again).toMatchObject({
@@ -44,7 +49,9 @@ describe('marketplaces', () => {
 
 describe('digital cards', () => {
   it('issues cards on the loan within its credit limit, lists them, and moves them through their states', async () => {
-    const card = await http.ok('POST', '/issuer/card', { body: { IssueDigitalCard: { cardholderName: 'Alex Builder', limit: aud(1_000_000), loanId: SEEDED_LOAN_ID } } })
+    const card = await http.ok('POST', '/issuer/card', {
+      body: { IssueDigitalCard: { cardholderName: 'Alex Builder', limit: aud(1_000_000), loanId: SEEDED_LOAN_ID } },
+    })
     expect(card).toMatchObject({
       cardId: expect.stringMatching(/^card_[A-Za-z0-9_-]{16}$/),
       merchantId: MERCHANT,
@@ -60,13 +67,27 @@ describe('digital cards', () => {
     expect(card.maskedPan.endsWith(card.last4)).toBe(true)
     expect(JSON.stringify(card)).not.toMatch(/\d{12,}/)
 
-    expectError(await http.call('POST', '/issuer/card', { body: { IssueDigitalCard: { cardholderName: 'Too Much', limit: aud(4_000_001), loanId: SEEDED_LOAN_ID } } }), 422, 'card_limit_exceeds_loan')
     expectError(
-      await http.call('POST', '/issuer/card', { body: { IssueDigitalCard: { cardholderName: 'Wrong', limit: { minorCurrencyUnits: 100, currency: 'NZD' }, loanId: SEEDED_LOAN_ID } } }),
+      await http.call('POST', '/issuer/card', { body: { IssueDigitalCard: { cardholderName: 'Too Much', limit: aud(4_000_001), loanId: SEEDED_LOAN_ID } } }),
+      422,
+      'card_limit_exceeds_loan',
+    )
+    expectError(
+      await http.call('POST', '/issuer/card', {
+        body: { IssueDigitalCard: { cardholderName: 'Wrong', limit: { minorCurrencyUnits: 100, currency: 'NZD' }, loanId: SEEDED_LOAN_ID } },
+      }),
       422,
       'currency_mismatch',
     )
-    expectError(await http.call('POST', '/issuer/card', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: { IssueDigitalCard: { cardholderName: 'Sub', limit: aud(100), loanId: SEEDED_LOAN_ID } } }), 404, 'not_found')
+    expectError(
+      await http.call('POST', '/issuer/card', {
+        ...asMarketplace,
+        headers: { 'Merchant-Id': SUB_MERCHANT },
+        body: { IssueDigitalCard: { cardholderName: 'Sub', limit: aud(100), loanId: SEEDED_LOAN_ID } },
+      }),
+      404,
+      'not_found',
+    )
     expectError(await http.call('POST', '/issuer/card', { body: { IssueDigitalCard: { cardholderName: '', limit: aud(100) } } }), 400, 'invalid_request')
     expectError(await http.call('POST', '/issuer/card', { body: { cardholderName: 'No envelope', limit: aud(100) } }), 400)
     const unsecured = await http.ok('POST', '/issuer/card', { body: { IssueDigitalCard: { cardholderName: 'Petty Cash', limit: aud(50_000) } } })
@@ -76,8 +97,14 @@ describe('digital cards', () => {
     expect(suspended.status).toBe('Suspended')
     expectError(await http.call('POST', '/issuer/card', { body: { SuspendDigitalCard: { cardId: card.cardId } } }), 409, 'card_status_conflict')
     expect((await http.ok('POST', '/issuer/card', { body: { ResumeDigitalCard: { cardId: card.cardId } } })).status).toBe('Active')
-    expect((await http.ok('POST', '/issuer/card', { body: { UpdateDigitalCardLimit: { cardId: card.cardId, limit: aud(4_000_000) } } })).limit).toEqual(aud(4_000_000))
-    expectError(await http.call('POST', '/issuer/card', { body: { UpdateDigitalCardLimit: { cardId: card.cardId, limit: aud(5_000_001) } } }), 422, 'card_limit_exceeds_loan')
+    expect((await http.ok('POST', '/issuer/card', { body: { UpdateDigitalCardLimit: { cardId: card.cardId, limit: aud(4_000_000) } } })).limit).toEqual(
+      aud(4_000_000),
+    )
+    expectError(
+      await http.call('POST', '/issuer/card', { body: { UpdateDigitalCardLimit: { cardId: card.cardId, limit: aud(5_000_001) } } }),
+      422,
+      'card_limit_exceeds_loan',
+    )
     expect((await http.ok('POST', '/issuer/card', { body: { CancelDigitalCard: { cardId: card.cardId } } })).status).toBe('Cancelled')
     expectError(await http.call('POST', '/issuer/card', { body: { ResumeDigitalCard: { cardId: card.cardId } } }), 409, 'card_status_conflict')
     expectError(await http.call('POST', '/issuer/card', { body: { CancelDigitalCard: { cardId: 'card_doesNotExist0000' } } }), 404, 'not_found')
@@ -100,17 +127,35 @@ describe('money-side simulations', () => {
       body: { CreateCardPaymentSource: { cardNumber: '4242 4242 4242 4242', expiryMonth: 12, expiryYear: 2040, cvc: '123' } },
     })
     const blocked = await http.simulate({ RaiseBlockedCardEvent: { paymentSourceId: source.paymentSourceId, reason: 'Reported stolen' } })
-    expect(blocked).toMatchObject({ cardBlockId: expect.stringMatching(/^cblk_/), paymentSourceId: source.paymentSourceId, cardHint: 'Visa ending 4242', reason: 'Reported stolen', status: 'Blocked' })
+    expect(blocked).toMatchObject({
+      cardBlockId: expect.stringMatching(/^cblk_/),
+      paymentSourceId: source.paymentSourceId,
+      cardHint: 'Visa ending 4242',
+      reason: 'Reported stolen',
+      status: 'Blocked',
+    })
     expect((await http.ok('GET', '/sources/blockedcards')).map((b: { cardBlockId: string }) => b.cardBlockId)).toContain(blocked.cardBlockId)
-    expectError(await http.call('POST', '/simulation', { body: { RaiseBlockedCardEvent: { paymentSourceId: source.paymentSourceId } } }), 409, 'card_already_blocked')
+    expectError(
+      await http.call('POST', '/simulation', { body: { RaiseBlockedCardEvent: { paymentSourceId: source.paymentSourceId } } }),
+      409,
+      'card_already_blocked',
+    )
     expectError(await http.call('POST', '/simulation', { body: { RaiseBlockedCardEvent: { paymentSourceId: 'psrc_doesNotExist000' } } }), 404, 'not_found')
   })
 
   it('turns manual payouts on for a merchant', async () => {
-    expectError(await http.call('POST', '/transactions/payouts', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: {} }), 409, 'manual_payouts_disabled')
+    expectError(
+      await http.call('POST', '/transactions/payouts', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: {} }),
+      409,
+      'manual_payouts_disabled',
+    )
     const merchant = await http.simulate({ SetMerchantManualPayouts: { merchantId: SUB_MERCHANT, enabled: true } }, asMarketplace)
     expect(merchant.manualPayoutsEnabled).toBe(true)
-    expectError(await http.call('POST', '/transactions/payouts', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: {} }), 422, 'insufficient_balance')
+    expectError(
+      await http.call('POST', '/transactions/payouts', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: {} }),
+      422,
+      'insufficient_balance',
+    )
     expectError(await http.call('POST', '/simulation', { body: { SetMerchantManualPayouts: { merchantId: SUB_MERCHANT, enabled: true } } }), 404, 'not_found')
   })
 })

@@ -130,7 +130,11 @@ export function unanswered(http: HttpEmulator, keys: readonly string[]): string[
 }
 
 /** Sends a one-off agreement, lets it activate, makes a token and an order of `amount`, pays it: the transaction id. */
-export async function payOverHttp(http: HttpEmulator, amount: number, options: { credential?: string; headers?: Record<string, string>; reference?: string } = {}): Promise<string> {
+export async function payOverHttp(
+  http: HttpEmulator,
+  amount: number,
+  options: { credential?: string; headers?: Record<string, string>; reference?: string } = {},
+): Promise<string> {
   const as = { ...(options.credential ? { credential: options.credential } : {}), ...(options.headers ? { headers: options.headers } : {}) }
   const agreement = await http.ok('POST', '/payto/agreement', {
     ...as,
@@ -142,11 +146,17 @@ export async function payOverHttp(http: HttpEmulator, amount: number, options: {
     },
   })
   await http.simulate({ AdvanceClock: { seconds: 2 } })
-  const token = await http.ok('POST', '/tokens', { ...as, body: { CreatePayToToken: { amount: { minorCurrencyUnits: amount, currency: 'AUD' }, agreementToken: agreement.token } } })
+  const token = await http.ok('POST', '/tokens', {
+    ...as,
+    body: { CreatePayToToken: { amount: { minorCurrencyUnits: amount, currency: 'AUD' }, agreementToken: agreement.token } },
+  })
   const order = await http.ok('POST', '/orders', {
     ...as,
     body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: amount, currency: 'AUD' }, referenceOrderId: options.reference ?? `ref-${amount}` } },
   })
-  const paid = await http.ok('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { ...as, body: { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } } })
+  const paid = await http.ok('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, {
+    ...as,
+    body: { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } },
+  })
   return paid.PayOrderComplete.transactionId
 }

@@ -54,7 +54,9 @@ describe('money adds up', () => {
       expect(report.entries).toHaveLength(entries.length)
       expect(report.summary.net).toEqual({ minorCurrencyUnits: balance.total.minorCurrencyUnits, currency: 'AUD' })
       expect(report.summary.totalCredits.minorCurrencyUnits + report.summary.totalDebits.minorCurrencyUnits).toBe(report.summary.net.minorCurrencyUnits)
-      expect(sum(report.summary.byType.map((t: { amount: { minorCurrencyUnits: number } }) => t.amount.minorCurrencyUnits))).toBe(balance.total.minorCurrencyUnits)
+      expect(sum(report.summary.byType.map((t: { amount: { minorCurrencyUnits: number } }) => t.amount.minorCurrencyUnits))).toBe(
+        balance.total.minorCurrencyUnits,
+      )
       const typeTotal = (type: string) => report.summary.byType.find((t: { type: string }) => t.type === type)?.amount.minorCurrencyUnits
       expect(typeTotal('Payment')).toBe(10_000 + 25_050 + 7_777 + 3_000)
       expect(typeTotal('Refund')).toBe(-3_550)
@@ -71,7 +73,9 @@ describe('money adds up', () => {
       for (const p of [payout1, payout2]) {
         const detail = await h.ok('GET', `/transactions/payouts/${p.payoutId}`)
         const swept = sum(detail.breakdown.entries.map((t: { amount: { minorCurrencyUnits: number } }) => t.amount.minorCurrencyUnits))
-        expect(detail.breakdown.broughtForward.minorCurrencyUnits + swept - detail.breakdown.carriedForward.minorCurrencyUnits).toBe(detail.amount.minorCurrencyUnits)
+        expect(detail.breakdown.broughtForward.minorCurrencyUnits + swept - detail.breakdown.carriedForward.minorCurrencyUnits).toBe(
+          detail.amount.minorCurrencyUnits,
+        )
         const ofPayout = await allEntries(h, `payoutId=${p.payoutId}`)
         expect(sum(ofPayout.filter((e) => e.type !== 'Payout').map((e) => e.amount.minorCurrencyUnits))).toBe(swept)
         expect(ofPayout.filter((e) => e.type === 'Payout').map((e) => e.amount.minorCurrencyUnits)).toEqual([-detail.amount.minorCurrencyUnits])
@@ -103,7 +107,11 @@ describe('money adds up', () => {
 
 describe('payouts', () => {
   it('refuses without manual payouts enabled (409), beyond the available balance (422), and for a marketplace without Merchant-Id (400)', async () => {
-    expectError(await http.call('POST', '/transactions/payouts', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: {} }), 409, 'manual_payouts_disabled')
+    expectError(
+      await http.call('POST', '/transactions/payouts', { ...asMarketplace, headers: { 'Merchant-Id': SUB_MERCHANT }, body: {} }),
+      409,
+      'manual_payouts_disabled',
+    )
     const tooMuch = await http.call('POST', '/transactions/payouts', { body: { amount: { minorCurrencyUnits: 99_999_999, currency: 'AUD' } } })
     expectError(tooMuch, 422, 'insufficient_balance')
     expect(tooMuch.body.metadata.available).toMatchObject({ currency: 'AUD' })
@@ -172,7 +180,12 @@ describe('settlement', () => {
     expect(page.status).toBe(200)
     expect(page.body).toHaveLength(2)
     expect(Number(page.headers.get('page-count'))).toBe(Math.ceil(Number(page.headers.get('total-record-count')) / 2))
-    expect(page.body[0]).toMatchObject({ settlementEntryId: expect.stringMatching(/^stl_/), merchantId: MERCHANT, type: expect.any(String), availableOn: expect.any(String) })
+    expect(page.body[0]).toMatchObject({
+      settlementEntryId: expect.stringMatching(/^stl_/),
+      merchantId: MERCHANT,
+      type: expect.any(String),
+      availableOn: expect.any(String),
+    })
     expect(await http.ok('GET', `/transactions/settlement?${WIDE}&type=BankTransfer`)).toEqual([])
   })
 
@@ -192,7 +205,13 @@ describe('settlement', () => {
 describe('invoices', () => {
   it('lists one invoice per merchant and month, shows lines and billing details, and becomes Issued after the month', async () => {
     const [invoice] = await http.ok('GET', '/transactions/invoices')
-    expect(invoice).toMatchObject({ invoiceId: expect.stringMatching(/^inv_[A-Za-z0-9_-]{16}$/), merchantId: MERCHANT, period: '2025-03', status: 'Open', issuedOn: null })
+    expect(invoice).toMatchObject({
+      invoiceId: expect.stringMatching(/^inv_[A-Za-z0-9_-]{16}$/),
+      merchantId: MERCHANT,
+      period: '2025-03',
+      status: 'Open',
+      issuedOn: null,
+    })
     const detail = await http.ok('GET', `/transactions/invoices/${invoice.invoiceId}`)
     expect(detail.billingDetails).toMatchObject({ merchantId: MERCHANT, name: 'Local Merchant Pty Ltd' })
     expect(detail.lines[0]).toMatchObject({ transactionId: expect.stringMatching(/^tran_/), amount: { currency: 'AUD' } })
@@ -233,7 +252,12 @@ describe('disputes', () => {
   it('are opened by simulation, debit the merchant, mark the transaction, and can be won back', async () => {
     const txn = await payOverHttp(http, 6_000, { reference: 'D-1' })
     const dispute = await http.simulate({ OpenDispute: { transactionId: txn, amount: 2_000, reason: 'Fraudulent' } })
-    expect(dispute).toMatchObject({ disputeId: expect.stringMatching(/^dispute_[A-Za-z0-9_-]{16}$/), transactionId: txn, status: 'Open', amount: { minorCurrencyUnits: 2_000, currency: 'AUD' } })
+    expect(dispute).toMatchObject({
+      disputeId: expect.stringMatching(/^dispute_[A-Za-z0-9_-]{16}$/),
+      transactionId: txn,
+      status: 'Open',
+      amount: { minorCurrencyUnits: 2_000, currency: 'AUD' },
+    })
     const details = await http.ok('GET', `/transactions/${txn}`)
     expect(details.purchaseDetails).toMatchObject({ status: 'disputed', disputeId: dispute.disputeId, disputeIds: [dispute.disputeId] })
     expectError(await http.call('PATCH', `/transactions/${txn}`, { body: { CreateRefund: { refundAmount: 100 } } }), 409)
@@ -252,7 +276,11 @@ describe('disputes', () => {
       ['DisputeDebit', -2_000],
       ['DisputeCredit', 2_000],
     ])
-    expectError(await http.call('POST', '/simulation', { body: { ResolveDispute: { disputeId: dispute.disputeId, outcome: 'Lost' } } }), 409, 'dispute_not_open')
+    expectError(
+      await http.call('POST', '/simulation', { body: { ResolveDispute: { disputeId: dispute.disputeId, outcome: 'Lost' } } }),
+      409,
+      'dispute_not_open',
+    )
   })
 
   it('refuses a fully refunded transaction (409) and unknown transactions (404)', async () => {
@@ -279,7 +307,8 @@ describe('refunds', () => {
       merchantId: MERCHANT,
       createdAt: expect.any(String),
     })
-    const ids = async (query: string, options = {}) => (await http.ok('GET', `/transactions/refunds?${query}`, options)).map((r: { refundId: string }) => r.refundId)
+    const ids = async (query: string, options = {}) =>
+      (await http.ok('GET', `/transactions/refunds?${query}`, options)).map((r: { refundId: string }) => r.refundId)
     expect(await ids('amount=880')).toEqual([refund.refundId])
     expect(await ids('referenceOrderId=R-77')).toEqual([refund.refundId])
     expect(await ids(`orderId=${refund.orderId}`)).toEqual([refund.refundId])

@@ -9,7 +9,12 @@ import { seededIds } from '../../src/emulator/ids.js'
 
 const START = '2026-06-30T12:00:00.000Z'
 const control = (app: ReturnType<typeof createEmulatorApp>, method: string, path: string, body?: unknown) => {
-  const answer = app.handle({ method, url: `/__emulator${path}`, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+  const answer = app.handle({
+    method,
+    url: `/__emulator${path}`,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
   return { status: answer.status, body: JSON.parse(String(answer.body)) }
 }
 const newApp = () => createEmulatorApp({ clock: fakeClock(START), ids: seededIds('month-test') })
@@ -30,12 +35,16 @@ describe('the month fixture', () => {
     expect(store.settlementEntries.filter((e) => e.type === 'Payment')).toHaveLength(80)
     expect(store.refunds.size).toBe(body.refunds)
     for (const payout of store.payouts.all()) {
-      const swept = store.settlementEntries.filter((e) => e.payoutId === payout.payoutId && e.type !== 'Payout').reduce((s, e) => s + e.amount.minorCurrencyUnits, 0)
+      const swept = store.settlementEntries
+        .filter((e) => e.payoutId === payout.payoutId && e.type !== 'Payout')
+        .reduce((s, e) => s + e.amount.minorCurrencyUnits, 0)
       expect(payout.broughtForward + swept - payout.carriedForward).toBe(payout.amount.minorCurrencyUnits)
     }
     const again = newApp()
     control(again, 'POST', '/fixtures/month', { transactions: 80, days: 10 })
-    expect(again.store.settlementEntries.all().map((e) => e.amount.minorCurrencyUnits)).toEqual(store.settlementEntries.all().map((e) => e.amount.minorCurrencyUnits))
+    expect(again.store.settlementEntries.all().map((e) => e.amount.minorCurrencyUnits)).toEqual(
+      store.settlementEntries.all().map((e) => e.amount.minorCurrencyUnits),
+    )
   })
 
   it('seeds a named mismatch, removes an entry on request, and refuses bad bodies', () => {

@@ -20,7 +20,8 @@ function activeAgreement(app: App, body: unknown): string {
 }
 
 function customer(app: App, email = 'jane@example.com'): string {
-  return ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: email, givenName: 'Jane', familyName: 'Citizen' } } })).customerId
+  return ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: email, givenName: 'Jane', familyName: 'Citizen' } } }))
+    .customerId
 }
 
 function savedCard(app: App, customerId: string, cardNumber = '4242424242424242'): string {
@@ -29,7 +30,8 @@ function savedCard(app: App, customerId: string, cardNumber = '4242424242424242'
 }
 
 function cardToken(app: App, paymentSourceId: string, amount: number): string {
-  return ok(app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId, amount: aud(amount) } } })).SavedPaymentSourceToken.paymentTokenId
+  return ok(app.request('POST', '/tokens', { body: { CreateSavedPaymentSourceToken: { paymentSourceId, amount: aud(amount) } } })).SavedPaymentSourceToken
+    .paymentTokenId
 }
 
 /** What the customer does on the challenge page, told by the simulation (headless). */
@@ -87,7 +89,11 @@ describe('PayTo tokens', () => {
   })
 
   it('expire after the lifetime the emulator was given (emulator time)', () => {
-    const app = createEmulatorApp({ clock: fakeClock('2025-03-01T10:00:00.000Z'), ids: seededIds('emulator-tests'), integrators: { paymentTokenLifetimeSeconds: 30 * 60 } })
+    const app = createEmulatorApp({
+      clock: fakeClock('2025-03-01T10:00:00.000Z'),
+      ids: seededIds('emulator-tests'),
+      integrators: { paymentTokenLifetimeSeconds: 30 * 60 },
+    })
     const { orderId, paymentTokenId } = payableOrder(app)
     expect(ok(app.request('GET', `/tokens/${paymentTokenId}`)).status).toBe('Unused')
     app.clock.advance(30 * 60)
@@ -146,7 +152,15 @@ describe('paying an order with PayByPayTo', () => {
     const paid = ok(pay(app, orderId, { PayByPayTo: { paymentTokenId } })).PayOrderComplete
     expect(paid).toMatchObject({ transactionStatus: 'paid', amount: 10_000, currency: 'AUD', surchargeAmount: 0, payType: 'payinfull' })
     const details = paid.transactionDetails
-    expect(details.purchaseDetails).toMatchObject({ status: 'paid', orderId, referenceOrderId: 'r-9', orderMetadata: { cart: 'c-1' }, paidOn: '2025-03-01', orderType: 'online', payType: 'PayInFull' })
+    expect(details.purchaseDetails).toMatchObject({
+      status: 'paid',
+      orderId,
+      referenceOrderId: 'r-9',
+      orderMetadata: { cart: 'c-1' },
+      paidOn: '2025-03-01',
+      orderType: 'online',
+      payType: 'PayInFull',
+    })
     expect(details.paymentMethod).toEqual({ paymentMethodType: 'PayTo', accountHint: '062-000 *****678', paymentStatus: 'Settled', paymentFailure: null })
     expect(details.serviceFees).toEqual({ variableAmount: 150, fixedAmount: 30, taxAmount: 18, totalAmount: 198 })
     expect(details.timelines).toEqual([{ eventType: 'PaymentSucceed', eventTime: '2025-03-01T10:00:02.000Z', amount: 10_000, identifier: null }])
@@ -217,7 +231,10 @@ describe('paying an order with PayByPayTo', () => {
     const refused = pay(app, order(app, 1000), { PayByCard: { paymentTokenId: card } }, KEYS.merchantPublicKey)
     expect([refused.status, refused.body.errorCode]).toEqual([403, 'customer_source_forbidden'])
     const source = [...app.store.sources.keys()][0] as string
-    const tokenRefused = app.request('POST', '/tokens', { credential: KEYS.merchantPublicKey, body: { CreateSavedPaymentSourceToken: { paymentSourceId: source, amount: aud(1) } } })
+    const tokenRefused = app.request('POST', '/tokens', {
+      credential: KEYS.merchantPublicKey,
+      body: { CreateSavedPaymentSourceToken: { paymentSourceId: source, amount: aud(1) } },
+    })
     expect(tokenRefused.status).toBe(403)
   })
 })
@@ -368,7 +385,9 @@ describe('orders', () => {
     const app = testApp()
     const { orderId, paymentTokenId } = payableOrder(app)
     const paid = ok(pay(app, orderId, { PayByPayTo: { paymentTokenId } })).PayOrderComplete
-    expect(ok(app.request('PATCH', `/orders/${orderId}`, { body: { UpdateReferenceOrderId: { referenceOrderId: 'new-ref' } } })).referenceOrderId).toBe('new-ref')
+    expect(ok(app.request('PATCH', `/orders/${orderId}`, { body: { UpdateReferenceOrderId: { referenceOrderId: 'new-ref' } } })).referenceOrderId).toBe(
+      'new-ref',
+    )
     expect(ok(app.request('GET', `/transactions/${paid.transactionId}`)).purchaseDetails.referenceOrderId).toBe('new-ref')
   })
 
@@ -413,7 +432,8 @@ describe('transaction list', () => {
     const first = paidTransaction(app, 1000)
     const second = paidTransaction(app, 2000)
     ok(app.request('PATCH', `/transactions/${second}`, { body: { CreateRefund: { refundAmount: 1 } } }))
-    const ids = (query: string) => ok(app.request('GET', `/transactions${query}`)).map((t: { purchaseDetails: { transactionId: string } }) => t.purchaseDetails.transactionId)
+    const ids = (query: string) =>
+      ok(app.request('GET', `/transactions${query}`)).map((t: { purchaseDetails: { transactionId: string } }) => t.purchaseDetails.transactionId)
     expect(ids('?sort=amount')).toEqual([first, second])
     expect(ids('?status=paid')).toEqual([first])
     expect(ids('?status=partially_refunded&status=paid&sort=-amount')).toEqual([second, first])

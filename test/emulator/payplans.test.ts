@@ -21,19 +21,29 @@ beforeAll(async () => {
 })
 
 const aud = (minorCurrencyUnits: number) => ({ minorCurrencyUnits, currency: 'AUD' })
-const offerBody = (amount: number, payPlanVariant = 'payplan_4_weekly_payments', initialPayment = 0) => ({ amount: aud(amount), initialPayment, payPlanVariant })
+const offerBody = (amount: number, payPlanVariant = 'payplan_4_weekly_payments', initialPayment = 0) => ({
+  amount: aud(amount),
+  initialPayment,
+  payPlanVariant,
+})
 const as = (customerId: string) => ({ headers: { 'Customer-Id': customerId } })
 const total = (instalments: Array<{ amount: { minorCurrencyUnits: number } }>) => instalments.reduce((s, i) => s + i.amount.minorCurrencyUnits, 0)
 
 async function order(amount: number, options = {}): Promise<string> {
-  return (await http.ok('POST', '/orders', { ...options, body: { CreateOnlineOrder: { amount: aud(amount), referenceOrderId: `pp-${amount}` } } })).OnlineOrder.order.orderId
+  return (await http.ok('POST', '/orders', { ...options, body: { CreateOnlineOrder: { amount: aud(amount), referenceOrderId: `pp-${amount}` } } })).OnlineOrder
+    .order.orderId
 }
 
 describe('offers', () => {
   it('need a customer: the Customer-Id header, customerId, or a customer token (400 otherwise)', async () => {
     expectError(await http.call('POST', '/payplans/offer', { body: offerBody(40_000) }), 400, 'customer_required')
     const byHeader = await http.ok('POST', '/payplans/offer', { ...as(verified), body: offerBody(40_000) })
-    expect(byHeader).toMatchObject({ offerId: expect.stringMatching(/^offer_[A-Za-z0-9_-]{16}$/), customerId: verified, merchantId: MERCHANT, status: 'Offered' })
+    expect(byHeader).toMatchObject({
+      offerId: expect.stringMatching(/^offer_[A-Za-z0-9_-]{16}$/),
+      customerId: verified,
+      merchantId: MERCHANT,
+      status: 'Offered',
+    })
     expect(Date.parse(byHeader.expiresAt) - Date.parse(byHeader.createdAt)).toBe(600_000)
     expect(total(byHeader.instalments)).toBe(40_000)
     expect((await http.ok('POST', '/payplans/offer', { body: { ...offerBody(40_000), customerId: verified } })).customerId).toBe(verified)
@@ -48,12 +58,26 @@ describe('offers', () => {
 
   it('are for KYC’d customers, known variants, AUD, and within the customer’s limit (422)', async () => {
     expectError(await http.call('POST', '/payplans/offer', { ...as(unverified), body: offerBody(10_000) }), 422, 'customer_not_verified')
-    expectError(await http.call('POST', '/payplans/offer', { ...as(verified), body: offerBody(10_000, 'payplan_13_monthly_payments') }), 422, 'unknown_pay_plan_variant')
-    expectError(await http.call('POST', '/payplans/offer', { ...as(verified), body: offerBody(10_000, 'payplan_4_weekly_payments', 10_001) }), 422, 'invalid_initial_payment')
-    expectError(await http.call('POST', '/payplans/offer', { ...as(verified), body: { ...offerBody(10_000), amount: { minorCurrencyUnits: 10_000, currency: 'USD' } } }), 422, 'unsupported_currency')
+    expectError(
+      await http.call('POST', '/payplans/offer', { ...as(verified), body: offerBody(10_000, 'payplan_13_monthly_payments') }),
+      422,
+      'unknown_pay_plan_variant',
+    )
+    expectError(
+      await http.call('POST', '/payplans/offer', { ...as(verified), body: offerBody(10_000, 'payplan_4_weekly_payments', 10_001) }),
+      422,
+      'invalid_initial_payment',
+    )
+    expectError(
+      await http.call('POST', '/payplans/offer', { ...as(verified), body: { ...offerBody(10_000), amount: { minorCurrencyUnits: 10_000, currency: 'USD' } } }),
+      422,
+      'unsupported_currency',
+    )
     expectError(await http.call('POST', '/payplans/offer', { ...as(verified), body: offerBody(250_000) }), 422, 'pay_plan_limit_exceeded')
     expectError(await http.call('POST', '/payplans/offer', { ...as(verified), body: { ...offerBody(10_000), initialPayment: -1 } }), 400, 'invalid_request')
-    expect((await http.call('POST', '/payplans/offer', { ...as(verified), body: { ...offerBody(10_000), term: 4 } })).headers.get('emulator-warning')).toContain('"term"')
+    expect(
+      (await http.call('POST', '/payplans/offer', { ...as(verified), body: { ...offerBody(10_000), term: 4 } })).headers.get('emulator-warning'),
+    ).toContain('"term"')
   })
 })
 
@@ -74,9 +98,16 @@ describe('pay plans', () => {
       initialPayment: 2_000,
       financedAmount: aud(10_000),
       payPlanVariant: 'payplan_fortnight_25_25_25_25',
-      paymentToken: { paymentTokenId: expect.stringMatching(/^ptkn_/), amount: aud(12_000), payType: 'payplan', payPlanVariant: 'payplan_fortnight_25_25_25_25' },
+      paymentToken: {
+        paymentTokenId: expect.stringMatching(/^ptkn_/),
+        amount: aud(12_000),
+        payType: 'payplan',
+        payPlanVariant: 'payplan_fortnight_25_25_25_25',
+      },
     })
-    expect(plan.instalments.map((i: { kind: string; dueOn: string; amount: { minorCurrencyUnits: number } }) => [i.kind, i.dueOn, i.amount.minorCurrencyUnits])).toEqual([
+    expect(
+      plan.instalments.map((i: { kind: string; dueOn: string; amount: { minorCurrencyUnits: number } }) => [i.kind, i.dueOn, i.amount.minorCurrencyUnits]),
+    ).toEqual([
       ['InitialPayment', '2025-03-10', 2_000],
       ['Instalment', '2025-03-10', 2_500],
       ['Instalment', '2025-03-24', 2_500],
@@ -86,11 +117,24 @@ describe('pay plans', () => {
     expectError(await http.call('POST', '/payplans', { ...as(verified), body: { offerId: offer.offerId } }), 409, 'offer_already_used')
 
     const tokenId = plan.paymentToken.paymentTokenId
-    expect(await http.ok('GET', `/tokens/${tokenId}`)).toMatchObject({ payType: 'payplan', payPlanVariant: 'payplan_fortnight_25_25_25_25', method: 'PayPlan', customerId: verified })
-    expectError(await http.call('POST', `/orders/${await order(11_999)}/pay`, { body: { PayByPaymentToken: { paymentTokenId: tokenId } } }), 422, 'amount_mismatch')
+    expect(await http.ok('GET', `/tokens/${tokenId}`)).toMatchObject({
+      payType: 'payplan',
+      payPlanVariant: 'payplan_fortnight_25_25_25_25',
+      method: 'PayPlan',
+      customerId: verified,
+    })
+    expectError(
+      await http.call('POST', `/orders/${await order(11_999)}/pay`, { body: { PayByPaymentToken: { paymentTokenId: tokenId } } }),
+      422,
+      'amount_mismatch',
+    )
     const subOrder = await order(12_000, { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT } })
     expectError(
-      await http.call('POST', `/orders/${subOrder}/pay`, { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': SUB_MERCHANT }, body: { PayByPaymentToken: { paymentTokenId: tokenId } } }),
+      await http.call('POST', `/orders/${subOrder}/pay`, {
+        credential: KEYS.marketplaceApiKey,
+        headers: { 'Merchant-Id': SUB_MERCHANT },
+        body: { PayByPaymentToken: { paymentTokenId: tokenId } },
+      }),
       404,
       'not_found',
     )
@@ -101,7 +145,11 @@ describe('pay plans', () => {
     expect(paid).toMatchObject({ transactionStatus: 'paid', payType: 'payplan', amount: 12_000, surchargeAmount: 0 })
     expect(paid.transactionDetails.purchaseDetails.payType).toBe('PayPlan')
     expect(paid.transactionDetails.paymentMethod).toMatchObject({ paymentMethodType: 'PayPlan', paymentStatus: 'Settled' })
-    expectError(await http.call('POST', `/orders/${await order(12_000)}/pay`, { body: { PayByPaymentToken: { paymentTokenId: tokenId } } }), 409, 'payment_token_used')
+    expectError(
+      await http.call('POST', `/orders/${await order(12_000)}/pay`, { body: { PayByPaymentToken: { paymentTokenId: tokenId } } }),
+      409,
+      'payment_token_used',
+    )
 
     const active = await http.ok('GET', `/payplans/${plan.payPlanId}`)
     expect(active).toMatchObject({ status: 'Active', orderId, transactionId: paid.transactionId, paidAmount: aud(4_500), outstandingAmount: aud(7_500) })
@@ -146,7 +194,11 @@ describe('eligibility and parameters', () => {
     const offer = await http.ok('POST', '/payplans/offer', { ...as(other), body: offerBody(50_000, 'payplan_3_monthly_payments', 5_000) })
     await http.ok('POST', '/payplans', { ...as(other), body: { offerId: offer.offerId } })
     expect(await http.ok('POST', '/payplans/max', { ...as(other) })).toMatchObject({ maxAmount: aud(155_000), outstanding: aud(45_000) })
-    expect(await http.ok('POST', '/payplans/max', { ...as(unverified), body: {} })).toMatchObject({ eligible: false, maxAmount: aud(0), reason: 'customer_not_verified' })
+    expect(await http.ok('POST', '/payplans/max', { ...as(unverified), body: {} })).toMatchObject({
+      eligible: false,
+      maxAmount: aud(0),
+      reason: 'customer_not_verified',
+    })
     expectError(await http.call('POST', '/payplans/max', { body: {} }), 400, 'customer_required')
   })
 
@@ -158,7 +210,11 @@ describe('eligibility and parameters', () => {
     expect(monthly).toMatchObject({ frequency: 'Monthly', instalmentCount: 12, lastDueOn: expect.stringMatching(/^2026-0/) })
     const some = await http.ok('POST', '/payplans/parameters', { body: { amount: aud(1_000), payPlanVariants: ['payplan_7_week_0_100'] } })
     expect(some.parameters[0]).toMatchObject({ frequency: 'Deferred', instalmentCount: 1, instalments: [{ dayOffset: 49, amount: aud(1_000) }] })
-    expectError(await http.call('POST', '/payplans/parameters', { body: { amount: aud(1_000), payPlanVariants: ['payplan_weird'] } }), 422, 'unknown_pay_plan_variant')
+    expectError(
+      await http.call('POST', '/payplans/parameters', { body: { amount: aud(1_000), payPlanVariants: ['payplan_weird'] } }),
+      422,
+      'unknown_pay_plan_variant',
+    )
     expectError(await http.call('POST', '/payplans/parameters', { body: { amount: aud(1_000), payPlanVariants: [] } }), 400, 'invalid_request')
   })
 

@@ -19,11 +19,43 @@ describe('PayTo agreement status over emulator time', () => {
   })
 
   it.each([
-    ['11111111', [['Pending', 1], ['Declined', 2], ['Declined', 3600]]],
-    ['22222222', [['Pending', 2], ['Pending', 86_400]]],
-    ['33333333', [['Active', 2], ['Active', 61], ['Suspended', 62]]],
-    ['44444444', [['Active', 2], ['Cancelled', 62]]],
-    ['66666666', [['Pending', 29], ['Active', 30]]],
+    [
+      '11111111',
+      [
+        ['Pending', 1],
+        ['Declined', 2],
+        ['Declined', 3600],
+      ],
+    ],
+    [
+      '22222222',
+      [
+        ['Pending', 2],
+        ['Pending', 86_400],
+      ],
+    ],
+    [
+      '33333333',
+      [
+        ['Active', 2],
+        ['Active', 61],
+        ['Suspended', 62],
+      ],
+    ],
+    [
+      '44444444',
+      [
+        ['Active', 2],
+        ['Cancelled', 62],
+      ],
+    ],
+    [
+      '66666666',
+      [
+        ['Pending', 29],
+        ['Active', 30],
+      ],
+    ],
   ] as const)('follows the script of test account %s', (account, steps) => {
     const app = testApp()
     const start = app.clock.now().getTime()
@@ -75,7 +107,10 @@ describe('PayTo agreement status over emulator time', () => {
     expect(app.request('GET', '/payto/agreement').status).toBe(400)
     expect(app.request('GET', '/payto/agreement?token=ptagr_nothing0000000000').status).toBe(404)
     const { token } = ok(app.request('POST', '/payto/agreement', { body: oneOffAgreementBody(1000) }))
-    const asSub = app.request('GET', `/payto/agreement?token=${token}`, { credential: KEYS.marketplaceApiKey, headers: { 'Merchant-Id': 'mcht_LocalSubMerch001' } })
+    const asSub = app.request('GET', `/payto/agreement?token=${token}`, {
+      credential: KEYS.marketplaceApiKey,
+      headers: { 'Merchant-Id': 'mcht_LocalSubMerch001' },
+    })
     expect(asSub.status).toBe(404)
   })
 })

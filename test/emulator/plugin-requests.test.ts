@@ -81,7 +81,12 @@ describe('the plug-in’s golden request bodies', () => {
     const body = golden('register-customer')
     const first = await send(lenient, 'POST', '/customers', JSON.stringify(body))
     expect(first.body).toEqual({ customerId: expect.stringMatching(/^cust_/), merchantId: 'mcht_LocalMerchant001' })
-    const again = await send(lenient, 'POST', '/customers', JSON.stringify({ UpsertConsumerCustomer: { emailAddress: 'JO.CITIZEN@example.com', middleName: 'Q' } }))
+    const again = await send(
+      lenient,
+      'POST',
+      '/customers',
+      JSON.stringify({ UpsertConsumerCustomer: { emailAddress: 'JO.CITIZEN@example.com', middleName: 'Q' } }),
+    )
     expect(again.body.customerId).toBe(first.body.customerId)
     const record = await send(lenient, 'GET', `/customers/${first.body.customerId}`, undefined, {})
     expect(record.body).toMatchObject({ customerType: 'Consumer', referenceCustomerId: '1042', givenName: 'Jo', middleName: 'Q', familyName: 'Citizen' })
@@ -159,13 +164,20 @@ describe('bodies and content types', () => {
 
   it('never lets an unknown field replace what the emulator sets', () => {
     const app = testApp()
-    const order = ok(app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), orderId: 'ordr_Mine', status: 'paid' } } })).OnlineOrder.order
+    const order = ok(app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), orderId: 'ordr_Mine', status: 'paid' } } })).OnlineOrder
+      .order
     expect(order.orderId).toMatch(/^ordr_(?!Mine)/)
     expect(order.status).toBe('pending')
-    const customer = ok(app.request('POST', '/customers', { body: { UpsertConsumerCustomer: { emailAddress: 'x@example.com', customerId: 'cust_Mine', kycStatus: 'Verified' } } }))
+    const customer = ok(
+      app.request('POST', '/customers', {
+        body: { UpsertConsumerCustomer: { emailAddress: 'x@example.com', customerId: 'cust_Mine', kycStatus: 'Verified' } },
+      }),
+    )
     expect(customer.customerId).not.toBe('cust_Mine')
     expect(ok(app.request('GET', `/customers/${customer.customerId}`)).kycStatus).toBe('NotStarted')
-    const hook = app.request('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.example.com/x', events: ['OrderCreated'], secret: 'mine' } } })
+    const hook = app.request('POST', '/webhooks', {
+      body: { CreateWebhookMerchantSubscription: { url: 'https://hooks.example.com/x', events: ['OrderCreated'], secret: 'mine' } },
+    })
     expect(ok(hook).WebhookMerchantSubscription.secret).toMatch(/^whsec_/)
     expect(hook.headers['Emulator-Warning']).toContain('"CreateWebhookMerchantSubscription.secret"')
   })
@@ -185,7 +197,11 @@ describe('bodies and content types', () => {
   it('does not strip one of an "exactly one of" pair: both variants stay a 400', () => {
     const app = testApp()
     const both = app.request('POST', '/payto/agreement', {
-      body: { customerName: 'Jo', customerAccIdentifier: { Bban: { value: '062-000 12345678' }, Alias: { aliasType: 'Phone', value: '+61412345678' } }, terms: { AgreementRequestTermsOpen: {} } },
+      body: {
+        customerName: 'Jo',
+        customerAccIdentifier: { Bban: { value: '062-000 12345678' }, Alias: { aliasType: 'Phone', value: '+61412345678' } },
+        terms: { AgreementRequestTermsOpen: {} },
+      },
     })
     expect(both.status).toBe(400)
   })

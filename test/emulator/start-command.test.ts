@@ -42,7 +42,12 @@ describe('payfac emulator start', () => {
     await until(() => streams.out.join('').includes('\n'), 'the JSON line')
     const first = streams.out.join('').split('\n')[0] as string
     const details = JSON.parse(first)
-    expect(details).toMatchObject({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), marketplaceId: MARKETPLACE, merchantId: MERCHANT, credentials: KEYS })
+    expect(details).toMatchObject({
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      marketplaceId: MARKETPLACE,
+      merchantId: MERCHANT,
+      credentials: KEYS,
+    })
     const answer = await fetch(`${details.baseUrl}/orders`, { headers: { authorization: `Bearer ${KEYS.merchantSecretKey}` } })
     expect(answer.status).toBe(200)
     process.emit('SIGINT')

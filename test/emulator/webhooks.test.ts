@@ -36,8 +36,11 @@ describe('creating subscriptions', () => {
   })
 
   it('makes merchant-level subscriptions with merchant credentials, or the marketplace key and Merchant-Id', async () => {
-    const own = (await http.ok('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { url: 'https://merchant.example/hooks', events: ['TransactionPaid', 'TransactionPaid'] } } }))
-      .WebhookMerchantSubscription
+    const own = (
+      await http.ok('POST', '/webhooks', {
+        body: { CreateWebhookMerchantSubscription: { url: 'https://merchant.example/hooks', events: ['TransactionPaid', 'TransactionPaid'] } },
+      })
+    ).WebhookMerchantSubscription
     expect(own).toMatchObject({ merchantId: MERCHANT, events: ['TransactionPaid'], description: null, metadata: null, status: 'Active' })
     expect(own.marketplaceId).toBeUndefined()
     const sub = await http.ok('POST', '/webhooks', {
@@ -49,21 +52,33 @@ describe('creating subscriptions', () => {
   })
 
   it('refuses a public key (403)', async () => {
-    expectError(await http.call('POST', '/webhooks', { credential: KEYS.merchantPublicKey, body: { CreateWebhookMerchantSubscription: fields } }), 403, 'credential_not_allowed')
+    expectError(
+      await http.call('POST', '/webhooks', { credential: KEYS.merchantPublicKey, body: { CreateWebhookMerchantSubscription: fields } }),
+      403,
+      'credential_not_allowed',
+    )
   })
 
   it('refuses a url that is not https, and bad events (400)', async () => {
     for (const url of ['http://hooks.example.com/payfac', 'ftp://hooks.example.com/', 'hooks.example.com', '']) {
       expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { ...fields, url } } }), 400, 'invalid_request')
     }
-    expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { ...fields, events: ['merchant created'] } } }), 400, 'invalid_request')
+    expectError(
+      await http.call('POST', '/webhooks', { body: { CreateWebhookMerchantSubscription: { ...fields, events: ['merchant created'] } } }),
+      400,
+      'invalid_request',
+    )
     expectError(await http.call('POST', '/webhooks', { body: { CreateWebhookSubscription: fields } }), 400, 'unknown_action')
   })
 })
 
 describe('reading and updating subscriptions', () => {
   it('lists what the caller may see, with merchantId, marketplaceId and status filters and page headers', async () => {
-    const levels = (list: Array<Record<string, any>>) => list.map(bare).map((s) => s.marketplaceId ?? s.merchantId).sort()
+    const levels = (list: Array<Record<string, any>>) =>
+      list
+        .map(bare)
+        .map((s) => s.marketplaceId ?? s.merchantId)
+        .sort()
     expect(levels(await http.ok('GET', '/webhooks'))).toEqual([MERCHANT])
     const all = await http.call('GET', '/webhooks?limit=2', asMarketplace)
     expect(all.headers.get('total-record-count')).toBe('3')
@@ -100,11 +115,43 @@ describe('matchingSubscriptions', () => {
   it('picks Active subscriptions of the event’s merchant, or of its marketplace, that name the event or *', () => {
     const store = emptyStore()
     const base = { url: 'https://x.example', description: null, metadata: null, secret: 'whsec_x', createdAt: '', updatedAt: '' }
-    store.webhookSubscriptions.set('a', { ...base, id: 'a', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['TransactionPaid'], status: 'Active' })
-    store.webhookSubscriptions.set('b', { ...base, id: 'b', level: 'Merchant', merchantId: 'mcht_2', marketplaceId: null, events: ['TransactionPaid'], status: 'Active' })
+    store.webhookSubscriptions.set('a', {
+      ...base,
+      id: 'a',
+      level: 'Merchant',
+      merchantId: 'mcht_1',
+      marketplaceId: null,
+      events: ['TransactionPaid'],
+      status: 'Active',
+    })
+    store.webhookSubscriptions.set('b', {
+      ...base,
+      id: 'b',
+      level: 'Merchant',
+      merchantId: 'mcht_2',
+      marketplaceId: null,
+      events: ['TransactionPaid'],
+      status: 'Active',
+    })
     store.webhookSubscriptions.set('c', { ...base, id: 'c', level: 'Marketplace', merchantId: null, marketplaceId: 'mktp_1', events: ['*'], status: 'Active' })
-    store.webhookSubscriptions.set('d', { ...base, id: 'd', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['TransactionPaid'], status: 'Suspended' })
-    store.webhookSubscriptions.set('e', { ...base, id: 'e', level: 'Merchant', merchantId: 'mcht_1', marketplaceId: null, events: ['PayoutPaid'], status: 'Active' })
+    store.webhookSubscriptions.set('d', {
+      ...base,
+      id: 'd',
+      level: 'Merchant',
+      merchantId: 'mcht_1',
+      marketplaceId: null,
+      events: ['TransactionPaid'],
+      status: 'Suspended',
+    })
+    store.webhookSubscriptions.set('e', {
+      ...base,
+      id: 'e',
+      level: 'Merchant',
+      merchantId: 'mcht_1',
+      marketplaceId: null,
+      events: ['PayoutPaid'],
+      status: 'Active',
+    })
     const ids = (event: Parameters<typeof matchingSubscriptions>[1]) => matchingSubscriptions(store, event).map((s) => s.id)
     expect(ids({ merchantId: 'mcht_1', marketplaceId: 'mktp_1', eventType: 'TransactionPaid' })).toEqual(['a', 'c'])
     expect(ids({ merchantId: 'mcht_1', marketplaceId: null, eventType: 'PayoutPaid' })).toEqual(['e'])

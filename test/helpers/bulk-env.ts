@@ -62,13 +62,21 @@ export function useBulkEnv(prefix: string): BulkEnv {
     control: (method, path, body) => env.call(method, `/__emulator${path}`, body),
     async paid(count) {
       const amount = { minorCurrencyUnits: 1000, currency: 'AUD' }
-      const agreement = await env.call('POST', '/payto/agreement', { customerName: 'Jo Citizen', customerAccIdentifier: { Bban: { value: '062-000 12345678' } }, terms: { AgreementRequestTermsOpen: {} }, purpose: 'Bulk test' })
+      const agreement = await env.call('POST', '/payto/agreement', {
+        customerName: 'Jo Citizen',
+        customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+        terms: { AgreementRequestTermsOpen: {} },
+        purpose: 'Bulk test',
+      })
       await env.call('POST', '/simulation', { AdvanceClock: { seconds: 5 } })
       const ids: string[] = []
       for (let n = 0; n < count; n++) {
         const token = await env.call('POST', '/tokens', { CreatePayToToken: { amount, agreementToken: agreement.token } })
         const order = await env.call('POST', '/orders', { CreateOnlineOrder: { referenceOrderId: `${prefix}-${++serial}`, amount } })
-        ids.push((await env.call('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } })).PayOrderComplete.transactionId)
+        ids.push(
+          (await env.call('POST', `/orders/${order.OnlineOrder.order.orderId}/pay`, { PayByPayTo: { paymentTokenId: token.PayToToken.paymentTokenId } }))
+            .PayOrderComplete.transactionId,
+        )
       }
       return ids
     },

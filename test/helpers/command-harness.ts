@@ -124,10 +124,7 @@ export interface RecordingHarness {
  * A server that records every request, for the file or describe it is called in. Before each
  * test it forgets the requests and answers with `defaultAnswer` again.
  */
-export function useRecordingServer(
-  defaultAnswer: Responder = () => ({ status: 200, body: {} }),
-  options: { credential?: string } = {},
-): RecordingHarness {
+export function useRecordingServer(defaultAnswer: Responder = () => ({ status: 200, body: {} }), options: { credential?: string } = {}): RecordingHarness {
   const running = started<{ server: RecordingServer; config: TempConfigDir }>('The server of useRecordingServer()')
   beforeAll(async () => running.set({ server: await startRecordingServer(defaultAnswer), config: makeTempConfigDir('payfac-recording-') }))
   afterAll(async () => {

@@ -22,12 +22,18 @@ export async function advanceClock(json: Json, seconds: number): Promise<void> {
  * the approval delay): one-off for `oneOff` minor units of AUD, or open.
  */
 export async function activeAgreement(json: Json, terms: { oneOff: number } | 'open'): Promise<string> {
-  const sent = await json('api', 'POST', '/payto/agreement', '--data', JSON.stringify({
-    customerName: 'Jo Citizen',
-    customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
-    terms: terms === 'open' ? { AgreementRequestTermsOpen: {} } : { AgreementRequestTermsOneOff: { amount: { amount: terms.oneOff, currency: 'AUD' } } },
-    purpose: 'Command test',
-  }))
+  const sent = await json(
+    'api',
+    'POST',
+    '/payto/agreement',
+    '--data',
+    JSON.stringify({
+      customerName: 'Jo Citizen',
+      customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+      terms: terms === 'open' ? { AgreementRequestTermsOpen: {} } : { AgreementRequestTermsOneOff: { amount: { amount: terms.oneOff, currency: 'AUD' } } },
+      purpose: 'Command test',
+    }),
+  )
   await advanceClock(json, 5)
   return sent.token
 }

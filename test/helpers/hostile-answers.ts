@@ -48,11 +48,23 @@ export async function startHostileService(script: HostileScript = () => ({ statu
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-      const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      const request = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }
       arrived.push(request)
       const answer = current(request)
       const bytes =
-        answer.body === undefined ? Buffer.alloc(0) : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body instanceof Uint8Array ? Buffer.from(answer.body) : Buffer.from(JSON.stringify(answer.body))
+        answer.body === undefined
+          ? Buffer.alloc(0)
+          : typeof answer.body === 'string'
+            ? Buffer.from(answer.body)
+            : answer.body instanceof Uint8Array
+              ? Buffer.from(answer.body)
+              : Buffer.from(JSON.stringify(answer.body))
       const headers: Record<string, string> = { 'content-type': 'application/json' }
       for (const [name, value] of Object.entries(answer.headers ?? {})) {
         if (value === null) delete headers[name.toLowerCase()]

@@ -46,7 +46,15 @@ export async function startKeyring(): Promise<KeyringSession> {
   for (let i = 0; i < 100; i += 1) {
     const asked = spawnSync(
       'dbus-send',
-      ['--session', '--dest=org.freedesktop.DBus', '--type=method_call', '--print-reply', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+      [
+        '--session',
+        '--dest=org.freedesktop.DBus',
+        '--type=method_call',
+        '--print-reply',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      ],
       { env: { ...process.env, ...env }, encoding: 'utf8' },
     )
     if (asked.stdout.includes('boolean true')) return { env, stop }

@@ -11,7 +11,10 @@ export interface SpawnResult {
   stderr: string
 }
 
-export function spawnCli(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string } = {}): Promise<SpawnResult> {
+export function spawnCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string } = {},
+): Promise<SpawnResult> {
   return new Promise((resolvePromise, reject) => {
     const env: Record<string, string> = {}
     for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...options.env })) if (value !== undefined) env[key] = value

@@ -40,7 +40,10 @@ describe('common shapes', () => {
   })
 
   it('describeIssues names the field in one line', () => {
-    const r = s.CreateOnlineOrder.safeParse({ amount: { minorCurrencyUnits: 1, currency: 'AUD' }, items: [{ amount: money, description: 'x', quantity: 1, colour: 'red' }] })
+    const r = s.CreateOnlineOrder.safeParse({
+      amount: { minorCurrencyUnits: 1, currency: 'AUD' },
+      items: [{ amount: money, description: 'x', quantity: 1, colour: 'red' }],
+    })
     expect(r.success).toBe(false)
     if (!r.success) expect(s.describeIssues(r.error, 'CreateOnlineOrder')).toBe('CreateOnlineOrder.items[0]: unknown field "colour"')
     const missing = s.CreateRefund.safeParse({})
@@ -88,7 +91,9 @@ describe('request schemas are strict', () => {
     if (!both.success) expect(s.describeIssues(both.error)).toMatch(/^customerAccIdentifier: expected exactly one of/)
     const oneOff = { AgreementRequestTermsOneOff: { amount: { amount: 1250, currency: 'AUD' } } }
     expect(s.SendAgreement.safeParse({ ...base, terms: oneOff, customerAccIdentifier: { Bban: { value: '1' } } }).success).toBe(true)
-    expect(s.SendAgreement.safeParse({ ...base, terms: { ...oneOff, AgreementRequestTermsOpen: {} }, customerAccIdentifier: { Bban: { value: '1' } } }).success).toBe(false)
+    expect(
+      s.SendAgreement.safeParse({ ...base, terms: { ...oneOff, AgreementRequestTermsOpen: {} }, customerAccIdentifier: { Bban: { value: '1' } } }).success,
+    ).toBe(false)
   })
 
   it('webhook subscriptions need https (loopback http allowed for local receivers)', () => {
@@ -195,9 +200,13 @@ describe('ACTIONS', () => {
     expect(s.parseAction('PATCH /transactions/{transactionId}', { CaptureFunds: { anything: 1 } }).ok).toBe(true)
     expect(s.parseAction('PATCH /transactions/{transactionId}', { CreateRefund: { refundAmount: 5 }, CaptureFunds: {} })).toEqual({
       ok: false,
-      message: 'the body must have exactly one key (one of CreateRefund, ReverseFundsTransfer, TransferFunds, CaptureFunds, CancelAuthorisation); found CreateRefund, CaptureFunds',
+      message:
+        'the body must have exactly one key (one of CreateRefund, ReverseFundsTransfer, TransferFunds, CaptureFunds, CancelAuthorisation); found CreateRefund, CaptureFunds',
     })
-    expect(s.parseAction('POST /orders', { CreateOrder: {} })).toMatchObject({ ok: false, message: expect.stringMatching(/"CreateOrder" is not an action of POST \/orders/) })
+    expect(s.parseAction('POST /orders', { CreateOrder: {} })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/"CreateOrder" is not an action of POST \/orders/),
+    })
     expect(s.parseAction('POST /orders', { CreateOnlineOrder: {} })).toEqual({ ok: false, message: 'CreateOnlineOrder.amount: is required (expected object)' })
     expect(s.parseAction('PATCH /sources/blockedcards/{cardBlockId}', { Unblock: {} }).ok).toBe(true)
     expect(s.parseAction('POST /orders', [1]).ok).toBe(false)

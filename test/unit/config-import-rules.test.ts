@@ -20,7 +20,10 @@ describe('src/config imports', () => {
       if (spec.startsWith('.')) {
         const target = path.resolve(ROOT, spec)
         const allowed =
-          target.startsWith(ROOT + path.sep) || target === path.resolve(ROOT, '../well-known.js') || target === path.resolve(ROOT, '../client/fast-check.js') || target === path.resolve(ROOT, '../client/key-prefix.js')
+          target.startsWith(ROOT + path.sep) ||
+          target === path.resolve(ROOT, '../well-known.js') ||
+          target === path.resolve(ROOT, '../client/fast-check.js') ||
+          target === path.resolve(ROOT, '../client/key-prefix.js')
         expect(allowed, `${spec} from ${name}`).toBe(true)
       } else {
         expect(['conf', 'zod', 'proper-lockfile', '@napi-rs/keyring'].includes(spec) || spec.startsWith('node:'), `${spec} from ${name}`).toBe(true)

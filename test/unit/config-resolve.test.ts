@@ -134,7 +134,12 @@ describe('resolveSettings: values and their precedence', () => {
   it('records, for whoami, what each setting won over: the same sources as the notices', () => {
     const s = resolve(
       { profile: 'dev', baseUrl: 'https://flag.example.com' },
-      { PAYFAC_PROFILE: 'prod', PAYFAC_BASE_URL: 'https://env.example.com', PAYFAC_API_KEY: 'sandbox_sk_envSecretKey0009', PAYFAC_MERCHANT_ID: 'mcht_EnvMerchant00001' },
+      {
+        PAYFAC_PROFILE: 'prod',
+        PAYFAC_BASE_URL: 'https://env.example.com',
+        PAYFAC_API_KEY: 'sandbox_sk_envSecretKey0009',
+        PAYFAC_MERCHANT_ID: 'mcht_EnvMerchant00001',
+      },
     )
     expect(s.overridden).toEqual({
       profile: ['PAYFAC_PROFILE=prod'],
@@ -297,7 +302,9 @@ describe('resolveSettings: the environment follows the values in effect', () => 
   })
 
   it('takes a replaced key’s prefix before the host: a sandbox key on a remote host is sandbox', () => {
-    const s = resolve({}, { PAYFAC_BASE_URL: 'https://sandbox.example.com', PAYFAC_API_KEY: 'sandbox_sk_replacedKey0001' }, 'loop', [{ ...LOCAL_LOOPBACK, credential: 'sandbox_sk_loopKey000001', credentialKind: 'merchant-secret-key' }])
+    const s = resolve({}, { PAYFAC_BASE_URL: 'https://sandbox.example.com', PAYFAC_API_KEY: 'sandbox_sk_replacedKey0001' }, 'loop', [
+      { ...LOCAL_LOOPBACK, credential: 'sandbox_sk_loopKey000001', credentialKind: 'merchant-secret-key' },
+    ])
     expect(s.environment).toBe('sandbox')
     expect(s.environmentReason).toContain('the credential (PAYFAC_API_KEY) is a sandbox_ key')
   })

@@ -9,9 +9,28 @@ import { soundStore, storeSchema, type Profile } from '../../src/config/profiles
 import { pendingSecret, resolveSettings, type ProfileSource } from '../../src/config/resolve.js'
 
 const REF = { service: 'payfac', account: 'vault#0a1b2c3d' }
-const FILE: Profile = { name: 'file', environment: 'sandbox', baseUrl: 'https://sb.example.com', credentialKind: 'merchant-secret-key', credential: 'sandbox_sk_fileSecret0001' }
-const VAULT: Profile = { name: 'vault', environment: 'production', baseUrl: 'https://api.example.com', credentialKind: 'merchant-secret-key', credentialKeychain: REF, credentialMasked: 'live_sk_…0002' }
-const CMD: Profile = { name: 'cmd', environment: 'production', baseUrl: 'https://api.example.com', credentialKind: 'merchant-secret-key', credentialCommand: 'op read op://ops/payfac/secret' }
+const FILE: Profile = {
+  name: 'file',
+  environment: 'sandbox',
+  baseUrl: 'https://sb.example.com',
+  credentialKind: 'merchant-secret-key',
+  credential: 'sandbox_sk_fileSecret0001',
+}
+const VAULT: Profile = {
+  name: 'vault',
+  environment: 'production',
+  baseUrl: 'https://api.example.com',
+  credentialKind: 'merchant-secret-key',
+  credentialKeychain: REF,
+  credentialMasked: 'live_sk_…0002',
+}
+const CMD: Profile = {
+  name: 'cmd',
+  environment: 'production',
+  baseUrl: 'https://api.example.com',
+  credentialKind: 'merchant-secret-key',
+  credentialCommand: 'op read op://ops/payfac/secret',
+}
 
 const store = (active?: string): ProfileSource => ({
   get: (name) => [FILE, VAULT, CMD].find((p) => p.name === name),
@@ -72,7 +91,11 @@ describe('resolution of a secret kept elsewhere', () => {
   it('runs PAYFAC_CREDENTIAL_COMMAND for an env-only set-up, and infers the kind of what it printed', () => {
     const input = { flags: {}, env: { PAYFAC_CREDENTIAL_COMMAND: 'pass show payfac', PAYFAC_BASE_URL: 'https://api.example.com' }, store: store() }
     expect(pendingSecret(input)).toEqual({ store: 'command', command: 'pass show payfac', origin: 'PAYFAC_CREDENTIAL_COMMAND' })
-    expect(resolveSettings({ ...input, revealed: 'live_api_cmdSecret0004' })).toMatchObject({ profileName: undefined, credentialKind: 'marketplace-api-key', credentialStore: 'command' })
+    expect(resolveSettings({ ...input, revealed: 'live_api_cmdSecret0004' })).toMatchObject({
+      profileName: undefined,
+      credentialKind: 'marketplace-api-key',
+      credentialStore: 'command',
+    })
   })
 
   it('refuses a fetched key of another kind or environment than its profile says', () => {

@@ -41,6 +41,8 @@ describe('where the credential comes from', () => {
     }
     expect(checkCredentialStore(settings({ credentialStore: 'keychain' }), FILE).detail).toBe('the OS keychain (profile prod)')
     expect(checkCredentialStore(settings({ credentialStore: 'command' }), FILE).detail).toContain('a credential command')
-    expect(checkCredentialStore(settings({ credentialStore: 'file', environment: 'sandbox', credential: 'sandbox_sk_x0000001' }), FILE).detail).toBe(`the profile file ${FILE} (mode 0600) (profile prod)`)
+    expect(checkCredentialStore(settings({ credentialStore: 'file', environment: 'sandbox', credential: 'sandbox_sk_x0000001' }), FILE).detail).toBe(
+      `the profile file ${FILE} (mode 0600) (profile prod)`,
+    )
   })
 })

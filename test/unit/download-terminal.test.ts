@@ -4,7 +4,12 @@ import { inertText } from '../../src/cli/files/download.js'
 
 async function collect(chunks: Array<Buffer | string>): Promise<string> {
   let text = ''
-  for await (const piece of inertText((async function* () { yield* chunks })())) text += piece
+  for await (const piece of inertText(
+    (async function* () {
+      yield* chunks
+    })(),
+  ))
+    text += piece
   return text
 }
 

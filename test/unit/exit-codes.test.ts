@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 
-import { ApiError, ConnectionError, InvalidInputError, ListIntegrityError, OutcomeUnknownError, PageLimitError, ResponseFormatError, TimeoutError } from '../../src/client/errors.js'
+import {
+  ApiError,
+  ConnectionError,
+  InvalidInputError,
+  ListIntegrityError,
+  OutcomeUnknownError,
+  PageLimitError,
+  ResponseFormatError,
+  TimeoutError,
+} from '../../src/client/errors.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors/index.js'
 import { describeError, exitCodeFor } from '../../src/cli/errors/exit-codes.js'
 import { ConfigError } from '../../src/config/errors.js'
@@ -43,8 +52,16 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     ['a list page shorter than promised', new ListIntegrityError({ page: 3, reason: 'short-page', message: 'Page 3 of 4 had 0 records' }), 7],
     ['a malformed list page', new ListIntegrityError({ page: 2, reason: 'malformed-page', message: 'Page 2 is malformed' }), 7],
     ['an unknown outcome', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'status', status: 503, cause: api(503) }), 7],
-    ['an unknown outcome interrupted by SIGINT', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGINT', cause: 'SIGINT' }), 130],
-    ['an unknown outcome interrupted by SIGTERM', new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGTERM', cause: 'SIGTERM' }), 143],
+    [
+      'an unknown outcome interrupted by SIGINT',
+      new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGINT', cause: 'SIGINT' }),
+      130,
+    ],
+    [
+      'an unknown outcome interrupted by SIGTERM',
+      new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGTERM', cause: 'SIGTERM' }),
+      143,
+    ],
     ['an earlier outcome the service cannot tell', new UnresolvedOutcomeError('cannot tell', 'payfac orders list'), 7],
     ['a wait that ran out', new WaitTimeoutError('still pending'), 8],
     ['an interruption', new InterruptedError(), 130],
@@ -129,7 +146,10 @@ describe('describeError', () => {
   })
 
   it.each([
-    ['The following errors occurred:\n  --csv=true cannot also be provided when using --json\n  --json=true cannot also be provided when using --csv', 'use either --json or --csv, not both'],
+    [
+      'The following errors occurred:\n  --csv=true cannot also be provided when using --json\n  --json=true cannot also be provided when using --csv',
+      'use either --json or --csv, not both',
+    ],
     ['Missing required flag amount', '--amount is required'],
     ['All of the following must be provided when using --amount: --currency', '--amount needs --currency too'],
     ['Parsing --limit \n\tExpected an integer but received: x', '--limit must be a whole number (got "x")'],

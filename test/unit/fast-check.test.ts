@@ -101,7 +101,7 @@ describe('fastCheck', () => {
     expect(fastCheck(z.string().refine(() => true))).toBeUndefined()
   })
 
-  it.each(zodSchemas)('%s: its plan, as JSON, checks exactly as the schema\'s own predicate', (_name, schema) => {
+  it.each(zodSchemas)("%s: its plan, as JSON, checks exactly as the schema's own predicate", (_name, schema) => {
     const plan = planOf(schema)
     const fast = fastCheck(schema)
     expect(plan === undefined).toBe(fast === undefined)

@@ -48,7 +48,11 @@ describe('the unknown-flag message', () => {
   it('names the flag as typed and the nearest one, for a person and under --json', () => {
     expect(rewordParseError(nonexistent(['--ammount']))).toBe('unknown flag --ammount. Did you mean --amount?')
     const report = describeError(nonexistent(['--jq']))
-    expect(report).toMatchObject({ code: 2, message: 'unknown flag --jq. Did you mean --query?', json: { message: 'unknown flag --jq. Did you mean --query?' } })
+    expect(report).toMatchObject({
+      code: 2,
+      message: 'unknown flag --jq. Did you mean --query?',
+      json: { message: 'unknown flag --jq. Did you mean --query?' },
+    })
   })
 
   it('pairs each of several unknown flags with its suggestion, leaving out those without one', () => {

@@ -101,28 +101,53 @@ describe('the ledger and the reconciler', () => {
   })
 
   const txn = (id: string, amount: number, fee: number, status = 'paid') => ({
-    purchaseDetails: { transactionId: id, merchantId: 'mcht_a', referenceOrderId: `ref-${id}`, amount: { minorCurrencyUnits: amount, currency: 'AUD' }, surchargeAmount: 0, status },
+    purchaseDetails: {
+      transactionId: id,
+      merchantId: 'mcht_a',
+      referenceOrderId: `ref-${id}`,
+      amount: { minorCurrencyUnits: amount, currency: 'AUD' },
+      surchargeAmount: 0,
+      status,
+    },
     serviceFees: { totalAmount: fee },
   })
-  const entry = (type: string, transactionId: string | null, amount: number, extra: Record<string, unknown> = {}) => ({ type, transactionId, merchantId: 'mcht_a', amount: { minorCurrencyUnits: amount, currency: 'AUD' }, ...extra })
+  const entry = (type: string, transactionId: string | null, amount: number, extra: Record<string, unknown> = {}) => ({
+    type,
+    transactionId,
+    merchantId: 'mcht_a',
+    amount: { minorCurrencyUnits: amount, currency: 'AUD' },
+    ...extra,
+  })
 
   it('matches payments, fees, refunds and payouts, and names every kind of difference', () => {
     const ledger = new LedgerBook(parseLedger('Ref,Amt,Ccy\nref-t1,10.00,AUD\nref-t2,9.99,AUD\nstray,1.00,AUD\n', columns, 'decimal'))
     const r = new Reconciler('AUD', ledger)
     for (const e of [
-      entry('Payment', 't1', 1000), entry('ServiceFee', 't1', -45),
-      entry('Payment', 't2', 2000), entry('Payment', 't2', 2000), entry('ServiceFee', 't2', -60),
+      entry('Payment', 't1', 1000),
+      entry('ServiceFee', 't1', -45),
+      entry('Payment', 't2', 2000),
+      entry('Payment', 't2', 2000),
+      entry('ServiceFee', 't2', -60),
       entry('ServiceFee', 't3', -31),
       entry('Refund', 't1', -300, { refundId: 'r1' }),
       entry('Payment', 't9', 500),
-    ]) r.addEntry(e)
+    ])
+      r.addEntry(e)
     const kinds = [
       ...r.checkTransaction(txn('t1', 1000, 45)),
       ...r.checkTransaction(txn('t2', 2000, 60)),
       ...r.checkTransaction(txn('t3', 3000, 30)),
       ...r.checkRefund({ refundId: 'r1', merchantId: 'mcht_a', amount: { minorCurrencyUnits: 300, currency: 'AUD' } }),
       ...r.checkRefund({ refundId: 'r2', merchantId: 'mcht_a', amount: { minorCurrencyUnits: 100, currency: 'AUD' } }),
-      ...r.checkPayout({ payoutId: 'p1', amount: { minorCurrencyUnits: 700 }, breakdown: { broughtForward: { minorCurrencyUnits: 0 }, carriedForward: { minorCurrencyUnits: 0 } } }, 655, [-700]),
+      ...r.checkPayout(
+        {
+          payoutId: 'p1',
+          amount: { minorCurrencyUnits: 700 },
+          breakdown: { broughtForward: { minorCurrencyUnits: 0 }, carriedForward: { minorCurrencyUnits: 0 } },
+        },
+        655,
+        [-700],
+      ),
       ...r.finish(),
     ].map((d) => `${d.kind} ${d.reference}`)
     expect(kinds).toEqual([
@@ -136,7 +161,9 @@ describe('the ledger and the reconciler', () => {
       'unexpected-entry t9',
       'ledger-unmatched stray',
     ])
-    expect(r.summary()).toMatch(/^Reconciled 7 records against 8 settlement entries: 2 matched, 9 differences\. AUD: payments 55\.00, refunds -3\.00, fees -1\.36/)
+    expect(r.summary()).toMatch(
+      /^Reconciled 7 records against 8 settlement entries: 2 matched, 9 differences\. AUD: payments 55\.00, refunds -3\.00, fees -1\.36/,
+    )
   })
 })
 

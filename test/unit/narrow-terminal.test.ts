@@ -93,8 +93,22 @@ describe('a list table at 80 columns', () => {
 describe('profiles list at 80 columns', () => {
   it('keeps the base URL whole, and gives up the key hint first', async () => {
     const rows: ProfileRow[] = [
-      { name: 'sandbox-payments', active: true, environment: 'sandbox', baseUrl: 'https://sandbox.payments.example.com', credentialKind: 'merchant-secret-key', credential: 'sandbox_sk_…1234' },
-      { name: 'local', active: false, environment: 'local', baseUrl: 'http://127.0.0.1:4010', credentialKind: 'merchant-secret-key', credential: 'sandbox_sk_…0001' },
+      {
+        name: 'sandbox-payments',
+        active: true,
+        environment: 'sandbox',
+        baseUrl: 'https://sandbox.payments.example.com',
+        credentialKind: 'merchant-secret-key',
+        credential: 'sandbox_sk_…1234',
+      },
+      {
+        name: 'local',
+        active: false,
+        environment: 'local',
+        baseUrl: 'http://127.0.0.1:4010',
+        credentialKind: 'merchant-secret-key',
+        credential: 'sandbox_sk_…0001',
+      },
     ]
     const notices: string[] = []
     const o = options('table', { isTTY: true, color: true, width: 80, notice: (l) => notices.push(l) })

@@ -35,7 +35,9 @@ const commands = IDS.map((id) => ({
   flags:
     id === 'orders:list'
       ? [
-          'all', 'json', 'csv',
+          'all',
+          'json',
+          'csv',
           { name: 'status', value: true, options: ['pending', 'paid', 'cancelled'] },
           { name: 'order-id', value: true, multiple: true },
           { name: 'profile', value: true },
@@ -105,7 +107,9 @@ describe('completion', () => {
     const zsh = completionScript('zsh', 'payfac', commands, CURRENCIES)
     expect(zsh).toMatch(/^#compdef payfac\n/)
     expect(zsh).toContain('compdef _payfac_zsh payfac')
-    expect(zsh).toContain("'orders list'|'orders list '*) command='orders list'; next=''; flags='--all --csv --ids --json --limit --order-id --profile --status'")
+    expect(zsh).toContain(
+      "'orders list'|'orders list '*) command='orders list'; next=''; flags='--all --csv --ids --json --limit --order-id --profile --status'",
+    )
     expect(zsh).toContain("'orders list --status') printf '%s\\n' 'pending' 'paid' 'cancelled' ;;")
     expect(zsh).toContain("*' --currency') printf '%s\\n' AUD EUR NZD USD ;;")
     expect(zsh).toContain("*' --profile') payfac profiles list -q 2>/dev/null ;;")
@@ -115,7 +119,9 @@ describe('completion', () => {
 
   it('writes a fish script with the same cases, values and repeat rule', () => {
     const fish = completionScript('fish', 'payfac', commands, CURRENCIES)
-    expect(fish).toContain("case 'orders list' 'orders list *'\n      set command 'orders list'\n      set next\n      set flags --all --csv --ids --json --limit --order-id --profile --status\n      set valued --limit --order-id --profile --status\n      set repeatable --order-id")
+    expect(fish).toContain(
+      "case 'orders list' 'orders list *'\n      set command 'orders list'\n      set next\n      set flags --all --csv --ids --json --limit --order-id --profile --status\n      set valued --limit --order-id --profile --status\n      set repeatable --order-id",
+    )
     expect(fish).toContain("case 'orders list --status'\n      printf '%s\\n' 'pending' 'paid' 'cancelled'")
     expect(fish).toContain("case '* --currency'\n      printf '%s\\n' AUD EUR NZD USD")
     expect(fish).toContain("set word (string replace -r -- '^-q$' '--ids' $word)")

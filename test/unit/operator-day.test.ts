@@ -37,8 +37,14 @@ describe('calendar months', () => {
 
   it('a list query gets the month in its own range fields', () => {
     const now = new Date('2026-11-15T10:00:00Z')
-    expect(withMonth({ createdAfter: undefined, createdBefore: undefined }, { month: '2026-01' }, now)).toEqual({ createdAfter: '2026-01-01', createdBefore: '2026-02-01' })
-    expect(withMonth({ createdFromInclusive: undefined }, { 'last-month': true }, now)).toEqual({ createdFromInclusive: '2026-10-01', createdToExclusive: '2026-11-01' })
+    expect(withMonth({ createdAfter: undefined, createdBefore: undefined }, { month: '2026-01' }, now)).toEqual({
+      createdAfter: '2026-01-01',
+      createdBefore: '2026-02-01',
+    })
+    expect(withMonth({ createdFromInclusive: undefined }, { 'last-month': true }, now)).toEqual({
+      createdFromInclusive: '2026-10-01',
+      createdToExclusive: '2026-11-01',
+    })
     expect(withMonth({ createdAfter: '2026-01-05' }, {}, now)).toEqual({ createdAfter: '2026-01-05' })
     expect(() => withMonth({ createdAfter: '2026-01-05' }, { month: '2026-01' }, now)).toThrow(/whole range/)
   })
@@ -102,12 +108,20 @@ describe('small things an operator meets', () => {
   })
 
   it('text given for an order id that looks like a reference suggests orders list --reference', () => {
-    expect(() => checkPrefix('month-239', 'ordr', 'Order id')).toThrow(expect.objectContaining({ hint: expect.stringContaining('orders list --reference month-239') }))
+    expect(() => checkPrefix('month-239', 'ordr', 'Order id')).toThrow(
+      expect.objectContaining({ hint: expect.stringContaining('orders list --reference month-239') }),
+    )
     expect(() => checkPrefix('cust_1', 'ordr', 'Order id')).toThrow(expect.objectContaining({ hint: expect.not.stringContaining('--reference') }))
   })
 
   it('balances carry an exact decimal beside each minor amount', () => {
-    const answer = balancesWithDecimals({ merchantId: 'm', balances: [{ currency: 'JPY', available: { minorCurrencyUnits: 1234, currency: 'JPY' } }, { currency: 'AUD', pending: { minorCurrencyUnits: -5, currency: 'AUD' } }] })
+    const answer = balancesWithDecimals({
+      merchantId: 'm',
+      balances: [
+        { currency: 'JPY', available: { minorCurrencyUnits: 1234, currency: 'JPY' } },
+        { currency: 'AUD', pending: { minorCurrencyUnits: -5, currency: 'AUD' } },
+      ],
+    })
     expect(answer.balances[0]?.available).toEqual({ minorCurrencyUnits: 1234, currency: 'JPY', decimal: '1234' })
     expect(answer.balances[1]?.pending).toEqual({ minorCurrencyUnits: -5, currency: 'AUD', decimal: '-0.05' })
   })

@@ -59,7 +59,13 @@ describe('CSV written by csv-stringify', () => {
 
   it('a list one record at a time: the same bytes as the rule', async () => {
     const o = options('csv')
-    expect(await renderList(view, generate(records.length, (i) => records[i] as Note, 37), o)).toBe(records.length)
+    expect(
+      await renderList(
+        view,
+        generate(records.length, (i) => records[i] as Note, 37),
+        o,
+      ),
+    ).toBe(records.length)
     expect(o.text()).toBe(expected(records))
   })
 
@@ -81,7 +87,11 @@ describe('CSV written by csv-stringify', () => {
     const long: Note[] = Array.from({ length: 400 }, (_, i) => ({ id: `long_${i}`, note: 'x'.repeat(200), count: i }))
     const o = options('csv')
     const seen: string[] = []
-    await renderList(view, batched(long, 200, () => seen.push(o.text())), o)
+    await renderList(
+      view,
+      batched(long, 200, () => seen.push(o.text())),
+      o,
+    )
     // Before page 2: the header and all 200 rows of page 1 (about 44 KB), nothing of page 2.
     expect(seen[1]).toBe(expected(long.slice(0, 200)))
     expect(o.text()).toBe(expected(long))

@@ -26,7 +26,12 @@ describe('src/output imports', () => {
       const spec = (match[3] ?? match[4] ?? match[5]) as string
       const target = spec.startsWith('.') ? path.resolve(path.dirname(file), spec) : spec
       if (!spec.startsWith('.')) {
-        expect(['jmespath', 'cli-table3'].includes(spec) || spec.startsWith('node:') || (/^csv-stringify(\/sync)?$/.test(spec) && file.endsWith(`${path.sep}csv.ts`)), `${spec}`).toBe(true)
+        expect(
+          ['jmespath', 'cli-table3'].includes(spec) ||
+            spec.startsWith('node:') ||
+            (/^csv-stringify(\/sync)?$/.test(spec) && file.endsWith(`${path.sep}csv.ts`)),
+          `${spec}`,
+        ).toBe(true)
       } else if (!target.startsWith(ROOT + path.sep)) {
         const inClient = target.startsWith(path.resolve(ROOT, '../client') + path.sep)
         const isMoney = target === path.resolve(ROOT, '../client/money.js')

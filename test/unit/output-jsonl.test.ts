@@ -53,7 +53,10 @@ describe('JSON Lines', () => {
     await expect(renderList(view, source, o)).rejects.toBeInstanceOf(OutputInterruptedError)
     const text = o.text()
     expect(text.endsWith('\n')).toBe(true)
-    const lines = text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as Item)
+    const lines = text
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => JSON.parse(line) as Item)
     expect(lines.length).toBeGreaterThan(1000)
     expect(lines.length).toBeLessThan(10_000)
     expect(lines.map((l) => l.id)).toEqual(Array.from({ length: lines.length }, (_, i) => `itm_${i}`))

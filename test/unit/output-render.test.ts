@@ -57,7 +57,11 @@ describe('JSON', () => {
   it.each([0, 1, 1000])('a list of %i records from an async generator is one valid JSON array', async (count) => {
     const o = options('json')
     const records = Array.from({ length: count }, (_, i) => row(i))
-    const written = await renderList(rowView, generate(count, (i) => row(i)), o)
+    const written = await renderList(
+      rowView,
+      generate(count, (i) => row(i)),
+      o,
+    )
     expect(written).toBe(count)
     expect(JSON.parse(o.text())).toEqual(records)
     expect(o.text()).toBe(`${JSON.stringify(records, null, 2)}\n`)
@@ -92,7 +96,11 @@ describe('JSON', () => {
 describe('CSV', () => {
   it('writes a header of dot paths, money as minor units and currency, then one row per record', async () => {
     const o = options('csv')
-    const count = await renderList(rowView, generate(2, (i) => row(i)), o)
+    const count = await renderList(
+      rowView,
+      generate(2, (i) => row(i)),
+      o,
+    )
     expect(count).toBe(2)
     const [header, first, second, end] = o.text().split('\n')
     expect(header).toBe(
@@ -139,18 +147,16 @@ describe('tables', () => {
 
   it('off a TTY: tab-separated text, header once, no borders, no colour even if asked', async () => {
     const o = options('table', { isTTY: false, color: true })
-    await renderList(rowView, generate(3, (i) => row(i)), o)
+    await renderList(
+      rowView,
+      generate(3, (i) => row(i)),
+      o,
+    )
     const text = o.text()
     expect(text).not.toMatch(ANSI)
     expect(text).not.toMatch(BOX)
     expect(text).toBe(
-      [
-        'Id\tTotal\tFee\tNote',
-        'row_0\t12.50 AUD\t0.30 AUD\tnote 0',
-        'row_1\t12.51 AUD\t0.30 AUD\tnote 1',
-        'row_2\t12.52 AUD\t0.30 AUD\tnote 2',
-        '',
-      ].join('\n'),
+      ['Id\tTotal\tFee\tNote', 'row_0\t12.50 AUD\t0.30 AUD\tnote 0', 'row_1\t12.51 AUD\t0.30 AUD\tnote 1', 'row_2\t12.52 AUD\t0.30 AUD\tnote 2', ''].join('\n'),
     )
   })
 
@@ -170,7 +176,13 @@ describe('tables', () => {
   it('writes nothing for an empty list and returns 0', async () => {
     for (const isTTY of [true, false]) {
       const o = options('table', { isTTY })
-      expect(await renderList(rowView, generate(0, (i) => row(i)), o)).toBe(0)
+      expect(
+        await renderList(
+          rowView,
+          generate(0, (i) => row(i)),
+          o,
+        ),
+      ).toBe(0)
       expect(o.text()).toBe('')
     }
   })
@@ -179,8 +191,16 @@ describe('tables', () => {
     const o = options('table', { isTTY: true, color: true, columns: ['id', 'note'] })
     const count = TABLE_BATCH_ROWS * 2 + 1
     const id = (i: number) => `row_${String(i).padStart(3, '0')}`
-    await renderList(rowView, generate(count, (i) => row(i, { id: id(i), note: i < 50 ? 'short' : `a much longer note on row ${i}` }), 50), o)
-    const lines = o.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n')
+    await renderList(
+      rowView,
+      generate(count, (i) => row(i, { id: id(i), note: i < 50 ? 'short' : `a much longer note on row ${i}` }), 50),
+      o,
+    )
+    const lines = o
+      .text()
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trimEnd()
+      .split('\n')
     expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1)
     expect(lines.filter((line) => line.startsWith('└'))).toHaveLength(1)
     expect(lines.filter((line) => line.startsWith('│ row_'))).toHaveLength(count)
@@ -192,7 +212,11 @@ describe('tables', () => {
   it('never shifts piped columns: a later, longer cell stays in its tab-separated field', async () => {
     const o = options('table', { columns: ['id', 'note'] })
     const count = TABLE_BATCH_ROWS + 5
-    await renderList(rowView, generate(count, (i) => row(i, { id: i === count - 1 ? 'a-much-longer-id' : `r${i}` }), 1000), o)
+    await renderList(
+      rowView,
+      generate(count, (i) => row(i, { id: i === count - 1 ? 'a-much-longer-id' : `r${i}` }), 1000),
+      o,
+    )
     const lines = o.text().trimEnd().split('\n')
     expect(lines).toHaveLength(count + 1)
     expect(lines.filter((l) => l.startsWith('Id'))).toHaveLength(1)
@@ -205,7 +229,11 @@ describe('tables', () => {
     for (const color of [true, false]) {
       const o = options('table', { isTTY: true, color, width: 64 })
       await renderList(rowView, [long], o)
-      const lines = o.text().replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n')
+      const lines = o
+        .text()
+        .replace(/\u001b\[[0-9;]*m/g, '')
+        .trimEnd()
+        .split('\n')
       for (const line of lines) expect(line.length).toBeLessThanOrEqual(64)
       expect(o.text()).toContain('row_0123456789abcdef0123')
       expect(o.text()).toContain('12.51 AUD')
@@ -259,12 +287,16 @@ describe('--columns', () => {
     expect(o.text()).toBe('Created\tId\tTotal (minor units)\n2024-05-01 10:00:00Z\trow_1\t1251\n')
   })
 
-  it('takes any dot path of the JSON record, not only the view\'s columns', async () => {
+  it("takes any dot path of the JSON record, not only the view's columns", async () => {
     const table = options('table', { columns: ['id', 'customer.address.city'] })
     await renderList(rowView, [row(1)], table)
     expect(table.text()).toBe('Id\tcustomer.address.city\nrow_1\tSydney\n')
     const csv = options('csv', { columns: ['id', 'metadata.nested.x'] })
-    await renderList(rowView, generate(2, (i) => row(i)), csv)
+    await renderList(
+      rowView,
+      generate(2, (i) => row(i)),
+      csv,
+    )
     expect(csv.text()).toBe('id,metadata.nested.x\nrow_0,1\nrow_1,1\n')
     const one = options('table', { columns: ['customer.name'] })
     await renderRecord(rowView, row(1), one)
@@ -303,7 +335,11 @@ describe('streaming', () => {
   it('waits for drain on a slow stream and still writes everything', async () => {
     const slow = slowWritable(64)
     const records = Array.from({ length: 300 }, (_, i) => row(i))
-    await renderList(rowView, generate(300, (i) => row(i)), { format: 'json', out: slow.out, isTTY: false, color: false })
+    await renderList(
+      rowView,
+      generate(300, (i) => row(i)),
+      { format: 'json', out: slow.out, isTTY: false, color: false },
+    )
     await new Promise<void>((resolve) => slow.out.end(resolve))
     expect(JSON.parse(slow.text())).toEqual(records)
     expect(slow.drains()).toBeGreaterThan(0)
@@ -401,13 +437,21 @@ describe('CSV formula injection (OWASP)', () => {
 describe('--query and --ids', () => {
   it('applies a JMESPath expression to the streamed array, or to the bare record', async () => {
     const list = options('json', { query: '[].id' })
-    await renderList(rowView, generate(3, (i) => row(i)), list)
+    await renderList(
+      rowView,
+      generate(3, (i) => row(i)),
+      list,
+    )
     expect(JSON.parse(list.text())).toEqual(['row_0', 'row_1', 'row_2'])
     const one = options('json', { query: 'customer.address.city' })
     await renderRecord(rowView, row(1), one)
     expect(one.text()).toBe('Sydney\n')
-    const filtered = options('json', { query: "[?total.minorCurrencyUnits > `1251`].id | [0]" })
-    await renderList(rowView, generate(4, (i) => row(i)), filtered)
+    const filtered = options('json', { query: '[?total.minorCurrencyUnits > `1251`].id | [0]' })
+    await renderList(
+      rowView,
+      generate(4, (i) => row(i)),
+      filtered,
+    )
     expect(filtered.text()).toBe('row_2\n')
   })
 
@@ -417,7 +461,11 @@ describe('--query and --ids', () => {
     await renderRecord(rowView, row(1), one)
     expect(one.text()).toBe('null\n')
     const whole = options('json', { query: '[?id==`"nope"`] | [0]', notice: (line) => notes.push(line) })
-    await renderList(rowView, generate(3, (i) => row(i)), whole)
+    await renderList(
+      rowView,
+      generate(3, (i) => row(i)),
+      whole,
+    )
     expect(whole.text()).toBe('null\n')
     const found = options('json', { query: 'id', notice: (line) => notes.push(line) })
     await renderRecord(rowView, row(2), found)
@@ -433,7 +481,11 @@ describe('--query and --ids', () => {
 
   it('prints only the ids, one a line, for a list and for one record', async () => {
     const list = options('table', { ids: true })
-    await renderList(rowView, generate(3, (i) => row(i)), list)
+    await renderList(
+      rowView,
+      generate(3, (i) => row(i)),
+      list,
+    )
     expect(list.text()).toBe('row_0\nrow_1\nrow_2\n')
     const one = options('json', { ids: true })
     await renderRecord(rowView, row(7), one)
@@ -447,7 +499,11 @@ describe('--query over a list, streamed when it is a plain projection', () => {
     async (expression) => {
       const records = Array.from({ length: 5 }, (_, i) => row(i, i === 2 ? { note: null } : {}))
       const o = options('json', { query: expression })
-      await renderList(rowView, generate(5, (i) => records[i] as Row), o)
+      await renderList(
+        rowView,
+        generate(5, (i) => records[i] as Row),
+        o,
+      )
       const whole = jmespath.search(records as never, expression) as unknown
       expect(o.text()).toBe(typeof whole === 'string' ? `${whole}\n` : whole === null ? 'null\n' : `${JSON.stringify(whole, null, 2)}\n`)
     },
@@ -473,7 +529,11 @@ describe('--query over a list, streamed when it is a plain projection', () => {
 
 describe('a source that hands over a page at a time (the client walk: batches())', () => {
   /** Records in pages of `size`, each page after a turn of the event loop; iterating one by one is refused. */
-  function paged<T>(records: T[], size: number, hooks: { before?: (page: number) => Promise<void> } = {}): AsyncIterable<T> & { batches(): AsyncIterable<T[]> } {
+  function paged<T>(
+    records: T[],
+    size: number,
+    hooks: { before?: (page: number) => Promise<void> } = {},
+  ): AsyncIterable<T> & { batches(): AsyncIterable<T[]> } {
     return {
       [Symbol.asyncIterator]() {
         throw new Error('a batched source is read page by page')
@@ -492,7 +552,13 @@ describe('a source that hands over a page at a time (the client walk: batches())
   it.each(['csv', 'json', 'jsonl', 'table'] as const)('%s: writes the same text as the same records one by one', async (format) => {
     const one = options(format)
     const paging = options(format)
-    expect(await renderList(rowView, generate(records.length, (i) => records[i] as Row), one)).toBe(1234)
+    expect(
+      await renderList(
+        rowView,
+        generate(records.length, (i) => records[i] as Row),
+        one,
+      ),
+    ).toBe(1234)
     expect(await renderList(rowView, paged(records, 500), paging)).toBe(1234)
     expect(paging.text()).toBe(one.text())
   })
@@ -501,7 +567,13 @@ describe('a source that hands over a page at a time (the client walk: batches())
     const view: View<Row> = { ...rowView, json: (r) => ({ id: r.id, cents: r.total.minorCurrencyUnits }) }
     const o = options('json')
     await renderList(view, paged(records.slice(0, 30), 7), o)
-    expect(o.text()).toBe(`${JSON.stringify(records.slice(0, 30).map((r) => view.json?.(r)), null, 2)}\n`)
+    expect(o.text()).toBe(
+      `${JSON.stringify(
+        records.slice(0, 30).map((r) => view.json?.(r)),
+        null,
+        2,
+      )}\n`,
+    )
   })
 
   it('writes each page before the next one arrives', async () => {

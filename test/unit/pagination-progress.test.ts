@@ -55,7 +55,8 @@ describe.concurrent('a walk that makes no progress', () => {
   })
 
   it('stops at a page of records already seen even when the counts promise more pages', async () => {
-    const fetchPage = async (page: number) => full(page, page === 3 ? ['p1a', 'p1b'] : [`p${page}a`, `p${page}b`], { 'page-count': '1000', 'total-record-count': '2000' })
+    const fetchPage = async (page: number) =>
+      full(page, page === 3 ? ['p1a', 'p1b'] : [`p${page}a`, `p${page}b`], { 'page-count': '1000', 'total-record-count': '2000' })
     const { items, error } = await collect(iteratePages(fetchPage, 1, { identify: (r) => (r as { id: string }).id, concurrency: 1 }))
     expect((error as ListIntegrityError).page).toBe(3)
     expect((error as ListIntegrityError).reason).toBe('repeated-page')

@@ -195,7 +195,11 @@ describe('look-ahead', () => {
     const requested: number[] = []
     const fetchPage = async (page: number) => {
       requested.push(page)
-      return toPage(Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i), { 'page-count': '50', 'total-record-count': '500' }, { page, limit: 10 })
+      return toPage(
+        Array.from({ length: 10 }, (_, i) => (page - 1) * 10 + i),
+        { 'page-count': '50', 'total-record-count': '500' },
+        { page, limit: 10 },
+      )
     }
     const { items } = await collect(iteratePages(fetchPage, 1, { max: 25, concurrency: 8 }))
     expect(items).toHaveLength(25)

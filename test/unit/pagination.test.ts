@@ -155,7 +155,11 @@ describe('iteratePages', () => {
   it('keeps memory flat: a million records across 10 000 pages pass through', async () => {
     const limit = 100
     const fetchPage = async (page: number): Promise<Page<number>> =>
-      toPage(Array.from({ length: limit }, (_, i) => (page - 1) * limit + i), { 'page-count': '10000', 'total-record-count': '1000000' }, { page, limit })
+      toPage(
+        Array.from({ length: limit }, (_, i) => (page - 1) * limit + i),
+        { 'page-count': '10000', 'total-record-count': '1000000' },
+        { page, limit },
+      )
     let count = 0
     for await (const _ of iteratePages(fetchPage, 1)) count++
     expect(count).toBe(1_000_000)

@@ -11,7 +11,9 @@ function clientWith(items: unknown[]): PayfacClient {
 }
 
 const ORDER = 'ordr_LookupOrder000001'
-const tx = (transactionId: string, status: string | undefined) => ({ purchaseDetails: { transactionId, orderId: ORDER, ...(status === undefined ? {} : { status }) } })
+const tx = (transactionId: string, status: string | undefined) => ({
+  purchaseDetails: { transactionId, orderId: ORDER, ...(status === undefined ? {} : { status }) },
+})
 
 describe('the payment of an order', () => {
   it('skips the transactions that took no money, whatever their case', async () => {
@@ -24,10 +26,14 @@ describe('the payment of an order', () => {
   it('counts a transaction without a status, or with a status it does not know, as the payment', async () => {
     expect(tookNoMoney(undefined)).toBe(false)
     expect((await paymentOf(clientWith([tx('tran_NoStatus00000001', undefined)]), ORDER))?.purchaseDetails?.transactionId).toBe('tran_NoStatus00000001')
-    expect((await paymentOf(clientWith([tx('tran_Failed000000001', 'failed'), tx('tran_Settling00000001', 'settling')]), ORDER))?.purchaseDetails?.transactionId).toBe('tran_Settling00000001')
+    expect(
+      (await paymentOf(clientWith([tx('tran_Failed000000001', 'failed'), tx('tran_Settling00000001', 'settling')]), ORDER))?.purchaseDetails?.transactionId,
+    ).toBe('tran_Settling00000001')
   })
 
   it('ignores a transaction of another order', async () => {
-    expect(await paymentOf(clientWith([{ purchaseDetails: { transactionId: 'tran_Other0000000001', orderId: 'ordr_Other0000000001', status: 'paid' } }]), ORDER)).toBeUndefined()
+    expect(
+      await paymentOf(clientWith([{ purchaseDetails: { transactionId: 'tran_Other0000000001', orderId: 'ordr_Other0000000001', status: 'paid' } }]), ORDER),
+    ).toBeUndefined()
   })
 })

@@ -27,12 +27,9 @@ describe('inferCredentialKind', () => {
     expect(inferCredentialKind(key)).toBe(kind)
   })
 
-  it.each([[JWT], ['test_sk_abc123'], ['sk_abc123'], ['sandbox_xx_abc'], ['random-token'], ['']])(
-    'cannot tell the kind of %j',
-    (key) => {
-      expect(inferCredentialKind(key)).toBeUndefined()
-    },
-  )
+  it.each([[JWT], ['test_sk_abc123'], ['sk_abc123'], ['sandbox_xx_abc'], ['random-token'], ['']])('cannot tell the kind of %j', (key) => {
+    expect(inferCredentialKind(key)).toBeUndefined()
+  })
 
   it('names the ten kinds of the contract', () => {
     expect(CREDENTIAL_KINDS).toHaveLength(10)
@@ -105,13 +102,10 @@ describe('maskCredential', () => {
 })
 
 describe('isLoopbackUrl', () => {
-  it.each(['http://127.0.0.1:4010', 'http://localhost:3000/x', 'http://[::1]:80', 'http://127.1.2.3', 'https://api.localhost'])(
-    '%s is this machine',
-    (url) => expect(isLoopbackUrl(url)).toBe(true),
+  it.each(['http://127.0.0.1:4010', 'http://localhost:3000/x', 'http://[::1]:80', 'http://127.1.2.3', 'https://api.localhost'])('%s is this machine', (url) =>
+    expect(isLoopbackUrl(url)).toBe(true),
   )
-  it.each(['https://sandbox.example.com', 'http://10.0.0.1', 'http://emulator:4010', 'not a url'])('%s is not', (url) =>
-    expect(isLoopbackUrl(url)).toBe(false),
-  )
+  it.each(['https://sandbox.example.com', 'http://10.0.0.1', 'http://emulator:4010', 'not a url'])('%s is not', (url) => expect(isLoopbackUrl(url)).toBe(false))
 })
 
 describe('parseProfile', () => {
@@ -160,9 +154,9 @@ describe('parseProfile', () => {
 
   it('accepts a JWT of any JWT kind, and http to this machine for production', () => {
     expect(parseProfile({ ...base, credentialKind: 'customer-jwt', credential: JWT }).credentialKind).toBe('customer-jwt')
-    expect(
-      parseProfile({ ...base, environment: 'production', credential: 'live_sk_abc12345', baseUrl: 'http://127.0.0.1:8443' }).baseUrl,
-    ).toBe('http://127.0.0.1:8443')
+    expect(parseProfile({ ...base, environment: 'production', credential: 'live_sk_abc12345', baseUrl: 'http://127.0.0.1:8443' }).baseUrl).toBe(
+      'http://127.0.0.1:8443',
+    )
   })
 })
 

@@ -275,10 +275,7 @@ describe('ProfileStore: a damaged file is reported and never touched', () => {
       'a profile missing its credential',
       '{"version": 1, "profiles": {"dev": {"name": "dev", "environment": "sandbox", "baseUrl": "https://x.example", "credentialKind": "merchant-secret-key"}}}',
     ],
-    [
-      'a profile stored under another name',
-      JSON.stringify({ version: 1, profiles: { dev: { ...profile(), name: 'prod' } } }),
-    ],
+    ['a profile stored under another name', JSON.stringify({ version: 1, profiles: { dev: { ...profile(), name: 'prod' } } })],
     ['an active name with no profile', JSON.stringify({ version: 1, active: 'gone', profiles: {} })],
   ]
 

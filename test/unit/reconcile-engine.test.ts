@@ -21,13 +21,24 @@ const entry = (type: string, ids: { t?: string; r?: string }, amount: unknown, m
   amount,
 })
 const txn = (id: string, status: string, amount: Loose, fee?: number, extra: Loose = {}): Loose => ({
-  purchaseDetails: { transactionId: id, merchantId: 'mcht_a', orderId: `ord-${id}`, referenceOrderId: `ref-${id}`, amount, surchargeAmount: 0, status, ...extra },
+  purchaseDetails: {
+    transactionId: id,
+    merchantId: 'mcht_a',
+    orderId: `ord-${id}`,
+    referenceOrderId: `ref-${id}`,
+    amount,
+    surchargeAmount: 0,
+    status,
+    ...extra,
+  },
   ...(fee === undefined ? {} : { serviceFees: { totalAmount: fee } }),
 })
 
 function month(label?: string) {
   const columns = parseLedgerColumns('reference=Ref,amount=Amt,currency=Ccy')
-  const ledger = new LedgerBook(parseLedger('Ref,Amt,Ccy\nref-t1,10.00,AUD\nord-t2,20.50,AUD\nr2,-1.00,AUD\nt11,10.01,AUD\nstray,1.00,AUD\nnz,1.00,NZD\n', columns, 'decimal'))
+  const ledger = new LedgerBook(
+    parseLedger('Ref,Amt,Ccy\nref-t1,10.00,AUD\nord-t2,20.50,AUD\nr2,-1.00,AUD\nt11,10.01,AUD\nstray,1.00,AUD\nnz,1.00,NZD\n', columns, 'decimal'),
+  )
   const r = new Reconciler('AUD', ledger, label)
   const entries: Loose[] = [
     entry('Payment', { t: 't1' }, money(1000)),
@@ -82,7 +93,11 @@ function month(label?: string) {
     ...r.checkRefund({ refundId: 'r2', refundAmount: money(100) }),
     ...r.checkRefund({ refundId: 'r3', merchantId: 'mcht_b', amount: money(50) }),
     ...r.checkRefund({ refundId: 'r4', amount: money(50, 'NZD') }),
-    ...r.checkPayout({ payoutId: 'p1', merchantId: 'mcht_a', amount: money(700), breakdown: { broughtForward: money(0), carriedForward: money(0) } }, 655, [-700, -700]),
+    ...r.checkPayout(
+      { payoutId: 'p1', merchantId: 'mcht_a', amount: money(700), breakdown: { broughtForward: money(0), carriedForward: money(0) } },
+      655,
+      [-700, -700],
+    ),
     ...r.finish(),
   ]
   return { r, rows }
@@ -170,17 +185,47 @@ const GOLDEN_ROWS = [
   { kind: 'not-in-ledger', reference: 't12', expected: 'a ledger line of 7.00 AUD', found: 'none', merchantId: 'mcht_a' },
   { kind: 'missing-payment', reference: 't13', expected: '1.00 AUD', found: 'no entry', merchantId: 'mcht_b' },
   { kind: 'not-in-ledger', reference: 't13', expected: 'a ledger line of 1.00 AUD', found: 'none', merchantId: 'mcht_b' },
-  { kind: 'unexpected-entry', reference: 't14', expected: 'no entry (transaction failed)', found: 'Payment 6.00 AUD, Payment 6.00 AUD, ServiceFee -0.06 AUD', merchantId: 'mcht_a' },
+  {
+    kind: 'unexpected-entry',
+    reference: 't14',
+    expected: 'no entry (transaction failed)',
+    found: 'Payment 6.00 AUD, Payment 6.00 AUD, ServiceFee -0.06 AUD',
+    merchantId: 'mcht_a',
+  },
   { kind: 'duplicate-refund', reference: 'r1', expected: '1 entry of -3.00 AUD', found: '2 entries', merchantId: 'mcht_a' },
   { kind: 'missing-refund', reference: 'r3', expected: '-0.50 AUD', found: 'no entry', merchantId: 'mcht_b' },
-  { kind: 'payout-sum', reference: 'p1', expected: '7.00 AUD', found: '6.55 AUD (brought forward 0.00 AUD + entries 6.55 AUD − carried forward 0.00 AUD)', merchantId: 'mcht_a' },
+  {
+    kind: 'payout-sum',
+    reference: 'p1',
+    expected: '7.00 AUD',
+    found: '6.55 AUD (brought forward 0.00 AUD + entries 6.55 AUD − carried forward 0.00 AUD)',
+    merchantId: 'mcht_a',
+  },
   { kind: 'payout-entry', reference: 'p1', expected: '1 Payout entry of -7.00 AUD', found: '-7.00 AUD, -7.00 AUD', merchantId: 'mcht_a' },
-  { kind: 'unexpected-entry', reference: 't3', expected: 'no transaction paid in the range', found: 'Payment 5.00 NZD, ServiceFee -0.15 NZD', merchantId: 'mcht_b' },
+  {
+    kind: 'unexpected-entry',
+    reference: 't3',
+    expected: 'no transaction paid in the range',
+    found: 'Payment 5.00 NZD, ServiceFee -0.15 NZD',
+    merchantId: 'mcht_b',
+  },
   { kind: 'unexpected-entry', reference: 't6', expected: 'no transaction paid in the range', found: 'Payment 12.00 AUD', merchantId: null },
-  { kind: 'unexpected-entry', reference: 't7', expected: 'no transaction paid in the range', found: 'Payment 0.10 AUD, ServiceFee -0.10 AUD', merchantId: 'mcht_b' },
+  {
+    kind: 'unexpected-entry',
+    reference: 't7',
+    expected: 'no transaction paid in the range',
+    found: 'Payment 0.10 AUD, ServiceFee -0.10 AUD',
+    merchantId: 'mcht_b',
+  },
   { kind: 'unexpected-entry', reference: 't15', expected: 'no transaction paid in the range', found: 'Payment 0.00 AUD', merchantId: 'mcht_a' },
   { kind: 'unexpected-entry', reference: 'r9', expected: 'no refund in the range', found: 'Refund -0.20 NZD, Refund -0.21 NZD', merchantId: 'mcht_b' },
-  { kind: 'ledger-unmatched', reference: 'stray', expected: '1.00 AUD (ledger line 6)', found: 'no transaction or refund with this reference', merchantId: null },
+  {
+    kind: 'ledger-unmatched',
+    reference: 'stray',
+    expected: '1.00 AUD (ledger line 6)',
+    found: 'no transaction or refund with this reference',
+    merchantId: null,
+  },
 ]
 const GOLDEN_COUNTS = { entries: 32, checked: 15, matched: 2, differences: 26 }
 const GOLDEN_SUMMARY =

@@ -107,7 +107,9 @@ describe('cards, URL passwords and free text', () => {
   it('keeps the last four digits of a card number and hides the security code whole', () => {
     const body = { CreateCardPaymentSource: { cardNumber: '4111 1111 1111 1111', cvc: '123', expiryMonth: 12, cardholderName: 'Ada' } }
     expect(redactJson(body)).toEqual({ CreateCardPaymentSource: { cardNumber: '****1111', cvc: REDACTED, expiryMonth: 12, cardholderName: 'Ada' } })
-    expect(redactJson({ card: { pan: 4111111111111111, cvv: 999, securityCode: '0000' } })).toEqual({ card: { pan: '****1111', cvv: REDACTED, securityCode: REDACTED } })
+    expect(redactJson({ card: { pan: 4111111111111111, cvv: 999, securityCode: '0000' } })).toEqual({
+      card: { pan: '****1111', cvv: REDACTED, securityCode: REDACTED },
+    })
   })
 
   it('hides the password of a URL and keeps the user and host', () => {

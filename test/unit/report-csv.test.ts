@@ -63,7 +63,9 @@ describe.concurrent('the report CSV rewritten', () => {
     const first = await rewrite(body, state, { range: range('2026-11-01T00:00:00Z', '2026-11-02T00:00:00Z'), index: 1 })
     const second = await rewrite(body, state, { range: range('2026-11-02T00:00:00Z', '2026-11-03T00:00:00Z'), index: 2 })
     expect(first + second).toBe(`${HEADER}a,2026-11-01T00:00:00Z,P,1,AUD,x\r\nb,"2026-11-02T00:00:00Z",P,1,AUD,x\r\n`)
-    const other = await failure(() => rewrite('settlementEntryId,createdAt,type,amount,currency\n', state, { range: range('2026-11-03T00:00:00Z', '2026-11-04T00:00:00Z'), index: 3 }))
+    const other = await failure(() =>
+      rewrite('settlementEntryId,createdAt,type,amount,currency\n', state, { range: range('2026-11-03T00:00:00Z', '2026-11-04T00:00:00Z'), index: 3 }),
+    )
     expect(other.message).toMatch(/header differs from the first part's \(5 columns against 6\) \(part 3\)/)
   })
 
@@ -108,6 +110,8 @@ describe.concurrent('download checks', () => {
       for await (const _ of guardedBody(broken(), at)) void _
     })
     expect(error).toBeInstanceOf(ConnectionError)
-    expect(error.message).toBe('GET /transactions/settlement/report failed: the connection was lost after 5 bytes of the answer: other side closed; what was received is incomplete')
+    expect(error.message).toBe(
+      'GET /transactions/settlement/report failed: the connection was lost after 5 bytes of the answer: other side closed; what was received is incomplete',
+    )
   })
 })

@@ -24,13 +24,34 @@ const PRODUCTION: ResolvedSettings = {
   notices: [],
   origins: { baseUrl: 'profile prod', credential: 'profile prod' },
 }
-const SANDBOX: ResolvedSettings = { ...PRODUCTION, profileName: 'sbx', environment: 'sandbox', credential: 'sandbox_sk_sessionTestKey001', credentialKind: 'merchant-secret-key' }
-
-function session(over: Partial<SafetyInput> = {}): SafetySession {
-  return new SafetySession({ commandId: 'webhooks:create', settings: PRODUCTION, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false, ...over })
+const SANDBOX: ResolvedSettings = {
+  ...PRODUCTION,
+  profileName: 'sbx',
+  environment: 'sandbox',
+  credential: 'sandbox_sk_sessionTestKey001',
+  credentialKind: 'merchant-secret-key',
 }
 
-const request = (method: string): OutgoingRequest => ({ method, url: 'https://api.example.com/webhooks', path: '/webhooks', headers: {}, body: { url: 'https://example.com/hook' } })
+function session(over: Partial<SafetyInput> = {}): SafetySession {
+  return new SafetySession({
+    commandId: 'webhooks:create',
+    settings: PRODUCTION,
+    dryRun: false,
+    yes: false,
+    again: false,
+    bin: 'payfac',
+    terminal: false,
+    ...over,
+  })
+}
+
+const request = (method: string): OutgoingRequest => ({
+  method,
+  url: 'https://api.example.com/webhooks',
+  path: '/webhooks',
+  headers: {},
+  body: { url: 'https://example.com/hook' },
+})
 
 async function refusal(run: () => unknown): Promise<Error> {
   try {
@@ -64,7 +85,9 @@ describe('the production guard, by the request’s method', () => {
   })
 
   it('never asks on a terminal when --no-input is given or CI is set: exit 3, naming why', async () => {
-    expect((await refusal(() => session({ terminal: true, noInput: true }).intercept(request('POST')))).message).toContain('and --no-input was given: nothing was sent')
+    expect((await refusal(() => session({ terminal: true, noInput: true }).intercept(request('POST')))).message).toContain(
+      'and --no-input was given: nothing was sent',
+    )
     vi.stubEnv('CI', 'true')
     expect((await refusal(() => session({ terminal: true }).intercept(request('POST')))).message).toContain('and CI is set (CI=true): nothing was sent')
   })
@@ -131,7 +154,13 @@ describe('who can be asked', () => {
 })
 
 describe('the emulator control commands', () => {
-  const local: ResolvedSettings = { ...SANDBOX, profileName: 'local', environment: 'local', baseUrl: 'http://127.0.0.1:4010', origins: { baseUrl: 'profile local', credential: 'profile local' } }
+  const local: ResolvedSettings = {
+    ...SANDBOX,
+    profileName: 'local',
+    environment: 'local',
+    baseUrl: 'http://127.0.0.1:4010',
+    origins: { baseUrl: 'profile local', credential: 'profile local' },
+  }
   const control = (settings: ResolvedSettings) => session({ commandId: 'emulator:reset', settings })
 
   it('act on an emulator on this machine', () => {
@@ -139,7 +168,12 @@ describe('the emulator control commands', () => {
   })
 
   it('refuse an address that is not this machine from a variable or a profile: exit 2 (a usage error)', () => {
-    const remote = { ...local, environment: 'production' as const, baseUrl: 'https://api.example.com', origins: { baseUrl: 'PAYFAC_BASE_URL', credential: 'PAYFAC_API_KEY' } }
+    const remote = {
+      ...local,
+      environment: 'production' as const,
+      baseUrl: 'https://api.example.com',
+      origins: { baseUrl: 'PAYFAC_BASE_URL', credential: 'PAYFAC_API_KEY' },
+    }
     expect(() => control(remote).admit()).toThrow(UsageError)
     expect(() => control({ ...SANDBOX, origins: { baseUrl: 'profile sbx', credential: 'profile sbx' } }).admit()).toThrow(/is not on this machine/)
   })

@@ -13,7 +13,11 @@ const OBEYED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
 describe('sanitizeLine', () => {
   it.each([
     ['OSC 52 (writes the clipboard)', 'x\u001b]52;c;ZWNobyBoaQ==\u0007y', 'x\\u001b]52;c;ZWNobyBoaQ==\\u0007y'],
-    ['OSC 8 (a link to another site)', '\u001b]8;;https://evil.example\u001b\\pay here\u001b]8;;\u001b\\', '\\u001b]8;;https://evil.example\\u001b\\pay here\\u001b]8;;\\u001b\\'],
+    [
+      'OSC 8 (a link to another site)',
+      '\u001b]8;;https://evil.example\u001b\\pay here\u001b]8;;\u001b\\',
+      '\\u001b]8;;https://evil.example\\u001b\\pay here\\u001b]8;;\\u001b\\',
+    ],
     ['OSC 0 (sets the window title)', '\u001b]0;owned\u0007', '\\u001b]0;owned\\u0007'],
     ['CSI clear screen and home', '\u001b[2J\u001b[H', '\\u001b[2J\\u001b[H'],
     ['a fake success line after CR and a line feed', 'failed\r\nSuccess, exit 0', 'failed\\r\\nSuccess, exit 0'],
@@ -61,7 +65,16 @@ describe('sanitizeText', () => {
 
 describe('visibleControl', () => {
   it('writes the five short escapes JSON knows and \\uXXXX for the rest', () => {
-    expect(['\b', '\f', '\n', '\r', '\t', '\u001b', '\u009b', '\u202e'].map(visibleControl)).toEqual(['\\b', '\\f', '\\n', '\\r', '\\t', '\\u001b', '\\u009b', '\\u202e'])
+    expect(['\b', '\f', '\n', '\r', '\t', '\u001b', '\u009b', '\u202e'].map(visibleControl)).toEqual([
+      '\\b',
+      '\\f',
+      '\\n',
+      '\\r',
+      '\\t',
+      '\\u001b',
+      '\\u009b',
+      '\\u202e',
+    ])
   })
 })
 

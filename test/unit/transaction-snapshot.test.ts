@@ -7,7 +7,8 @@ import type { Transaction } from '../../src/client/schemas/transactions.js'
 import { bodyHash, entriesSince, snapshotOf } from '../../src/cli/safety/transaction-ops.js'
 
 const entry = (eventType: string, amount: number, identifier: string | null, eventTime: string) => ({ eventType, amount, identifier, eventTime })
-const tx = (timelines: ReturnType<typeof entry>[]) => ({ purchaseDetails: { status: 'paid', refundedAmount: 0, refundIds: [] }, timelines }) as unknown as Transaction
+const tx = (timelines: ReturnType<typeof entry>[]) =>
+  ({ purchaseDetails: { status: 'paid', refundedAmount: 0, refundIds: [] }, timelines }) as unknown as Transaction
 
 const paid = entry('PaymentSucceed', 5000, null, '2026-11-25T10:00:00Z')
 const oldRefund = entry('PaymentRefunded', 500, 'rfnd_old', '2026-11-25T10:05:00Z')

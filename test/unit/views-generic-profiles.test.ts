@@ -43,7 +43,14 @@ describe('rawView (generic)', () => {
 
   it('shows an array answer as a list, and a scalar as one value', async () => {
     const list = options('table')
-    await renderRecord(rawView, [{ id: 'x', n: 1 }, { id: 'y', n: 2 }], list)
+    await renderRecord(
+      rawView,
+      [
+        { id: 'x', n: 1 },
+        { id: 'y', n: 2 },
+      ],
+      list,
+    )
     expect(list.text()).toBe('id\tn\nx\t1\ny\t2\n')
     const scalar = options('table')
     await renderRecord(rawView, 'ok', scalar)

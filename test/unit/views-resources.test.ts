@@ -83,7 +83,16 @@ function keys<T>(columns: Column<T>[]): string[] {
 
 describe('orderView', () => {
   it('lists the fields a person needs first, money as 12.50 AUD', async () => {
-    expect(keys(orderView.columns)).toEqual(['orderId', 'status', 'amount', 'transactionId', 'referenceOrderId', 'createdAt', 'description', 'customerEmailAddress'])
+    expect(keys(orderView.columns)).toEqual([
+      'orderId',
+      'status',
+      'amount',
+      'transactionId',
+      'referenceOrderId',
+      'createdAt',
+      'description',
+      'customerEmailAddress',
+    ])
     const paid = { ...order, status: 'paid', transactionId: 'tran_ZqCNoNcm_22WeZ-j' } as Order
     const [header, line] = await listTable(orderView, [paid])
     expect(header).toMatch(/^Order\s+Status\s+Amount\s+Transaction\s+Reference\s+Created\s+Description\s+Customer email$/)
@@ -142,16 +151,7 @@ describe('payOrderCompleteView', () => {
 
 describe('transactionView', () => {
   it('lists id, status, money, refunded amount, order, paid on, payment status and refund ids', async () => {
-    expect(keys(transactionView.columns)).toEqual([
-      'transactionId',
-      'status',
-      'amount',
-      'refundedAmount',
-      'orderId',
-      'paidOn',
-      'paymentStatus',
-      'refundIds',
-    ])
+    expect(keys(transactionView.columns)).toEqual(['transactionId', 'status', 'amount', 'refundedAmount', 'orderId', 'paidOn', 'paymentStatus', 'refundIds'])
     const [, line] = await listTable(transactionView, [details])
     expect(line).toMatch(
       /^tran_ZqCNoNcm_22WeZ-j\s+partially_refunded\s+12\.50 AUD\s+5\.00 AUD\s+ordr_ZqCNoNcm_22WeZ-j\s+2024-05-01\s+Settled\s+rfnd_A1, rfnd_B2$/,

@@ -19,7 +19,10 @@ function fakeTime() {
   }
 }
 
-const classify = (status: string) => ({ status, state: status === 'Active' ? ('done' as const) : status === 'Declined' ? ('failed' as const) : ('pending' as const) })
+const classify = (status: string) => ({
+  status,
+  state: status === 'Active' ? ('done' as const) : status === 'Declined' ? ('failed' as const) : ('pending' as const),
+})
 
 describe('poll', () => {
   it('reads at once, then every interval, until the record is done', async () => {
@@ -104,7 +107,9 @@ describe('poll', () => {
 
   it('throws what a read throws when nothing aborted', async () => {
     const time = fakeTime()
-    await expect(poll({ read: async () => Promise.reject(new Error('404')), classify, intervalMs: 1, timeoutMs: 10, now: time.now, sleep: time.sleep })).rejects.toThrow('404')
+    await expect(
+      poll({ read: async () => Promise.reject(new Error('404')), classify, intervalMs: 1, timeoutMs: 10, now: time.now, sleep: time.sleep }),
+    ).rejects.toThrow('404')
   })
 })
 

@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 const v8 = vi.hoisted(() => ({ newSpace: 0, flags: [] as string[] }))
 vi.mock('node:v8', () => ({
-  getHeapSpaceStatistics: () => [{ space_name: 'old_space', space_size: 1 << 30 }, { space_name: 'new_space', space_size: v8.newSpace }],
+  getHeapSpaceStatistics: () => [
+    { space_name: 'old_space', space_size: 1 << 30 },
+    { space_name: 'new_space', space_size: v8.newSpace },
+  ],
   setFlagsFromString: (flag: string) => v8.flags.push(flag),
 }))
 

@@ -4,12 +4,7 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 
 import * as library from '../../src/client/index.js'
-import {
-  parseWebhookSignatureHeader,
-  signWebhookPayload,
-  verifyWebhookSignature,
-  webhookSignatureHeader,
-} from '../../src/client/webhook-signature.js'
+import { parseWebhookSignatureHeader, signWebhookPayload, verifyWebhookSignature, webhookSignatureHeader } from '../../src/client/webhook-signature.js'
 
 const secret = 'whsec_localTestSecret'
 const body = '{"webhookEventType":"TransactionPaid","event":{"orderId":"ordr_1"}}'
@@ -44,7 +39,11 @@ describe('verifyWebhookSignature', () => {
   })
 
   it('refuses a tampered body, another secret or another timestamp', () => {
-    expect(verifyWebhookSignature(secret, header, body.replace('ordr_1', 'ordr_2'), { now: t })).toEqual({ ok: false, reason: 'signature_mismatch', timestamp: t })
+    expect(verifyWebhookSignature(secret, header, body.replace('ordr_1', 'ordr_2'), { now: t })).toEqual({
+      ok: false,
+      reason: 'signature_mismatch',
+      timestamp: t,
+    })
     expect(verifyWebhookSignature('whsec_other', header, body, { now: t })).toMatchObject({ ok: false, reason: 'signature_mismatch' })
     const moved = header.replace(`t=${t}`, `t=${t + 1}`)
     expect(verifyWebhookSignature(secret, moved, body, { now: t })).toMatchObject({ ok: false, reason: 'signature_mismatch' })

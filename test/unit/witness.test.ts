@@ -27,10 +27,19 @@ const NOW = Date.parse('2026-11-25T12:00:00.000Z')
 const ago = (ms: number) => new Date(NOW - ms).toISOString()
 
 function transaction(timelines: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Transaction {
-  return { purchaseDetails: { transactionId: 'tran_witness000000001', amount: { minorCurrencyUnits: 5000, currency: 'AUD' } }, timelines, ...extra } as Transaction
+  return {
+    purchaseDetails: { transactionId: 'tran_witness000000001', amount: { minorCurrencyUnits: 5000, currency: 'AUD' } },
+    timelines,
+    ...extra,
+  } as Transaction
 }
 
-const refunded = (amount: number, eventTime: string | null | undefined, identifier = 'rfnd_one') => ({ eventType: 'PaymentRefunded', amount, identifier, eventTime })
+const refunded = (amount: number, eventTime: string | null | undefined, identifier = 'rfnd_one') => ({
+  eventType: 'PaymentRefunded',
+  amount,
+  identifier,
+  eventTime,
+})
 
 describe('the window', () => {
   it('takes durations with a unit, plain seconds, days, and 0', () => {
@@ -124,7 +133,9 @@ describe('an identical refund', () => {
   })
 
   it('with no time shown counts as within the window, and says so', () => {
-    expect(findRefund(transaction([refunded(1000, null)]), 1000, 'AUD', NOW, DAY)).toBe('refund rfnd_one of 10.00 AUD at a time the service does not show, within the 24h window')
+    expect(findRefund(transaction([refunded(1000, null)]), 1000, 'AUD', NOW, DAY)).toBe(
+      'refund rfnd_one of 10.00 AUD at a time the service does not show, within the 24h window',
+    )
     expect(findRefund(transaction([refunded(1000, 'garbled')]), 1000, 'AUD', NOW, DAY)).toContain('rfnd_one')
   })
 
@@ -222,7 +233,10 @@ describe('the payout witness read', () => {
 
   it('reads one page when the page reaches past the window, and stops there', async () => {
     const now = NOW
-    const { client, asked } = pagedClient([[payout('payout_a', 500, ago(60_000)), payout('payout_b', 700, ago(2 * HOUR))], [payout('payout_c', 1000, ago(3 * HOUR))]], now)
+    const { client, asked } = pagedClient(
+      [[payout('payout_a', 500, ago(60_000)), payout('payout_b', 700, ago(2 * HOUR))], [payout('payout_c', 1000, ago(3 * HOUR))]],
+      now,
+    )
     const read = await witnessPayout(client, TEN, undefined, HOUR)
     expect(read.seen).toBeUndefined()
     expect(asked).toEqual([undefined])
@@ -249,7 +263,14 @@ describe('the payout witness asks for newest first', () => {
             const ordered = query.sort === '-createdAt' ? [...all].reverse() : all
             const n = query.page ?? 1
             const limit = query.limit ?? 20
-            return { items: ordered.slice((n - 1) * limit, n * limit), page: n, limit, pageCount: Math.ceil(all.length / limit), totalRecordCount: all.length, serverTime: NOW }
+            return {
+              items: ordered.slice((n - 1) * limit, n * limit),
+              page: n,
+              limit,
+              pageCount: Math.ceil(all.length / limit),
+              totalRecordCount: all.length,
+              serverTime: NOW,
+            }
           },
         },
       },

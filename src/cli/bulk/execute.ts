@@ -116,17 +116,29 @@ function failure(line: number, error: unknown, interrupted: boolean): RowResult 
 /** The summary on stderr, and the run's exit: 0 all done, 6 some failed, 7 some unknown. */
 function conclude(x: Execution, counts: Results['counts'], fatal: unknown, interrupted: boolean): BulkSummary {
   const finished = counts.done + counts['skipped-already-done'] + counts.failed + counts.unknown
-  const summary: BulkSummary = { rows: x.checked.rows, done: counts.done, skipped: counts['skipped-already-done'], failed: counts.failed, unknown: counts.unknown }
+  const summary: BulkSummary = {
+    rows: x.checked.rows,
+    done: counts.done,
+    skipped: counts['skipped-already-done'],
+    failed: counts.failed,
+    unknown: counts.unknown,
+  }
   const out = x.host.flags.out as string | undefined
   const where = out ? `; results in ${out}` : ''
   const words = `${counts.done} done, ${counts['skipped-already-done']} skipped (done before), ${counts.failed} failed, ${counts.unknown} unknown of ${x.checked.rows} rows${finished < x.checked.rows ? ` (${x.checked.rows - finished} not started)` : ''}${where}`
-  const again = 'Run the same command again with the same file: it skips the rows done, looks up on the service those whose answer was lost, and sends only the rest.'
+  const again =
+    'Run the same command again with the same file: it skips the rows done, looks up on the service those whose answer was lost, and sends only the rest.'
   if (interrupted) throw new InterruptedError(`Interrupted: ${words}`, again)
   if (fatal !== undefined) {
     process.stderr.write(`${sanitizeLine(`Stopped: ${words}.`)}\n`)
     throw fatal
   }
-  if (counts.unknown > 0) throw new UnresolvedOutcomeError(`Some rows have an unknown outcome: ${words}`, `${x.host.bin} ${x.host.id.replace(/:/g, ' ')} --from-file ${x.source.name}`, again)
+  if (counts.unknown > 0)
+    throw new UnresolvedOutcomeError(
+      `Some rows have an unknown outcome: ${words}`,
+      `${x.host.bin} ${x.host.id.replace(/:/g, ' ')} --from-file ${x.source.name}`,
+      again,
+    )
   if (counts.failed > 0) throw new RefusedError(`Some rows failed: ${words}. The results say why for each.`)
   process.stderr.write(`${sanitizeLine(`Done: ${words}.`)}\n`)
   return summary

@@ -105,10 +105,13 @@ export class BulkJournal {
       await this.handle.datasync()
       for (const w of waiting) w.resolve()
     } catch (error) {
-      this.failure = new ConfigError(`Cannot write the journal ${this.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Rows in flight have an unknown outcome.`, {
-        hint: 'Check the disk and the permissions of the folder, then run the same command again: it looks up what those rows did.',
-        cause: error,
-      })
+      this.failure = new ConfigError(
+        `Cannot write the journal ${this.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Rows in flight have an unknown outcome.`,
+        {
+          hint: 'Check the disk and the permissions of the folder, then run the same command again: it looks up what those rows did.',
+          cause: error,
+        },
+      )
       for (const w of waiting) w.reject(this.failure)
     }
   }

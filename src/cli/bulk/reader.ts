@@ -43,7 +43,10 @@ export async function openSource(name: string): Promise<RowSource> {
     try {
       isFile = statSync(name).isFile()
     } catch (error) {
-      throw new UsageError(`--from-file: cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'Name a CSV or JSON Lines file, or - for stdin')
+      throw new UsageError(
+        `--from-file: cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+        'Name a CSV or JSON Lines file, or - for stdin',
+      )
     }
     if (!isFile) throw new UsageError(`--from-file: ${name} is not a file`, 'Name a CSV or JSON Lines file, or - for stdin')
     return { name, path: name, format, dispose: () => undefined }
@@ -95,7 +98,10 @@ async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncG
     }
   } catch (error) {
     const e = error as { message?: string; lines?: number }
-    throw new UsageError(`--from-file ${name}${e.lines ? ` line ${e.lines}` : ''}: not CSV payfac can read (${e.message ?? String(error)})`, 'Give a header row of flag names, then one row per run, with fields that hold commas or quotes in double quotes')
+    throw new UsageError(
+      `--from-file ${name}${e.lines ? ` line ${e.lines}` : ''}: not CSV payfac can read (${e.message ?? String(error)})`,
+      'Give a header row of flag names, then one row per run, with fields that hold commas or quotes in double quotes',
+    )
   } finally {
     // A pass left early (a dry run reads one row) stops reading the file.
     ;(input as unknown as { destroy(): void }).destroy()
@@ -108,7 +114,12 @@ async function* jsonlRows(input: NodeJS.ReadableStream, name: string): AsyncGene
   const bounded = input.pipe(boundedLines(name, () => line + 1))
   const lines = createInterface({ input: bounded, crlfDelay: Infinity })
   try {
-    yield* jsonObjects(lines, name, () => ++line, () => index++)
+    yield* jsonObjects(
+      lines,
+      name,
+      () => ++line,
+      () => index++,
+    )
   } finally {
     lines.close()
     ;(input as unknown as { destroy(): void }).destroy()
@@ -141,11 +152,17 @@ async function* jsonObjects(lines: AsyncIterable<string>, name: string, nextLine
     try {
       value = JSON.parse(text)
     } catch {
-      throw new UsageError(`--from-file ${name} line ${line}: not JSON`, 'Write one JSON object a line, with flag names as keys, such as {"amount": "5.00", "currency": "AUD"}')
+      throw new UsageError(
+        `--from-file ${name} line ${line}: not JSON`,
+        'Write one JSON object a line, with flag names as keys, such as {"amount": "5.00", "currency": "AUD"}',
+      )
     }
     const inexact = inexactNumber(text)
     if (inexact) {
-      throw new UsageError(`--from-file ${name} line ${line}: the number ${inexact} has more digits than a JSON number holds exactly`, `Write it as a string, such as "${inexact}"`)
+      throw new UsageError(
+        `--from-file ${name} line ${line}: the number ${inexact} has more digits than a JSON number holds exactly`,
+        `Write it as a string, such as "${inexact}"`,
+      )
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       throw new UsageError(`--from-file ${name} line ${line}: not a JSON object`, 'Write one JSON object a line, with flag names as keys')
@@ -170,7 +187,11 @@ function inexactNumber(text: string): string | undefined {
       inString = true
     } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       const token = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i))?.[0] ?? c
-      const significant = token.replace(/[eE].*$/, '').replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '')
+      const significant = token
+        .replace(/[eE].*$/, '')
+        .replace(/[-.]/g, '')
+        .replace(/^0+/, '')
+        .replace(/0+$/, '')
       if (significant.length > 15) return token
       i += token.length - 1
     }

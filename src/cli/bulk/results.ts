@@ -78,7 +78,8 @@ export class Results {
   private line(r: RowResult): string {
     // The id, code and message come from the service: a cell a spreadsheet would run as a formula is defused.
     const values = [r.line, r.status, r.id ?? '', r.errorCode ?? '', r.message ?? ''].map(csvText)
-    if (this.format === 'jsonl') return `${JSON.stringify({ line: r.line, status: r.status, id: r.id ?? null, errorCode: r.errorCode ?? null, message: r.message ?? null })}\n`
+    if (this.format === 'jsonl')
+      return `${JSON.stringify({ line: r.line, status: r.status, id: r.id ?? null, errorCode: r.errorCode ?? null, message: r.message ?? null })}\n`
     return (this.stringify as (rows: unknown[][]) => string)([values])
   }
 
@@ -98,6 +99,9 @@ function openPartial(file: string): number {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unwritable'
     const why = code === 'ELOOP' ? 'it is a symlink' : code
-    throw new UsageError(`--out: cannot write the results of the rows as they finish to ${file} (${why}); nothing was sent`, 'Remove that file, or name another --out file')
+    throw new UsageError(
+      `--out: cannot write the results of the rows as they finish to ${file} (${why}); nothing was sent`,
+      'Remove that file, or name another --out file',
+    )
   }
 }

@@ -52,8 +52,10 @@ export async function rowValues(row: Row, columns: ReturnType<typeof columnsOf>,
   }
   for (const [column, { definition }] of columns) {
     if (out[column] !== undefined) continue
-    if (definition.default !== undefined) out[column] = typeof definition.default === 'function' ? await (definition.default as () => unknown)() : definition.default
-    else if (definition.required || definition[ROW_REQUIRED]) throw new UsageError(`${where}: ${label(column, columns)} is missing`, `Give every row a value in the "${column}" column`)
+    if (definition.default !== undefined)
+      out[column] = typeof definition.default === 'function' ? await (definition.default as () => unknown)() : definition.default
+    else if (definition.required || definition[ROW_REQUIRED])
+      throw new UsageError(`${where}: ${label(column, columns)} is missing`, `Give every row a value in the "${column}" column`)
   }
   return out
 }

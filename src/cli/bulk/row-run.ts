@@ -67,7 +67,9 @@ export class RowRun implements OperationJournal {
       if (found !== undefined) {
         await writeOperation((shared as { file: string }).file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
         this.found = false
-        throw new RefusedError(`An identical ${spec.action} was already made (${this.resultId ?? 'found on the service'}); nothing was sent for line ${this.line}.`)
+        throw new RefusedError(
+          `An identical ${spec.action} was already made (${this.resultId ?? 'found on the service'}); nothing was sent for line ${this.line}.`,
+        )
       }
     }
     await spec.guard?.()
@@ -79,7 +81,10 @@ export class RowRun implements OperationJournal {
     const lost = this.lost() ?? shared?.held.lost()
     if (lost !== undefined) {
       this.lostLock = true
-      throw new UnresolvedOutcomeError(`This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`, spec.check)
+      throw new UnresolvedOutcomeError(
+        `This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`,
+        spec.check,
+      )
     }
     const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
     // The two intents are written together (either alone, before anything is sent, is looked up
@@ -111,7 +116,10 @@ export class RowRun implements OperationJournal {
   private async lookUp<T, B>(spec: OperationSpec<T, B>, earlier: OperationRecord): Promise<T | undefined> {
     const found = await spec.reconcile(earlier.before as B | undefined, earlier)
     if (found === 'cannot-tell') {
-      throw new UnresolvedOutcomeError(`The earlier ${spec.action} may or may not have happened, and the service's state cannot tell: nothing was sent. Check with: ${spec.check}`, spec.check)
+      throw new UnresolvedOutcomeError(
+        `The earlier ${spec.action} may or may not have happened, and the service's state cannot tell: nothing was sent. Check with: ${spec.check}`,
+        spec.check,
+      )
     }
     if (found === 'absent') return undefined
     this.resultId = spec.resultId?.(found.found) ?? earlier.resultId ?? undefined

@@ -42,12 +42,24 @@ const moneyOf = (body: Record<string, unknown>): RowMoney | undefined => {
   return typeof m?.minorCurrencyUnits === 'number' && m.currency ? { currency: m.currency, units: m.minorCurrencyUnits } : undefined
 }
 
-const refund: RowKind<{ transactionId: string; amount: string; currency: string | undefined; expectRefunded: string | undefined; repeatWindow: string | undefined }> = {
+const refund: RowKind<{
+  transactionId: string
+  amount: string
+  currency: string | undefined
+  expectRefunded: string | undefined
+  repeatWindow: string | undefined
+}> = {
   build(f) {
     const amount = text(f, 'amount') as string
     const currency = text(f, 'currency')
     const units = currency ? minorUnitsFrom(amount, currency) : undefined
-    const request = { transactionId: text(f, 'transactionId') as string, amount, currency, expectRefunded: text(f, 'expect-refunded'), repeatWindow: text(f, 'repeat-window') }
+    const request = {
+      transactionId: text(f, 'transactionId') as string,
+      amount,
+      currency,
+      expectRefunded: text(f, 'expect-refunded'),
+      repeatWindow: text(f, 'repeat-window'),
+    }
     return { request, money: currency && units !== undefined ? { currency, units } : { currency: undefined, amount } }
   },
   async send(session, client, request) {
@@ -91,7 +103,9 @@ const webhooksCreate: RowKind<ReturnType<typeof webhookEnvelope>> = {
     const events = f.events as string[]
     for (const name of unknownEvents(events)) ctx.warn(`event ${name}`, `"${name}" is not an event payfac knows; sending as given`)
     const level = webhookLevel(ctx.settings.credentialKind, ctx.settings.context.merchantId)
-    return { request: webhookEnvelope(level, { url: f.url as string, events, description: text(f, 'description'), metadata: f.metadata as string[] | undefined }) }
+    return {
+      request: webhookEnvelope(level, { url: f.url as string, events, description: text(f, 'description'), metadata: f.metadata as string[] | undefined }),
+    }
   },
   async send(session, client, envelope) {
     const body = Object.values(envelope)[0] as { url: string; events: string[] }
@@ -119,7 +133,10 @@ const payoutsRequest: RowKind<{ body: Record<string, unknown>; repeatWindow: str
   },
   async send(session, client, request, ctx) {
     const merchantId = ctx.settings.context.merchantId
-    const payout = await payoutOperation(session, client, request.body, () => checkPayoutPossible(client, merchantId, request.body), { repeatWindow: request.repeatWindow, merchantId })
+    const payout = await payoutOperation(session, client, request.body, () => checkPayoutPossible(client, merchantId, request.body), {
+      repeatWindow: request.repeatWindow,
+      merchantId,
+    })
     return typeof payout.payoutId === 'string' ? payout.payoutId : undefined
   },
 }

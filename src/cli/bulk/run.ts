@@ -47,7 +47,10 @@ export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> 
       return undefined
     }
     const what = `${host.bin} ${host.id.replace(/:/g, ' ')} --from-file ${source.name}`
-    await safety.confirmNow(what, [['rows', String(checked.rows)], ['total', totals]])
+    await safety.confirmNow(what, [
+      ['rows', String(checked.rows)],
+      ['total', totals],
+    ])
     return await executeRows({ host, kind, source, checked, ctx, safety })
   } finally {
     unshape()
@@ -61,14 +64,19 @@ export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> 
  */
 function refuseCommandLineRowFlags(host: BulkHost): void {
   if (host.flags.again) {
-    throw new UsageError('--again does not go with --from-file: a re-run of a file carries on where it stopped, and never sends a row twice', 'Make a deliberate repeat of one row as its own command with --again')
+    throw new UsageError(
+      '--again does not go with --from-file: a re-run of a file carries on where it stopped, and never sends a row twice',
+      'Make a deliberate repeat of one row as its own command with --again',
+    )
   }
-  if (host.flags.data !== undefined) throw new UsageError('--data does not go with --from-file: each row is the flags of one request', 'Put the fields in columns named after the flags')
+  if (host.flags.data !== undefined)
+    throw new UsageError('--data does not go with --from-file: each row is the flags of one request', 'Put the fields in columns named after the flags')
   const given = Object.entries(host.args).find(([, value]) => value !== undefined)
   if (given) throw new UsageError(`${given[0]} is a column of the file with --from-file, not an argument`, `Put it in the "${given[0]}" column of each row`)
   for (const column of columnsOf(host.definitions).keys()) {
     const used = host.argv.find((token) => token === `--${column}` || token.startsWith(`--${column}=`) || token === `--no-${column}`)
-    if (used) throw new UsageError(`--${column} is a column of the file with --from-file, not a flag of the run`, `Put it in the "${column}" column of each row`)
+    if (used)
+      throw new UsageError(`--${column} is a column of the file with --from-file, not a flag of the run`, `Put it in the "${column}" column of each row`)
   }
 }
 

@@ -48,7 +48,8 @@ export async function checkAll(source: RowSource, kind: RowKind<never>, defs: De
     }
   }
   if (first) {
-    const more = badLines.length > 1 ? `; ${badLines.length} bad rows in all (lines ${badLines.slice(0, 10).join(', ')}${badLines.length > 10 ? ', …' : ''})` : ''
+    const more =
+      badLines.length > 1 ? `; ${badLines.length} bad rows in all (lines ${badLines.slice(0, 10).join(', ')}${badLines.length > 10 ? ', …' : ''})` : ''
     throw new UsageError(`${first.reason}${more}. Nothing was sent`, first.hint ?? 'Correct the row and run the command again')
   }
   if (count === 0) throw new UsageError(`--from-file ${source.name} has no rows`, 'Give a header row of flag names, then one row per run')

@@ -59,10 +59,18 @@ export function checkStorePermissions(dir: string): CheckRow {
     return uid !== undefined && owner !== undefined && owner !== uid
   })
   if (foreign.length > 0) {
-    return fail(name, `${foreign.join(' and ')} ${foreign.length > 1 ? 'belong' : 'belongs'} to another user (not user id ${uid})`, `Check who changed it; if it is yours: sudo chown ${uid} ${foreign.map((p) => `'${p}'`).join(' ')}`)
+    return fail(
+      name,
+      `${foreign.join(' and ')} ${foreign.length > 1 ? 'belong' : 'belongs'} to another user (not user id ${uid})`,
+      `Check who changed it; if it is yours: sudo chown ${uid} ${foreign.map((p) => `'${p}'`).join(' ')}`,
+    )
   }
   if (dirMode !== undefined && (dirMode & 0o077) !== 0) {
-    return fail(name, `${dir} is readable by others (mode ${octal(dirMode)})`, `chmod 700 '${dir}'${fileMode !== undefined && fileMode & 0o077 ? ` && chmod 600 '${file}'` : ''}`)
+    return fail(
+      name,
+      `${dir} is readable by others (mode ${octal(dirMode)})`,
+      `chmod 700 '${dir}'${fileMode !== undefined && fileMode & 0o077 ? ` && chmod 600 '${file}'` : ''}`,
+    )
   }
   if (fileMode !== undefined && (fileMode & 0o077) !== 0) {
     return fail(name, `${file} is readable by others (mode ${octal(fileMode)})`, `chmod 600 '${file}'`)
@@ -127,7 +135,11 @@ export function checkJournalPermissions(dir: string): CheckRow {
   look(join(dir, 'journal-key'), 2, false)
   if (problems.length === 0) return pass(name, `${join(dir, 'operations')} and ${join(dir, 'journal')}: yours, and no one else can write them`)
   const shown = problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : '')
-  return fail(name, `payfac refuses to send money while ${shown}`, [...fixes].slice(0, 3).join(' && ') || 'Check on the service what the operations did, then remove what payfac did not write')
+  return fail(
+    name,
+    `payfac refuses to send money while ${shown}`,
+    [...fixes].slice(0, 3).join(' && ') || 'Check on the service what the operations did, then remove what payfac did not write',
+  )
 }
 
 function octal(mode: number): string {
@@ -139,7 +151,10 @@ export async function checkSettings(resolve: () => Promise<ResolvedSettings>): P
   try {
     const settings = await resolve()
     const profile = settings.profileName ? `profile ${settings.profileName}` : `no profile (${settings.origins?.credential ?? 'PAYFAC_API_KEY'})`
-    return { row: pass('settings', `${profile}, ${settings.environment}${settings.environmentReason ? ` (${settings.environmentReason})` : ''}, ${settings.baseUrl}`), settings }
+    return {
+      row: pass('settings', `${profile}, ${settings.environment}${settings.environmentReason ? ` (${settings.environmentReason})` : ''}, ${settings.baseUrl}`),
+      settings,
+    }
   } catch (error) {
     const { message, hint } = error as { message: string; hint?: string }
     return { row: fail('settings', message, hint ?? 'See `payfac whoami` and `payfac profiles list`.') }
@@ -181,7 +196,11 @@ export function checkKeyPrefix(settings: ResolvedSettings): CheckRow {
   const keyEnv = match[1]
   const fits = keyEnv === 'live' ? settings.environment === 'production' : settings.environment !== 'production'
   if (fits) return pass(name, `a ${keyEnv} key on a ${settings.environment} profile`)
-  return fail(name, `a ${keyEnv} key on a ${settings.environment} profile`, `Use a ${keyEnv === 'live' ? 'sandbox' : 'live'}_… key, or a profile of the ${keyEnv === 'live' ? 'production' : 'sandbox'} environment`)
+  return fail(
+    name,
+    `a ${keyEnv} key on a ${settings.environment} profile`,
+    `Use a ${keyEnv === 'live' ? 'sandbox' : 'live'}_… key, or a profile of the ${keyEnv === 'live' ? 'production' : 'sandbox'} environment`,
+  )
 }
 
 /**
@@ -192,16 +211,32 @@ export async function checkService(client: PayfacClient, baseUrl: string, now: (
   const sentAt = now()
   try {
     const answer = await client.request({ method: 'GET', path: '/merchants/industries' })
-    return [pass('service reachable', `${baseUrl} answered ${answer.status}`), pass('credential accepted', 'a read with it succeeded'), clockRow(answer.headers.date, sentAt, now())]
+    return [
+      pass('service reachable', `${baseUrl} answered ${answer.status}`),
+      pass('credential accepted', 'a read with it succeeded'),
+      clockRow(answer.headers.date, sentAt, now()),
+    ]
   } catch (error) {
     const status = (error as { status?: number }).status
     if (typeof status === 'number') {
       const reachable = pass('service reachable', `${baseUrl} answered ${status}`)
       const headers = (error as { headers?: Record<string, string> }).headers
       if (status === 401 || status === 403) {
-        return [reachable, fail('credential accepted', `the service refused it (${status})`, 'Check the key in your dashboard, then `payfac profiles add NAME --replace` (or set PAYFAC_API_KEY)'), clockRow(headers?.date, sentAt, now())]
+        return [
+          reachable,
+          fail(
+            'credential accepted',
+            `the service refused it (${status})`,
+            'Check the key in your dashboard, then `payfac profiles add NAME --replace` (or set PAYFAC_API_KEY)',
+          ),
+          clockRow(headers?.date, sentAt, now()),
+        ]
       }
-      return [reachable, fail('credential accepted', `the read failed with ${status}`, 'Try again later; run with --debug to see the answer'), clockRow(headers?.date, sentAt, now())]
+      return [
+        reachable,
+        fail('credential accepted', `the read failed with ${status}`, 'Try again later; run with --debug to see the answer'),
+        clockRow(headers?.date, sentAt, now()),
+      ]
     }
     const why = error instanceof Error ? error.message : String(error)
     return [fail('service reachable', why, `Check --base-url / PAYFAC_BASE_URL (${baseUrl}); for the emulator run \`payfac emulator start\``)]
@@ -216,7 +251,11 @@ function clockRow(date: string | undefined, sentAt: number, receivedAt: number):
   const skew = theirs - (sentAt + receivedAt) / 2
   const seconds = Math.round(skew / 1000)
   if (Math.abs(skew) <= CLOCK_SKEW_MS) return pass(name, `within ${Math.max(1, Math.abs(seconds))}s of the service`)
-  return fail(name, `this machine is ${Math.abs(seconds)}s ${skew > 0 ? 'behind' : 'ahead of'} the service`, 'Turn on time synchronisation (for example: timedatectl set-ntp true)')
+  return fail(
+    name,
+    `this machine is ${Math.abs(seconds)}s ${skew > 0 ? 'behind' : 'ahead of'} the service`,
+    'Turn on time synchronisation (for example: timedatectl set-ntp true)',
+  )
 }
 
 /** Node 20.18.1 or newer. */

@@ -25,9 +25,16 @@ export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => st
     {
       setting: 'profile',
       value: settings.profileName ?? '(none)',
-      source: source(settings.profileName === undefined ? `${origin.credential ?? 'PAYFAC_API_KEY'} without a profile` : PROFILE_SOURCE[settings.source], 'profile'),
+      source: source(
+        settings.profileName === undefined ? `${origin.credential ?? 'PAYFAC_API_KEY'} without a profile` : PROFILE_SOURCE[settings.source],
+        'profile',
+      ),
     },
-    { setting: 'environment', value: settings.environment, source: settings.environmentReason ?? (settings.profileName ? `profile ${settings.profileName}` : 'inferred from the key and base URL') },
+    {
+      setting: 'environment',
+      value: settings.environment,
+      source: settings.environmentReason ?? (settings.profileName ? `profile ${settings.profileName}` : 'inferred from the key and base URL'),
+    },
     { setting: 'baseUrl', value: settings.baseUrl, source: source(origin.baseUrl, 'baseUrl') },
     { setting: 'credentialKind', value: settings.credentialKind, source: origin.credential ?? '-' },
     { setting: 'credential', value: mask(settings.credential), source: source(origin.credential, 'credential') },

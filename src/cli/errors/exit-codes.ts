@@ -98,7 +98,10 @@ function describeOnce(error: unknown): ErrorReport {
     return {
       code,
       message: error.describe(),
-      hint: error.errorCode === 'no_such_operation' ? 'The service has no operation there: payfac api --list shows the operations of the interface.' : hintForStatus(error.status),
+      hint:
+        error.errorCode === 'no_such_operation'
+          ? 'The service has no operation there: payfac api --list shows the operations of the interface.'
+          : hintForStatus(error.status),
       json: { ...base, ...error.toJSON() },
     }
   }

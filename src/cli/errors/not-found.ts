@@ -55,7 +55,10 @@ export function suggest(argv: string[], phrases: string[]): string | undefined {
 
 /** The one-line message for stderr. */
 export function notFoundMessage(argv: string[], phrases: string[], bin = 'payfac'): { message: string; hint: string } {
-  const typed = argv.filter((a) => !a.startsWith('-')).slice(0, 3).join(' ')
+  const typed = argv
+    .filter((a) => !a.startsWith('-'))
+    .slice(0, 3)
+    .join(' ')
   const near = suggest(argv, phrases)
   if (near) return { message: `"${typed}" is not a ${bin} command. Did you mean "${bin} ${near}"?`, hint: `Run "${bin} ${near} --help" to see what it does.` }
   return { message: `"${typed}" is not a ${bin} command.`, hint: `Run "${bin} --help" for the list of topics.` }

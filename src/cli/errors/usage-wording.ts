@@ -49,7 +49,7 @@ function flagsOf(error: string | Error): string[] {
 
 /** `" Did you mean --amount?"` for the unknown flags of an oclif error, or ''. */
 function didYouMean(error: string | Error): string {
-  const unknown = typeof error === 'string' ? [] : ((error as { flags?: unknown }).flags as string[] | undefined) ?? []
+  const unknown = typeof error === 'string' ? [] : (((error as { flags?: unknown }).flags as string[] | undefined) ?? [])
   const known = flagsOf(error)
   const pairs = unknown.flatMap((typed) => {
     const near = nearestFlag(typed, known)

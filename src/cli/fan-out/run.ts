@@ -3,15 +3,7 @@
 import type { CallOptions, PayfacClient } from '../../client/index.js'
 import type { View } from '../../output/index.js'
 import { describeError, exitCodeFor } from '../errors/exit-codes.js'
-import {
-  DEFAULT_FAN_OUT_CONCURRENCY,
-  type FanOutFailure,
-  checkFanOutCredential,
-  failureReport,
-  fanOut,
-  merchantIdsOf,
-  withMerchantColumn,
-} from './engine.js'
+import { DEFAULT_FAN_OUT_CONCURRENCY, type FanOutFailure, checkFanOutCredential, failureReport, fanOut, merchantIdsOf, withMerchantColumn } from './engine.js'
 
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
 export type MerchantRun<R> = (merchantId: string, call: CallOptions) => AsyncIterable<R> | Promise<R>

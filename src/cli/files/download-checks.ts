@@ -75,7 +75,11 @@ function isAbort(error: unknown): boolean {
  * (time spent by the consumer does not count), and a body that breaks off is a ConnectionError
  * with the bytes received. `progress.bytes` counts what came.
  */
-export async function* guardedBody(source: AsyncIterable<Buffer | string> & Partial<Pick<Readable, 'destroy'>>, at: StreamAt, progress = { bytes: 0 }): AsyncGenerator<Buffer> {
+export async function* guardedBody(
+  source: AsyncIterable<Buffer | string> & Partial<Pick<Readable, 'destroy'>>,
+  at: StreamAt,
+  progress = { bytes: 0 },
+): AsyncGenerator<Buffer> {
   let stalled: StreamStallError | undefined
   let budget = at.timeoutMs
   let sinceMark = 0
@@ -84,11 +88,14 @@ export async function* guardedBody(source: AsyncIterable<Buffer | string> & Part
   const iterator = source[Symbol.asyncIterator]()
   const wait = () => {
     waitStart = performance.now()
-    timer = setTimeout(() => {
-      stalled = new StreamStallError(at, progress.bytes)
-      if (typeof source.destroy === 'function') source.destroy(stalled)
-      else void iterator.return?.()
-    }, Math.max(0, budget))
+    timer = setTimeout(
+      () => {
+        stalled = new StreamStallError(at, progress.bytes)
+        if (typeof source.destroy === 'function') source.destroy(stalled)
+        else void iterator.return?.()
+      },
+      Math.max(0, budget),
+    )
   }
   let finished = false
   try {
@@ -133,7 +140,11 @@ const text = (head: Buffer, from = 0) => head.subarray(from, from + 200).toStrin
 
 /** The first line of `head`, short and printable, for a message. */
 function excerpt(head: Buffer): string {
-  const line = text(head).replace(/^\ufeff|^\xef\xbb\xbf/, '').trimStart().split(/\r?\n/)[0] ?? ''
+  const line =
+    text(head)
+      .replace(/^\ufeff|^\xef\xbb\xbf/, '')
+      .trimStart()
+      .split(/\r?\n/)[0] ?? ''
   const shown = line.replace(/[^\x20-\x7e]/g, '?')
   return shown.length > 40 ? `${shown.slice(0, 40)}…` : shown
 }
@@ -148,7 +159,9 @@ export function describeStart(head: Buffer, total = head.length): string {
   if (head[0] === 0x1f && head[1] === 0x8b) return `gzip data (starts ${hex(head)})`
   if (text(head, 0).startsWith('%PDF-')) return 'a PDF'
   if (head[0] === 0x50 && head[1] === 0x4b) return `a zip file (starts ${hex(head)})`
-  const start = text(head).replace(/^\xef\xbb\xbf/, '').trimStart()
+  const start = text(head)
+    .replace(/^\xef\xbb\xbf/, '')
+    .trimStart()
   if (start === '') return `a body of blank space (${total} bytes)`
   if (isBinary(head)) return `binary data (starts ${hex(head)})`
   if (/^<(!doctype html|html|head|body)\b/i.test(start)) return `an HTML page (starts \`${excerpt(head)}\`)`
@@ -206,7 +219,11 @@ const KINDS: Record<DownloadKind, { expected: string; start: Buffer; end: Buffer
  * A download checked by its format: it must start with the format's signature (else exit 7
  * naming what came, after a few bytes) and end with its end marker (else it is incomplete).
  */
-export async function* checkedDownload(source: AsyncIterable<Buffer | string> & Partial<Pick<Readable, 'destroy'>>, kind: DownloadKind, at: Omit<StreamAt, 'expected'>): AsyncGenerator<Buffer> {
+export async function* checkedDownload(
+  source: AsyncIterable<Buffer | string> & Partial<Pick<Readable, 'destroy'>>,
+  kind: DownloadKind,
+  at: Omit<StreamAt, 'expected'>,
+): AsyncGenerator<Buffer> {
   const format = KINDS[kind]
   const where: StreamAt = { ...at, expected: format.expected }
   const progress = { bytes: 0 }
@@ -221,6 +238,9 @@ export async function* checkedDownload(source: AsyncIterable<Buffer | string> & 
     yield chunk
   }
   if (tail.lastIndexOf(format.end) < 0) {
-    throw new AnswerShapeError(at, `${format.expected} without its end marker came (${progress.bytes} bytes): the download is incomplete or not ${format.expected}`)
+    throw new AnswerShapeError(
+      at,
+      `${format.expected} without its end marker came (${progress.bytes} bytes): the download is incomplete or not ${format.expected}`,
+    )
   }
 }

@@ -17,7 +17,8 @@ export const namespaceFlag = Flags.string({
   description: 'Emulator namespace to act on (Emulator-Namespace header); default: the default namespace.',
   parse: async (input) => {
     const value = input.trim()
-    if (!NAMESPACE.test(value)) throw new UsageError(`--namespace takes 1 to 64 letters, digits, ".", "-" or "_" (got "${input}")`, 'For example --namespace ci-run-42')
+    if (!NAMESPACE.test(value))
+      throw new UsageError(`--namespace takes 1 to 64 letters, digits, ".", "-" or "_" (got "${input}")`, 'For example --namespace ci-run-42')
     return value
   },
 })
@@ -102,7 +103,8 @@ export function checkEventType(input: string): string {
   return value
 }
 
-const FAULT_PART = /^(503|500|reset|drop-after-commit|commit-then-status\s*=\s*50[0234]|(empty|malformed)-page\s*=\s*\d+|429(\s*;\s*retry-after\s*=\s*\d+)?|latency\s*=\s*\d+)$/i
+const FAULT_PART =
+  /^(503|500|reset|drop-after-commit|commit-then-status\s*=\s*50[0234]|(empty|malformed)-page\s*=\s*\d+|429(\s*;\s*retry-after\s*=\s*\d+)?|latency\s*=\s*\d+)$/i
 
 /** A fault as the Emulator-Fault header takes it: 503, 500, 429;retry-after=<s>, latency=<ms>, reset, drop-after-commit or commit-then-status=<status>. */
 export function checkFault(input: string): string {

@@ -94,7 +94,12 @@ export const apiFlags = {
   debug: Flags.boolean({ description: 'Log each request and response on stderr, secrets redacted.', helpGroup: GLOBAL }),
   timeout: timeoutFlag,
   'dry-run': Flags.boolean({ description: 'Print the first request that would change something, as JSON, and send nothing (exit 0).', helpGroup: GLOBAL }),
-  yes: Flags.boolean({ char: 'y', description: 'Confirm on production what the command sends that is not a read, without a prompt (needed when CI is set, with --no-input, or without a terminal).', helpGroup: GLOBAL }),
+  yes: Flags.boolean({
+    char: 'y',
+    description:
+      'Confirm on production what the command sends that is not a read, without a prompt (needed when CI is set, with --no-input, or without a terminal).',
+    helpGroup: GLOBAL,
+  }),
 }
 
 /** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */
@@ -167,7 +172,10 @@ export function paginationFlags(options: { sortFields?: readonly string[] } = {}
         if (!/^-?[A-Za-z][\w.]*(,-?[A-Za-z][\w.]*)*$/.test(input)) {
           throw new UsageError(`--sort takes comma-separated field names, each optionally preceded by - (got "${input}")`)
         }
-        const unknown = input.split(',').map((f) => f.replace(/^-/, '')).find((f) => options.sortFields && !options.sortFields.includes(f))
+        const unknown = input
+          .split(',')
+          .map((f) => f.replace(/^-/, ''))
+          .find((f) => options.sortFields && !options.sortFields.includes(f))
         if (unknown !== undefined) {
           throw new UsageError(`--sort: this list does not sort by "${unknown}"`, `Sort by ${options.sortFields?.join(', ')}`)
         }

@@ -12,7 +12,8 @@ export const MAX_REQUEST_TIMEOUT_MS = 86_400_000
  * `--each-merchant`/`--merchants`, otherwise pages in flight with `--all`.
  */
 export const concurrencyFlag = Flags.integer({
-  description: 'Requests at once (default 4): pages in flight with --all (records still come in order), or merchants asked at once with --each-merchant or --merchants.',
+  description:
+    'Requests at once (default 4): pages in flight with --all (records still come in order), or merchants asked at once with --each-merchant or --merchants.',
   min: 1,
   max: 16,
   helpGroup: 'PAGINATION',
@@ -31,7 +32,8 @@ export function walkFlags() {
 
 /** `--timeout` of every command that calls the service (a waiting command's own `--timeout` bounds its wait instead). */
 export const timeoutFlag = Flags.string({
-  description: 'Give up on one request after this long, such as 10s, from 1ms to 24h (default 30s, or PAYFAC_TIMEOUT); a read with its retries stops at 60s or this, whichever is longer.',
+  description:
+    'Give up on one request after this long, such as 10s, from 1ms to 24h (default 30s, or PAYFAC_TIMEOUT); a read with its retries stops at 60s or this, whichever is longer.',
   helpGroup: 'GLOBAL',
   parse: async (input) => (requestTimeoutMs(input, '--timeout'), input),
 })
@@ -49,7 +51,15 @@ export function requestTimeoutMs(input: string, what: string): number {
 }
 
 /** One stderr line about a retry: `Retrying GET /orders in 1.2 s (retry 1 of 3, 0.4 s so far): <reason>`. */
-export function describeRetry(event: { method: string; path: string; retry: number; maxRetries: number; reason: string; waitMs: number; elapsedMs: number }): string {
+export function describeRetry(event: {
+  method: string
+  path: string
+  retry: number
+  maxRetries: number
+  reason: string
+  waitMs: number
+  elapsedMs: number
+}): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
   return `Retrying ${event.method} ${event.path} in ${s(event.waitMs)} (retry ${event.retry} of ${event.maxRetries}, ${s(event.elapsedMs)} so far): ${event.reason}`
 }

@@ -25,5 +25,8 @@ export function outFlag(description: string) {
  */
 function notAFormat(input: string): string {
   if (!['json', 'csv', 'table', 'jsonl'].includes(input)) return input
-  throw new UsageError(`-o is --out here, a file to write, and "${input}" looks like a format`, `For the format, give --output ${input}; for a file of that name, give ./${input}`)
+  throw new UsageError(
+    `-o is --out here, a file to write, and "${input}" looks like a format`,
+    `For the format, give --output ${input}; for a file of that name, give ./${input}`,
+  )
 }

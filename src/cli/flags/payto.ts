@@ -24,5 +24,5 @@ export function agreementAccountFlags(options: { nameRequired?: boolean; exclusi
 /** `--approve`: on a sandbox or the emulator, approve the agreement in the customer's place. */
 export const approveFlag = Flags.boolean({
   description:
-    'Sandbox or emulator only: approve the agreement in the customer\'s place (POST /simulation SetPayToAgreementStatus Active) right after sending it. Refused on a production profile before anything is sent (exit 3).',
+    "Sandbox or emulator only: approve the agreement in the customer's place (POST /simulation SetPayToAgreementStatus Active) right after sending it. Refused on a production profile before anything is sent (exit 3).",
 })

@@ -44,7 +44,8 @@ export function rangeFlags(what: string) {
     }),
     ...monthFlags(['from', 'to', 'last']),
     split: Flags.string({
-      description: 'Ask for the range in parts of at most this long (such as 7d or 12h; at least 1m, at most 1,000 parts), merged in order; stderr says how many parts are sent. Without it, a range the service refuses as too large is halved until it is taken.',
+      description:
+        'Ask for the range in parts of at most this long (such as 7d or 12h; at least 1m, at most 1,000 parts), merged in order; stderr says how many parts are sent. Without it, a range the service refuses as too large is halved until it is taken.',
       parse: async (input) => (splitMs(input), input),
     }),
   }
@@ -53,7 +54,13 @@ export function rangeFlags(what: string) {
 /** `--split` in milliseconds (accepts d for days besides ms, s, m, h). */
 export function splitMs(input: string | undefined): number | undefined {
   if (input === undefined) return undefined
-  return checkPartMs(durationMs(input.replace(/(\d+)d$/, (_, n: string) => `${Number(n) * 24}h`), '--split'), input)
+  return checkPartMs(
+    durationMs(
+      input.replace(/(\d+)d$/, (_, n: string) => `${Number(n) * 24}h`),
+      '--split',
+    ),
+    input,
+  )
 }
 
 /** `--each-merchant`, `--merchants` and `--concurrency`: run a read command once per sub-merchant. */

@@ -38,7 +38,10 @@ export function settlementFlags() {
       parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
     }),
     ...rangeFlags('Entries'),
-    type: Flags.string({ description: 'Only entries of this type, such as Payment, Refund or ServiceFee (repeatable; a filter the emulator defines).', multiple: true }),
+    type: Flags.string({
+      description: 'Only entries of this type, such as Payment, Refund or ServiceFee (repeatable; a filter the emulator defines).',
+      multiple: true,
+    }),
     'transaction-id': Flags.string({
       description: 'Only entries of these transactions (repeatable; a filter the emulator defines).',
       multiple: true,
@@ -53,12 +56,17 @@ export function settlementFlags() {
  */
 export function requireCustomerContext(settings: Pick<ResolvedSettings, 'credentialKind' | 'context'>, what: string): void {
   if (settings.credentialKind === 'customer-jwt' || settings.context.customerId) return
-  throw new UsageError(`${what} acts for one customer, and none is chosen`, 'Give --customer-id cust_… (the Customer-Id header), or set customerId on the profile')
+  throw new UsageError(
+    `${what} acts for one customer, and none is chosen`,
+    'Give --customer-id cust_… (the Customer-Id header), or set customerId on the profile',
+  )
 }
 
 /** For bodies whose shape the contract does not show: a warning line on stderr per previous-generation field. */
 export function warnPreviousGeneration(body: unknown, flag = '--data'): void {
   for (const [path, old, now] of findPreviousGenerationFields(body)) {
-    process.stderr.write(`Warning: ${flag} uses "${old}" (at ${sanitizeLine(path)}), a field of the previous interface generation; version 3.0 calls it "${now}".\n`)
+    process.stderr.write(
+      `Warning: ${flag} uses "${old}" (at ${sanitizeLine(path)}), a field of the previous interface generation; version 3.0 calls it "${now}".\n`,
+    )
   }
 }

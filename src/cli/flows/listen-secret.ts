@@ -17,9 +17,15 @@ import { CONTROL_PATH, controlHeaders } from '../flags/emulator.js'
 const HOW_TO_GIVE = `Give the subscription's secret with --secret (--secret - reads it from stdin; or set ${WEBHOOK_SECRET_ENV}); payfac webhooks get <id> --show-secret shows it`
 
 /** Refusals that need no request: --skip-verify beside a secret or on production; production without a secret. */
-export function checkSecretChoice(options: { secret?: string | undefined; skipVerify?: boolean | undefined; subscriptionId?: string | undefined }, environment: Environment): void {
+export function checkSecretChoice(
+  options: { secret?: string | undefined; skipVerify?: boolean | undefined; subscriptionId?: string | undefined },
+  environment: Environment,
+): void {
   if (options.skipVerify && options.secret !== undefined) {
-    throw new UsageError('--skip-verify and a secret were both given', `Leave out --skip-verify to check signatures with the secret (or unset ${WEBHOOK_SECRET_ENV})`)
+    throw new UsageError(
+      '--skip-verify and a secret were both given',
+      `Leave out --skip-verify to check signatures with the secret (or unset ${WEBHOOK_SECRET_ENV})`,
+    )
   }
   if (options.skipVerify && environment === 'production') {
     throw new ConfigError('--skip-verify is never allowed against production: anyone could forge a delivery to your handler.', { hint: HOW_TO_GIVE })
@@ -41,7 +47,11 @@ export function isLocalEmulator(settings: { environment: Environment; baseUrl: s
 }
 
 /** The subscription's secret from a local emulator's control plane; undefined when not local or not found. */
-export async function secretFromEmulator(client: PayfacClient, settings: { environment: Environment; baseUrl: string }, subscriptionId: string): Promise<string | undefined> {
+export async function secretFromEmulator(
+  client: PayfacClient,
+  settings: { environment: Environment; baseUrl: string },
+  subscriptionId: string,
+): Promise<string | undefined> {
   if (!isLocalEmulator(settings)) return undefined
   try {
     const path = `${CONTROL_PATH}/webhooks/${encodeURIComponent(subscriptionId)}`

@@ -51,8 +51,14 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
       check,
     }
     if (command.dryRun) return await runPayToPay(request, context)
-    const words = { what: `${(command.words ?? ['payto', 'pay']).join(' ')} of reference ${request.reference}`, check, waitMs: request.timeoutMs + LOCK_WAIT_MS }
-    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, (held) => runPayToPay(request, { ...context, lost: held.lost }))
+    const words = {
+      what: `${(command.words ?? ['payto', 'pay']).join(' ')} of reference ${request.reference}`,
+      check,
+      waitMs: request.timeoutMs + LOCK_WAIT_MS,
+    }
+    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, (held) =>
+      runPayToPay(request, { ...context, lost: held.lost }),
+    )
   } finally {
     interrupts.dispose()
   }

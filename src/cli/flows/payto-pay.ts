@@ -21,14 +21,7 @@ import { formatMoney } from '../../client/money.js'
 import type { Order } from '../../client/schemas/orders.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
 import { ConfigError } from '../../config/errors.js'
-import {
-  type PayToPayInputs,
-  type PayToPayRun,
-  changedInputs,
-  newPayToPayRun,
-  protectAccount,
-  readPayToPayRun,
-} from '../../config/journal.js'
+import { type PayToPayInputs, type PayToPayRun, changedInputs, newPayToPayRun, protectAccount, readPayToPayRun } from '../../config/journal.js'
 import { RefusedError, UsageError } from '../errors/index.js'
 import { readForDryRun } from '../safety/dry-run.js'
 import { ordersWithReference, tookNoMoney } from '../safety/order-ops.js'
@@ -141,7 +134,7 @@ class PayToPayFlow extends JournaledSteps {
       await this.client.simulation.run({ SetPayToAgreementStatus: { token, status: 'Active' } })
       this.run_.agreement = { ...agreement, approved: true }
       this.save()
-      this.log('      Approved in the customer\'s place (simulation SetPayToAgreementStatus Active)')
+      this.log("      Approved in the customer's place (simulation SetPayToAgreementStatus Active)")
     }
     return token
   }
@@ -223,7 +216,10 @@ class PayToPayFlow extends JournaledSteps {
   /** An unpaid order of the service that has this run's reference becomes the run's order (same amount only). */
   private adoptExisting(order: Order): string {
     const amount = order.amount
-    if (amount && (amount.minorCurrencyUnits !== this.inputs.amount.minorCurrencyUnits || amount.currency.toUpperCase() !== this.inputs.amount.currency.toUpperCase())) {
+    if (
+      amount &&
+      (amount.minorCurrencyUnits !== this.inputs.amount.minorCurrencyUnits || amount.currency.toUpperCase() !== this.inputs.amount.currency.toUpperCase())
+    ) {
       throw new UsageError(
         `Order ${order.orderId} already has reference ${this.request.reference}, for ${formatMoney(amount)} instead of ${formatMoney(this.inputs.amount)}`,
         'Choose a new --reference',
@@ -264,7 +260,9 @@ class PayToPayFlow extends JournaledSteps {
           () => this.client.orders.pay(orderId, { PayByPayTo: { paymentTokenId } }),
           () => {
             this.run_.payment = { ...this.run_.payment!, state: 'unknown' }
-            this.log('[5/5] Pay outcome unknown: the request ended without an answer. It is recorded in the journal: run the same command again, and it looks for the payment before paying.')
+            this.log(
+              '[5/5] Pay outcome unknown: the request ended without an answer. It is recorded in the journal: run the same command again, and it looks for the payment before paying.',
+            )
           },
           () => {
             // The service answered: nothing was paid, and the token may be used up.
@@ -272,7 +270,8 @@ class PayToPayFlow extends JournaledSteps {
             this.run_.paymentToken = null
           },
         )
-        if (result.kind !== 'PayOrderComplete') throw new RefusedError(`The service asked for a 3DS challenge (${result.kind}), which a PayTo payment cannot answer`)
+        if (result.kind !== 'PayOrderComplete')
+          throw new RefusedError(`The service asked for a 3DS challenge (${result.kind}), which a PayTo payment cannot answer`)
         return { transactionId: result.transaction.transactionId, status: result.transaction.transactionStatus ?? 'paid' }
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
@@ -309,7 +308,9 @@ class PayToPayFlow extends JournaledSteps {
       this.run_.payment = null
       this.run_.paymentToken = null
       this.save()
-      throw new RefusedError(`The service answered the payment with transaction ${paid.transactionId} ${sanitizeLine(paid.status)}: no money moved. Run the same command again to try again.`)
+      throw new RefusedError(
+        `The service answered the payment with transaction ${paid.transactionId} ${sanitizeLine(paid.status)}: no money moved. Run the same command again to try again.`,
+      )
     }
     this.run_.payment = { state: 'paid', transactionId: paid.transactionId, status: paid.status, at: this.stamp() }
     this.save()

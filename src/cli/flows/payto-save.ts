@@ -60,7 +60,12 @@ export async function runPayToSave(request: PayToSaveRequest, context: PayToSave
     await client.simulation.run({ SetPayToAgreementStatus: { token, status: 'Active' } })
     log("      Approved in the customer's place (simulation SetPayToAgreementStatus Active)")
   }
-  await waitUntilActive(client, token, { intervalMs: request.intervalMs, timeoutMs: request.timeoutMs, resume: saveResume(token, request, context), stderr: context.stderr })
+  await waitUntilActive(client, token, {
+    intervalMs: request.intervalMs,
+    timeoutMs: request.timeoutMs,
+    resume: saveResume(token, request, context),
+    stderr: context.stderr,
+  })
   log(`[2/3] Agreement ${token} is Active`)
   const body: Record<string, unknown> = { sourceMethod: { PayToMethod: { agreementToken: token } } }
   if (request.usageScope) body.usageScope = request.usageScope
@@ -72,7 +77,13 @@ export async function runPayToSave(request: PayToSaveRequest, context: PayToSave
 }
 
 /** The save at most once: after a lost answer, the customer's source made from the agreement is looked for. */
-async function saveOnce(safety: SafetySession, client: PayfacClient, token: string, customerId: string, save: () => Promise<PaymentSource>): Promise<PaymentSource> {
+async function saveOnce(
+  safety: SafetySession,
+  client: PayfacClient,
+  token: string,
+  customerId: string,
+  save: () => Promise<PaymentSource>,
+): Promise<PaymentSource> {
   const { runOperation } = await import('../safety/journal-ops.js')
   return runOperation<PaymentSource>(safety, {
     key: { kind: 'payto-save', target: token, reference: customerId },

@@ -149,7 +149,8 @@ async function setUpSubscription(
     const existing = await client.webhooks.get(options.subscriptionId)
     state.secret ??= existing.secret ?? undefined
     log(`Using subscription ${existing.id} (${existing.status ?? 'status unknown'}, url ${existing.url ?? '-'}); it is left as it is when this stops.`)
-    if (existing.url && !existing.url.startsWith(url.replace(/\/$/, ''))) log(`Note: its url is not ${url}; deliveries reach here only if something forwards them.`)
+    if (existing.url && !existing.url.startsWith(url.replace(/\/$/, '')))
+      log(`Note: its url is not ${url}; deliveries reach here only if something forwards them.`)
     return undefined
   }
   if (settings.environment === 'production') {
@@ -208,7 +209,10 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
     // Kept while the signature could still be accepted: its timestamp plus the tolerance.
     const until = ((check?.ok ? check.timestamp : Date.now() / 1000) + DEFAULT_WEBHOOK_TOLERANCE_SECONDS) * 1000
     // By its id, and by what its signature covers (the id is not signed: a replay may carry another, or none).
-    const keys = [...(deliveryId === null ? [] : [`id:${deliveryId}`]), ...(check?.ok && state.secret !== undefined ? [`signed:${check.timestamp}:${signWebhookPayload(state.secret, check.timestamp, body)}`] : [])]
+    const keys = [
+      ...(deliveryId === null ? [] : [`id:${deliveryId}`]),
+      ...(check?.ok && state.secret !== undefined ? [`signed:${check.timestamp}:${signWebhookPayload(state.secret, check.timestamp, body)}`] : []),
+    ]
     const verdict = beginAll(state.dedupe, keys, until)
     if (verdict === 'new' && keys.length > 0) begun = keys
     if (verdict === 'duplicate') {
@@ -223,7 +227,8 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
     }
     let status = 200
     if (options.forwardTo) {
-      if (options.skipVerify) warn(`WARNING: forwarding an UNVERIFIED delivery${deliveryId ? ` ${deliveryId}` : ''} (${type}) to ${options.forwardTo} (--skip-verify).`)
+      if (options.skipVerify)
+        warn(`WARNING: forwarding an UNVERIFIED delivery${deliveryId ? ` ${deliveryId}` : ''} (${type}) to ${options.forwardTo} (--skip-verify).`)
       const forwarded = await forward(options.forwardTo, req, body)
       event.forwardStatus = forwarded.status ?? `error: ${forwarded.error}`
       status = forwarded.status ?? 502
@@ -246,8 +251,13 @@ export function eventLine(event: ReceivedEvent): string {
   const time = event.receivedAt.slice(11, 19)
   const ids = keyIds(event.payload)
   const signature = event.signatureValid === null ? 'signature unchecked' : event.signatureValid ? 'signature ok' : `signature BAD (${event.signatureError})`
-  const forward =
-    event.duplicate ? 'duplicate, not forwarded' : event.forwardStatus === null ? (event.signatureValid === false ? 'not forwarded' : '') : `forward ${event.forwardStatus}`
+  const forward = event.duplicate
+    ? 'duplicate, not forwarded'
+    : event.forwardStatus === null
+      ? event.signatureValid === false
+        ? 'not forwarded'
+        : ''
+      : `forward ${event.forwardStatus}`
   return sanitizeLine([time, event.type, ids.join(' ') || '-', signature, forward].filter(Boolean).join('  '))
 }
 
@@ -277,7 +287,6 @@ async function forward(target: string, req: IncomingMessage, body: Buffer): Prom
   }
 }
 
-
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name.toLowerCase()]
   return Array.isArray(value) ? value.join(',') : value
@@ -294,8 +303,6 @@ function parseJson(body: Buffer): unknown {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-
-
 
 function stopped(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

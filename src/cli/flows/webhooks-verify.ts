@@ -6,7 +6,11 @@ import { formatElapsed } from '../terminal/wait.js'
 
 /** All of stdin as bytes, untouched (a signature is over the exact bytes). Refuses a terminal. */
 export async function readRawStdin(stdin: NodeJS.ReadStream = process.stdin): Promise<Buffer> {
-  if (stdin.isTTY) throw new UsageError('webhooks verify reads the raw body on stdin, but stdin is a terminal', 'Pipe or redirect the body: payfac webhooks verify … < body.json')
+  if (stdin.isTTY)
+    throw new UsageError(
+      'webhooks verify reads the raw body on stdin, but stdin is a terminal',
+      'Pipe or redirect the body: payfac webhooks verify … < body.json',
+    )
   const chunks: Buffer[] = []
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
   return Buffer.concat(chunks)

@@ -39,7 +39,11 @@ export function announceParts(parts: DateRange[], split: string | undefined): vo
 }
 
 /** The records of every part, in order, each from the part its `createdAt` falls in. */
-export async function* recordsInParts<T>(parts: DateRange[], walk: (part: DateRange) => AsyncIterable<T>, createdAt: (record: T) => unknown): AsyncGenerator<T> {
+export async function* recordsInParts<T>(
+  parts: DateRange[],
+  walk: (part: DateRange) => AsyncIterable<T>,
+  createdAt: (record: T) => unknown,
+): AsyncGenerator<T> {
   for await (const { part, body } of openParts(parts, async (p) => {
     const iterator = walk(p)[Symbol.asyncIterator]()
     const first = await iterator.next()

@@ -79,7 +79,10 @@ export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefin
   }
   if (f.from === undefined && f.to === undefined) return undefined
   if (f.from === undefined || f.to === undefined) {
-    throw new UsageError(`A range needs both --from and --to (missing ${f.from === undefined ? '--from' : '--to'})`, 'Or give --last 30d for the 30 days up to now')
+    throw new UsageError(
+      `A range needs both --from and --to (missing ${f.from === undefined ? '--from' : '--to'})`,
+      'Or give --last 30d for the 30 days up to now',
+    )
   }
   const from = instantOf(checkCalendarDate(f.from, '--from'))
   const to = instantOf(checkCalendarDate(f.to, '--to'))

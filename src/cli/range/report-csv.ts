@@ -59,13 +59,13 @@ function plainNumber(buf: Buffer, from: number, to: number): boolean {
   let i = from
   if (buf[i] === 0x2b || buf[i] === 0x2d) i++
   let digits = 0
-  while (i < to && (buf[i] as number) >= 0x30 && (buf[i] as number) <= 0x39) (i++, digits++)
+  while (i < to && (buf[i] as number) >= 0x30 && (buf[i] as number) <= 0x39) i++, digits++
   if (digits === 0) return false
   if (i === to) return true
   if (buf[i] !== 0x2e) return false
   i++
   let decimals = 0
-  while (i < to && (buf[i] as number) >= 0x30 && (buf[i] as number) <= 0x39) (i++, decimals++)
+  while (i < to && (buf[i] as number) >= 0x30 && (buf[i] as number) <= 0x39) i++, decimals++
   return decimals > 0 && i === to
 }
 
@@ -163,7 +163,12 @@ export interface CsvReportState {
  * One part's CSV (`body`, already guarded), checked and rewritten; with `part`, only the rows
  * created in it are kept, and only the first part's header is written.
  */
-export async function* checkedCsvPart(body: AsyncIterable<Buffer>, at: StreamAt, state: CsvReportState, part?: { range: DateRange; index: number }): AsyncGenerator<Buffer> {
+export async function* checkedCsvPart(
+  body: AsyncIterable<Buffer>,
+  at: StreamAt,
+  state: CsvReportState,
+  part?: { range: DateRange; index: number },
+): AsyncGenerator<Buffer> {
   const { parse, stringify } = await csvLibraries()
   const where = part ? ` (part ${part.index})` : ''
   const refuse = (what: string) => new AnswerShapeError(at, `${what}${where}`)
@@ -193,7 +198,9 @@ export async function* checkedCsvPart(body: AsyncIterable<Buffer>, at: StreamAt,
     if (!AMOUNT_COLUMNS.some((c) => cells.includes(c))) missing.push(AMOUNT_COLUMNS.join(' or '))
     if (missing.length > 0) {
       const shown = cells.join(',').replace(/[^\x20-\x7e]/g, '?')
-      throw refuse(`the CSV that came is not the settlement report: its header lacks ${missing.join(', ')} (it has \`${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}\`)`)
+      throw refuse(
+        `the CSV that came is not the settlement report: its header lacks ${missing.join(', ')} (it has \`${shown.length > 80 ? `${shown.slice(0, 80)}…` : shown}\`)`,
+      )
     }
     const twice = cells.find((c, i) => cells.indexOf(c) !== i)
     if (twice !== undefined) throw refuse(`the report's header names the column ${JSON.stringify(twice)} twice`)
@@ -279,7 +286,9 @@ export async function* checkedCsvPart(body: AsyncIterable<Buffer>, at: StreamAt,
   }
 
   const tooLong = () =>
-    refuse(`${headerDone ? `row ${row + 1} of the report` : "the service's first line"} is longer than ${MAX_RECORD_BYTES / 1048576} MiB: not the settlement report's CSV`)
+    refuse(
+      `${headerDone ? `row ${row + 1} of the report` : "the service's first line"} is longer than ${MAX_RECORD_BYTES / 1048576} MiB: not the settlement report's CSV`,
+    )
   const malformed = () => refuse(`${headerDone ? `row ${row + 1} of the report` : "the service's first line"} is not CSV (a quote inside a field)`)
   for await (const chunk of source) {
     bytes += chunk.length

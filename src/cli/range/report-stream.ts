@@ -121,11 +121,13 @@ export class ReportSummary {
   private readonly types = new Map<string, Group>()
   private readonly merchants = new Map<string, { merchantId: string; count: number; net: { minorCurrencyUnits: number; currency: string } }>()
 
-  constructor(private readonly scope: { currency: string | null; payoutId: string | null; createdAfter: string | null; createdBefore: string | null; parts: number }) {}
+  constructor(
+    private readonly scope: { currency: string | null; payoutId: string | null; createdAfter: string | null; createdBefore: string | null; parts: number },
+  ) {}
 
   add(e: Loose): void {
     const amount = (e.amount as { minorCurrencyUnits?: number } | undefined)?.minorCurrencyUnits ?? 0
-    const currency = this.scope.currency ?? ((e.amount as { currency?: string } | undefined)?.currency ?? '')
+    const currency = this.scope.currency ?? (e.amount as { currency?: string } | undefined)?.currency ?? ''
     this.count += 1
     if (amount >= 0) this.credits += amount
     else this.debits += amount

@@ -22,7 +22,10 @@ export function entriesInParts(
 ): AsyncIterable<Loose> {
   if (f.page !== undefined) throw new UsageError('--page cannot be used with a range in parts (--split): every part is walked', 'Leave out --page, or --split')
   const walk = (part: DateRange) =>
-    client.transactions.settlement.iterate({ ...query, createdAfter: part.fromText, createdBefore: part.toText, limit: f.limit ?? 500 }, { call }) as AsyncIterable<Loose>
+    client.transactions.settlement.iterate(
+      { ...query, createdAfter: part.fromText, createdBefore: part.toText, limit: f.limit ?? 500 },
+      { call },
+    ) as AsyncIterable<Loose>
   const all = recordsInParts(parts, walk, (e) => e.createdAt)
   return f.max === undefined ? all : take(all, f.max)
 }
@@ -46,7 +49,13 @@ export const REPORT_PATH = '/transactions/settlement/report'
  * answer (CSV rewritten with its formula cells defused; JSON as it comes). Several are merged,
  * with the JSON summary added up over them.
  */
-export async function reportStream(client: PayfacClient, query: SettlementQuery, parts: DateRange[], format: 'csv' | 'json', timeoutMs: number): Promise<Readable> {
+export async function reportStream(
+  client: PayfacClient,
+  query: SettlementQuery,
+  parts: DateRange[],
+  format: 'csv' | 'json',
+  timeoutMs: number,
+): Promise<Readable> {
   const settlement = client.transactions.settlement
   const at: StreamAt = { method: 'GET', path: REPORT_PATH, timeoutMs, expected: format === 'csv' ? 'a CSV report' : 'a JSON report' }
   const send = (q: SettlementQuery) => (format === 'csv' ? settlement.report(q, 'csv') : settlement.report(q, 'json-stream'))
@@ -105,9 +114,15 @@ async function* checkedJson(body: Readable, at: StreamAt): AsyncGenerator<Buffer
   let last = 0
   let bytes = 0
   const source = withHead(guardedBody(body, at), 64, (head, ended) => {
-    const start = head.toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart()
+    const start = head
+      .toString('latin1')
+      .replace(/^\xef\xbb\xbf/, '')
+      .trimStart()
     if (!start.startsWith('{') && !start.startsWith('[')) {
-      throw new AnswerShapeError(at, `the service answered ${describeStart(head, ended ? head.length : Math.max(head.length, 1))} where ${at.expected} was expected`)
+      throw new AnswerShapeError(
+        at,
+        `the service answered ${describeStart(head, ended ? head.length : Math.max(head.length, 1))} where ${at.expected} was expected`,
+      )
     }
   })
   for await (const chunk of source) {

@@ -41,16 +41,22 @@ export const differenceView = defineView<Difference>({
 /** The scope and the ledger; every mistake is a usage error before anything is sent. */
 export async function reconcileScope(f: ReconcileFlags, now: Date): Promise<ReconcileScope> {
   const range = resolveRange(f, now)
-  if (!f.payout && !range) throw new UsageError('Say what to reconcile: --payout <id>, or a range: --month, --last-month, --last, or --from and --to', 'For example --month 2026-10')
-  if (f.payout && range) throw new UsageError('--payout reconciles one payout; leave out --from, --to, --last and --month', 'Or leave out --payout to reconcile a range')
+  if (!f.payout && !range)
+    throw new UsageError('Say what to reconcile: --payout <id>, or a range: --month, --last-month, --last, or --from and --to', 'For example --month 2026-10')
+  if (f.payout && range)
+    throw new UsageError('--payout reconciles one payout; leave out --from, --to, --last and --month', 'Or leave out --payout to reconcile a range')
   if (!f.currency && !f.payout) throw new UsageError('A range needs --currency', 'For example --currency AUD --last 30d')
   if (f.ledger && (f['each-merchant'] || f.merchants !== undefined)) {
-    throw new UsageError('--ledger compares one ledger with one run; it cannot be split by merchant', 'Leave out --each-merchant/--merchants: a marketplace credential reconciles every merchant in one run')
+    throw new UsageError(
+      '--ledger compares one ledger with one run; it cannot be split by merchant',
+      'Leave out --each-merchant/--merchants: a marketplace credential reconciles every merchant in one run',
+    )
   }
   if (f['ledger-columns'] && !f.ledger) throw new UsageError('--ledger-columns describes --ledger, which is missing')
   let ledger: LedgerBook | undefined
   if (f.ledger) {
-    if (!f['ledger-columns']) throw new UsageError('--ledger needs --ledger-columns', 'For example --ledger-columns reference=Ref,amount=Amount,currency=Currency')
+    if (!f['ledger-columns'])
+      throw new UsageError('--ledger needs --ledger-columns', 'For example --ledger-columns reference=Ref,amount=Amount,currency=Currency')
     const amounts = f['ledger-amounts'] === 'minor' ? 'minor' : 'decimal'
     ledger = await LedgerBook.read(f.ledger, parseLedgerColumns(f['ledger-columns']), amounts, range)
   }

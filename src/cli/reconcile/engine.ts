@@ -136,7 +136,13 @@ export class Reconciler {
     if (found.length === 0) {
       yield this.diff(what === 'payment' ? 'missing-payment' : 'missing-fee', id, this.money(expected), 'no entry', merchantId)
     } else if (found.length > 1) {
-      yield this.diff(what === 'payment' ? 'duplicate-payment' : 'duplicate-fee', id, `1 entry of ${this.money(expected)}`, `${found.length} entries: ${found.map((a) => this.money(a)).join(', ')}`, merchantId)
+      yield this.diff(
+        what === 'payment' ? 'duplicate-payment' : 'duplicate-fee',
+        id,
+        `1 entry of ${this.money(expected)}`,
+        `${found.length} entries: ${found.map((a) => this.money(a)).join(', ')}`,
+        merchantId,
+      )
     } else if (found[0] !== expected) {
       yield this.diff(what === 'payment' ? 'payment-amount' : 'fee-mismatch', id, this.money(expected), this.money(found[0] as number), merchantId)
     }
@@ -177,10 +183,20 @@ export class Reconciler {
     this.checked += 1
     const sum = brought + swept - carried
     if (sum !== amount) {
-      out.push(this.diff('payout-sum', id, m(amount), `${m(sum)} (brought forward ${m(brought)} + entries ${m(swept)} − carried forward ${m(carried)})`, merchantId))
+      out.push(
+        this.diff('payout-sum', id, m(amount), `${m(sum)} (brought forward ${m(brought)} + entries ${m(swept)} − carried forward ${m(carried)})`, merchantId),
+      )
     }
     if (payoutEntries.length !== 1 || payoutEntries[0] !== -amount) {
-      out.push(this.diff('payout-entry', id, `1 Payout entry of ${m(-amount)}`, payoutEntries.length === 0 ? 'no entry' : payoutEntries.map((a) => m(a)).join(', '), merchantId))
+      out.push(
+        this.diff(
+          'payout-entry',
+          id,
+          `1 Payout entry of ${m(-amount)}`,
+          payoutEntries.length === 0 ? 'no entry' : payoutEntries.map((a) => m(a)).join(', '),
+          merchantId,
+        ),
+      )
     }
     if (out.length === 0) this.matched += 1
     return out
@@ -193,7 +209,8 @@ export class Reconciler {
       if (!optional) yield this.diff('not-in-ledger', id, `a ledger line of ${this.money(amount)}`, 'none', merchantId)
       return
     }
-    if (Math.abs(line.amount) !== Math.abs(amount)) yield this.diff('ledger-amount', line.reference, this.money(Math.abs(amount)), `${this.money(line.amount)} (ledger line ${line.line})`, merchantId)
+    if (Math.abs(line.amount) !== Math.abs(amount))
+      yield this.diff('ledger-amount', line.reference, this.money(Math.abs(amount)), `${this.money(line.amount)} (ledger line ${line.line})`, merchantId)
   }
 
   private entryText(slot: Slot): string {
@@ -213,7 +230,13 @@ export class Reconciler {
     if (this.ledger) {
       for (const line of this.ledger.left(this.currency)) {
         this.checked += 1
-        yield this.diff('ledger-unmatched', line.reference, `${this.money(line.amount)} (ledger line ${line.line})`, 'no transaction or refund with this reference', null)
+        yield this.diff(
+          'ledger-unmatched',
+          line.reference,
+          `${this.money(line.amount)} (ledger line ${line.line})`,
+          'no transaction or refund with this reference',
+          null,
+        )
       }
     }
   }

@@ -30,12 +30,16 @@ export function parseLedgerColumns(input: string): LedgerColumns {
     const key = pair.slice(0, at).trim()
     const value = pair.slice(at + 1).trim()
     if (at <= 0 || value === '' || !['reference', 'amount', 'currency', 'date'].includes(key)) {
-      throw new UsageError(`--ledger-columns takes reference=…,amount=…,currency=… and optionally date=… (got "${pair.trim()}")`, 'Each value is a column name of the header line of --ledger')
+      throw new UsageError(
+        `--ledger-columns takes reference=…,amount=…,currency=… and optionally date=… (got "${pair.trim()}")`,
+        'Each value is a column name of the header line of --ledger',
+      )
     }
     out[key] = value
   }
   const missing = ['reference', 'amount', 'currency'].filter((k) => !(k in out))
-  if (missing.length > 0) throw new UsageError(`--ledger-columns misses ${missing.join(', ')}`, 'For example --ledger-columns reference=Ref,amount=Amount,currency=Currency')
+  if (missing.length > 0)
+    throw new UsageError(`--ledger-columns misses ${missing.join(', ')}`, 'For example --ledger-columns reference=Ref,amount=Amount,currency=Currency')
   return out as unknown as LedgerColumns
 }
 
@@ -93,7 +97,12 @@ export function parseLedger(text: string, columns: LedgerColumns, amounts: 'deci
         amount = toMinorUnits(negative ? text.slice(1) : text, currency, { allowZero: true }) * (negative ? -1 : 1)
       }
     } catch (error) {
-      throw new UsageError(`--ledger: line ${line} of ${file}: ${(error as Error).message}`, amounts === 'minor' ? 'Amounts are minor units here (--ledger-amounts minor)' : 'Amounts are decimals such as 12.50; give --ledger-amounts minor for cents')
+      throw new UsageError(
+        `--ledger: line ${line} of ${file}: ${(error as Error).message}`,
+        amounts === 'minor'
+          ? 'Amounts are minor units here (--ledger-amounts minor)'
+          : 'Amounts are decimals such as 12.50; give --ledger-amounts minor for cents',
+      )
     }
     return { line, reference, amount, currency, date: at.date >= 0 ? cell(at.date) : null }
   })

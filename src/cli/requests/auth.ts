@@ -20,7 +20,10 @@ export interface SignInFlagValues {
  * Returns the envelope and warnings to print (previous-generation names in bodies the contract
  * does not show).
  */
-export function signInEnvelope(f: SignInFlagValues, data: Record<string, unknown> | undefined): { envelope: Record<string, Record<string, unknown>>; warnings: string[] } {
+export function signInEnvelope(
+  f: SignInFlagValues,
+  data: Record<string, unknown> | undefined,
+): { envelope: Record<string, Record<string, unknown>>; warnings: string[] } {
   if (data) {
     const { kind, body } = unwrapData(data, SIGN_IN_KINDS, undefined, '--data')
     if (kind === 'SignInConsumer') {
@@ -32,7 +35,11 @@ export function signInEnvelope(f: SignInFlagValues, data: Record<string, unknown
   if (f.customer) return { envelope: { SignInConsumer: { customerId: f.customer } }, warnings: [] }
   if (f.delegate) return { envelope: { SignInDelegate: { customerDelegateId: f.delegate } }, warnings: [] }
   if (f['delegate-reference']) {
-    if (!f.email) throw new UsageError('--delegate-reference needs --email, the e-mail address of the delegate', 'For example --delegate-reference acme-01 --email jo@acme.example')
+    if (!f.email)
+      throw new UsageError(
+        '--delegate-reference needs --email, the e-mail address of the delegate',
+        'For example --delegate-reference acme-01 --email jo@acme.example',
+      )
     return {
       envelope: {
         SignInDelegateByReferenceId: {
@@ -67,7 +74,10 @@ export interface TokenQueryValues {
 /** The `GET /auth/servicetokens` query; at least one merchant or marketplace filter is required. */
 export function serviceTokenQuery(f: TokenQueryValues) {
   if (!f.merchantIds?.length && !f.marketplaceIds?.length) {
-    throw new UsageError('Listing service tokens needs --merchant-id or --marketplace-id (either may repeat)', 'Give the merchants or marketplaces whose tokens to list')
+    throw new UsageError(
+      'Listing service tokens needs --merchant-id or --marketplace-id (either may repeat)',
+      'Give the merchants or marketplaces whose tokens to list',
+    )
   }
   return {
     merchantId: f.merchantIds,
@@ -146,7 +156,12 @@ function dataBody(data: Record<string, unknown> | undefined, kind: string) {
  * or, when `fallback` is given, the bare body of that kind. Shared by the request builders of
  * this topic and its neighbours (customers, merchants).
  */
-export function unwrapData<K extends string>(data: Record<string, unknown>, kinds: readonly K[], fallback: K | undefined, flag = '--data'): { kind: K; body: Record<string, unknown> } {
+export function unwrapData<K extends string>(
+  data: Record<string, unknown>,
+  kinds: readonly K[],
+  fallback: K | undefined,
+  flag = '--data',
+): { kind: K; body: Record<string, unknown> } {
   const keys = Object.keys(data)
   const only = keys.length === 1 ? (keys[0] as string) : undefined
   if (only !== undefined && (kinds as readonly string[]).includes(only)) {

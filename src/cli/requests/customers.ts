@@ -67,7 +67,11 @@ export function customerEnvelope(f: CustomerFlagValues, data: Record<string, unk
   const body: Record<string, unknown> = { ...opened?.body }
   if (kind === 'RegisterPluginConsumerCustomer') {
     const misplaced = NOT_IN_PLUGIN.find((name) => f[name] !== undefined)
-    if (misplaced) throw new UsageError(`--${misplaced} is not part of the plug-in's registration (e-mail, reference, given and family name)`, 'Drop --plugin to send UpsertConsumerCustomer')
+    if (misplaced)
+      throw new UsageError(
+        `--${misplaced} is not part of the plug-in's registration (e-mail, reference, given and family name)`,
+        'Drop --plugin to send UpsertConsumerCustomer',
+      )
   }
 
   if (kind === 'UpsertOrganisationCustomer') {
@@ -75,16 +79,23 @@ export function customerEnvelope(f: CustomerFlagValues, data: Record<string, unk
     if (misplaced) throw new UsageError(`--${misplaced} applies to consumer customers, not to organisations`, 'Drop --organisation, or put the field in --data')
     // One business key per kind: an organisation is found by --reference, never by an e-mail address.
     if (f.email !== undefined) {
-      throw new UsageError('--email is the business key of a consumer; an organisation is keyed by --reference', 'Put a contact address of the organisation in --data as emailAddress')
+      throw new UsageError(
+        '--email is the business key of a consumer; an organisation is keyed by --reference',
+        'Put a contact address of the organisation in --data as emailAddress',
+      )
     }
     Object.assign(body, consumerFields(f))
     if (f.name !== undefined) body.organisationName = checkNonEmpty(f.name, '--name')
     if (typeof body.referenceCustomerId !== 'string' || !body.referenceCustomerId.trim()) {
-      throw new UsageError('An organisation customer needs --reference, its business key (referenceCustomerId)', 'For example --organisation --reference acme-01 --name "Acme Pty Ltd"')
+      throw new UsageError(
+        'An organisation customer needs --reference, its business key (referenceCustomerId)',
+        'For example --organisation --reference acme-01 --name "Acme Pty Ltd"',
+      )
     }
   } else {
     // A consumer, as UpsertConsumerCustomer or as the plug-in registers one: keyed by the e-mail address.
-    if (f.name !== undefined) throw new UsageError('--name applies to organisation customers (--organisation)', 'For a consumer use --given-name and --family-name')
+    if (f.name !== undefined)
+      throw new UsageError('--name applies to organisation customers (--organisation)', 'For a consumer use --given-name and --family-name')
     Object.assign(body, consumerFields(f))
     if (typeof body.emailAddress !== 'string' || !body.emailAddress.trim()) {
       throw new UsageError('A consumer customer needs --email, its business key (emailAddress)', 'For example --email jo@example.com --given-name Jo')

@@ -68,7 +68,8 @@ async function balanceLines(client: PayfacClient, merchantId: string): Promise<B
     if (seen.some((other) => other.currency === currency)) throw unreadable(`${currency} is listed twice`)
     const available = line.available as Loose | undefined
     const of = available?.currency
-    if (of !== undefined && (typeof of !== 'string' || of.toUpperCase() !== currency)) throw unreadable(`the available amount of ${currency} is in another currency`)
+    if (of !== undefined && (typeof of !== 'string' || of.toUpperCase() !== currency))
+      throw unreadable(`the available amount of ${currency} is in another currency`)
     seen.push({ currency, available: available?.minorCurrencyUnits })
   }
   return seen
@@ -95,7 +96,8 @@ export async function onlyCurrency(client: PayfacClient, acting: ActingFor): Pro
   if (!merchantId) throw new UsageError('--currency is needed: no one merchant is in context to take its currency from', hint)
   const currencies = await merchantCurrencies(client, merchantId)
   if (currencies.length === 1) return { merchantId, currency: currencies[0]! }
-  if (currencies.length === 0) throw new UsageError(`--currency is needed: ${merchantId} has no balances to take its currency from`, 'Give --currency, for example --currency AUD')
+  if (currencies.length === 0)
+    throw new UsageError(`--currency is needed: ${merchantId} has no balances to take its currency from`, 'Give --currency, for example --currency AUD')
   throw new UsageError(`--currency is needed: ${merchantId} holds ${currencies.join(', ')}`, `Give one of them, for example --currency ${currencies[0]}`)
 }
 
@@ -117,7 +119,14 @@ export async function withOnlyCurrency<F extends { currency?: string | undefined
 }
 
 /** Whether month-end flags ask for a range (so a currency is needed) rather than one payout. */
-export function asksForRange(f: { payout?: string | undefined; from?: string | undefined; to?: string | undefined; last?: string | undefined; month?: string | undefined; 'last-month'?: boolean | undefined }): boolean {
+export function asksForRange(f: {
+  payout?: string | undefined
+  from?: string | undefined
+  to?: string | undefined
+  last?: string | undefined
+  month?: string | undefined
+  'last-month'?: boolean | undefined
+}): boolean {
   return !f.payout && Boolean(f.last || f.month || f['last-month'] || (f.from && f.to))
 }
 
@@ -135,7 +144,11 @@ export interface PayoutFlagValues {
  */
 export async function payoutBodyFor(f: PayoutFlagValues, client: PayfacClient, acting: ActingFor, stderr: { write(text: string): unknown } = process.stderr) {
   if (!f.available) {
-    if (f.amount === undefined) throw new UsageError('A payout needs --amount, or --available for the whole available balance (or the whole body with --data)', 'For example --amount 250 or --available')
+    if (f.amount === undefined)
+      throw new UsageError(
+        'A payout needs --amount, or --available for the whole available balance (or the whole body with --data)',
+        'For example --amount 250 or --available',
+      )
     return payoutBody(await withOnlyCurrency(f, true, client, acting, stderr))
   }
   const merchantId = await merchantInContext(client, acting)
@@ -143,10 +156,14 @@ export async function payoutBodyFor(f: PayoutFlagValues, client: PayfacClient, a
   const currencies = lines.map((line) => line.currency)
   const currency = f.currency === undefined ? (currencies.length === 1 ? currencies[0] : undefined) : parseCurrency(f.currency)
   if (!currency) {
-    throw new UsageError(`--currency is needed: ${merchantId} holds ${currencies.join(', ') || 'no balances'}`, currencies[0] ? `Give one of them, for example --currency ${currencies[0]}` : 'Give --currency, for example --currency AUD')
+    throw new UsageError(
+      `--currency is needed: ${merchantId} holds ${currencies.join(', ') || 'no balances'}`,
+      currencies[0] ? `Give one of them, for example --currency ${currencies[0]}` : 'Give --currency, for example --currency AUD',
+    )
   }
   const available = lines.find((line) => line.currency === currency)?.available
-  if (typeof available !== 'number' || !Number.isSafeInteger(available)) throw new RefusedError(`Payout not sent: ${merchantId} shows no available balance in ${currency}`)
+  if (typeof available !== 'number' || !Number.isSafeInteger(available))
+    throw new RefusedError(`Payout not sent: ${merchantId} shows no available balance in ${currency}`)
   const amount = { minorCurrencyUnits: available, currency }
   // Nothing available is refused by the command's check (payout-checks.ts), which runs after an
   // earlier lost request of this currency is looked up: the payout it made emptied the balance.

@@ -14,7 +14,10 @@ import { previousGenerationWarnings } from './auth.js'
 export function parseAddressFlag(text: string, flag: string) {
   const parts = text.split('|').map((p) => p.trim())
   if (parts.length !== 5 || parts.some((p) => !p)) {
-    throw new UsageError(`${flag} takes "<line1>|<city>|<state>|<postalCode>|<country>" (got "${text}")`, `For example ${flag} "1 Market St|Sydney|NSW|2000|AU"`)
+    throw new UsageError(
+      `${flag} takes "<line1>|<city>|<state>|<postalCode>|<country>" (got "${text}")`,
+      `For example ${flag} "1 Market St|Sydney|NSW|2000|AU"`,
+    )
   }
   const [line1, city, state, postalCode, country] = parts as [string, string, string, string, string]
   return { line1, city, state, postalCode, country: checkCountry(country, flag) }
@@ -195,7 +198,10 @@ export function sniffMerchantFileType(head: Uint8Array): 'image/jpeg' | 'image/p
 export function checkMerchantFile(path: string, size: number, head: Uint8Array): 'image/jpeg' | 'image/png' | 'application/pdf' {
   if (size === 0) throw new UsageError(`${path} is empty`)
   if (size > MERCHANT_FILE_LIMIT_BYTES) {
-    throw new UsageError(`${path} is ${(size / 1048576).toFixed(1)} MB; merchant files may be at most 10 MB`, 'Scan at a lower resolution, or split the document')
+    throw new UsageError(
+      `${path} is ${(size / 1048576).toFixed(1)} MB; merchant files may be at most 10 MB`,
+      'Scan at a lower resolution, or split the document',
+    )
   }
   const type = sniffMerchantFileType(head)
   if (!type) throw new UsageError(`${path} is not a JPEG, PNG or PDF file (checked by its content, not its name)`, 'Convert the scan to PDF, PNG or JPEG')

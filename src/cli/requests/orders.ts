@@ -50,10 +50,16 @@ export function orderBodyFromFlags(f: OrderFlagValues): Record<string, unknown> 
  * Refuses items whose total (quantity × unit amount, in minor units) is more than the order's
  * amount plus its discount (a discount lowers the amount below the items' total).
  */
-export function checkItemsTotal<I extends { quantity: number; amount: { minorCurrencyUnits: number } }>(items: I[], order: { minorCurrencyUnits: number }, discount = 0): I[] {
+export function checkItemsTotal<I extends { quantity: number; amount: { minorCurrencyUnits: number } }>(
+  items: I[],
+  order: { minorCurrencyUnits: number },
+  discount = 0,
+): I[] {
   const total = items.reduce((sum, item) => sum + item.quantity * item.amount.minorCurrencyUnits, 0)
   if (total > order.minorCurrencyUnits + discount) {
-    const bound = discount ? `the order's --amount and --discount (${order.minorCurrencyUnits} + ${discount})` : `the order's --amount (${order.minorCurrencyUnits})`
+    const bound = discount
+      ? `the order's --amount and --discount (${order.minorCurrencyUnits} + ${discount})`
+      : `the order's --amount (${order.minorCurrencyUnits})`
     throw new UsageError(
       `The --item lines add up to ${total} minor units, more than ${bound}`,
       'Each --item amount is a unit price: quantity × amount, summed, may not exceed --amount plus --discount',

@@ -78,7 +78,12 @@ function initialPaymentOf(text: string | undefined, amount: { minorCurrencyUnits
  * `POST /payplans/parameters` (beta; body not shown): the emulator's {amount, initialPayment?,
  * payPlanVariants?}. Without --variant the service answers for every variant.
  */
-export function parametersBody(f: { amount?: string | undefined; currency?: string | undefined; 'initial-payment'?: string | undefined; variant?: string[] | undefined }): Record<string, unknown> {
+export function parametersBody(f: {
+  amount?: string | undefined
+  currency?: string | undefined
+  'initial-payment'?: string | undefined
+  variant?: string[] | undefined
+}): Record<string, unknown> {
   if (!f.amount || !f.currency) throw new UsageError('Pay plan parameters need --amount and --currency (or the whole body with --data)')
   const amount = moneyFrom(f.amount, f.currency)
   return {

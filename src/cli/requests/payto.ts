@@ -70,7 +70,7 @@ export function accountIdentifierFromFlags(f: AgreementFlagValues): SendAgreemen
   if (given.length !== 1) {
     throw new UsageError(
       given.length === 0
-        ? 'An agreement needs the customer\'s account: one of --bban, --phone, --email, --abn, --acn, --arbn, --arsn or --org-id'
+        ? "An agreement needs the customer's account: one of --bban, --phone, --email, --abn, --acn, --arbn, --arsn or --org-id"
         : `Give exactly one account identifier (got ${given.map((g) => `--${g}`).join(', ')})`,
       'For example --bban "062-000 12345678" or --phone +61412345678',
     )
@@ -94,13 +94,14 @@ export function termsFromFlags(f: AgreementFlagValues): SendAgreement['terms'] {
   if (f.amount === undefined || f.currency === undefined) throw new UsageError('A one-off agreement needs both --amount and --currency')
   const currency = f.currency.toUpperCase()
   // PayTo runs on Australia's New Payments Platform: agreements are in Australian dollars only.
-  if (currency !== 'AUD') throw new UsageError(`A PayTo agreement is in AUD only (got --currency ${f.currency})`, 'PayTo moves Australian dollars between Australian accounts')
+  if (currency !== 'AUD')
+    throw new UsageError(`A PayTo agreement is in AUD only (got --currency ${f.currency})`, 'PayTo moves Australian dollars between Australian accounts')
   return { AgreementRequestTermsOneOff: { amount: { amount: minorUnitsFrom(f.amount, currency), currency } } }
 }
 
 /** The whole `POST /payto/agreement` body from flags. */
 export function agreementBodyFromFlags(f: AgreementFlagValues): SendAgreement {
-  if (f.name === undefined) throw new UsageError('An agreement needs the customer\'s name (--name)', 'For example --name "Jo Citizen"')
+  if (f.name === undefined) throw new UsageError("An agreement needs the customer's name (--name)", 'For example --name "Jo Citizen"')
   const body: SendAgreement = {
     customerName: checkNonEmpty(f.name, '--name').trim(),
     customerAccIdentifier: accountIdentifierFromFlags(f),

@@ -39,7 +39,10 @@ export function blockedCardEnvelope(data: Record<string, unknown>): Record<strin
   const kind = keys[0]
   const value = kind === undefined ? undefined : data[kind]
   if (keys.length !== 1 || !value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new UsageError('--data must be one action envelope: {"<ActionName>": {...}}', 'For example --data \'{"UnblockCard":{"reason":"customer called"}}\' on the emulator')
+    throw new UsageError(
+      '--data must be one action envelope: {"<ActionName>": {...}}',
+      'For example --data \'{"UnblockCard":{"reason":"customer called"}}\' on the emulator',
+    )
   }
   return { [kind as string]: value as Record<string, unknown> }
 }

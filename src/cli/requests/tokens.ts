@@ -23,7 +23,10 @@ export function tokenEnvelope(data: Record<string, unknown> | undefined, f: Toke
   const modes = [f.payto && '--payto', f['saved-source'] && '--saved-source', data && '--data'].filter(Boolean)
   if (modes.length !== 1) {
     const found = modes.length === 0 ? 'none was given' : `got ${modes.join(' and ')}`
-    throw new UsageError(`Choose one way to make the token: --payto, --saved-source or --data (${found})`, 'For example --payto --agreement <token> --amount 12.50 --currency AUD')
+    throw new UsageError(
+      `Choose one way to make the token: --payto, --saved-source or --data (${found})`,
+      'For example --payto --agreement <token> --amount 12.50 --currency AUD',
+    )
   }
   if (data) return { envelope: dataEnvelope(data), shown: SHOWN.includes(Object.keys(data)[0] as string) }
   if (!f.amount || !f.currency) throw new UsageError(`${modes[0]} needs --amount and --currency`)

@@ -49,7 +49,9 @@ export function checkEventName(input: string, flag = '--events'): string {
 export function warnUnknownEvents(events: readonly string[], stderr: { write(text: string): unknown } = process.stderr): void {
   const unknown = unknownEvents(events)
   if (unknown.length === 0) return
-  stderr.write(`Warning: ${unknown.map((e) => `"${sanitizeLine(e)}"`).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} payfac knows; sending as given. Known events: ${KNOWN_EVENTS.join(', ')}.\n`)
+  stderr.write(
+    `Warning: ${unknown.map((e) => `"${sanitizeLine(e)}"`).join(', ')} ${unknown.length === 1 ? 'is not an event' : 'are not events'} payfac knows; sending as given. Known events: ${KNOWN_EVENTS.join(', ')}.\n`,
+  )
 }
 
 /** Credential kinds whose subscriptions are marketplace-level when no merchant is named. */

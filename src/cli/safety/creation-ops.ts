@@ -47,7 +47,10 @@ export async function payoutOperation(
   options: PayoutOptions = {},
 ): Promise<Payout> {
   const amount = body.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
-  const money = typeof amount?.minorCurrencyUnits === 'number' && typeof amount.currency === 'string' ? { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency } : undefined
+  const money =
+    typeof amount?.minorCurrencyUnits === 'number' && typeof amount.currency === 'string'
+      ? { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency }
+      : undefined
   // A payout of "all that is available" names no amount: nothing to compare, so no witness.
   const currency = money?.currency ?? (typeof body.currency === 'string' ? body.currency : undefined)
   const windowMs = repeatWindowMs('payout', options.repeatWindow)
@@ -57,7 +60,9 @@ export async function payoutOperation(
       ? { kind: 'payout', target: '', amount: undefined, reference: bodyHash({ wholeBalance: money?.currency ?? body.currency }) }
       : { kind: 'payout', target: '', amount: money, reference: bodyHash(body) },
     // --available names no amount of its own: the amount read changes from run to run.
-    action: options.wholeBalance ? `payout of the whole available ${currency ?? ''} balance`.replace('  ', ' ') : `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
+    action: options.wholeBalance
+      ? `payout of the whole available ${currency ?? ''} balance`.replace('  ', ' ')
+      : `payout request${money ? ` of ${formatMoney(money)}` : ''}`,
     check: `${session.bin} payouts list`,
     before: async () => seenIds ?? (await recentPayouts(client)),
     reconcile: async (before) => {

@@ -71,9 +71,19 @@ export async function confirmProfileRemoval(
   if (!profile) return true
   // Loaded here: profiles.ts brings zod, and `profiles remove` imports this file at start-up.
   const [{ decideEnvironment }, { keyEnvironment }] = await Promise.all([import('../../config/environment.js'), import('../../config/profiles.js')])
-  const { environment } = decideEnvironment({ profile, replaced: false, credential: profile.credential, baseUrl: profile.baseUrl, urlOrigin: `profile ${profile.name}`, credentialOrigin: `profile ${profile.name}` })
+  const { environment } = decideEnvironment({
+    profile,
+    replaced: false,
+    credential: profile.credential,
+    baseUrl: profile.baseUrl,
+    urlOrigin: `profile ${profile.name}`,
+    credentialOrigin: `profile ${profile.name}`,
+  })
   if (environment !== 'production' && keyEnvironment(profile.credential) !== 'live') return true
-  const details: Array<[string, string]> = [['environment', 'production'], ['target', profile.baseUrl]]
+  const details: Array<[string, string]> = [
+    ['environment', 'production'],
+    ['target', profile.baseUrl],
+  ]
   if (profile.merchantId) details.push(['merchant', profile.merchantId])
   await confirmOnProduction({ what: `removal of profile "${profile.name}" and its credential`, details, yes: flags.yes, noPrompt })
   return true

@@ -69,7 +69,11 @@ export interface OperationJournal {
 export const LOCK_WAIT_MS = 2 * 60_000
 
 /** The config folder and the identity of what `settings` act on (one read the first time a key is seen). */
-export async function operationIdentity(settings: ResolvedSettings, signal?: AbortSignal, ask = true): Promise<{ configDir: string; identity: ServiceIdentity }> {
+export async function operationIdentity(
+  settings: ResolvedSettings,
+  signal?: AbortSignal,
+  ask = true,
+): Promise<{ configDir: string; identity: ServiceIdentity }> {
   const [{ serviceIdentity }, { resolveConfigDir }, { resolveActingFor }] = await Promise.all([
     import('../../config/operations.js'),
     import('../../config/store.js'),
@@ -112,7 +116,8 @@ export async function withOperationLock<T>(
     lock = await takeLock(file, {
       waitMs,
       what: words.what,
-      onWait: () => process.stderr.write(`Another payfac run of the same ${words.what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`),
+      onWait: () =>
+        process.stderr.write(`Another payfac run of the same ${words.what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`),
     })
   } catch (error) {
     if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check, error.hint)
@@ -222,4 +227,3 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
     interrupts.dispose()
   }
 }
-

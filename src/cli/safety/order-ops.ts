@@ -63,7 +63,9 @@ export async function payOperation(session: SafetySession, client: PayfacClient,
     look: 'a transaction that is not failed or cancelled means it is paid',
     reconcile: async () => {
       const paid = await paymentOf(client, orderId)
-      return paid ? { found: asPayResult(paid), note: `order ${orderId} is paid by transaction ${paid.purchaseDetails?.transactionId} (${paid.purchaseDetails?.status})` } : 'absent'
+      return paid
+        ? { found: asPayResult(paid), note: `order ${orderId} is paid by transaction ${paid.purchaseDetails?.transactionId} (${paid.purchaseDetails?.status})` }
+        : 'absent'
     },
     guard: async () => {
       const paid = await readForDryRun(session.dryRun, `the payments of order ${orderId}`, () => paymentOf(client, orderId))
@@ -97,7 +99,9 @@ export async function createOrderOperation(
   const { referenceLockPath } = await import('../../config/operations.js')
   const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal)
   const words = { what: `order reference ${reference}`, check: `${session.bin} orders list --reference ${reference}` }
-  return withOperationLock(configDir, referenceLockPath(configDir, identity, reference), words, () => createOrderOnce(session, client, envelope, ifExists, reference))
+  return withOperationLock(configDir, referenceLockPath(configDir, identity, reference), words, () =>
+    createOrderOnce(session, client, envelope, ifExists, reference),
+  )
 }
 
 async function createOrderOnce(
@@ -109,7 +113,9 @@ async function createOrderOnce(
 ): Promise<Order> {
   const body = Object.values(envelope)[0] ?? {}
   const amount = moneyOf(body.amount)
-  const existing = reference ? await readForDryRun(session.dryRun, `orders with reference ${reference}`, () => ordersWithReference(client, reference)) : undefined
+  const existing = reference
+    ? await readForDryRun(session.dryRun, `orders with reference ${reference}`, () => ordersWithReference(client, reference))
+    : undefined
   const first = existing?.[0]
   if (first && ifExists === 'reuse') {
     process.stderr.write(`${sanitizeLine(`Order ${first.orderId} already has reference ${reference}: reusing it (nothing was sent).`)}\n`)

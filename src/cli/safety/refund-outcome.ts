@@ -11,7 +11,8 @@ export function refundOutcome(after: Transaction, amount: string): RefundOutcome
   return {
     refundId: details?.refundIds?.at(-1),
     refunded: total ? { minorCurrencyUnits: toMinorUnits(amount, total.currency), currency: total.currency } : undefined,
-    remaining: total && typeof refundedSoFar === 'number' ? { minorCurrencyUnits: total.minorCurrencyUnits - refundedSoFar, currency: total.currency } : undefined,
+    remaining:
+      total && typeof refundedSoFar === 'number' ? { minorCurrencyUnits: total.minorCurrencyUnits - refundedSoFar, currency: total.currency } : undefined,
     transaction: after,
   }
 }

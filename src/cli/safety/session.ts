@@ -91,7 +91,12 @@ export class SafetySession {
     if (!changes(request.method)) return
     if (this.dryRun) throw new DryRunStop(request)
     if (!this.production) return
-    this.confirmation ??= confirmOnProduction({ what: this.action ?? this.commandLabel(), details: this.details(request), yes: this.yes, noPrompt: this.noPrompt })
+    this.confirmation ??= confirmOnProduction({
+      what: this.action ?? this.commandLabel(),
+      details: this.details(request),
+      yes: this.yes,
+      noPrompt: this.noPrompt,
+    })
     await this.confirmation
   }
 
@@ -127,7 +132,10 @@ export class SafetySession {
     if (isEmulatorTarget(s) || (named && !this.production)) return
     throw new ConfigError(
       `${this.commandLabel()} acts on a payfac emulator only, and the target is not one (environment ${s.environment}${s.profileName ? `, profile "${s.profileName}"` : ''}, ${s.baseUrl}): nothing was sent.`,
-      { reason: 'production-guard', hint: 'Point it at the emulator: a local profile (`--profile local`) or, without a profile, PAYFAC_BASE_URL on this machine (127.0.0.1, localhost).' },
+      {
+        reason: 'production-guard',
+        hint: 'Point it at the emulator: a local profile (`--profile local`) or, without a profile, PAYFAC_BASE_URL on this machine (127.0.0.1, localhost).',
+      },
     )
   }
 

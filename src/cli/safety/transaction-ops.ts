@@ -157,11 +157,16 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
   const timed = await readForDryRun(session.dryRun, `transaction ${id}`, () => readTransactionTimed(client, id))
   const read = timed?.transaction
   // What remains to refund is judged from the amount: an answer without it stops the refund (exit 7).
-  if (read) checkGuardRead(read, { method: 'GET', path: `/transactions/${id}` }, [['purchaseDetails.amount.minorCurrencyUnits', 'amount'], ['purchaseDetails.amount.currency', 'currency']])
+  if (read)
+    checkGuardRead(read, { method: 'GET', path: `/transactions/${id}` }, [
+      ['purchaseDetails.amount.minorCurrencyUnits', 'amount'],
+      ['purchaseDetails.amount.currency', 'currency'],
+    ])
   if (!read && !r.currency) throw new UsageError('A dry run that cannot read the transaction needs --currency', 'Add --currency, such as --currency AUD')
   const currency = read ? currencyOf(read, r.currency) : (r.currency as string)
   const units = minorUnitsFrom(r.amount, currency)
-  const expected = r.expectRefunded === undefined ? undefined : /^[0.]+$/.test(r.expectRefunded) ? 0 : minorUnitsFrom(r.expectRefunded, currency, '--expect-refunded')
+  const expected =
+    r.expectRefunded === undefined ? undefined : /^[0.]+$/.test(r.expectRefunded) ? 0 : minorUnitsFrom(r.expectRefunded, currency, '--expect-refunded')
   return transactionAction(session, client, {
     kind: 'refund',
     transactionId: id,
@@ -233,7 +238,11 @@ export function bodyHash(body: unknown): string {
 function sortedKeys(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
   const record = value as Record<string, unknown>
-  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key]]))
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, record[key]]),
+  )
 }
 
 const KIND_BY_ACTION: Record<string, keyof typeof HAPPENED> = {
@@ -279,7 +288,13 @@ export async function transactionActionOnce(
 }
 
 /** The second witness of a transfer or a reversal (of a named transfer); none for the other actions. */
-function witnessOf(kind: keyof typeof HAPPENED, units: number | undefined, destination: string | undefined, transferId: string | undefined, flag: string | undefined): TransactionOperation['witness'] {
+function witnessOf(
+  kind: keyof typeof HAPPENED,
+  units: number | undefined,
+  destination: string | undefined,
+  transferId: string | undefined,
+  flag: string | undefined,
+): TransactionOperation['witness'] {
   if (kind === 'transfer') return { windowMs: repeatWindowMs(kind, flag), find: (t, now, ms) => findTransfer(t, units, destination, now, ms) }
   // A reversal of "all that is left" cannot move money twice: a repeat finds nothing left.
   if (kind === 'reverse-transfer' && transferId !== undefined && units !== undefined) {

@@ -192,7 +192,13 @@ const payoutMoney = (p: Payout): { units: unknown; currency: unknown } => {
  * An identical payout among `items` within the window: the same amount and currency (and the
  * same merchant, when both the payout and the command name one), in words; else undefined.
  */
-export function findPayout(items: readonly Payout[], money: { minorCurrencyUnits: number; currency: string }, merchantId: string | undefined, now: number, windowMs: number): string | undefined {
+export function findPayout(
+  items: readonly Payout[],
+  money: { minorCurrencyUnits: number; currency: string },
+  merchantId: string | undefined,
+  now: number,
+  windowMs: number,
+): string | undefined {
   const made = items.find((p) => {
     const { units, currency } = payoutMoney(p)
     if (units !== money.minorCurrencyUnits || typeof currency !== 'string' || currency.toUpperCase() !== money.currency.toUpperCase()) return false
@@ -215,7 +221,12 @@ export interface PayoutWitness {
  * payout on the page is within the window, and looks for an identical one. One read in the usual
  * case; at most PAYOUT_PAGES_MAX.
  */
-export async function witnessPayout(client: PayfacClient, money: { minorCurrencyUnits: number; currency: string }, merchantId: string | undefined, windowMs: number): Promise<PayoutWitness> {
+export async function witnessPayout(
+  client: PayfacClient,
+  money: { minorCurrencyUnits: number; currency: string },
+  merchantId: string | undefined,
+  windowMs: number,
+): Promise<PayoutWitness> {
   const firstPage = await client.transactions.payouts.list({ limit: PAYOUT_PAGE_SIZE, sort: NEWEST_FIRST })
   const now = firstPage.serverTime ?? Date.now()
   let page = firstPage

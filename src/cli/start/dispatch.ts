@@ -105,4 +105,3 @@ function configOf(root: string): Promise<import('@oclif/core/config').Config> {
   }
   return config
 }
-

@@ -12,23 +12,39 @@ interface Variable {
 /** Every variable payfac reads, in the order of the help (settings first, then the terminal). */
 export const ENVIRONMENT: Variable[] = [
   { name: 'PAYFAC_PROFILE', readBy: 'api', what: 'The profile to use when --profile is not given (else the profile marked in use).' },
-  { name: 'PAYFAC_API_KEY', readBy: 'api', what: 'The credential (secret key, public key or token), used instead of the profile\'s; never printed.' },
-  { name: 'PAYFAC_CREDENTIAL_KIND', readBy: 'api', what: 'The kind of PAYFAC_API_KEY when its prefix does not tell (a JWT): merchant-jwt, customer-jwt and the like.' },
-  { name: 'PAYFAC_BASE_URL', readBy: 'api', what: 'The service address, instead of the profile\'s (--base-url wins).' },
+  { name: 'PAYFAC_API_KEY', readBy: 'api', what: "The credential (secret key, public key or token), used instead of the profile's; never printed." },
+  {
+    name: 'PAYFAC_CREDENTIAL_KIND',
+    readBy: 'api',
+    what: 'The kind of PAYFAC_API_KEY when its prefix does not tell (a JWT): merchant-jwt, customer-jwt and the like.',
+  },
+  { name: 'PAYFAC_BASE_URL', readBy: 'api', what: "The service address, instead of the profile's (--base-url wins)." },
   { name: 'PAYFAC_MERCHANT_ID', readBy: 'api', what: 'The Merchant-Id context (--merchant-id wins): the merchant commands act for by default.' },
   { name: 'PAYFAC_MARKETPLACE_ID', readBy: 'api', what: 'The Marketplace-Id context (--marketplace-id wins).' },
   { name: 'PAYFAC_CUSTOMER_ID', readBy: 'api', what: 'The Customer-Id context (--customer-id wins).' },
   { name: 'PAYFAC_TIMEOUT', readBy: 'api', what: 'How long one request may take, such as 30s (--timeout wins where it bounds a request).' },
-  { name: 'PAYFAC_CONFIG_DIR', readBy: 'all', what: 'The folder of profiles, journals and locks (default: the system\'s config folder for payfac).' },
-  { name: 'PAYFAC_REPEAT_WINDOW', readBy: { flag: 'repeat-window' }, what: 'How far back money commands look for an identical payment, refund or payout (--repeat-window wins).' },
+  { name: 'PAYFAC_CONFIG_DIR', readBy: 'all', what: "The folder of profiles, journals and locks (default: the system's config folder for payfac)." },
+  {
+    name: 'PAYFAC_REPEAT_WINDOW',
+    readBy: { flag: 'repeat-window' },
+    what: 'How far back money commands look for an identical payment, refund or payout (--repeat-window wins).',
+  },
   { name: 'PAYFAC_WEBHOOK_SECRET', readBy: { flag: 'secret' }, what: 'The webhook signing secret of webhooks listen and verify when --secret is not given.' },
-  { name: 'PAYFAC_EMULATOR_TOKEN', readBy: { topic: 'emulator' }, what: 'The control token of an emulator that listens beyond loopback, sent by the emulator commands.' },
+  {
+    name: 'PAYFAC_EMULATOR_TOKEN',
+    readBy: { topic: 'emulator' },
+    what: 'The control token of an emulator that listens beyond loopback, sent by the emulator commands.',
+  },
   { name: 'CI', readBy: 'all', what: 'When set, payfac never prompts (as --no-input).' },
   { name: 'NO_COLOR', readBy: 'all', what: 'When not empty, no colour in output.' },
   { name: 'TERM', readBy: 'all', what: 'dumb: no colour and no spinners.' },
   { name: 'LC_ALL, LC_CTYPE, LANG', readBy: 'all', what: 'A locale that is not UTF-8 gets ASCII tables and spinners.' },
-  { name: 'XDG_CONFIG_HOME, APPDATA', readBy: 'all', what: 'Where the system\'s config folder is, when PAYFAC_CONFIG_DIR is not set.' },
-  { name: 'BROWSER, DISPLAY, WAYLAND_DISPLAY', readBy: { topic: 'emulator' }, what: 'Which browser opens pages (emulator open), and whether there is a screen to open one on.' },
+  { name: 'XDG_CONFIG_HOME, APPDATA', readBy: 'all', what: "Where the system's config folder is, when PAYFAC_CONFIG_DIR is not set." },
+  {
+    name: 'BROWSER, DISPLAY, WAYLAND_DISPLAY',
+    readBy: { topic: 'emulator' },
+    what: 'Which browser opens pages (emulator open), and whether there is a screen to open one on.',
+  },
 ]
 
 /** The whole `payfac help environment` text. */

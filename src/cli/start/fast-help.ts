@@ -88,9 +88,31 @@ function rootHelp(s: HelpSources): string {
     else if (!Object.keys(s.commands).some((c) => c.startsWith(`${first}:`))) commands.push([first, command.summary ?? ''])
     else topics.set(first, s.topics[first]?.description ?? command.summary ?? '')
   }
-  const out = [s.description, '', section('VERSION', [`${s.bin}/${s.version} ${process.platform}-${process.arch} node-${process.version}`]), section('USAGE', [`$ ${s.bin} [COMMAND]`])]
-  out.push(section('TOPICS', table([...topics].sort(([a], [b]) => a.localeCompare(b)), s.width - 2)))
-  if (commands.length) out.push(section('COMMANDS', table(commands.sort(([a], [b]) => a.localeCompare(b)), s.width - 2)))
+  const out = [
+    s.description,
+    '',
+    section('VERSION', [`${s.bin}/${s.version} ${process.platform}-${process.arch} node-${process.version}`]),
+    section('USAGE', [`$ ${s.bin} [COMMAND]`]),
+  ]
+  out.push(
+    section(
+      'TOPICS',
+      table(
+        [...topics].sort(([a], [b]) => a.localeCompare(b)),
+        s.width - 2,
+      ),
+    ),
+  )
+  if (commands.length)
+    out.push(
+      section(
+        'COMMANDS',
+        table(
+          commands.sort(([a], [b]) => a.localeCompare(b)),
+          s.width - 2,
+        ),
+      ),
+    )
   out.push(`Run \`${s.bin} TOPIC --help\` or \`${s.bin} TOPIC COMMAND --help\` for more; \`${s.bin} help environment\` for the environment variables.`)
   return `${out.join('\n')}\n`
 }
@@ -111,8 +133,26 @@ function topicHelp(id: string, s: HelpSources): string {
   const self = s.commands[id]
   const out = [wrap(s.topics[id]?.description ?? self?.summary ?? '', s.width), '']
   out.push(section('USAGE', [`$ ${s.bin} ${display(id)} COMMAND`]))
-  if (subtopics.size) out.push(section('TOPICS', table([...subtopics].sort(([a], [b]) => a.localeCompare(b)), s.width - 2)))
-  if (rows.length) out.push(section('COMMANDS', table(rows.sort(([a], [b]) => a.localeCompare(b)), s.width - 2)))
+  if (subtopics.size)
+    out.push(
+      section(
+        'TOPICS',
+        table(
+          [...subtopics].sort(([a], [b]) => a.localeCompare(b)),
+          s.width - 2,
+        ),
+      ),
+    )
+  if (rows.length)
+    out.push(
+      section(
+        'COMMANDS',
+        table(
+          rows.sort(([a], [b]) => a.localeCompare(b)),
+          s.width - 2,
+        ),
+      ),
+    )
   return `${out.join('\n').trimEnd()}\n`
 }
 
@@ -124,7 +164,16 @@ function commandHelp(c: ManifestCommand, s: HelpSources): string {
   const out: string[] = []
   if (c.summary) out.push(wrap(c.summary, s.width), '')
   out.push(section('USAGE', [usage.join(' ')]))
-  if (args.length) out.push(section('ARGUMENTS', table(args.map((a) => [a.name.toUpperCase(), a.description ?? '']), s.width - 2)))
+  if (args.length)
+    out.push(
+      section(
+        'ARGUMENTS',
+        table(
+          args.map((a) => [a.name.toUpperCase(), a.description ?? '']),
+          s.width - 2,
+        ),
+      ),
+    )
   const groups = new Map<string, ManifestFlag[]>()
   for (const flag of flags.sort((a, b) => a.name.localeCompare(b.name))) {
     const group = flag.helpGroup ? `${flag.helpGroup} FLAGS` : 'FLAGS'
@@ -134,15 +183,33 @@ function commandHelp(c: ManifestCommand, s: HelpSources): string {
   for (const group of order) {
     const members = groups.get(group) ?? []
     const short = members.some((f) => f.char)
-    out.push(section(group, table(members.map((f) => flagRow(f, short)), s.width - 2)))
+    out.push(
+      section(
+        group,
+        table(
+          members.map((f) => flagRow(f, short)),
+          s.width - 2,
+        ),
+      ),
+    )
   }
   const description = c.description && c.description !== c.summary ? c.description : undefined
-  if (description) out.push(section('DESCRIPTION', description.split('\n').map((line) => wrap(line, s.width - 2))))
+  if (description)
+    out.push(
+      section(
+        'DESCRIPTION',
+        description.split('\n').map((line) => wrap(line, s.width - 2)),
+      ),
+    )
   if (c.examples?.length) {
     const lines = c.examples.flatMap((e, i) => {
       const text = typeof e === 'string' ? e : e.command
       const note = typeof e === 'string' ? [] : e.description ? [e.description] : []
-      return [...(i ? [''] : []), ...note, ...wrapCommand(`$ ${text.replace(/<%= config\.bin %>/g, s.bin).replace(/<%= command\.id %>/g, display(c.id))}`, s.width - 2)]
+      return [
+        ...(i ? [''] : []),
+        ...note,
+        ...wrapCommand(`$ ${text.replace(/<%= config\.bin %>/g, s.bin).replace(/<%= command\.id %>/g, display(c.id))}`, s.width - 2),
+      ]
     })
     out.push(section('EXAMPLES', lines))
   }
@@ -182,7 +249,6 @@ function table(rows: Array<[string, string]>, width: number): string[] {
   })
 }
 
-
 /**
  * A shell command that fits `width`: cut between words (never inside a quoted word) into lines
  * ending in ` \`, the next ones indented, so a terminal never breaks a word and the text still
@@ -192,7 +258,18 @@ export function wrapCommand(line: string, width: number): string[] {
   if (line.length <= width) return [line]
   const words = line.match(/(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s'"])+/g) ?? [line]
   const hash = words.findIndex((w) => w.startsWith('#'))
-  const comment = hash === -1 ? [] : wrap(words.slice(hash).join(' ').replace(/^#+\s*/, ''), width - 2).split('\n').map((l) => `# ${l}`)
+  const comment =
+    hash === -1
+      ? []
+      : wrap(
+          words
+            .slice(hash)
+            .join(' ')
+            .replace(/^#+\s*/, ''),
+          width - 2,
+        )
+          .split('\n')
+          .map((l) => `# ${l}`)
   const lines: string[] = []
   let current = ''
   for (const word of hash === -1 ? words : words.slice(0, hash)) {

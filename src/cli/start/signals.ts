@@ -108,7 +108,9 @@ export function interruptedLine(signal: HandledSignal, json: boolean): string {
 /** Whether the command line asks for JSON (--json, --jsonl, --query): errors are then one JSON line on stderr. */
 export function wantsJsonErrors(argv: readonly string[]): boolean {
   // `-o json` / `--output json` (flags/output-format.ts) too.
-  return argv.some((arg, i) => /^--(json|jsonl|query)(=|$)/.test(arg) || /^(--output=|-o=?)json/.test(arg) || ((arg === '-o' || arg === '--output') && argv[i + 1] === 'json'))
+  return argv.some(
+    (arg, i) => /^--(json|jsonl|query)(=|$)/.test(arg) || /^(--output=|-o=?)json/.test(arg) || ((arg === '-o' || arg === '--output') && argv[i + 1] === 'json'),
+  )
 }
 
 /** Forgets received signals, deferrals and clean-ups (tests only). */

@@ -68,15 +68,22 @@ export function completionTable(commands: CompletionCommand[]): Map<string, Comp
     }
   }
   const keys = [...table.keys()].sort((a, b) => b.split(' ').length - a.split(' ').length || a.localeCompare(b))
-  return new Map(keys.map((key) => {
-    const e = table.get(key) as CompletionEntry
-    return [key, { ...e, words: [...e.words].sort(), flags: [...e.flags].sort(), valued: [...e.valued].sort(), repeatable: [...e.repeatable].sort() }]
-  }))
+  return new Map(
+    keys.map((key) => {
+      const e = table.get(key) as CompletionEntry
+      return [key, { ...e, words: [...e.words].sort(), flags: [...e.flags].sort(), valued: [...e.valued].sort(), repeatable: [...e.repeatable].sort() }]
+    }),
+  )
 }
 
 /** The flags of a command as oclif's manifest describes them, for completion (hidden ones left out). */
 export function completionFlags(
-  flags: Record<string, { type?: string; char?: string | undefined; multiple?: boolean | undefined; options?: readonly string[] | undefined; hidden?: boolean | undefined }> | undefined,
+  flags:
+    | Record<
+        string,
+        { type?: string; char?: string | undefined; multiple?: boolean | undefined; options?: readonly string[] | undefined; hidden?: boolean | undefined }
+      >
+    | undefined,
 ): CompletionFlag[] {
   return Object.entries(flags ?? {})
     .filter(([, flag]) => !flag.hidden)
@@ -128,7 +135,11 @@ function posixValues({ bin, values, currencies }: ScriptParts): string {
   const lines = [...values].map(([key, v]) => {
     const pattern = key.startsWith('* ') ? `*${q(key.slice(1))}` : q(key)
     const body =
-      v.kind === 'list' ? `printf '%s\\n' ${v.words.map(q).join(' ')}` : v.kind === 'currency' ? `printf '%s\\n' ${currencies.join(' ')}` : `${bin} profiles list -q 2>/dev/null`
+      v.kind === 'list'
+        ? `printf '%s\\n' ${v.words.map(q).join(' ')}`
+        : v.kind === 'currency'
+          ? `printf '%s\\n' ${currencies.join(' ')}`
+          : `${bin} profiles list -q 2>/dev/null`
     return `    ${pattern}) ${body} ;;`
   })
   // Specific commands first: a `* --flag` entry only where no command names its own list.
@@ -250,13 +261,19 @@ function fish(parts: ScriptParts): string {
   const valueCases = [...values]
     .sort(([a], [b]) => Number(a.startsWith('* ')) - Number(b.startsWith('* ')))
     .map(([key, v]) => {
-      const body = v.kind === 'list' ? `printf '%s\\n' ${v.words.map(q).join(' ')}` : v.kind === 'currency' ? `printf '%s\\n' ${currencies.join(' ')}` : `${bin} profiles list -q 2>/dev/null`
+      const body =
+        v.kind === 'list'
+          ? `printf '%s\\n' ${v.words.map(q).join(' ')}`
+          : v.kind === 'currency'
+            ? `printf '%s\\n' ${currencies.join(' ')}`
+            : `${bin} profiles list -q 2>/dev/null`
       return `    case ${q(key)}\n      ${body}`
     })
   const tableCases = [...table].map(([key, e]) => {
     const pattern = key === '' ? `''` : `${q(key)} ${q(`${key} *`)}`
     const sets = [`set command ${q(e.command ?? '')}`, `set next ${e.words.map(q).join(' ')}`.trimEnd()]
-    if (e.flags.length) sets.push(`set flags ${e.flags.join(' ')}`, `set valued ${e.valued.join(' ')}`.trimEnd(), `set repeatable ${e.repeatable.join(' ')}`.trimEnd())
+    if (e.flags.length)
+      sets.push(`set flags ${e.flags.join(' ')}`, `set valued ${e.valued.join(' ')}`.trimEnd(), `set repeatable ${e.repeatable.join(' ')}`.trimEnd())
     return `    case ${pattern}\n${sets.map((s) => `      ${s}`).join('\n')}`
   })
   const shortLines = [...shorts].map(([s, long]) => `      set word (string replace -r -- ${q(`^${s}$`)} ${q(long)} $word)`).join('\n')

@@ -15,7 +15,10 @@ export async function readCredential(fromStdin: boolean, noInput?: boolean): Pro
     const { password } = await import('@inquirer/prompts')
     credential = (await password({ message: 'Credential (input hidden):', mask: false }, { output: process.stderr })).trim()
   } else {
-    throw new UsageError('No credential given and no terminal to ask on (or CI / --no-input)', 'Pipe it in with --credential-stdin, for example: printenv KEY | payfac profiles add …')
+    throw new UsageError(
+      'No credential given and no terminal to ask on (or CI / --no-input)',
+      'Pipe it in with --credential-stdin, for example: printenv KEY | payfac profiles add …',
+    )
   }
   if (!credential) throw new UsageError('The credential is empty')
   if (/\s/.test(credential)) throw new UsageError('The credential contains white space', 'Check what was piped in: it should be the key alone')
@@ -41,7 +44,8 @@ export function profileRow(profile: Profile, active: boolean, source: 'stored' |
     environment: profile.environment,
     baseUrl: profile.baseUrl,
     credentialKind: profile.credentialKind,
-    credential: kept === 'file' ? mask(profile.credential ?? '') : kept === 'keychain' ? (profile.credentialMasked ?? '(in the keychain)') : '(printed by a command)',
+    credential:
+      kept === 'file' ? mask(profile.credential ?? '') : kept === 'keychain' ? (profile.credentialMasked ?? '(in the keychain)') : '(printed by a command)',
     credentialStore: kept === 'command' ? `command: ${profile.credentialCommand}` : source === 'built-in' ? 'built-in' : kept,
     merchantId: profile.merchantId,
     marketplaceId: profile.marketplaceId,
@@ -53,7 +57,8 @@ export function profileRow(profile: Profile, active: boolean, source: 'stored' |
 export function savedMessage(saved: { profile: Profile; store: string; noKeychain?: string | undefined }, file: string, madeActive: boolean): string {
   const active = madeActive ? ' and made it active' : ''
   if (saved.store === 'keychain') return `Saved profile "${saved.profile.name}" in ${file}${active}; its credential is in the OS keychain.\n`
-  if (saved.store === 'command') return `Saved profile "${saved.profile.name}" in ${file}${active}; its credential is printed by \`${saved.profile.credentialCommand}\` each time it is needed.\n`
+  if (saved.store === 'command')
+    return `Saved profile "${saved.profile.name}" in ${file}${active}; its credential is printed by \`${saved.profile.credentialCommand}\` each time it is needed.\n`
   const why = saved.noKeychain ? ` No OS keychain could be reached (${saved.noKeychain}), so the credential is in that file (mode 0600).` : ''
   return `Saved profile "${saved.profile.name}" in ${file}${active}.${why}\n`
 }
@@ -62,10 +67,18 @@ export function savedMessage(saved: { profile: Profile; store: string; noKeychai
  * The secret for a new profile: run the credential command once (to check it and tell the key's
  * kind; its output is not kept), or read it from stdin or a hidden prompt.
  */
-export async function newProfileSecret(flags: { 'credential-command'?: string | undefined; 'credential-stdin'?: boolean | undefined; 'no-input'?: boolean | undefined }): Promise<string> {
+export async function newProfileSecret(flags: {
+  'credential-command'?: string | undefined
+  'credential-stdin'?: boolean | undefined
+  'no-input'?: boolean | undefined
+}): Promise<string> {
   const command = flags['credential-command']
   if (command === undefined) return readCredential(Boolean(flags['credential-stdin']), flags['no-input'])
-  if (flags['credential-stdin']) throw new UsageError('--credential-command and --credential-stdin cannot be used together', 'Give one: the command that prints the key, or the key on stdin')
+  if (flags['credential-stdin'])
+    throw new UsageError(
+      '--credential-command and --credential-stdin cannot be used together',
+      'Give one: the command that prints the key, or the key on stdin',
+    )
   const { runCredentialCommand, splitCommand } = await import('../../config/credential-command.js')
   splitCommand(command)
   return runCredentialCommand(command, { origin: '--credential-command' })

@@ -21,7 +21,12 @@ export function inspectorUrl(baseUrl: string, namespace: string | undefined): st
 }
 
 /** Starts the opener, detached; true once it started, false when there is none or it could not start. */
-export function openUrl(url: string, interactive: boolean, platform = process.platform, env: Record<string, string | undefined> = process.env): Promise<boolean> {
+export function openUrl(
+  url: string,
+  interactive: boolean,
+  platform = process.platform,
+  env: Record<string, string | undefined> = process.env,
+): Promise<boolean> {
   const opener = interactive ? browserOpener(platform, env) : undefined
   if (!opener) return Promise.resolve(false)
   return new Promise((resolve) => {

@@ -18,12 +18,16 @@ export async function checkTarget(environment: string, baseUrl: string): Promise
   const { ConfigError, isLoopbackUrl } = await import('../../config/index.js')
   checkBaseUrl(baseUrl, '--base-url')
   if (environment === 'production' && new URL(baseUrl).protocol === 'http:' && !isLoopbackUrl(baseUrl)) {
-    throw new ConfigError('A production profile must use https:// (its credential is a live key)', { reason: 'invalid', hint: 'Give the https:// address of the service.' })
+    throw new ConfigError('A production profile must use https:// (its credential is a live key)', {
+      reason: 'invalid',
+      hint: 'Give the https:// address of the service.',
+    })
   }
 }
 
 /** The usage line `profiles add` shows when it has no name and nobody to ask. */
-export const PROFILES_ADD_USAGE = 'payfac profiles add NAME --environment sandbox|production|local --base-url URL [--credential-stdin | --credential-command CMD] [--use]'
+export const PROFILES_ADD_USAGE =
+  'payfac profiles add NAME --environment sandbox|production|local --base-url URL [--credential-stdin | --credential-command CMD] [--use]'
 
 /**
  * The profile's name: the argument, or asked for on a terminal (letters, digits, - and _, as the

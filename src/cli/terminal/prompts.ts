@@ -77,12 +77,20 @@ export async function askMissing<F extends Record<string, unknown>>(flags: F, as
 export async function askOrder<F extends { data?: string | undefined; 'no-input'?: boolean | undefined }>(flags: F): Promise<F> {
   if (flags.data !== undefined) return flags
   const { parseCurrency, toMinorUnits } = await import('../../client/money.js')
-  const withCurrency = await askMissing(flags as F & Record<string, unknown>, [{ flag: '--currency', message: 'Currency (ISO 4217, such as AUD):', check: parseCurrency }], flags['no-input'])
+  const withCurrency = await askMissing(
+    flags as F & Record<string, unknown>,
+    [{ flag: '--currency', message: 'Currency (ISO 4217, such as AUD):', check: parseCurrency }],
+    flags['no-input'],
+  )
   const currency = (withCurrency as Record<string, unknown>).currency as string | undefined
   return askMissing(
     withCurrency,
     [
-      { flag: '--amount', message: `Amount${currency ? ` in ${currency.toUpperCase()}` : ''} (such as 12.50):`, check: (a) => currency && toMinorUnits(a, currency) },
+      {
+        flag: '--amount',
+        message: `Amount${currency ? ` in ${currency.toUpperCase()}` : ''} (such as 12.50):`,
+        check: (a) => currency && toMinorUnits(a, currency),
+      },
       { flag: '--reference', message: 'Your reference for the order:' },
     ],
     flags['no-input'],
@@ -90,7 +98,10 @@ export async function askOrder<F extends { data?: string | undefined; 'no-input'
 }
 
 /** `payto agree` with no account identifier: asks for the BSB and account number. */
-export async function askAgreementAccount<F extends Record<string, unknown> & { 'no-input'?: boolean | undefined }>(flags: F, identifierFlags: string[]): Promise<F> {
+export async function askAgreementAccount<F extends Record<string, unknown> & { 'no-input'?: boolean | undefined }>(
+  flags: F,
+  identifierFlags: string[],
+): Promise<F> {
   if (identifierFlags.some((flag) => flags[flag] !== undefined)) return flags
   return askMissing(
     flags,

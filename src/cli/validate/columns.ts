@@ -25,7 +25,10 @@ export async function checkColumnsFlag(input: string): Promise<string> {
   const known = await knownNames()
   const unknown = entries.find((entry) => !known.has(entry.split('.')[0] as string))
   if (unknown !== undefined) {
-    throw new UsageError(`--columns: no record payfac shows has a column or field "${unknown.split('.')[0]}"`, 'Leave --columns out to see the columns, or look at the field names with --json')
+    throw new UsageError(
+      `--columns: no record payfac shows has a column or field "${unknown.split('.')[0]}"`,
+      'Leave --columns out to see the columns, or look at the field names with --json',
+    )
   }
   return input
 }

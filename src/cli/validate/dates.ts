@@ -61,7 +61,10 @@ export function checkDateInput(input: string, what: string): string {
   }
   if (read === 'time') throw new UsageError(`${what}: ${input.trim()} is not a time of day`, 'Hours run 00 to 23, minutes and seconds 00 to 59')
   if (read === 'shape') {
-    throw new UsageError(`${what} must be a date YYYY-MM-DD or an ISO 8601 timestamp with a zone (got "${input}")`, 'For example 2026-11-01 or 2026-11-01T09:30:00Z')
+    throw new UsageError(
+      `${what} must be a date YYYY-MM-DD or an ISO 8601 timestamp with a zone (got "${input}")`,
+      'For example 2026-11-01 or 2026-11-01T09:30:00Z',
+    )
   }
   return read.value
 }
@@ -124,7 +127,10 @@ export function monthBounds(input: string, what = '--month'): MonthBounds {
   const year = Number(match?.[1])
   const month = Number(match?.[2])
   if (!match || month < 1 || month > 12) {
-    throw new UsageError(`${what} takes a calendar month as YYYY-MM (got "${input}")`, 'For example --month 2026-10, or --last-month for the month before this one')
+    throw new UsageError(
+      `${what} takes a calendar month as YYYY-MM (got "${input}")`,
+      'For example --month 2026-10, or --last-month for the month before this one',
+    )
   }
   const bounds = { from: firstDay(year, month), to: firstDay(year, month + 1) }
   if (bounds.from < FIRST_DAY || bounds.from > LAST_DAY) {

@@ -78,9 +78,6 @@ function checkValue(value: string, what: string, block: boolean): void {
   const found = (block ? CONTROL_IN_BLOCK : CONTROL).exec(value)
   if (found) {
     const code = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
-    throw new UsageError(
-      `${what} holds a control character (${code}): "${escapeValue(value)}"`,
-      'Remove line breaks, tabs and escape sequences from the value',
-    )
+    throw new UsageError(`${what} holds a control character (${code}): "${escapeValue(value)}"`, 'Remove line breaks, tabs and escape sequences from the value')
   }
 }

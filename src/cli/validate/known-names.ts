@@ -52,12 +52,28 @@ export const SIMULATION_HELP: Record<(typeof SIMULATION_ACTIONS)[number], { fiel
     does: 'money arriving for a merchant, available at once',
     example: '{"merchantId":"mcht_LocalMerchant001","amount":{"minorCurrencyUnits":50000,"currency":"AUD"}}',
   },
-  OpenDispute: { fields: 'transactionId, amount? (minor units), reason?', does: 'a customer disputes a paid transaction', example: '{"transactionId":"tran_Ab12Cd34Ef56Gh78","reason":"Not received"}' },
+  OpenDispute: {
+    fields: 'transactionId, amount? (minor units), reason?',
+    does: 'a customer disputes a paid transaction',
+    example: '{"transactionId":"tran_Ab12Cd34Ef56Gh78","reason":"Not received"}',
+  },
   ResolveDispute: { fields: 'disputeId, outcome (Won or Lost)', does: 'closes a dispute', example: '{"disputeId":"dispute_Ab12Cd34Ef56Gh78","outcome":"Won"}' },
   SettlePayout: { fields: 'payoutId', does: 'a Pending payout reaches the bank (Paid)', example: '{"payoutId":"payout_Ab12Cd34Ef56Gh78"}' },
-  RunScheduledPayouts: { fields: 'merchantId?', does: 'the automatic payout run of the whole available balance', example: '{"merchantId":"mcht_LocalMerchant001"}' },
-  SetMerchantManualPayouts: { fields: 'merchantId, enabled (true or false)', does: 'turns manual payouts on or off', example: '{"merchantId":"mcht_LocalMerchant001","enabled":true}' },
-  RaiseBlockedCardEvent: { fields: 'paymentSourceId (a saved card), reason?', does: 'the card scheme blocks a saved card', example: '{"paymentSourceId":"psrc_Ab12Cd34Ef56Gh78","reason":"Reported lost"}' },
+  RunScheduledPayouts: {
+    fields: 'merchantId?',
+    does: 'the automatic payout run of the whole available balance',
+    example: '{"merchantId":"mcht_LocalMerchant001"}',
+  },
+  SetMerchantManualPayouts: {
+    fields: 'merchantId, enabled (true or false)',
+    does: 'turns manual payouts on or off',
+    example: '{"merchantId":"mcht_LocalMerchant001","enabled":true}',
+  },
+  RaiseBlockedCardEvent: {
+    fields: 'paymentSourceId (a saved card), reason?',
+    does: 'the card scheme blocks a saved card',
+    example: '{"paymentSourceId":"psrc_Ab12Cd34Ef56Gh78","reason":"Reported lost"}',
+  },
 }
 
 /** The action list of `simulate --help`: one paragraph per action, its fields and an example. */

@@ -18,12 +18,22 @@ export const CONTRACT_SERVERS: Server[] = [
   {
     url: 'https://{host}',
     description: 'Sandbox',
-    variables: { host: { default: 'sandbox.payfac.example', description: 'Host (and path) of the sandbox base address; not shown by the contract: use the one you were given.' } },
+    variables: {
+      host: {
+        default: 'sandbox.payfac.example',
+        description: 'Host (and path) of the sandbox base address; not shown by the contract: use the one you were given.',
+      },
+    },
   },
   {
     url: 'https://{host}',
     description: 'Production',
-    variables: { host: { default: 'api.payfac.example', description: 'Host (and path) of the production base address; not shown by the contract: use the one you were given.' } },
+    variables: {
+      host: {
+        default: 'api.payfac.example',
+        description: 'Host (and path) of the production base address; not shown by the contract: use the one you were given.',
+      },
+    },
   },
 ]
 
@@ -64,7 +74,10 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
     components: {
       schemas: components,
       parameters: Object.fromEntries(
-        Object.entries(CONTEXT_HEADERS).map(([key, [name, description]]) => [key, { name, in: 'header', required: false, description, schema: { type: 'string' } }]),
+        Object.entries(CONTEXT_HEADERS).map(([key, [name, description]]) => [
+          key,
+          { name, in: 'header', required: false, description, schema: { type: 'string' } },
+        ]),
       ),
       headers: {
         PageCount: { description: 'Number of pages for the query.', schema: { type: 'integer', format: 'int64', minimum: 0 } },
@@ -129,7 +142,9 @@ function requestBody(op: Operation, names: Components): Json {
         'multipart/form-data': {
           schema: {
             type: 'object',
-            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The document: JPEG, PNG or PDF, at most 10 MB.' } },
+            properties: {
+              file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The document: JPEG, PNG or PDF, at most 10 MB.' },
+            },
             required: ['file'],
             additionalProperties: { type: 'string' },
           },
@@ -151,7 +166,9 @@ function answer(op: Operation, names: Components): Json {
   if (!(op.answer instanceof z.ZodType)) {
     const content: Json = {}
     for (const [media, schema] of Object.entries(op.answer)) {
-      content[media] = { schema: schema === 'binary' ? { type: 'string', contentMediaType: media } : { $ref: names.ref(schema, `${pascal(op.operationId)}Answer`) } }
+      content[media] = {
+        schema: schema === 'binary' ? { type: 'string', contentMediaType: media } : { $ref: names.ref(schema, `${pascal(op.operationId)}Answer`) },
+      }
     }
     return { description: 'Success.', content }
   }
@@ -206,7 +223,10 @@ class Components {
   }
 
   toJson(): Record<string, Json> {
-    const out = z.toJSONSchema(this.registry, { metadata: this.registry, uri: (id) => `${REF}${id}`, io: 'input', unrepresentable: 'any' }).schemas as Record<string, Json>
+    const out = z.toJSONSchema(this.registry, { metadata: this.registry, uri: (id) => `${REF}${id}`, io: 'input', unrepresentable: 'any' }).schemas as Record<
+      string,
+      Json
+    >
     for (const [id, schema] of Object.entries(out)) {
       delete schema.$schema
       delete schema.$id
@@ -217,7 +237,11 @@ class Components {
         schema.description = 'A single-key envelope: the key names the action or variant, its value holds the fields.'
       }
       if (this.openEnvelopes.has(id)) {
-        Object.assign(schema, { minProperties: 1, maxProperties: 1, description: 'A single-key envelope; the action names and their fields are not shown by the contract: any one key holding an object.' })
+        Object.assign(schema, {
+          minProperties: 1,
+          maxProperties: 1,
+          description: 'A single-key envelope; the action names and their fields are not shown by the contract: any one key holding an object.',
+        })
       }
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

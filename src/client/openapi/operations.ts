@@ -109,15 +109,21 @@ function buildOperations(): Operation[] {
 
   // Answers the client reads bare or under one envelope key (named components of their own).
   const order = named('OrderAnswer', z.union([s.Order, z.record(z.string().regex(/^[A-Z]\w*$/), z.union([s.OnlineOrder, s.Order]))]))
-  const subscription = named('WebhookSubscriptionAnswer', z.union([
-    s.WebhookSubscription,
-    ...s.WEBHOOK_ENVELOPES.map((key) => z.strictObject({ [key]: s.WebhookSubscription })),
-  ]))
-  const paid = named('PayOrderAnswer', z.union([z.strictObject({ PayOrderComplete: s.PayOrderComplete }), z.strictObject({ ThreeDSAuthorisationRequired: s.ThreeDSAuthorisationRequired })]))
-  const token = named('PaymentTokenAnswer', z.union([
-    ...Object.entries(s.TOKEN_RESPONSES).map(([key, schema]) => z.strictObject({ [key]: schema })),
-    z.record(z.string().regex(/^[A-Z]\w*$/), AnyObject),
-  ]))
+  const subscription = named(
+    'WebhookSubscriptionAnswer',
+    z.union([s.WebhookSubscription, ...s.WEBHOOK_ENVELOPES.map((key) => z.strictObject({ [key]: s.WebhookSubscription }))]),
+  )
+  const paid = named(
+    'PayOrderAnswer',
+    z.union([z.strictObject({ PayOrderComplete: s.PayOrderComplete }), z.strictObject({ ThreeDSAuthorisationRequired: s.ThreeDSAuthorisationRequired })]),
+  )
+  const token = named(
+    'PaymentTokenAnswer',
+    z.union([
+      ...Object.entries(s.TOKEN_RESPONSES).map(([key, schema]) => z.strictObject({ [key]: schema })),
+      z.record(z.string().regex(/^[A-Z]\w*$/), AnyObject),
+    ]),
+  )
   const unknown = named('NotShownValue', z.unknown())
   const csv = named('SettlementReportCsv', z.string())
 
@@ -176,7 +182,13 @@ function buildOperations(): Operation[] {
     op('GET', '/customers', 'listCustomers', C, 'Customers, a page at a time', 'customers.list', {
       list: true,
       answer: s.Customer,
-      query: list({ emailAddress: ids('Only these e-mail addresses'), customerId: ids('Only these customers'), merchantId: ids('Only customers of these merchants'), name: text('Name contains.'), ...created }),
+      query: list({
+        emailAddress: ids('Only these e-mail addresses'),
+        customerId: ids('Only these customers'),
+        merchantId: ids('Only customers of these merchants'),
+        name: text('Name contains.'),
+        ...created,
+      }),
     }),
     op('POST', '/customers', 'upsertCustomer', C, 'Create or update a consumer or organisation customer', 'customers.upsert', {
       body: { envelope: 'POST /customers' },
@@ -189,58 +201,140 @@ function buildOperations(): Operation[] {
       maturity: 'experimental',
       notes: 'The answer may say more details are needed; a later call supplies them.',
     }),
-    op('GET', '/customers/delegates', 'listCustomerDelegates', C, 'Customer delegates, a page at a time', 'customers.delegates.list', { list: true, answer: s.CustomerDelegate, query: list() }),
-    op('GET', '/customers/delegates/{customerDelegateId}', 'getCustomerDelegate', C, 'A customer delegate', 'customers.delegates.get', { answer: s.CustomerDelegate }),
-    op('PATCH', '/customers/delegates/{customerDelegateId}', 'updateCustomerDelegate', C, 'Actions on a delegate, such as linking it to a customer', 'customers.delegates.update', {
-      body: { envelope: 'PATCH /customers/delegates/{customerDelegateId}' },
+    op('GET', '/customers/delegates', 'listCustomerDelegates', C, 'Customer delegates, a page at a time', 'customers.delegates.list', {
+      list: true,
+      answer: s.CustomerDelegate,
+      query: list(),
+    }),
+    op('GET', '/customers/delegates/{customerDelegateId}', 'getCustomerDelegate', C, 'A customer delegate', 'customers.delegates.get', {
       answer: s.CustomerDelegate,
     }),
+    op(
+      'PATCH',
+      '/customers/delegates/{customerDelegateId}',
+      'updateCustomerDelegate',
+      C,
+      'Actions on a delegate, such as linking it to a customer',
+      'customers.delegates.update',
+      {
+        body: { envelope: 'PATCH /customers/delegates/{customerDelegateId}' },
+        answer: s.CustomerDelegate,
+      },
+    ),
     op('POST', '/customers/delegates', 'upsertCustomerDelegate', C, 'Create or update a customer delegate', 'customers.delegates.upsert', {
       body: { json: s.UpsertCustomerDelegate },
       answer: s.CustomerDelegate,
     }),
-    op('DELETE', '/customers/delegates/{customerDelegateId}', 'deleteCustomerDelegate', C, 'Delete a customer delegate', 'customers.delegates.delete', { answer: unknown }),
+    op('DELETE', '/customers/delegates/{customerDelegateId}', 'deleteCustomerDelegate', C, 'Delete a customer delegate', 'customers.delegates.delete', {
+      answer: unknown,
+    }),
     // Merchants
     op('GET', '/merchants', 'listMerchants', M, 'Merchants, a page at a time', 'merchants.list', { list: true, answer: s.Merchant, query: list() }),
-    op('POST', '/merchants', 'createMerchant', M, 'Create a sub-merchant inside a marketplace', 'merchants.create', { body: { json: s.CreateMerchant }, answer: s.Merchant }),
+    op('POST', '/merchants', 'createMerchant', M, 'Create a sub-merchant inside a marketplace', 'merchants.create', {
+      body: { json: s.CreateMerchant },
+      answer: s.Merchant,
+    }),
     op('GET', '/merchants/{merchantId}', 'getMerchant', M, 'A merchant, with its bank accounts and public key', 'merchants.get', { answer: s.Merchant }),
     op('PATCH', '/merchants/{merchantId}', 'updateMerchant', M, 'Actions on a merchant: bank accounts and business profile', 'merchants.update', {
       body: { envelope: 'PATCH /merchants/{merchantId}' },
       answer: s.Merchant,
     }),
-    op('GET', '/merchants/{merchantId}/balances', 'getMerchantBalances', M, 'Account balances of a merchant', 'merchants.balances', { answer: s.MerchantBalances }),
-    op('POST', '/merchants/{merchantId}/files', 'uploadMerchantFile', M, 'Upload a document scan for the onboarding profile (JPEG, PNG or PDF, at most 10 MB)', 'merchants.uploadFile', {
-      body: { multipart: true },
-      answer: s.MerchantFile,
+    op('GET', '/merchants/{merchantId}/balances', 'getMerchantBalances', M, 'Account balances of a merchant', 'merchants.balances', {
+      answer: s.MerchantBalances,
     }),
+    op(
+      'POST',
+      '/merchants/{merchantId}/files',
+      'uploadMerchantFile',
+      M,
+      'Upload a document scan for the onboarding profile (JPEG, PNG or PDF, at most 10 MB)',
+      'merchants.uploadFile',
+      {
+        body: { multipart: true },
+        answer: s.MerchantFile,
+      },
+    ),
     op('GET', '/merchants/{merchantId}/files/{fileId}', 'getMerchantFile', M, 'Details of an onboarding file', 'merchants.getFile', { answer: s.MerchantFile }),
-    op('GET', '/merchants/{merchantId}/walletpay', 'getMerchantWalletPayDomains', M, "Domains registered for the merchant's mobile-wallet payments", 'merchants.walletpay', { answer: s.WalletPayDomains }),
-    op('GET', '/merchants/{merchantId}/owners', 'listBeneficialOwners', M, 'Every beneficial owner of a merchant', 'merchants.owners.list', { answer: z.array(s.BeneficialOwner) }),
-    op('POST', '/merchants/{merchantId}/owners', 'createBeneficialOwner', M, 'Create a beneficial owner', 'merchants.owners.create', { body: { json: AnyObject }, answer: s.BeneficialOwner }),
+    op(
+      'GET',
+      '/merchants/{merchantId}/walletpay',
+      'getMerchantWalletPayDomains',
+      M,
+      "Domains registered for the merchant's mobile-wallet payments",
+      'merchants.walletpay',
+      { answer: s.WalletPayDomains },
+    ),
+    op('GET', '/merchants/{merchantId}/owners', 'listBeneficialOwners', M, 'Every beneficial owner of a merchant', 'merchants.owners.list', {
+      answer: z.array(s.BeneficialOwner),
+    }),
+    op('POST', '/merchants/{merchantId}/owners', 'createBeneficialOwner', M, 'Create a beneficial owner', 'merchants.owners.create', {
+      body: { json: AnyObject },
+      answer: s.BeneficialOwner,
+    }),
     op('GET', '/merchants/{merchantId}/owners/{ownerId}', 'getBeneficialOwner', M, 'A beneficial owner', 'merchants.owners.get', { answer: s.BeneficialOwner }),
-    op('PUT', '/merchants/{merchantId}/owners/{ownerId}', 'replaceBeneficialOwner', M, 'Overwrite a beneficial owner', 'merchants.owners.replace', { body: { json: AnyObject }, answer: s.BeneficialOwner }),
-    op('DELETE', '/merchants/{merchantId}/owners/{ownerId}', 'deleteBeneficialOwner', M, 'Delete a beneficial owner', 'merchants.owners.delete', { answer: unknown }),
+    op('PUT', '/merchants/{merchantId}/owners/{ownerId}', 'replaceBeneficialOwner', M, 'Overwrite a beneficial owner', 'merchants.owners.replace', {
+      body: { json: AnyObject },
+      answer: s.BeneficialOwner,
+    }),
+    op('DELETE', '/merchants/{merchantId}/owners/{ownerId}', 'deleteBeneficialOwner', M, 'Delete a beneficial owner', 'merchants.owners.delete', {
+      answer: unknown,
+    }),
     op('GET', '/merchants/industries', 'listIndustries', M, 'Supported industries', 'merchants.industries', { answer: s.Industries }),
     // Payment sources
     op('GET', '/sources/{sourceId}', 'getPaymentSource', PS, 'A payment source', 'sources.get', { answer: s.PaymentSource }),
     op('DELETE', '/sources/{sourceId}', 'deletePaymentSource', PS, 'Delete a payment source', 'sources.delete', { answer: unknown }),
-    op('POST', '/sources', 'createPaymentSource', PS, 'Register a payment source for one or more payments (raw card details need PCI certification)', 'sources.create', {
-      body: { envelope: 'POST /sources' },
+    op(
+      'POST',
+      '/sources',
+      'createPaymentSource',
+      PS,
+      'Register a payment source for one or more payments (raw card details need PCI certification)',
+      'sources.create',
+      {
+        body: { envelope: 'POST /sources' },
+        answer: s.PaymentSource,
+      },
+    ),
+    op('GET', '/sources', 'listPaymentSources', PS, 'Payment sources, a page at a time', 'sources.list', {
+      list: true,
       answer: s.PaymentSource,
+      query: list(),
     }),
-    op('GET', '/sources', 'listPaymentSources', PS, 'Payment sources, a page at a time', 'sources.list', { list: true, answer: s.PaymentSource, query: list() }),
-    op('GET', '/sources/blockedcards', 'listBlockedCardEvents', PS, 'Events about blocked cards, a page at a time', 'sources.blockedCards.list', { list: true, answer: s.BlockedCardEvent, query: list() }),
-    op('PATCH', '/sources/blockedcards/{cardBlockId}', 'updateBlockedCard', PS, 'Actions on a blocked card (action names not shown: any single key)', 'sources.blockedCards.update', {
-      body: { envelope: 'PATCH /sources/blockedcards/{cardBlockId}' },
+    op('GET', '/sources/blockedcards', 'listBlockedCardEvents', PS, 'Events about blocked cards, a page at a time', 'sources.blockedCards.list', {
+      list: true,
+      answer: s.BlockedCardEvent,
+      query: list(),
     }),
+    op(
+      'PATCH',
+      '/sources/blockedcards/{cardBlockId}',
+      'updateBlockedCard',
+      PS,
+      'Actions on a blocked card (action names not shown: any single key)',
+      'sources.blockedCards.update',
+      {
+        body: { envelope: 'PATCH /sources/blockedcards/{cardBlockId}' },
+      },
+    ),
     // Payment tokens
-    op('POST', '/tokens', 'createPaymentToken', PT, 'A pay-in-full payment token from a payment source', 'tokens.create', { body: { envelope: 'POST /tokens' }, answer: token }),
+    op('POST', '/tokens', 'createPaymentToken', PT, 'A pay-in-full payment token from a payment source', 'tokens.create', {
+      body: { envelope: 'POST /tokens' },
+      answer: token,
+    }),
     op('GET', '/tokens/{paymentTokenId}', 'getPaymentToken', PT, 'Details of a payment token', 'tokens.get', { answer: s.PaymentToken }),
-    op('POST', '/tokens/{merchantId}/surchargequote', 'createSurchargeQuote', PT, 'Surcharged amounts for a payment type', 'tokens.surchargeQuote', { body: { json: s.SurchargeQuoteRequest } }),
+    op('POST', '/tokens/{merchantId}/surchargequote', 'createSurchargeQuote', PT, 'Surcharged amounts for a payment type', 'tokens.surchargeQuote', {
+      body: { json: s.SurchargeQuoteRequest },
+    }),
     // Pay plans
-    op('POST', '/payplans/offer', 'createPayPlanOffer', PP, 'An offer for a registered, KYC-checked customer', 'payplans.offer', { body: { json: s.PayPlanOfferRequest }, answer: s.PayPlanOffer }),
+    op('POST', '/payplans/offer', 'createPayPlanOffer', PP, 'An offer for a registered, KYC-checked customer', 'payplans.offer', {
+      body: { json: s.PayPlanOfferRequest },
+      answer: s.PayPlanOffer,
+    }),
     op('GET', '/payplans', 'listPayPlans', PP, 'Pay plans, a page at a time', 'payplans.list', { list: true, answer: s.PayPlan, query: list() }),
-    op('POST', '/payplans', 'createPayPlan', PP, 'A pay plan and a payment token from an offer at most 10 minutes old', 'payplans.create', { body: { json: s.CreatePayPlan }, answer: s.PayPlan }),
+    op('POST', '/payplans', 'createPayPlan', PP, 'A pay plan and a payment token from an offer at most 10 minutes old', 'payplans.create', {
+      body: { json: s.CreatePayPlan },
+      answer: s.PayPlan,
+    }),
     op('GET', '/payplans/{payPlanId}', 'getPayPlan', PP, 'A pay plan', 'payplans.get', { answer: s.PayPlan }),
     op('POST', '/payplans/max', 'getPayPlanMaximum', PP, 'The largest loan the customer may now have', 'payplans.max', { body: { json: s.PayPlanMaxRequest } }),
     op('POST', '/payplans/parameters', 'getPayPlanParameters', PP, 'Pay plan parameters for an amount and variants', 'payplans.parameters', {
@@ -251,10 +345,19 @@ function buildOperations(): Operation[] {
     op('GET', '/orders', 'listOrders', O, 'Orders, a page at a time', 'orders.list', {
       list: true,
       answer: s.Order,
-      query: list({ orderId: ids('Only these orders'), referenceOrderId: text('Only this reference.'), customerEmailAddress: text("Only this customer's e-mail address."), status: text('Only orders in this state.'), ...created }),
+      query: list({
+        orderId: ids('Only these orders'),
+        referenceOrderId: text('Only this reference.'),
+        customerEmailAddress: text("Only this customer's e-mail address."),
+        status: text('Only orders in this state.'),
+        ...created,
+      }),
     }),
     op('POST', '/orders', 'createOrder', O, 'Create an online or pay-by-link order', 'orders.create', { body: { envelope: 'POST /orders' }, answer: order }),
-    op('POST', '/orders/{orderId}/pay', 'payOrder', O, 'Pay an order with a payment token (a card may need a 3DS challenge)', 'orders.pay', { body: { envelope: 'POST /orders/{orderId}/pay' }, answer: paid }),
+    op('POST', '/orders/{orderId}/pay', 'payOrder', O, 'Pay an order with a payment token (a card may need a 3DS challenge)', 'orders.pay', {
+      body: { envelope: 'POST /orders/{orderId}/pay' },
+      answer: paid,
+    }),
     op('GET', '/orders/{orderId}', 'getOrder', O, 'An order', 'orders.get', { answer: s.Order }),
     op('DELETE', '/orders/{orderId}', 'cancelOrder', O, 'Cancel an order so that it can no longer be paid', 'orders.cancel', { answer: order }),
     op('PATCH', '/orders/{orderId}', 'updateOrder', O, 'Actions on an order: change its reference', ['orders.update', 'orders.setReference'], {
@@ -266,81 +369,177 @@ function buildOperations(): Operation[] {
     op('GET', '/transactions', 'listTransactions', T, 'Transactions, a page at a time', 'transactions.list', {
       list: true,
       answer: s.Transaction,
-      query: list({ orderId: ids('Only these orders'), status: ids('Only these states'), customerId: ids('Only these customers'), merchantId: ids('Only these merchants'), ...created }),
+      query: list({
+        orderId: ids('Only these orders'),
+        status: ids('Only these states'),
+        customerId: ids('Only these customers'),
+        merchantId: ids('Only these merchants'),
+        ...created,
+      }),
     }),
-    op('PATCH', '/transactions/{transactionId}', 'updateTransaction', T, 'Actions on a transaction: refund, capture, cancel an authorisation, transfer funds or reverse a transfer', ['transactions.update', 'transactions.refund'], {
-      body: { envelope: 'PATCH /transactions/{transactionId}' },
-      answer: s.TransactionDetails,
+    op(
+      'PATCH',
+      '/transactions/{transactionId}',
+      'updateTransaction',
+      T,
+      'Actions on a transaction: refund, capture, cancel an authorisation, transfer funds or reverse a transfer',
+      ['transactions.update', 'transactions.refund'],
+      {
+        body: { envelope: 'PATCH /transactions/{transactionId}' },
+        answer: s.TransactionDetails,
+      },
+    ),
+    op(
+      'POST',
+      '/transactions/payouts',
+      'requestPayout',
+      T,
+      'Request a manual payout (manual payouts enabled and enough available balance)',
+      'transactions.payouts.request',
+      {
+        body: { json: s.RequestPayout },
+        answer: s.Payout,
+      },
+    ),
+    op('GET', '/transactions/payouts', 'listPayouts', T, 'Payout summaries, a page at a time', 'transactions.payouts.list', {
+      list: true,
+      answer: s.Payout,
+      query: list(),
     }),
-    op('POST', '/transactions/payouts', 'requestPayout', T, 'Request a manual payout (manual payouts enabled and enough available balance)', 'transactions.payouts.request', {
-      body: { json: s.RequestPayout },
+    op('GET', '/transactions/payouts/{payoutId}', 'getPayout', T, "A payout's money movements and disbursement details", 'transactions.payouts.get', {
       answer: s.Payout,
     }),
-    op('GET', '/transactions/payouts', 'listPayouts', T, 'Payout summaries, a page at a time', 'transactions.payouts.list', { list: true, answer: s.Payout, query: list() }),
-    op('GET', '/transactions/payouts/{payoutId}', 'getPayout', T, "A payout's money movements and disbursement details", 'transactions.payouts.get', { answer: s.Payout }),
-    op('GET', '/transactions/invoices', 'listInvoices', T, 'Merchant invoices, a page at a time', 'transactions.invoices.list', { list: true, answer: s.Invoice, query: list() }),
-    op('GET', '/transactions/invoices/{invoiceId}', 'getInvoice', T, 'An invoice: breakdown and billing details', 'transactions.invoices.get', { answer: s.Invoice }),
-    op('GET', '/transactions/invoices/{invoiceId}/pdf', 'getInvoicePdf', T, 'The PDF of an invoice', 'transactions.invoices.pdf', { answer: { 'application/pdf': 'binary' } }),
+    op('GET', '/transactions/invoices', 'listInvoices', T, 'Merchant invoices, a page at a time', 'transactions.invoices.list', {
+      list: true,
+      answer: s.Invoice,
+      query: list(),
+    }),
+    op('GET', '/transactions/invoices/{invoiceId}', 'getInvoice', T, 'An invoice: breakdown and billing details', 'transactions.invoices.get', {
+      answer: s.Invoice,
+    }),
+    op('GET', '/transactions/invoices/{invoiceId}/pdf', 'getInvoicePdf', T, 'The PDF of an invoice', 'transactions.invoices.pdf', {
+      answer: { 'application/pdf': 'binary' },
+    }),
     op('GET', '/transactions/settlement', 'listSettlementEntries', T, 'Settlement entries, a page at a time', 'transactions.settlement.list', {
       list: true,
       answer: s.SettlementEntry,
       query: list({ payoutId: text('Entries of this payout.'), currency: text('Currency code.'), ...created }),
       notes: 'Without payoutId, currency, createdAfter and createdBefore must all be given.',
     }),
-    op('GET', '/transactions/settlement/report', 'getSettlementReport', T, 'Every settlement entry, not paginated, as JSON (with a summary) or CSV', 'transactions.settlement.report', {
-      query: { payoutId: text('Entries of this payout.'), currency: text('Currency code.'), ...created },
-      answer: { 'application/json': unknown, 'text/csv': csv },
-      notes: 'Without payoutId, currency, createdAfter and createdBefore must all be given. The format follows the Accept header.',
+    op(
+      'GET',
+      '/transactions/settlement/report',
+      'getSettlementReport',
+      T,
+      'Every settlement entry, not paginated, as JSON (with a summary) or CSV',
+      'transactions.settlement.report',
+      {
+        query: { payoutId: text('Entries of this payout.'), currency: text('Currency code.'), ...created },
+        answer: { 'application/json': unknown, 'text/csv': csv },
+        notes: 'Without payoutId, currency, createdAfter and createdBefore must all be given. The format follows the Accept header.',
+      },
+    ),
+    op('GET', '/transactions/disputes', 'listDisputes', T, 'Disputes, a page at a time', 'transactions.disputes.list', {
+      list: true,
+      answer: s.Dispute,
+      query: list(),
     }),
-    op('GET', '/transactions/disputes', 'listDisputes', T, 'Disputes, a page at a time', 'transactions.disputes.list', { list: true, answer: s.Dispute, query: list() }),
-    op('GET', '/transactions/refunds', 'listRefunds', T, 'Refunds, a page at a time', 'transactions.refunds.list', { list: true, answer: s.Refund, query: list() }),
+    op('GET', '/transactions/refunds', 'listRefunds', T, 'Refunds, a page at a time', 'transactions.refunds.list', {
+      list: true,
+      answer: s.Refund,
+      query: list(),
+    }),
     // Marketplaces
     op('GET', '/marketplaces/{marketplaceId}', 'getMarketplace', 'Marketplaces', 'A marketplace', 'marketplaces.get', { answer: s.Marketplace }),
-    op('POST', '/marketplaces/customer', 'upsertMarketplaceCustomer', 'Marketplaces', 'Create or update a customer onboarded once across every sub-merchant', 'marketplaces.upsertCustomer', {
-      body: { json: s.MarketplaceCustomerUpsert },
-    }),
+    op(
+      'POST',
+      '/marketplaces/customer',
+      'upsertMarketplaceCustomer',
+      'Marketplaces',
+      'Create or update a customer onboarded once across every sub-merchant',
+      'marketplaces.upsertCustomer',
+      {
+        body: { json: s.MarketplaceCustomerUpsert },
+      },
+    ),
     // Webhooks
     op('GET', '/webhooks', 'listWebhookSubscriptions', W, 'Webhook subscriptions, a page at a time', 'webhooks.list', {
       list: true,
       answer: subscription,
-      query: list({ merchantId: ids('Subscriptions of these sub-merchants'), marketplaceId: ids('Subscriptions of these marketplaces'), status: ids('Only these states') }),
+      query: list({
+        merchantId: ids('Subscriptions of these sub-merchants'),
+        marketplaceId: ids('Subscriptions of these marketplaces'),
+        status: ids('Only these states'),
+      }),
     }),
-    op('POST', '/webhooks', 'createWebhookSubscription', W, 'Create a marketplace or merchant subscription (https url)', 'webhooks.create', { body: { envelope: 'POST /webhooks' }, answer: subscription }),
+    op('POST', '/webhooks', 'createWebhookSubscription', W, 'Create a marketplace or merchant subscription (https url)', 'webhooks.create', {
+      body: { envelope: 'POST /webhooks' },
+      answer: subscription,
+    }),
     op('GET', '/webhooks/{id}', 'getWebhookSubscription', W, 'A webhook subscription', 'webhooks.get', { answer: subscription }),
-    op('PATCH', '/webhooks/{id}', 'updateWebhookSubscription', W, 'Change the status of a subscription', ['webhooks.update', 'webhooks.setStatus'], { body: { envelope: 'PATCH /webhooks/{id}' }, answer: subscription }),
+    op('PATCH', '/webhooks/{id}', 'updateWebhookSubscription', W, 'Change the status of a subscription', ['webhooks.update', 'webhooks.setStatus'], {
+      body: { envelope: 'PATCH /webhooks/{id}' },
+      answer: subscription,
+    }),
     // Loans
     op('GET', '/loans', 'listLoans', L, 'Loan summaries, a page at a time', 'loans.list', { list: true, answer: s.Loan, query: list() }),
     op('GET', '/loans/statements/{loanStatementId}', 'getLoanStatement', L, 'A loan statement summary', 'loans.statements.get', { answer: s.LoanStatement }),
-    op('GET', '/loans/statements', 'listLoanStatements', L, 'Loan statement summaries, a page at a time', 'loans.statements.list', { list: true, answer: s.LoanStatement, query: list() }),
+    op('GET', '/loans/statements', 'listLoanStatements', L, 'Loan statement summaries, a page at a time', 'loans.statements.list', {
+      list: true,
+      answer: s.LoanStatement,
+      query: list(),
+    }),
     op('GET', '/loans/statements/entries', 'listLoanStatementEntries', L, 'Loan statement entries, a page at a time', 'loans.entries.list', {
       list: true,
       answer: s.LoanStatementEntry,
       query: list(),
       maturity: 'experimental',
     }),
-    op('GET', '/loans/enterprise/statements/{loanStatementId}/download', 'downloadLoanStatement', L, 'A statement report (CSV, PDF or XML) in a password-protected zip file', 'loans.statements.download', {
-      answer: { 'application/zip': 'binary' },
-    }),
+    op(
+      'GET',
+      '/loans/enterprise/statements/{loanStatementId}/download',
+      'downloadLoanStatement',
+      L,
+      'A statement report (CSV, PDF or XML) in a password-protected zip file',
+      'loans.statements.download',
+      {
+        answer: { 'application/zip': 'binary' },
+      },
+    ),
     op('GET', '/loans/statements/entries/report', 'getLoanStatementEntriesReport', L, 'Loan statement entries, not paginated', 'loans.entries.report', {
       query: { loanSettlementId: text('Entries of this settlement.'), loanId: text('Entries of this loan.'), currency: text('Currency code.') },
       answer: unknown,
       maturity: 'experimental',
-      notes: 'Without loanSettlementId or loanId, currency and a date range (created at, or due on) must be given; the names of the date-range parameters are not shown.',
+      notes:
+        'Without loanSettlementId or loanId, currency and a date range (created at, or due on) must be given; the names of the date-range parameters are not shown.',
     }),
     // Card issuer
     op('POST', '/issuer/card', 'createDigitalCards', 'Card issuer', 'Administer digital cards', 'cards.create', { body: { json: s.DigitalCardRequest } }),
-    op('GET', '/issuer/card', 'listDigitalCards', 'Card issuer', 'Digital card summaries, a page at a time', 'cards.list', { list: true, answer: s.DigitalCard, query: list() }),
+    op('GET', '/issuer/card', 'listDigitalCards', 'Card issuer', 'Digital card summaries, a page at a time', 'cards.list', {
+      list: true,
+      answer: s.DigitalCard,
+      query: list(),
+    }),
     // PayTo
     op('GET', '/payto/alias', 'getPayToAliasName', 'PayTo', 'The display name of an account alias', 'payto.alias', {
-      query: { aliasType: text('Kind of alias, such as Phone (parameters not shown by the contract; these are what the client sends).'), value: text('The alias.') },
+      query: {
+        aliasType: text('Kind of alias, such as Phone (parameters not shown by the contract; these are what the client sends).'),
+        value: text('The alias.'),
+      },
       answer: unknown,
     }),
-    op('POST', '/payto/agreement', 'sendPayToAgreement', 'PayTo', 'Send an agreement request to the customer; answers its token', 'payto.sendAgreement', { body: { json: s.SendAgreement }, answer: s.AgreementSent }),
+    op('POST', '/payto/agreement', 'sendPayToAgreement', 'PayTo', 'Send an agreement request to the customer; answers its token', 'payto.sendAgreement', {
+      body: { json: s.SendAgreement },
+      answer: s.AgreementSent,
+    }),
     op('GET', '/payto/agreement', 'getPayToAgreement', 'PayTo', 'The status of an agreement (poll every few seconds until Active)', 'payto.agreement', {
       query: { token: { schema: z.string(), required: true, description: 'The token that sending the agreement answered.' } },
       answer: s.Agreement,
     }),
     // Simulation
-    op('POST', '/simulation', 'simulate', 'Simulation', 'Simulate an external event such as a bank transfer (sandbox only)', 'simulation.run', { body: { json: s.SimulationRequest }, answer: unknown }),
+    op('POST', '/simulation', 'simulate', 'Simulation', 'Simulate an external event such as a bank transfer (sandbox only)', 'simulation.run', {
+      body: { json: s.SimulationRequest },
+      answer: unknown,
+    }),
   ]
 }

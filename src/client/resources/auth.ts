@@ -42,8 +42,7 @@ function checkServiceTokenQuery(query: ServiceTokenQuery): void {
 
 export function authResource(core: Core): AuthResource {
   return {
-    signIn: async (envelope, call) =>
-      core.json('POST', '/auth/signin', SignInResult, { body: checkEnvelope('POST /auth/signin', envelope), call }),
+    signIn: async (envelope, call) => core.json('POST', '/auth/signin', SignInResult, { body: checkEnvelope('POST /auth/signin', envelope), call }),
     serviceTokens: {
       async list(query, call) {
         checkServiceTokenQuery(query)

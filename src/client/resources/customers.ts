@@ -1,14 +1,7 @@
 // Customers, customer delegates and the KYC check.
 import { z } from 'zod'
 import type { Page } from '../pagination.js'
-import {
-  Customer,
-  CustomerDelegate,
-  CustomerUpserted,
-  KycRequest,
-  KycResult,
-  UpsertCustomerDelegate,
-} from '../schemas/customers.js'
+import { Customer, CustomerDelegate, CustomerUpserted, KycRequest, KycResult, UpsertCustomerDelegate } from '../schemas/customers.js'
 import { type CallOptions, type Core, type EnvelopeInput, type IterateCallOptions, type ListQuery, checkBody, checkEnvelope, path } from '../core.js'
 
 /** Customer list filters seen in real integrations. */
@@ -47,8 +40,7 @@ export function customersResource(core: Core): CustomersResource {
   return {
     list: async (query = {}, call) => core.list('/customers', Customer, query, call),
     iterate: (query = {}, options = {}) => core.iterate('/customers', Customer, query, options),
-    upsert: async (envelope, call) =>
-      core.json('POST', '/customers', CustomerUpserted, { body: checkEnvelope('POST /customers', envelope), call }),
+    upsert: async (envelope, call) => core.json('POST', '/customers', CustomerUpserted, { body: checkEnvelope('POST /customers', envelope), call }),
     get: async (customerId, call) => core.json('GET', path`/customers/${customerId}`, Customer, { call }),
     kyc: async (body, call) => core.json('POST', '/customers/kyc', KycResult, { body: checkBody(KycRequest, body, 'KYC request'), call }),
     delegates: {

@@ -4,15 +4,7 @@ import { FormData } from 'undici'
 import { z } from 'zod'
 import { InvalidInputError } from '../errors.js'
 import type { Page } from '../pagination.js'
-import {
-  BeneficialOwner,
-  CreateMerchant,
-  Industries,
-  Merchant,
-  MerchantBalances,
-  MerchantFile,
-  WalletPayDomains,
-} from '../schemas/merchants.js'
+import { BeneficialOwner, CreateMerchant, Industries, Merchant, MerchantBalances, MerchantFile, WalletPayDomains } from '../schemas/merchants.js'
 import { AnyObject } from '../schemas/common.js'
 import {
   type CallOptions,

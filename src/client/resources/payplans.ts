@@ -1,13 +1,6 @@
 // Pay plans: offers, plans, eligibility and parameters.
 import type { Page } from '../pagination.js'
-import {
-  CreatePayPlan,
-  PayPlan,
-  PayPlanMaxRequest,
-  PayPlanOffer,
-  PayPlanOfferRequest,
-  PayPlanParametersRequest,
-} from '../schemas/payplans.js'
+import { CreatePayPlan, PayPlan, PayPlanMaxRequest, PayPlanOffer, PayPlanOfferRequest, PayPlanParametersRequest } from '../schemas/payplans.js'
 import { AnyObject } from '../schemas/common.js'
 import { type CallOptions, type Core, type IterateCallOptions, type ListQuery, checkBody, path } from '../core.js'
 
@@ -26,14 +19,12 @@ export interface PayPlansResource {
 
 export function payPlansResource(core: Core): PayPlansResource {
   return {
-    offer: async (body, call) =>
-      core.json('POST', '/payplans/offer', PayPlanOffer, { body: checkBody(PayPlanOfferRequest, body, 'pay plan offer'), call }),
+    offer: async (body, call) => core.json('POST', '/payplans/offer', PayPlanOffer, { body: checkBody(PayPlanOfferRequest, body, 'pay plan offer'), call }),
     list: async (query = {}, call) => core.list('/payplans', PayPlan, query, call),
     iterate: (query = {}, options = {}) => core.iterate('/payplans', PayPlan, query, options),
     create: async (body, call) => core.json('POST', '/payplans', PayPlan, { body: checkBody(CreatePayPlan, body, 'pay plan'), call }),
     get: async (id, call) => core.json('GET', path`/payplans/${id}`, PayPlan, { call }),
-    max: async (body, call) =>
-      core.json('POST', '/payplans/max', AnyObject, { body: checkBody(PayPlanMaxRequest, body, 'pay plan maximum request'), call }),
+    max: async (body, call) => core.json('POST', '/payplans/max', AnyObject, { body: checkBody(PayPlanMaxRequest, body, 'pay plan maximum request'), call }),
     parameters: async (body, call) =>
       core.json('POST', '/payplans/parameters', AnyObject, {
         body: checkBody(PayPlanParametersRequest, body, 'pay plan parameters request'),

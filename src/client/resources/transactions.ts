@@ -2,27 +2,8 @@
 import type { Readable } from 'node:stream'
 import { z } from 'zod'
 import type { Page } from '../pagination.js'
-import {
-  Dispute,
-  Invoice,
-  Payout,
-  Refund,
-  RequestPayout,
-  SettlementEntry,
-  Transaction,
-  TransactionDetails,
-} from '../schemas/transactions.js'
-import {
-  type CallOptions,
-  type Core,
-  type EnvelopeInput,
-  type IterateCallOptions,
-  type ListQuery,
-  checkBody,
-  checkEnvelope,
-  isSet,
-  path,
-} from '../core.js'
+import { Dispute, Invoice, Payout, Refund, RequestPayout, SettlementEntry, Transaction, TransactionDetails } from '../schemas/transactions.js'
+import { type CallOptions, type Core, type EnvelopeInput, type IterateCallOptions, type ListQuery, checkBody, checkEnvelope, isSet, path } from '../core.js'
 import { InvalidInputError } from '../errors.js'
 
 /** Filters seen in real integrations; passed as given (a Date is sent as ISO 8601). */
@@ -128,8 +109,7 @@ export function transactionsResource(core: Core): TransactionsResource {
       return update(transactionId, { CreateRefund: { refundAmount } }, call)
     },
     payouts: {
-      request: async (body, call) =>
-        core.json('POST', '/transactions/payouts', Payout, { body: checkBody(RequestPayout, body, 'payout request'), call }),
+      request: async (body, call) => core.json('POST', '/transactions/payouts', Payout, { body: checkBody(RequestPayout, body, 'payout request'), call }),
       list: async (query = {}, call) => core.list('/transactions/payouts', Payout, query, call),
       iterate: (query = {}, options = {}) => core.iterate('/transactions/payouts', Payout, query, options),
       get: async (payoutId, call) => core.json('GET', path`/transactions/payouts/${payoutId}`, Payout, { call }),
@@ -168,4 +148,3 @@ export function transactionsResource(core: Core): TransactionsResource {
     },
   }
 }
-

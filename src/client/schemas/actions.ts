@@ -97,11 +97,7 @@ export function actionKinds(route: ActionRoute): string[] | undefined {
  * Finds the template that matches a concrete request (`PATCH`, `/orders/ordr_x`) among `routes`
  * (by default the action routes). Literal segments win over `{placeholders}`.
  */
-export function matchRoute<R extends string>(
-  method: string,
-  path: string,
-  routes: readonly R[] = Object.keys(ACTIONS) as unknown as R[],
-): R | undefined {
+export function matchRoute<R extends string>(method: string, path: string, routes: readonly R[] = Object.keys(ACTIONS) as unknown as R[]): R | undefined {
   const wanted = method.toUpperCase()
   const segments = splitPath(path)
   let best: R | undefined
@@ -137,9 +133,7 @@ function splitPath(path: string): string[] {
   return bare.split('/').filter((s) => s.length > 0)
 }
 
-export type ActionResult =
-  | { ok: true; kind: string; value: Record<string, unknown> }
-  | { ok: false; message: string }
+export type ActionResult = { ok: true; kind: string; value: Record<string, unknown> } | { ok: false; message: string }
 
 /**
  * Checks a request body against an action route: exactly one key, a key the route accepts, and

@@ -40,9 +40,7 @@ export function hasIdPrefix(value: string, prefix: string): boolean {
 
 /** A string identifier that must start with `<prefix>_`, e.g. `idOf('ordr')`. */
 export function idOf(prefix: IdPrefix | (string & {})) {
-  return z
-    .string()
-    .regex(new RegExp(`^${prefix}_${OPAQUE}$`), { error: `expected an identifier starting with "${prefix}_"` })
+  return z.string().regex(new RegExp(`^${prefix}_${OPAQUE}$`), { error: `expected an identifier starting with "${prefix}_"` })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,9 +68,7 @@ export const MinorUnits = z.number().int()
 export const Metadata = z.record(z.string(), z.unknown())
 
 /** E.164 telephone number, e.g. +61401234567. */
-export const PhoneNumberE164 = z
-  .string()
-  .regex(/^\+[1-9]\d{5,14}$/, { error: 'expected a telephone number in E.164 form, such as +61401234567' })
+export const PhoneNumberE164 = z.string().regex(/^\+[1-9]\d{5,14}$/, { error: 'expected a telephone number in E.164 form, such as +61401234567' })
 
 /** An e-mail address (deliberately lenient: something@something.something). */
 export const EmailAddress = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: 'expected an e-mail address' })

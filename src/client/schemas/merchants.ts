@@ -39,4 +39,3 @@ export const DigitalCard = AnyObject
 export type DigitalCard = z.infer<typeof DigitalCard>
 
 export const SimulationRequest = AnyObject
-

@@ -32,7 +32,10 @@ export const ShippingAddress = z.strictObject({
   city: z.string().optional(),
   state: z.string().optional(),
   postalCode: z.string().optional(),
-  country: z.string().regex(/^([A-Za-z]{2})?$/, { error: 'expected a two-letter country code such as AU, or an empty string' }).optional(),
+  country: z
+    .string()
+    .regex(/^([A-Za-z]{2})?$/, { error: 'expected a two-letter country code such as AU, or an empty string' })
+    .optional(),
 })
 export type ShippingAddress = z.infer<typeof ShippingAddress>
 

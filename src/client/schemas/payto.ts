@@ -37,8 +37,7 @@ export const AgreementRequestTermsOpen = z.strictObject({
 
 /** Exactly one of the one-off terms (a fixed amount) or open terms (an empty object). */
 export const AgreementTerms = z.union([AgreementRequestTermsOneOff, AgreementRequestTermsOpen], {
-  error:
-    'expected exactly one of {"AgreementRequestTermsOneOff": {"amount": {"amount", "currency"}}} or {"AgreementRequestTermsOpen": {}}',
+  error: 'expected exactly one of {"AgreementRequestTermsOneOff": {"amount": {"amount", "currency"}}} or {"AgreementRequestTermsOpen": {}}',
 })
 export type AgreementTerms = z.infer<typeof AgreementTerms>
 

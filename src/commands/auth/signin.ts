@@ -11,7 +11,7 @@ const WAYS = ['customer', 'delegate', 'delegate-reference', 'data']
 export default class AuthSignin extends ApiCommand<typeof AuthSignin> {
   static override summary = 'Sign in for the checkout on behalf of a customer or a customer delegate.'
   static override description =
-    'Sends POST /auth/signin with SignInConsumer (--customer), SignInDelegate (--delegate) or SignInDelegateByReferenceId (--delegate-reference with --email: the organisation\'s referenceCustomerId and the delegate\'s e-mail address). Give exactly one of them, or the whole envelope with --data. Prints customerId, customerDelegateId and customToken: the customToken is a credential for the checkout session, so hand it only to the checkout.'
+    "Sends POST /auth/signin with SignInConsumer (--customer), SignInDelegate (--delegate) or SignInDelegateByReferenceId (--delegate-reference with --email: the organisation's referenceCustomerId and the delegate's e-mail address). Give exactly one of them, or the whole envelope with --data. Prints customerId, customerDelegateId and customToken: the customToken is a credential for the checkout session, so hand it only to the checkout."
 
   static override examples = [
     '<%= config.bin %> auth signin --customer cust_ZqCNoNcm_22WeZ-j',

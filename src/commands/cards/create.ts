@@ -12,7 +12,7 @@ export default class CardsCreate extends ApiCommand<typeof CardsCreate> {
   static override summary = 'Issue a digital card, or send any card request (POST /issuer/card).'
   static override description =
     'The contract does not show this body. The flags send IssueDigitalCard {cardholderName, limit, loanId?} as the emulator ' +
-    'defines it (docs/emulator.md); --data sends any body as given, such as the emulator\'s UpdateDigitalCardLimit, ' +
+    "defines it (docs/emulator.md); --data sends any body as given, such as the emulator's UpdateDigitalCardLimit, " +
     'SuspendDigitalCard, ResumeDigitalCard or CancelDigitalCard {cardId}. The card number is never shown, only its masked form.'
 
   static override examples = [

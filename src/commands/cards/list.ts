@@ -7,10 +7,7 @@ export default class CardsList extends ApiCommand<typeof CardsList> {
   static override description =
     'The contract does not show the fields of a digital card, so the table shows the first fields of each record; --json prints them whole.'
 
-  static override examples = [
-    '<%= config.bin %> cards list',
-    '<%= config.bin %> cards list --all --json',
-  ]
+  static override examples = ['<%= config.bin %> cards list', '<%= config.bin %> cards list --all --json']
 
   static override flags = {
     ...paginationFlags(),

@@ -4,10 +4,7 @@ import { customerDetailView } from '../../output/views/customers.js'
 
 export default class CustomersGet extends ApiCommand<typeof CustomersGet> {
   static override summary = 'Show a customer.'
-  static override examples = [
-    '<%= config.bin %> customers get cust_ZqCNoNcm_22WeZ-j',
-    '<%= config.bin %> customers get cust_ZqCNoNcm_22WeZ-j --json',
-  ]
+  static override examples = ['<%= config.bin %> customers get cust_ZqCNoNcm_22WeZ-j', '<%= config.bin %> customers get cust_ZqCNoNcm_22WeZ-j --json']
 
   static override args = {
     customerId: idArg('cust', 'Customer id (cust_…).'),

@@ -11,7 +11,7 @@ import { customerUpsertedView } from '../../output/views/customers.js'
 export default class CustomersUpsert extends ApiCommand<typeof CustomersUpsert> {
   static override summary = 'Add or update a consumer or organisation customer.'
   static override description =
-    'Sends UpsertConsumerCustomer, keyed by --email (an existing customer with that address is updated), or with --organisation UpsertOrganisationCustomer, keyed by --reference (referenceCustomerId). With --plugin it registers the consumer as the service\'s shop plug-in does (RegisterPluginConsumerCustomer: e-mail, reference, given and family name). --data gives the whole body or envelope; field flags beside it override its fields. Previous-generation names in --data (firstName, email, …) are refused.'
+    "Sends UpsertConsumerCustomer, keyed by --email (an existing customer with that address is updated), or with --organisation UpsertOrganisationCustomer, keyed by --reference (referenceCustomerId). With --plugin it registers the consumer as the service's shop plug-in does (RegisterPluginConsumerCustomer: e-mail, reference, given and family name). --data gives the whole body or envelope; field flags beside it override its fields. Previous-generation names in --data (firstName, email, …) are refused."
 
   static override examples = [
     '<%= config.bin %> customers upsert --email jo@example.com --given-name Jo --family-name Citizen --phone +61401234567',

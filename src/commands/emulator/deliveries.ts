@@ -43,7 +43,10 @@ export default class EmulatorDeliveries extends ApiCommand<typeof EmulatorDelive
     if (!this.flags.follow) return this.showAll(deliveryAttemptView, (await list({})).body)
     const interrupt = abortOnInterrupt()
     try {
-      const attempts = follow(async (after, signal) => (await list({ after, wait: POLL_SECONDS }, signal)).body, { signal: interrupt.signal, count: this.flags.count })
+      const attempts = follow(async (after, signal) => (await list({ after, wait: POLL_SECONDS }, signal)).body, {
+        signal: interrupt.signal,
+        count: this.flags.count,
+      })
       for await (const attempt of attempts) process.stdout.write(`${this.flags.json || this.flags.jsonl ? JSON.stringify(attempt) : deliveryLine(attempt)}\n`)
     } finally {
       interrupt.release()

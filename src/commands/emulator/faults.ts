@@ -26,7 +26,11 @@ export default class EmulatorFaults extends ApiCommand<typeof EmulatorFaults> {
     add: Flags.string({ description: 'Add a rule with this fault.', exclusive: ['clear'], dependsOn: ['path'], parse: async (input) => checkFault(input) }),
     path: Flags.string({ description: 'Path pattern of the rule (with --add), such as /orders/*/pay.', dependsOn: ['add'] }),
     method: Flags.string({ description: 'Only requests of this method (with --add).', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], dependsOn: ['add'] }),
-    probability: Flags.string({ description: 'Chance from 0 to 1 that a matching request gets the fault (with --add); default 1.', dependsOn: ['add'], parse: async (input) => checkProbability(input) }),
+    probability: Flags.string({
+      description: 'Chance from 0 to 1 that a matching request gets the fault (with --add); default 1.',
+      dependsOn: ['add'],
+      parse: async (input) => checkProbability(input),
+    }),
     clear: Flags.boolean({ description: 'Remove every rule.', exclusive: ['add'] }),
   }
 

@@ -7,7 +7,7 @@ import { genericView } from '../../output/views/generic.js'
 export default class EmulatorMonth extends ApiCommand<typeof EmulatorMonth> {
   static override summary = 'Fill the emulator with a realistic month of a marketplace, for month-end reconciliation.'
   static override description =
-    'Resets the namespace, moves its clock a month back and builds the month through the emulator\'s own operations: sub-merchants, ' +
+    "Resets the namespace, moves its clock a month back and builds the month through the emulator's own operations: sub-merchants, " +
     'PayTo payments, partial and whole refunds, disputes, weekly payouts and their settlement entries, ending now. ' +
     '--mismatch adds one known difference for `payfac settlement reconcile` to find. The same --seed gives the same month.'
 

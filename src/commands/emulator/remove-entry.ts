@@ -4,7 +4,7 @@ import { idArg } from '../../cli/flags/index.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorRemoveEntry extends ApiCommand<typeof EmulatorRemoveEntry> {
-  static override summary = 'Remove one settlement entry from the emulator\'s ledger, to test reconciliation.'
+  static override summary = "Remove one settlement entry from the emulator's ledger, to test reconciliation."
   static override description =
     'No operation of the service does this: the entry simply disappears, as if the settlement had lost it. ' +
     '`payfac settlement reconcile` then reports the transaction it belonged to as not settled (exit 6).'

@@ -27,8 +27,14 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
   static override baseFlags = { json: outputFlags.json }
   static override flags = {
     port: Flags.integer({ description: 'Port to listen on; 0 picks a free port.', default: 4010, min: 0, max: 65_535 }),
-    host: Flags.string({ description: 'Address to listen on. Other than loopback, the control plane needs a control token (printed at start).', default: '127.0.0.1' }),
-    'control-token': Flags.string({ description: 'Require this Emulator-Control-Token header on /__emulator requests (default: one is generated when --host is not loopback).', env: 'PAYFAC_EMULATOR_TOKEN' }),
+    host: Flags.string({
+      description: 'Address to listen on. Other than loopback, the control plane needs a control token (printed at start).',
+      default: '127.0.0.1',
+    }),
+    'control-token': Flags.string({
+      description: 'Require this Emulator-Control-Token header on /__emulator requests (default: one is generated when --host is not loopback).',
+      env: 'PAYFAC_EMULATOR_TOKEN',
+    }),
     state: Flags.string({ description: 'Keep the state in this JSON file (loaded at start, saved after every change).' }),
     log: Flags.boolean({ description: 'Log one line per request to stderr.', default: false }),
     fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
@@ -36,8 +42,14 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
     strict: Flags.boolean({ description: 'Refuse request fields the emulator does not know (400), instead of accepting and reporting them.', default: false }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
-    'allow-remote-webhooks': Flags.boolean({ description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).', default: false }),
-    'allow-private-webhooks': Flags.boolean({ description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.', default: false }),
+    'allow-remote-webhooks': Flags.boolean({
+      description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).',
+      default: false,
+    }),
+    'allow-private-webhooks': Flags.boolean({
+      description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.',
+      default: false,
+    }),
   }
 
   async run(): Promise<void> {
@@ -46,7 +58,14 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     const integrators = { ...emulatorOptions(flags), ...(flags.fixtures ? { fixtures: loadFixtures(flags.fixtures) } : {}) }
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined
     const token = flags['control-token'] ? { controlToken: flags['control-token'] } : {}
-    const emulator = await startEmulator({ port: flags.port, host: flags.host, ...token, ...(flags.state ? { statePath: flags.state } : {}), ...(log ? { log } : {}), integrators }).catch((error: unknown) => Promise.reject(listenRefused(error, flags.port, flags.host)))
+    const emulator = await startEmulator({
+      port: flags.port,
+      host: flags.host,
+      ...token,
+      ...(flags.state ? { statePath: flags.state } : {}),
+      ...(log ? { log } : {}),
+      integrators,
+    }).catch((error: unknown) => Promise.reject(listenRefused(error, flags.port, flags.host)))
     const ready = { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: flags.state ?? null }
     process.stdout.write(`${flags.json ? JSON.stringify(ready) : emulatorReadyText(ready)}\n`)
     process.stderr.write(baseUrlExport(emulator.url))

@@ -4,8 +4,7 @@ import { loanView } from '../../output/views/loans.js'
 
 export default class LoansList extends ApiCommand<typeof LoansList> {
   static override summary = 'List loan summaries, one page or all of them.'
-  static override description =
-    'The contract does not show the fields of a loan, so the table shows the first fields of each record; --json prints them whole.'
+  static override description = 'The contract does not show the fields of a loan, so the table shows the first fields of each record; --json prints them whole.'
 
   static override examples = [
     '<%= config.bin %> loans list',

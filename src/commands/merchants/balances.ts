@@ -20,13 +20,17 @@ export default class MerchantsBalances extends ApiCommand<typeof MerchantsBalanc
   ]
 
   static override args = {
-    merchantId: Args.string({ description: 'Merchant id (mcht_…); default: the merchant in context. Not with --each-merchant or --merchants.', parse: async (input) => checkPrefix(input, 'mcht', 'Merchant id') }),
+    merchantId: Args.string({
+      description: 'Merchant id (mcht_…); default: the merchant in context. Not with --each-merchant or --merchants.',
+      parse: async (input) => checkPrefix(input, 'mcht', 'Merchant id'),
+    }),
   }
 
   static override flags = { ...fanOutFlags() }
 
   async run() {
-    if (this.args.merchantId && (this.flags['each-merchant'] || this.flags.merchants)) throw new UsageError('Give the merchant id, or --each-merchant/--merchants, not both')
+    if (this.args.merchantId && (this.flags['each-merchant'] || this.flags.merchants))
+      throw new UsageError('Give the merchant id, or --each-merchant/--merchants, not both')
     const client = await this.client()
     const fanned = await this.fanOut(balancesView, async (merchantId, call) => balancesWithDecimals(await client.merchants.balances(merchantId, call)))
     if (fanned !== undefined) return fanned

@@ -9,7 +9,7 @@ import { createdMerchantView } from '../../output/views/merchants.js'
 export default class MerchantsCreate extends ApiCommand<typeof MerchantsCreate> {
   static override summary = 'Create a sub-merchant inside the marketplace (marketplace API key).'
   static override description =
-    'Sends POST /merchants with the marketplace API key (a merchant key is refused, exit 4). The contract does not show the body: the flags send the fields the emulator defines (names in brackets in the flag help), --data sends others, and flags override --data. An answer that carries the new merchant\'s secret key shows it only this once.'
+    "Sends POST /merchants with the marketplace API key (a merchant key is refused, exit 4). The contract does not show the body: the flags send the fields the emulator defines (names in brackets in the flag help), --data sends others, and flags override --data. An answer that carries the new merchant's secret key shows it only this once."
 
   static override examples = [
     '<%= config.bin %> merchants create --name "Harbour Cafe Pty Ltd" --industry 5812 --email accounts@harbour.example',

@@ -8,7 +8,7 @@ import { merchantDetailView } from '../../output/views/merchants.js'
 export default class MerchantsUpdateProfile extends ApiCommand<typeof MerchantsUpdateProfile> {
   static override summary = "Update a merchant's business profile (UpdateMerchantBusinessProfile)."
   static override description =
-    'Sends PATCH /merchants/{merchantId} with UpdateMerchantBusinessProfile. The contract does not show its fields: --data is sent as given, and the field flags (the emulator\'s names in brackets) override it.'
+    "Sends PATCH /merchants/{merchantId} with UpdateMerchantBusinessProfile. The contract does not show its fields: --data is sent as given, and the field flags (the emulator's names in brackets) override it."
 
   static override examples = [
     `<%= config.bin %> merchants update-profile mcht_ZqCNoNcm_22WeZ-j --data '{"tradingHours":"9-5"}'`,

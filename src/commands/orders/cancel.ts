@@ -5,10 +5,7 @@ import { orderView } from '../../output/views/orders.js'
 export default class OrdersCancel extends ApiCommand<typeof OrdersCancel> {
   static override summary = 'Cancel an order so it can no longer be paid.'
   static override description = 'Sends DELETE /orders/{orderId}. A paid or already cancelled order is refused by the service (exit 6).'
-  static override examples = [
-    '<%= config.bin %> orders cancel ordr_ZqCNoNcm_22WeZ-j',
-    '<%= config.bin %> orders cancel ordr_ZqCNoNcm_22WeZ-j --json',
-  ]
+  static override examples = ['<%= config.bin %> orders cancel ordr_ZqCNoNcm_22WeZ-j', '<%= config.bin %> orders cancel ordr_ZqCNoNcm_22WeZ-j --json']
 
   static override args = {
     orderId: idArg('ordr', 'Order id (ordr_…).'),

@@ -12,7 +12,20 @@ import { orderEnvelope } from '../../cli/requests/orders.js'
 import { createOrderOperation, type IfExists } from '../../cli/safety/order-ops.js'
 import { orderView } from '../../output/views/orders.js'
 
-const FIELD_FLAGS = ['amount', 'currency', 'reference', 'description', 'email', 'phone', 'item', 'billing-name', 'billing-phone', 'billing-address', 'metadata', ...SHIPPING_FLAGS]
+const FIELD_FLAGS = [
+  'amount',
+  'currency',
+  'reference',
+  'description',
+  'email',
+  'phone',
+  'item',
+  'billing-name',
+  'billing-phone',
+  'billing-address',
+  'metadata',
+  ...SHIPPING_FLAGS,
+]
 
 export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
   static override summary = 'Create an order for a customer to pay.'
@@ -38,12 +51,18 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
     item: Flags.string({ description: 'A line item "<description>:<quantity>:<amount>", optionally ":sku=<sku>" after it (repeatable).', multiple: true }),
     'billing-name': Flags.string({ description: 'Billing name.' }),
     'billing-phone': Flags.string({ description: 'Billing phone number, E.164.' }),
-    'billing-address': Flags.string({ description: 'Billing address "<line1>|<city>|<state>|<postalCode>|<country>" (a <line2> after <line1> makes six parts).' }),
+    'billing-address': Flags.string({
+      description: 'Billing address "<line1>|<city>|<state>|<postalCode>|<country>" (a <line2> after <line1> makes six parts).',
+    }),
     ...shippingFlags(),
     metadata: metadataFlag('Order metadata as key=value (repeatable); returned as orderMetadata on the transaction.'),
     'pay-by-link': Flags.boolean({ description: 'Create a pay-by-link order (CreatePayByLinkOrder).' }),
     data: dataFlag('The whole order body as JSON: text, @file, or - for stdin.', FIELD_FLAGS),
-    'if-exists': Flags.string({ description: 'When an order with this reference exists: fail (exit 6), reuse (print it) or create (another).', options: ['fail', 'reuse', 'create'], default: 'fail' }),
+    'if-exists': Flags.string({
+      description: 'When an order with this reference exists: fail (exit 6), reuse (print it) or create (another).',
+      options: ['fail', 'reuse', 'create'],
+      default: 'fail',
+    }),
     again: againFlag,
     ...bulkFlags(),
   }

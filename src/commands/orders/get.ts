@@ -4,10 +4,7 @@ import { orderView } from '../../output/views/orders.js'
 
 export default class OrdersGet extends ApiCommand<typeof OrdersGet> {
   static override summary = 'Show an order.'
-  static override examples = [
-    '<%= config.bin %> orders get ordr_ZqCNoNcm_22WeZ-j',
-    '<%= config.bin %> orders get ordr_ZqCNoNcm_22WeZ-j --json',
-  ]
+  static override examples = ['<%= config.bin %> orders get ordr_ZqCNoNcm_22WeZ-j', '<%= config.bin %> orders get ordr_ZqCNoNcm_22WeZ-j --json']
 
   static override args = {
     orderId: idArg('ordr', 'Order id (ordr_…).'),

@@ -10,7 +10,7 @@ import { payResultView } from '../../output/views/transactions.js'
 export default class OrdersPay extends ApiCommand<typeof OrdersPay> {
   static override summary = 'Pay an order with a payment token.'
   static override description =
-    'Sends PayByPayTo by default, the one pay variant the contract shows: it pays any PayTo token, whether made on a one-off agreement or on a saved PayTo source. --method payment-token (PayByPaymentToken, seen in real use, not in the contract) pays any kind of token: pay plans, wallets, saved cards and sources. --method card (PayByCard, seen in real use) pays a card token and can --request-3ds. A card payment that needs a 3DS challenge is shown as ThreeDSAuthorisationRequired (exit 0), not as a failure. Refused (exit 6) when the order already has a payment. At most once: journaled, and a re-run after a lost answer (exit 7) looks for the order\'s payment before paying.'
+    "Sends PayByPayTo by default, the one pay variant the contract shows: it pays any PayTo token, whether made on a one-off agreement or on a saved PayTo source. --method payment-token (PayByPaymentToken, seen in real use, not in the contract) pays any kind of token: pay plans, wallets, saved cards and sources. --method card (PayByCard, seen in real use) pays a card token and can --request-3ds. A card payment that needs a 3DS challenge is shown as ThreeDSAuthorisationRequired (exit 0), not as a failure. Refused (exit 6) when the order already has a payment. At most once: journaled, and a re-run after a lost answer (exit 7) looks for the order's payment before paying."
 
   static override examples = [
     '<%= config.bin %> orders pay ordr_ZqCNoNcm_22WeZ-j --token ptkn_Pq3x8sK1mZ0aB2cD',
@@ -25,7 +25,8 @@ export default class OrdersPay extends ApiCommand<typeof OrdersPay> {
   static override flags = {
     token: idFlag('ptkn', 'The payment token (ptkn_…).', { required: true }),
     method: Flags.string({
-      description: "How the token pays: payto (PayByPayTo, the contract's variant: any PayTo token, saved sources' too), payment-token (PayByPaymentToken: any kind of token) or card (PayByCard: card tokens, with 3DS).",
+      description:
+        "How the token pays: payto (PayByPayTo, the contract's variant: any PayTo token, saved sources' too), payment-token (PayByPaymentToken: any kind of token) or card (PayByCard: card tokens, with 3DS).",
       options: ['payto', 'payment-token', 'card'],
       default: 'payto',
     }),

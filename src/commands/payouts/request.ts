@@ -16,7 +16,7 @@ import { payoutView } from '../../output/views/money.js'
 export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
   static override summary = 'Request a manual payout of available funds to the primary bank account.'
   static override description =
-    'Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. --available pays out the whole available balance (read from the merchant\'s balances just before); --currency defaults to the merchant\'s only currency. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. At most once: journaled, and a re-run after a lost answer (exit 7) looks among the payouts before requesting again. Before sending, a payout of the same amount and currency made within the last hour (--repeat-window) is exit 6 naming it, even from another machine; --again sends anyway.'
+    "Sends POST /transactions/payouts. The contract does not show the body: the flags send {amount, description?}; --data sends any body as given. --available pays out the whole available balance (read from the merchant's balances just before); --currency defaults to the merchant's only currency. First reads the merchant (manual payouts enabled?) and its balances (enough available?): when either is missing, says which and exits 6 without sending. At most once: journaled, and a re-run after a lost answer (exit 7) looks among the payouts before requesting again. Before sending, a payout of the same amount and currency made within the last hour (--repeat-window) is exit 6 naming it, even from another machine; --again sends anyway."
 
   static override examples = [
     '<%= config.bin %> payouts request --amount 250 --currency AUD',
@@ -28,8 +28,13 @@ export default class PayoutsRequest extends ApiCommand<typeof PayoutsRequest> {
 
   static override flags = {
     ...moneyFlags(),
-    amount: Flags.string({ description: 'Amount in major units, such as 250 (in --currency; without it, the merchant\'s only currency).', exclusive: ['available'] }),
-    available: Flags.boolean({ description: "Pay out the whole available balance of --currency (default: the merchant's only currency), read from its balances just before sending." }),
+    amount: Flags.string({
+      description: "Amount in major units, such as 250 (in --currency; without it, the merchant's only currency).",
+      exclusive: ['available'],
+    }),
+    available: Flags.boolean({
+      description: "Pay out the whole available balance of --currency (default: the merchant's only currency), read from its balances just before sending.",
+    }),
     description: Flags.string({ description: 'What the payout is for.' }),
     data: dataFlag('The whole body as JSON: text, @file, or - for stdin.', ['amount', 'currency', 'description', 'available']),
     again: againFlag,

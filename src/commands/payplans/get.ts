@@ -6,10 +6,7 @@ import { payPlanView } from '../../output/views/payplans.js'
 
 export default class PayPlansGet extends ApiCommand<typeof PayPlansGet> {
   static override summary = 'Show a pay plan and its instalments.'
-  static override examples = [
-    '<%= config.bin %> payplans get pp_ZqCNoNcm_22WeZ-j',
-    '<%= config.bin %> payplans get pp_ZqCNoNcm_22WeZ-j --json',
-  ]
+  static override examples = ['<%= config.bin %> payplans get pp_ZqCNoNcm_22WeZ-j', '<%= config.bin %> payplans get pp_ZqCNoNcm_22WeZ-j --json']
 
   static override args = {
     payPlanId: Args.string({ description: 'Pay plan id.', required: true, parse: async (input) => checkIdText(input, 'The pay plan id') }),

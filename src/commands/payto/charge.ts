@@ -16,7 +16,7 @@ export default class PayToCharge extends ApiCommand<typeof PayToCharge> {
     'makes a payment token on it (CreatePayToToken), creates the order (referenceOrderId = --reference) and pays it (PayByPayTo). At most once, like payto pay: every step is ' +
     'journaled under --reference in the config folder, a re-run carries on after the last step done and never creates a second order or pays twice (it asks the service ' +
     'for a payment of the order first); once paid, a re-run is exit 6 naming the transaction. One --reference is one charge: use a new one for each period. ' +
-    "--currency defaults to the merchant's only currency. Exit 7 with \"outcome unknown\" when the payment got no answer: run the same command again to find out."
+    '--currency defaults to the merchant\'s only currency. Exit 7 with "outcome unknown" when the payment got no answer: run the same command again to find out.'
 
   static override examples = [
     '<%= config.bin %> payto charge ptagr_Ab12Cd34Ef56Gh78 --amount 49.00 --reference sub-1001-2026-11',
@@ -24,15 +24,29 @@ export default class PayToCharge extends ApiCommand<typeof PayToCharge> {
   ]
 
   static override args = {
-    agreement: Args.string({ description: 'The active agreement token (ptagr_…) to charge.', required: true, parse: async (input) => checkPrefix(input, 'ptagr', 'The agreement token') }),
+    agreement: Args.string({
+      description: 'The active agreement token (ptagr_…) to charge.',
+      required: true,
+      parse: async (input) => checkPrefix(input, 'ptagr', 'The agreement token'),
+    }),
   }
 
   static override flags = {
-    amount: Flags.string({ description: 'The amount to take, in major units, such as 49.00.', required: true, parse: async (input) => checkDecimal(input, '--amount') }),
+    amount: Flags.string({
+      description: 'The amount to take, in major units, such as 49.00.',
+      required: true,
+      parse: async (input) => checkDecimal(input, '--amount'),
+    }),
     currency: Flags.string({ description: "ISO 4217 currency code, such as AUD; default: the merchant's only currency." }),
-    reference: Flags.string({ description: "Names the charge, and is the order's referenceOrderId: one reference, one payment.", required: true, parse: async (input) => checkNonEmpty(input, '--reference').trim() }),
+    reference: Flags.string({
+      description: "Names the charge, and is the order's referenceOrderId: one reference, one payment.",
+      required: true,
+      parse: async (input) => checkNonEmpty(input, '--reference').trim(),
+    }),
     description: Flags.string({ description: "The order's description." }),
-    restart: Flags.boolean({ description: 'Start the charge of this --reference over with a new order (the old unpaid order is cancelled; refused once paid).' }),
+    restart: Flags.boolean({
+      description: 'Start the charge of this --reference over with a new order (the old unpaid order is cancelled; refused once paid).',
+    }),
     ...waitFlags(),
   }
 

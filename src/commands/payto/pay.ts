@@ -32,7 +32,11 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
     ...agreementAccountFlags(),
     ...moneyFlags({ required: true, amountDescription: 'The amount to take, in major units, such as 12.50 (the agreement is for exactly this).' }),
     purpose: Flags.string({ description: 'What the agreement is for, shown to the customer.' }),
-    reference: Flags.string({ description: "Names the run, and is the order's referenceOrderId (your own order number).", required: true, parse: async (input) => checkNonEmpty(input, '--reference').trim() }),
+    reference: Flags.string({
+      description: "Names the run, and is the order's referenceOrderId (your own order number).",
+      required: true,
+      parse: async (input) => checkNonEmpty(input, '--reference').trim(),
+    }),
     description: Flags.string({ description: "The order's description." }),
     approve: approveFlag,
     restart: Flags.boolean({ description: 'Start the run of this --reference over: a new agreement and a new order (the old unpaid order is cancelled).' }),

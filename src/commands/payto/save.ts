@@ -26,7 +26,10 @@ export default class PayToSave extends ApiCommand<typeof PayToSave> {
   static override flags = {
     ...agreementAccountFlags({ nameRequired: false, exclusiveWith: ['agreement'] }),
     purpose: Flags.string({ description: 'What the agreement is for, shown to the customer.', exclusive: ['agreement'] }),
-    agreement: Flags.string({ description: 'Token of an open agreement already sent, instead of sending one.', parse: async (input) => checkPrefix(input, 'ptagr', '--agreement') }),
+    agreement: Flags.string({
+      description: 'Token of an open agreement already sent, instead of sending one.',
+      parse: async (input) => checkPrefix(input, 'ptagr', '--agreement'),
+    }),
     customer: idFlag('cust', 'The customer the source is saved for (cust_…), sent as the Customer-Id header.', { required: true }),
     'usage-scope': Flags.string({ description: 'Who may use the source (usageScope).', options: ['ScopeOrganisation'] }),
     approve: approveFlag,
@@ -37,8 +40,21 @@ export default class PayToSave extends ApiCommand<typeof PayToSave> {
   async run() {
     const f = this.flags
     const agreement = f.agreement ? undefined : agreementBodyFromFlags({ ...f, open: true })
-    const request = { agreement, agreementToken: f.agreement?.trim(), customerId: f.customer as string, usageScope: f['usage-scope'], approve: f.approve, ...waitTimes(f) }
-    const context = { client: await this.client(), environment: (await this.settings()).environment, bin: this.config.bin, flags: f, safety: await this.safety() }
+    const request = {
+      agreement,
+      agreementToken: f.agreement?.trim(),
+      customerId: f.customer as string,
+      usageScope: f['usage-scope'],
+      approve: f.approve,
+      ...waitTimes(f),
+    }
+    const context = {
+      client: await this.client(),
+      environment: (await this.settings()).environment,
+      bin: this.config.bin,
+      flags: f,
+      safety: await this.safety(),
+    }
     return this.show(paymentSourceView, await runPayToSave(request, context))
   }
 }

@@ -21,7 +21,11 @@ export default class PayToStatus extends ApiCommand<typeof PayToStatus> {
   ]
 
   static override args = {
-    token: Args.string({ description: 'The agreement token from `payto agree`.', required: true, parse: async (input) => checkPrefix(input, 'ptagr', 'The token') }),
+    token: Args.string({
+      description: 'The agreement token from `payto agree`.',
+      required: true,
+      parse: async (input) => checkPrefix(input, 'ptagr', 'The token'),
+    }),
   }
 
   static override flags = {

@@ -19,13 +19,23 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
     '<%= config.bin %> profiles add sandbox    # on a terminal: asks for the environment, the base URL, then the credential',
   ]
 
-  static override args = { name: Args.string({ description: 'Profile name (letters, digits, - and _); asked for on a terminal when missing.', ignoreStdin: true }) }
+  static override args = {
+    name: Args.string({ description: 'Profile name (letters, digits, - and _); asked for on a terminal when missing.', ignoreStdin: true }),
+  }
   static override flags = {
-    environment: Flags.string({ description: 'Which environment the profile is for (asked for on a terminal when missing).', options: ['sandbox', 'production', 'local'] }),
-    'base-url': Flags.string({ description: 'Base URL of that environment (asked for on a terminal when missing).', parse: async (v) => checkBaseUrl(v, '--base-url') }),
+    environment: Flags.string({
+      description: 'Which environment the profile is for (asked for on a terminal when missing).',
+      options: ['sandbox', 'production', 'local'],
+    }),
+    'base-url': Flags.string({
+      description: 'Base URL of that environment (asked for on a terminal when missing).',
+      parse: async (v) => checkBaseUrl(v, '--base-url'),
+    }),
     'credential-kind': Flags.string({ description: 'Kind of credential; inferred from the key prefix when not given.' }),
     'credential-stdin': Flags.boolean({ description: 'Read the credential from stdin.' }),
-    'credential-command': Flags.string({ description: 'A command that prints the credential, run without a shell each time one is needed; its output is never stored.' }),
+    'credential-command': Flags.string({
+      description: 'A command that prints the credential, run without a shell each time one is needed; its output is never stored.',
+    }),
     'insecure-storage': Flags.boolean({ description: 'Keep the credential in the profile file (mode 0600) rather than the OS keychain.' }),
     'merchant-id': Flags.string({ description: 'Default Merchant-Id.', parse: async (v) => checkPrefix(v, 'mcht', '--merchant-id') }),
     'marketplace-id': Flags.string({ description: 'Default Marketplace-Id.', parse: async (v) => checkPrefix(v, 'mktp', '--marketplace-id') }),
@@ -41,7 +51,15 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
     const { environment, baseUrl } = await profileTarget(f)
     const credential = await newProfileSecret(f)
     const credentialKind = f['credential-kind'] ?? inferCredentialKind(credential) ?? (await askCredentialKind(CREDENTIAL_KINDS))
-    const fields = { name, environment, baseUrl, credentialKind, merchantId: f['merchant-id'], marketplaceId: f['marketplace-id'], customerId: f['customer-id'] }
+    const fields = {
+      name,
+      environment,
+      baseUrl,
+      credentialKind,
+      merchantId: f['merchant-id'],
+      marketplaceId: f['marketplace-id'],
+      customerId: f['customer-id'],
+    }
     const checked = parseProfile({ ...fields, credential }) // the key against its kind and environment
     const command = f['credential-command']
     const profile = command === undefined ? checked : parseProfile({ ...fields, credentialCommand: command })

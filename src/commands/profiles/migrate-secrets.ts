@@ -12,7 +12,11 @@ export default class ProfilesMigrateSecrets extends PayfacCommand<typeof Profile
     const { migrateSecrets } = await import('../../config/secrets.js')
     const store = new ProfileStore()
     const moved = await migrateSecrets(store)
-    process.stderr.write(moved.length > 0 ? `Moved the credentials of ${moved.join(', ')} from ${store.path} into the OS keychain.\n` : `No credential is kept in ${store.path}; nothing to move.\n`)
+    process.stderr.write(
+      moved.length > 0
+        ? `Moved the credentials of ${moved.join(', ')} from ${store.path} into the OS keychain.\n`
+        : `No credential is kept in ${store.path}; nothing to move.\n`,
+    )
     if (this.flags.json) process.stdout.write(`${JSON.stringify({ moved })}\n`)
     return { moved }
   }

@@ -7,7 +7,11 @@ import { confirmProfileRemoval } from '../../cli/safety/guard.js'
 export default class ProfilesRemove extends PayfacCommand<typeof ProfilesRemove> {
   static override summary = 'Remove a profile and its stored credential (from the file or the OS keychain).'
   static override description = 'A production profile is removed only after a confirmation on a terminal, or with --yes (exit 3 otherwise).'
-  static override examples = ['<%= config.bin %> profiles remove old-sandbox', '<%= config.bin %> profiles remove staging --json', '<%= config.bin %> profiles remove prod --yes']
+  static override examples = [
+    '<%= config.bin %> profiles remove old-sandbox',
+    '<%= config.bin %> profiles remove staging --json',
+    '<%= config.bin %> profiles remove prod --yes',
+  ]
 
   static override args = { name: Args.string({ description: 'Profile name.', required: true }) }
 

@@ -26,7 +26,7 @@ export default class RefundsList extends ApiCommand<typeof RefundsList> {
     'created-before': dateFlag('Only refunds created before'),
     ...monthFlags(),
     ...amountFilterFlags('refunds'),
-    reference: Flags.string({ description: "Only refunds of orders with this referenceOrderId." }),
+    reference: Flags.string({ description: 'Only refunds of orders with this referenceOrderId.' }),
     'order-id': idsFlag('ordr', 'Only refunds of these orders (repeatable).'),
     customer: idsFlag('cust', 'Only refunds of these customers (repeatable).'),
     'transaction-id': idsFlag('tran', 'Only refunds of these transactions (repeatable).'),

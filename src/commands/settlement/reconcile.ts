@@ -12,7 +12,7 @@ const { split: _split, ...range } = rangeFlags('Transactions, refunds, payouts a
 export default class SettlementReconcile extends ApiCommand<typeof SettlementReconcile> {
   static override summary = 'Prove the month: every payment, refund and fee settled exactly once, and every payout adding up.'
   static override description =
-    'Joins the settlement entries of a payout, or of a currency and range, with the transactions, refunds and payouts they refer to. Checks that each paid transaction has one Payment entry of its amount and one ServiceFee entry of its fees, each refund one Refund entry, each payout\'s entries (with what it brought and carried forward) add up to it, and no entry is left unexplained. --ledger compares your own ledger too. Prints the differences (kind, reference, expected, found) as a table, --csv or --json, and one summary line on stderr. Exit 0: everything matched; 6: any difference; 2: bad flags, nothing sent.'
+    "Joins the settlement entries of a payout, or of a currency and range, with the transactions, refunds and payouts they refer to. Checks that each paid transaction has one Payment entry of its amount and one ServiceFee entry of its fees, each refund one Refund entry, each payout's entries (with what it brought and carried forward) add up to it, and no entry is left unexplained. --ledger compares your own ledger too. Prints the differences (kind, reference, expected, found) as a table, --csv or --json, and one summary line on stderr. Exit 0: everything matched; 6: any difference; 2: bad flags, nothing sent."
 
   static override examples = [
     '<%= config.bin %> settlement reconcile --currency AUD --last 30d',
@@ -27,8 +27,14 @@ export default class SettlementReconcile extends ApiCommand<typeof SettlementRec
     currency: settlementFlags().currency,
     ...range,
     ledger: Flags.string({ description: 'Your ledger as CSV with a header line; each line a payment (or a refund, negative) by reference.' }),
-    'ledger-columns': Flags.string({ description: 'Which ledger columns hold reference, amount and currency (and optionally date): reference=Ref,amount=Total,currency=Ccy,date=Day.' }),
-    'ledger-amounts': Flags.string({ description: 'Ledger amounts are decimals (12.50) or minor units (1250).', options: ['decimal', 'minor'], default: 'decimal' }),
+    'ledger-columns': Flags.string({
+      description: 'Which ledger columns hold reference, amount and currency (and optionally date): reference=Ref,amount=Total,currency=Ccy,date=Day.',
+    }),
+    'ledger-amounts': Flags.string({
+      description: 'Ledger amounts are decimals (12.50) or minor units (1250).',
+      options: ['decimal', 'minor'],
+      default: 'decimal',
+    }),
     ...fanOutFlags(),
   }
 

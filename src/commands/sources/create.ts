@@ -19,7 +19,10 @@ export default class SourcesCreate extends ApiCommand<typeof SourcesCreate> {
   ]
 
   static override flags = {
-    agreement: Flags.string({ description: 'Token of an Active PayTo open agreement (from sending the agreement).', parse: async (input) => checkPrefix(input, 'ptagr', '--agreement') }),
+    agreement: Flags.string({
+      description: 'Token of an Active PayTo open agreement (from sending the agreement).',
+      parse: async (input) => checkPrefix(input, 'ptagr', '--agreement'),
+    }),
     'usage-scope': Flags.string({ description: 'Who may use the source (usageScope).', options: ['ScopeOrganisation'] }),
     data: dataFlag('The whole body as JSON (a CreateSavedPaymentSource body, or any envelope of POST /sources): text, @file, or - for stdin.', [
       'agreement',

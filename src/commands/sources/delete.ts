@@ -9,10 +9,7 @@ export default class SourcesDelete extends ApiCommand<typeof SourcesDelete> {
   static override description =
     'Sends DELETE /sources/{sourceId}. The contract does not show the answer: a payment source record is shown as one, anything else as it came. Deleting a PayTo source does not cancel its agreement.'
 
-  static override examples = [
-    '<%= config.bin %> sources delete psrc_ZqCNoNcm_22WeZ-j',
-    '<%= config.bin %> sources delete psrc_ZqCNoNcm_22WeZ-j --json',
-  ]
+  static override examples = ['<%= config.bin %> sources delete psrc_ZqCNoNcm_22WeZ-j', '<%= config.bin %> sources delete psrc_ZqCNoNcm_22WeZ-j --json']
 
   static override args = {
     sourceId: idArg('psrc', 'Payment source id (psrc_…).'),

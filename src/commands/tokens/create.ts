@@ -22,10 +22,19 @@ export default class TokensCreate extends ApiCommand<typeof TokensCreate> {
 
   static override flags = {
     payto: Flags.boolean({ description: 'Make a PayTo token (CreatePayToToken) from --agreement.' }),
-    agreement: Flags.string({ description: 'Token of an Active PayTo agreement (with --payto).', parse: async (input) => checkPrefix(input, 'ptagr', '--agreement') }),
+    agreement: Flags.string({
+      description: 'Token of an Active PayTo agreement (with --payto).',
+      parse: async (input) => checkPrefix(input, 'ptagr', '--agreement'),
+    }),
     'saved-source': idFlag('psrc', 'Make the token from this saved payment source (psrc_…).'),
     ...moneyFlags(),
-    data: dataFlag('A whole token envelope as JSON, {"<Variant>": {...}}: text, @file, or - for stdin.', ['payto', 'agreement', 'saved-source', 'amount', 'currency']),
+    data: dataFlag('A whole token envelope as JSON, {"<Variant>": {...}}: text, @file, or - for stdin.', [
+      'payto',
+      'agreement',
+      'saved-source',
+      'amount',
+      'currency',
+    ]),
     again: againFlag,
   }
 

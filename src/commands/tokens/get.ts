@@ -4,10 +4,7 @@ import { paymentTokenView } from '../../output/views/tokens.js'
 
 export default class TokensGet extends ApiCommand<typeof TokensGet> {
   static override summary = 'Show a payment token: amount, method, pay type and whether it was used.'
-  static override examples = [
-    '<%= config.bin %> tokens get ptkn_Pq3x8sK1mZ0aB2cD',
-    '<%= config.bin %> tokens get ptkn_Pq3x8sK1mZ0aB2cD --json',
-  ]
+  static override examples = ['<%= config.bin %> tokens get ptkn_Pq3x8sK1mZ0aB2cD', '<%= config.bin %> tokens get ptkn_Pq3x8sK1mZ0aB2cD --json']
 
   static override args = {
     paymentTokenId: idArg('ptkn', 'Payment token id (ptkn_…).'),

@@ -8,7 +8,7 @@ import { SURCHARGE_METHODS, surchargeQuoteBody } from '../../cli/requests/tokens
 import { surchargeQuoteView } from '../../output/views/tokens.js'
 
 export default class TokensSurchargeQuote extends ApiCommand<typeof TokensSurchargeQuote> {
-  static override summary = "Calculate the surcharge a merchant adds for a payment type."
+  static override summary = 'Calculate the surcharge a merchant adds for a payment type.'
   static override description =
     'Sends POST /tokens/{merchantId}/surchargequote. The contract shows neither body nor answer: the flags build the body the emulator defines ({amount, paymentMethodType}); --data sends any body as given.'
 

@@ -31,12 +31,19 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
 
   static override flags = {
     ...rowFlags({
-      amount: Flags.string({ description: 'How much to refund, in major units such as 5.00.', required: true, parse: async (input) => checkDecimal(input, '--amount') }),
+      amount: Flags.string({
+        description: 'How much to refund, in major units such as 5.00.',
+        required: true,
+        parse: async (input) => checkDecimal(input, '--amount'),
+      }),
       currency: Flags.string({
         description: "The amount's currency; by default the transaction's own (a different one is refused).",
         parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
       }),
-      'expect-refunded': Flags.string({ description: 'Refuse (exit 6) unless the transaction has exactly this much refunded already, such as 0.', parse: async (input) => (/^\s*[0.]+\s*$/.test(input) ? '0' : checkDecimal(input, '--expect-refunded')) }),
+      'expect-refunded': Flags.string({
+        description: 'Refuse (exit 6) unless the transaction has exactly this much refunded already, such as 0.',
+        parse: async (input) => (/^\s*[0.]+\s*$/.test(input) ? '0' : checkDecimal(input, '--expect-refunded')),
+      }),
       again: againFlag,
       'repeat-window': repeatWindowFlag,
     }),
@@ -47,7 +54,13 @@ export default class TransactionsRefund extends ApiCommand<typeof TransactionsRe
     if (this.flags['from-file']) return fromFile(this.bulkHost())
     const { amount, currency } = this.flags
     if (currency) minorUnitsFrom(amount, currency)
-    const request = { transactionId: argGiven(this.args.transactionId, 'transactionId'), amount, currency, expectRefunded: this.flags['expect-refunded'], repeatWindow: this.flags['repeat-window'] }
+    const request = {
+      transactionId: argGiven(this.args.transactionId, 'transactionId'),
+      amount,
+      currency,
+      expectRefunded: this.flags['expect-refunded'],
+      repeatWindow: this.flags['repeat-window'],
+    }
     const refunded = await refundOperation(await this.safety(), await this.client(), request)
     return this.show(refundOutcomeView, refundOutcome(refunded, amount))
   }

@@ -29,8 +29,15 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
 
   static override flags = {
     transfer: Flags.string({ description: 'The transfer to reverse (its id, from the transaction).' }),
-    amount: Flags.string({ description: 'How much to reverse, in major units (default: all that is left).', parse: async (input) => checkDecimal(input, '--amount') }),
-    currency: Flags.string({ description: "The amount's currency; by default the transaction's own (a different one is refused).", dependsOn: ['amount'], parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
+    amount: Flags.string({
+      description: 'How much to reverse, in major units (default: all that is left).',
+      parse: async (input) => checkDecimal(input, '--amount'),
+    }),
+    currency: Flags.string({
+      description: "The amount's currency; by default the transaction's own (a different one is refused).",
+      dependsOn: ['amount'],
+      parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
+    }),
     data: dataFlag('The ReverseFundsTransfer body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['transfer', 'amount', 'currency']),
     again: againFlag,
     'repeat-window': repeatWindowFlag,
@@ -42,9 +49,14 @@ export default class TransactionsReverseTransfer extends ApiCommand<typeof Trans
     if (!data && !transfer) throw new UsageError('A reversal needs --transfer (or the whole body with --data)')
     if (amount && currency) minorUnitsFrom(amount, currency)
     const client = await this.client()
-    const envelope = data ? envelopeFromData('ReverseFundsTransfer', data, TRANSACTION_ACTIONS) : { ReverseFundsTransfer: reverseTransferBody(transfer as string, await this.minor(client)) }
+    const envelope = data
+      ? envelopeFromData('ReverseFundsTransfer', data, TRANSACTION_ACTIONS)
+      : { ReverseFundsTransfer: reverseTransferBody(transfer as string, await this.minor(client)) }
     warnPreviousGeneration(envelope)
-    return this.show(transactionDetailView, await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] }))
+    return this.show(
+      transactionDetailView,
+      await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] }),
+    )
   }
 
   private async minor(client: PayfacClient): Promise<number | undefined> {

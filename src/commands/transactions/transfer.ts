@@ -8,7 +8,15 @@ import { repeatWindowFlag } from '../../cli/flags/witness.js'
 import { asUsage, dataFlag, idArg, idFlag, minorUnitsFrom } from '../../cli/flags/index.js'
 import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
 import { readDataObject } from '../../cli/files/input.js'
-import { TRANSACTION_ACTIONS, checkDecimal, checkTransferFlags, currencyOf, envelopeFromData, transferBody, transferOutcome } from '../../cli/requests/transactions.js'
+import {
+  TRANSACTION_ACTIONS,
+  checkDecimal,
+  checkTransferFlags,
+  currencyOf,
+  envelopeFromData,
+  transferBody,
+  transferOutcome,
+} from '../../cli/requests/transactions.js'
 import { transactionActionOnce } from '../../cli/safety/transaction-ops.js'
 import { transferOutcomeView } from '../../output/views/transactions.js'
 
@@ -29,7 +37,10 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
   static override flags = {
     to: idFlag('mcht', 'The merchant receiving the funds (mcht_…).'),
     amount: Flags.string({ description: 'How much to transfer, in major units such as 2.50.', parse: async (input) => checkDecimal(input, '--amount') }),
-    currency: Flags.string({ description: "The amount's currency; by default the transaction's own (a different one is refused).", parse: async (input) => asUsage(() => parseCurrency(input), '--currency') }),
+    currency: Flags.string({
+      description: "The amount's currency; by default the transaction's own (a different one is refused).",
+      parse: async (input) => asUsage(() => parseCurrency(input), '--currency'),
+    }),
     description: Flags.string({ description: 'What the transfer is for.' }),
     data: dataFlag('The TransferFunds body (or its whole envelope) as JSON: text, @file, or - for stdin.', ['to', 'amount', 'currency', 'description']),
     again: againFlag,
@@ -42,7 +53,12 @@ export default class TransactionsTransfer extends ApiCommand<typeof Transactions
     const client = await this.client()
     const envelope = data ? envelopeFromData('TransferFunds', data, TRANSACTION_ACTIONS) : await this.fromFlags(client)
     warnPreviousGeneration(envelope)
-    return this.show(transferOutcomeView, transferOutcome(await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] })))
+    return this.show(
+      transferOutcomeView,
+      transferOutcome(
+        await transactionActionOnce(await this.safety(), client, this.args.transactionId, envelope, { repeatWindow: this.flags['repeat-window'] }),
+      ),
+    )
   }
 
   private async fromFlags(client: PayfacClient) {

@@ -25,8 +25,17 @@ export default class WebhooksCreate extends ApiCommand<typeof WebhooksCreate> {
 
   static override flags = {
     ...rowFlags({
-      url: Flags.string({ description: 'Destination called by HTTP POST on each event (https).', required: true, parse: async (input) => checkWebhookUrl(input) }),
-      events: Flags.string({ description: 'Event name to deliver, such as TransactionPaid (repeatable); * for every event where the service allows it (the emulator does).', required: true, multiple: true, parse: async (input) => checkEventName(input) }),
+      url: Flags.string({
+        description: 'Destination called by HTTP POST on each event (https).',
+        required: true,
+        parse: async (input) => checkWebhookUrl(input),
+      }),
+      events: Flags.string({
+        description: 'Event name to deliver, such as TransactionPaid (repeatable); * for every event where the service allows it (the emulator does).',
+        required: true,
+        multiple: true,
+        parse: async (input) => checkEventName(input),
+      }),
       description: Flags.string({ description: 'What the subscription is for.' }),
       metadata: metadataFlag('Metadata as key=value (repeatable); included in every delivery of this subscription.'),
     }),

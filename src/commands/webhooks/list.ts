@@ -26,7 +26,9 @@ export default class WebhooksList extends ApiCommand<typeof WebhooksList> {
     ...paginationFlags(),
     ...fanOutFlags(),
     'merchant-id': merchantFilterFlag('Only merchant-level subscriptions of these merchants (repeatable); a filter here, not the Merchant-Id header.'),
-    'marketplace-id': marketplaceFilterFlag('Only marketplace-level subscriptions of these marketplaces (repeatable); a filter here, not the Marketplace-Id header.'),
+    'marketplace-id': marketplaceFilterFlag(
+      'Only marketplace-level subscriptions of these marketplaces (repeatable); a filter here, not the Marketplace-Id header.',
+    ),
     status: Flags.string({ description: 'Only subscriptions in this state.', options: ['Active', 'Suspended'] }),
   }
 

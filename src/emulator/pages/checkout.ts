@@ -61,7 +61,8 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 
 export function checkoutPage(req: PageRequest, orderId: string): PageResponse {
   const order = lookup(req.ns.store.orders, orderId)
-  if (!order || order.orderType !== 'paybylink') return problemPage(404, 'Payment link not found', 'This payment link does not exist. Ask the merchant for a new one.')
+  if (!order || order.orderType !== 'paybylink')
+    return problemPage(404, 'Payment link not found', 'This payment link does not exist. Ask the merchant for a new one.')
   if (req.method === 'POST') return payFromForm(req, order)
   return showOrder(req, order, req.url.searchParams.get('notice'))
 }
@@ -72,7 +73,8 @@ function showOrder(req: PageRequest, order: OrderRecord, noticeCode: string | nu
   const notice = noticeFor(noticeCode)
   const amount = formatMoney(order.amount)
   const items = order.items.map(
-    (item) => html`<tr><td>${item.description}${item.quantity !== 1 ? html` <span class="muted">× ${item.quantity}</span>` : ''}</td><td class="amount">${formatMoney(item.amount)}</td></tr>`,
+    (item) =>
+      html`<tr><td>${item.description}${item.quantity !== 1 ? html` <span class="muted">× ${item.quantity}</span>` : ''}</td><td class="amount">${formatMoney(item.amount)}</td></tr>`,
   )
   const body = html`<main class="sheet narrow checkout">
 <header class="merchant"><div class="logo" aria-hidden="true">${merchantName.trim().slice(0, 1).toUpperCase() || 'M'}</div><div><div class="merchant-name">${merchantName}</div><div class="muted small">Secure checkout</div></div></header>
@@ -112,7 +114,9 @@ function payPanels(req: PageRequest, order: OrderRecord): Html {
   const action = `${PAY_BY_LINK_PATH}/${encodeURIComponent(order.orderId)}${namespaceQuery(req.namespace)}`
   const surcharge = surchargeFor('Card', order.amount.minorCurrencyUnits)
   const cardTotal = `${formatMinorUnits(order.amount.minorCurrencyUnits + surcharge, order.amount.currency)} ${order.amount.currency}`
-  const testCards = Object.entries(TEST_CARDS).map(([number, behaviour]) => html`<tr><td class="mono">${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</td><td>${cardBehaviour(behaviour)}</td></tr>`)
+  const testCards = Object.entries(TEST_CARDS).map(
+    ([number, behaviour]) => html`<tr><td class="mono">${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</td><td>${cardBehaviour(behaviour)}</td></tr>`,
+  )
   const payTo =
     order.amount.currency === 'AUD'
       ? html`<div class="or">or</div>
@@ -155,7 +159,8 @@ function cardBehaviour(behaviour: string): string {
 
 function payFromForm(req: PageRequest, order: OrderRecord): PageResponse {
   const fields = req.form
-  const back = (notice?: string) => redirect(`${pagePath(PAY_BY_LINK_PATH, order.orderId, req.namespace)}${notice ? `${req.namespace ? '&' : '?'}notice=${encodeURIComponent(notice)}` : ''}`)
+  const back = (notice?: string) =>
+    redirect(`${pagePath(PAY_BY_LINK_PATH, order.orderId, req.namespace)}${notice ? `${req.namespace ? '&' : '?'}notice=${encodeURIComponent(notice)}` : ''}`)
   if (order.status !== 'pending') return back()
   const ctx = merchantContext(req, order.merchantId, order.customerId)
   if (fields.method === 'payto') {

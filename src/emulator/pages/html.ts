@@ -108,7 +108,11 @@ export function redirect(location: string): PageResponse {
 }
 
 export function json(value: unknown, status = 200): PageResponse {
-  return { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }, body: JSON.stringify(value) }
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    body: JSON.stringify(value),
+  }
 }
 
 /** The fields of a posted `application/x-www-form-urlencoded` body (first value of each name). */

@@ -32,7 +32,9 @@ export function overview(namespaces: Namespaces, ns: Namespace) {
     deliveries: { held: ns.deliveries.log.length, latestSeq: ns.deliveries.log.latestSeq, pending: ns.deliveries.pendingCount },
     events: ns.store.events.length,
     faults: ns.faults.list(),
-    namespaces: namespaces.list().map((n) => ({ name: n.name, now: timestamp(n.clock.now()), requests: n.requests.latestSeq, deliveries: n.deliveries.log.latestSeq })),
+    namespaces: namespaces
+      .list()
+      .map((n) => ({ name: n.name, now: timestamp(n.clock.now()), requests: n.requests.latestSeq, deliveries: n.deliveries.log.latestSeq })),
     collections: [...collectionsOf(ns.store).map(([name, c]) => ({ name, size: c.size })), { name: 'events', size: ns.store.events.length }],
   }
 }
@@ -43,7 +45,17 @@ export function requestsPage(ns: Namespace, query: URLSearchParams) {
   return {
     oldestSeq: ns.requests.oldestSeq,
     latestSeq: ns.requests.latestSeq,
-    rows: rows.map((r: RequestLogEntry) => ({ seq: r.seq, requestId: r.requestId, at: r.at, method: r.method, url: r.url, status: r.status, durationMs: r.durationMs, fault: r.fault, warning: r.warning ?? null })),
+    rows: rows.map((r: RequestLogEntry) => ({
+      seq: r.seq,
+      requestId: r.requestId,
+      at: r.at,
+      method: r.method,
+      url: r.url,
+      status: r.status,
+      durationMs: r.durationMs,
+      fault: r.fault,
+      warning: r.warning ?? null,
+    })),
   }
 }
 
@@ -78,7 +90,13 @@ export function deliveryEntry(ns: Namespace, seq: number) {
   if (!a) return undefined
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(a.requestHeaders)) headers[name] = redactText(value)
-  return { ...a, url: redactText(a.url), requestHeaders: headers, requestBody: redactText(a.requestBody), responseBody: a.responseBody === null ? null : redactText(a.responseBody) }
+  return {
+    ...a,
+    url: redactText(a.url),
+    requestHeaders: headers,
+    requestBody: redactText(a.requestBody),
+    responseBody: a.responseBody === null ? null : redactText(a.responseBody),
+  }
 }
 
 /** One page of a collection (creation order), each record as its id and a short preview. */

@@ -46,11 +46,15 @@ ul.plain{list-style:none;padding:0;margin:0}ul.plain li{padding:.3rem 0;border-b
 `
 
 export function inspectorRoute(namespaces: Namespaces, req: PageRequest, rest: string): PageResponse {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return problemPage(405, 'Read only', 'The inspector only reads; change the emulator through its control plane.')
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return problemPage(405, 'Read only', 'The inspector only reads; change the emulator through its control plane.')
   const ns = req.ns
   if (rest === '' || rest === '/') return shell(ns)
   if (rest === '/events') return liveEvents(namespaces, ns)
-  const parts = rest.replace(/^\/api\//, '').split('/').map(decodeURIComponent)
+  const parts = rest
+    .replace(/^\/api\//, '')
+    .split('/')
+    .map(decodeURIComponent)
   if (!rest.startsWith('/api/')) return problemPage(404, 'Not found', 'No such inspector page.')
   const [what, id] = parts
   const query = req.url.searchParams

@@ -69,7 +69,10 @@ function decide(req: PageRequest, agreement: AgreementRecord): PageResponse {
     overrideAgreementStatus(agreement, decision === 'approve' ? 'Active' : 'Declined', ctx.clock.now())
     if (!order || decision !== 'approve') return
     const amount = agreement.amount ?? order.amount
-    const token = createPayToToken(ctx, { agreementToken: agreement.token, amount: { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency } })
+    const token = createPayToToken(ctx, {
+      agreementToken: agreement.token,
+      amount: { minorCurrencyUnits: amount.minorCurrencyUnits, currency: amount.currency },
+    })
     payOrder(ctx, { orderId: order.orderId, namespace: req.namespace }, 'PayByPayTo', token.PayToToken.paymentTokenId)
   })
   if (!order) return self

@@ -70,7 +70,8 @@ function answer(req: PageRequest, challenge: ThreeDSRecord): PageResponse {
   const done = act(req, ctx, () => {
     recordOutcome(challenge, outcome)
     // A checkout's own challenge: the checkout's server confirms at once, as a merchant's would.
-    if (challenge.checkout === true) payOrder(ctx, { orderId: order.orderId, namespace: req.namespace }, 'Confirm3DSComplete', challenge.paymentTokenId, { confirm: { authoriseOnly: false } })
+    if (challenge.checkout === true)
+      payOrder(ctx, { orderId: order.orderId, namespace: req.namespace }, 'Confirm3DSComplete', challenge.paymentTokenId, { confirm: { authoriseOnly: false } })
   })
   if (challenge.checkout !== true) return self
   const back = pagePath(PAY_BY_LINK_PATH, order.orderId, req.namespace)

@@ -134,9 +134,7 @@ function createServiceToken(ctx: HandlerContext, body: z.output<typeof CreateSer
 function createFor(ctx: HandlerContext, merchantId: string | null, marketplaceId: string | null, body: z.output<typeof CreateServiceTokenBody>) {
   checkOwner(ctx, { merchantId, marketplaceId })
   const now = ctx.clock.now()
-  const expiresAt = body.expiresAt
-    ? parseTime(body.expiresAt)
-    : timestamp(addSeconds(now, body.expiresInSeconds ?? SERVICE_TOKEN_DEFAULT_TTL_SECONDS))
+  const expiresAt = body.expiresAt ? parseTime(body.expiresAt) : timestamp(addSeconds(now, body.expiresInSeconds ?? SERVICE_TOKEN_DEFAULT_TTL_SECONDS))
   if (expiresAt <= timestamp(now)) throw unprocessable('invalid_expiry', 'expiresAt must be in the future')
   const secret = `${merchantId !== null ? 'sandbox_sk_' : 'sandbox_api_'}${ctx.ids.secret(32)}`
   const record: ServiceTokenRecord = {
@@ -177,16 +175,14 @@ export const routes = [
       ),
       SignInDelegateByReferenceId: action(SignInDelegateByReferenceIdBody, (ctx, body) => {
         const merchant = requireMerchant(ctx.store, ctx.scope)
-        const organisation = ctx.store.customers.all().find(
-          (c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId,
-        )
+        const organisation = ctx.store.customers
+          .all()
+          .find((c) => c.merchantId === merchant.merchantId && c.customerType === 'Organisation' && c.referenceCustomerId === body.referenceCustomerId)
         // Before saying whether the organisation exists: a Pay By Link token names its order's customer only.
         checkPayByLinkCustomer(ctx, organisation?.customerId)
         if (!organisation) throw notFound('Organisation customer with referenceCustomerId', body.referenceCustomerId)
         const email = body.emailAddress.toLowerCase()
-        const delegate = ctx.store.delegates.all().find(
-          (d) => d.customerId === organisation.customerId && d.emailAddress.toLowerCase() === email,
-        )
+        const delegate = ctx.store.delegates.all().find((d) => d.customerId === organisation.customerId && d.emailAddress.toLowerCase() === email)
         return signInDelegate(ctx, delegate, `${body.emailAddress} of ${body.referenceCustomerId}`)
       }),
     },
@@ -214,17 +210,20 @@ export const routes = [
       // Candidates from the owner indexes (the tokens of the owners named), then the other conditions.
       const tokens = ctx.store.serviceTokens
       const ids = [...tokens.idsByIndex('merchantId', merchantIds ?? []), ...tokens.idsByIndex('marketplaceId', marketplaceIds ?? [])]
-      const records = tokens.select({ ids, filter: (t) => {
-        const owned = t.merchantId !== null ? (merchantIds ?? []).includes(t.merchantId) : (marketplaceIds ?? []).includes(t.marketplaceId as string)
-        const isExpired = t.expiresAt !== null && t.expiresAt <= now
-        return (
-          owned &&
-          oneOf(statuses, t.status) &&
-          (expired === undefined || expired === isExpired) &&
-          inRange(t.createdAt, createdFrom, createdTo) &&
-          (expiresFrom === undefined && expiresTo === undefined ? true : t.expiresAt !== null && inRange(t.expiresAt, expiresFrom, expiresTo))
-        )
-      } })
+      const records = tokens.select({
+        ids,
+        filter: (t) => {
+          const owned = t.merchantId !== null ? (merchantIds ?? []).includes(t.merchantId) : (marketplaceIds ?? []).includes(t.marketplaceId as string)
+          const isExpired = t.expiresAt !== null && t.expiresAt <= now
+          return (
+            owned &&
+            oneOf(statuses, t.status) &&
+            (expired === undefined || expired === isExpired) &&
+            inRange(t.createdAt, createdFrom, createdTo) &&
+            (expiresFrom === undefined && expiresTo === undefined ? true : t.expiresAt !== null && inRange(t.expiresAt, expiresFrom, expiresTo))
+          )
+        },
+      })
       return paginate(records, req.query, {
         sortable: { createdAt: (t) => t.createdAt, expiresAt: (t) => t.expiresAt, status: (t) => t.status, updatedAt: (t) => t.updatedAt },
         view: (t) => serviceTokenView(t, ctx.clock.now()),

@@ -54,6 +54,8 @@ export function customerCollections() {
     customers: new Collection<CustomerRecord>({
       indexes: { ...byMerchantId, emailAddress: (c) => lowercase(c.emailAddress), referenceCustomerId: (c) => c.referenceCustomerId },
     }),
-    delegates: new Collection<DelegateRecord>({ indexes: { ...byMerchantId, customerId: (d) => d.customerId, emailAddress: (d) => lowercase(d.emailAddress) } }),
+    delegates: new Collection<DelegateRecord>({
+      indexes: { ...byMerchantId, customerId: (d) => d.customerId, emailAddress: (d) => lowercase(d.emailAddress) },
+    }),
   }
 }

@@ -70,7 +70,10 @@ export function customerForAgreement(ctx: HandlerContext, agreement: AgreementRe
   const known = agreement.customerId ? lookup(ctx.store.customers, agreement.customerId) : undefined
   if (known) return known
   const email = agreement.aliasType === 'Email' ? agreement.identifierValue : null
-  let customer = email === null ? undefined : ctx.store.customers.byIndex('emailAddress', email).find((c) => c.merchantId === agreement.merchantId && c.customerType === 'Consumer')
+  let customer =
+    email === null
+      ? undefined
+      : ctx.store.customers.byIndex('emailAddress', email).find((c) => c.merchantId === agreement.merchantId && c.customerType === 'Consumer')
   if (!customer) {
     customer = newCustomer(ctx, agreement.merchantId, 'Consumer')
     customer.givenName = agreement.customerName
@@ -87,7 +90,16 @@ export function customerForAgreement(ctx: HandlerContext, agreement: AgreementRe
  * Fields the emulator sets itself. A body never overwrites them, not even with a field the schemas
  * do not know (a lenient emulator keeps unknown fields on the record, beside its own).
  */
-const OWN_FIELDS: ReadonlySet<string> = new Set(['customerId', 'customerDelegateId', 'merchantId', 'customerType', 'kycStatus', 'kycDetails', 'createdAt', 'updatedAt'])
+const OWN_FIELDS: ReadonlySet<string> = new Set([
+  'customerId',
+  'customerDelegateId',
+  'merchantId',
+  'customerType',
+  'kycStatus',
+  'kycDetails',
+  'createdAt',
+  'updatedAt',
+])
 
 /** Copies the fields that were sent onto the record. */
 function merge<T extends object>(record: T, fields: Partial<T>): void {
@@ -116,7 +128,10 @@ function upsertConsumer(ctx: HandlerContext, body: UpsertConsumerCustomer | Regi
 const UpsertOrganisationCustomerBody = z.strictObject({
   referenceCustomerId: z.string().min(1),
   organisationName: z.string().min(1).optional(),
-  businessNumber: z.string().regex(/^\d{9}$|^\d{11}$/, { error: 'expected an ABN (11 digits) or ACN (9 digits)' }).optional(),
+  businessNumber: z
+    .string()
+    .regex(/^\d{9}$|^\d{11}$/, { error: 'expected an ABN (11 digits) or ACN (9 digits)' })
+    .optional(),
   emailAddress: EmailAddress.optional(),
   phoneNumber: PhoneNumberE164.optional(),
   metadata: Metadata.optional(),
@@ -137,11 +152,12 @@ export const KYC_REQUIRED = ['dateOfBirth', 'address', 'identityDocument'] as co
 
 const KycBody = z.strictObject({
   customerId: z.string().min(1).optional(),
-  dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected a date YYYY-MM-DD' }).optional(),
-  address: Address.optional(),
-  identityDocument: z
-    .strictObject({ documentType: z.enum(['DriversLicence', 'Passport', 'MedicareCard']), documentNumber: z.string().min(1) })
+  dateOfBirth: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected a date YYYY-MM-DD' })
     .optional(),
+  address: Address.optional(),
+  identityDocument: z.strictObject({ documentType: z.enum(['DriversLicence', 'Passport', 'MedicareCard']), documentNumber: z.string().min(1) }).optional(),
 })
 
 function kycCheck(ctx: HandlerContext, body: z.output<typeof KycBody>) {

@@ -90,7 +90,12 @@ export function resolveDispute(ctx: HandlerContext, dispute: DisputeRecord, outc
   dispute.updatedAt = now
   const txn = lookup(ctx.store.transactions, dispute.transactionId)
   if (txn) {
-    txn.details.timelines.push({ eventType: outcome === 'Won' ? 'DisputeWon' : 'DisputeLost', eventTime: now, amount: dispute.amount.minorCurrencyUnits, identifier: dispute.disputeId })
+    txn.details.timelines.push({
+      eventType: outcome === 'Won' ? 'DisputeWon' : 'DisputeLost',
+      eventTime: now,
+      amount: dispute.amount.minorCurrencyUnits,
+      identifier: dispute.disputeId,
+    })
     txn.details.purchaseDetails.updatedAt = now
     if (outcome === 'Won' && openDisputesOf(ctx.store, txn.transactionId).length === 0) {
       txn.details.purchaseDetails.status = dispute.previousTransactionStatus

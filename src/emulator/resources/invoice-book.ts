@@ -73,7 +73,17 @@ export function lineOf(store: Store, e: SettlementEntry): InvoiceLine {
     fixedAmount = 0
     variableAmount = amount - taxAmount
   }
-  return { settlementEntryId: e.settlementEntryId, transactionId: e.transactionId, orderId: e.orderId, description: e.description, createdAt: e.createdAt, variableAmount, fixedAmount, taxAmount, amount }
+  return {
+    settlementEntryId: e.settlementEntryId,
+    transactionId: e.transactionId,
+    orderId: e.orderId,
+    description: e.description,
+    createdAt: e.createdAt,
+    variableAmount,
+    fixedAmount,
+    taxAmount,
+    amount,
+  }
 }
 
 class InvoiceBook {

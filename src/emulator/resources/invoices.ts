@@ -98,17 +98,19 @@ function invoiceDetail(store: Store, invoice: Invoice) {
       emailAddress: profile.emailAddress,
       address: profile.address,
     },
-    lines: invoice.book.entries.map((e) => lineOf(store, e)).map((l) => ({
-      settlementEntryId: l.settlementEntryId,
-      transactionId: l.transactionId,
-      orderId: l.orderId,
-      description: l.description,
-      createdAt: l.createdAt,
-      variableAmount: money(l.variableAmount, c),
-      fixedAmount: money(l.fixedAmount, c),
-      taxAmount: money(l.taxAmount, c),
-      amount: money(l.amount, c),
-    })),
+    lines: invoice.book.entries
+      .map((e) => lineOf(store, e))
+      .map((l) => ({
+        settlementEntryId: l.settlementEntryId,
+        transactionId: l.transactionId,
+        orderId: l.orderId,
+        description: l.description,
+        createdAt: l.createdAt,
+        variableAmount: money(l.variableAmount, c),
+        fixedAmount: money(l.fixedAmount, c),
+        taxAmount: money(l.taxAmount, c),
+        amount: money(l.amount, c),
+      })),
   }
 }
 
@@ -185,7 +187,12 @@ export const routes = [
     alsoAccepts: ['application/json'],
     handle: (ctx, req) => {
       const invoice = visibleInvoice(ctx, req.params.invoiceId as string)
-      return new Reply(200, invoicePdf(ctx.store, invoice), { 'Content-Disposition': `attachment; filename="${invoice.book.invoiceId}.pdf"` }, 'application/pdf')
+      return new Reply(
+        200,
+        invoicePdf(ctx.store, invoice),
+        { 'Content-Disposition': `attachment; filename="${invoice.book.invoiceId}.pdf"` },
+        'application/pdf',
+      )
     },
   }),
 ]

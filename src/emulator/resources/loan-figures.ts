@@ -15,7 +15,8 @@ export function loanOutstanding(store: Store, loanId: string): number {
 
 /** Sum of the limits of the loan's cards that are not cancelled (the issuer checks new cards against it). */
 export function loanCardLimits(store: Store, loanId: string, exceptCardId?: string): number {
-  return store.digitalCards.byIndex('loanId', loanId)
+  return store.digitalCards
+    .byIndex('loanId', loanId)
     .filter((c) => c.status !== 'Cancelled' && c.cardId !== exceptCardId)
     .reduce((s, c) => s + c.limit.minorCurrencyUnits, 0)
 }
@@ -52,7 +53,15 @@ export function statementFigures(store: Store, s: LoanStatementRecord) {
   const sum = (list: LoanEntryRecord[]) => list.reduce((t, e) => t + e.amount.minorCurrencyUnits, 0)
   const ofType = (type: LoanEntryType) => sum(own.filter((e) => e.type === type))
   const opening = sum(before)
-  return { own, opening, drawdowns: ofType('Drawdown'), repayments: ofType('Repayment'), interest: ofType('Interest'), fees: ofType('Fee'), closing: opening + sum(own) }
+  return {
+    own,
+    opening,
+    drawdowns: ofType('Drawdown'),
+    repayments: ofType('Repayment'),
+    interest: ofType('Interest'),
+    fees: ofType('Fee'),
+    closing: opening + sum(own),
+  }
 }
 
 export function statementView(store: Store, s: LoanStatementRecord, now: Date) {

@@ -193,7 +193,18 @@ function statementFile(store: Store, s: LoanStatementRecord, format: (typeof STA
   if (format === 'csv') {
     return toCsv(
       ['loanStatementId', 'loanEntryId', 'createdAt', 'dueOn', 'type', 'description', 'reference', 'amountMinorUnits', 'amount', 'currency'],
-      entries.map((e) => [s.loanStatementId, e.loanEntryId, e.createdAt, e.dueOn, e.type, e.description, e.reference, e.amount.minorCurrencyUnits, fmt(e.amount.minorCurrencyUnits), e.amount.currency]),
+      entries.map((e) => [
+        s.loanStatementId,
+        e.loanEntryId,
+        e.createdAt,
+        e.dueOn,
+        e.type,
+        e.description,
+        e.reference,
+        e.amount.minorCurrencyUnits,
+        fmt(e.amount.minorCurrencyUnits),
+        e.amount.currency,
+      ]),
     )
   }
   if (format === 'xml') {
@@ -218,7 +229,9 @@ function statementFile(store: Store, s: LoanStatementRecord, format: (typeof STA
       `Statement ${s.loanStatementId}, loan ${s.loanId}, merchant ${s.merchantId}`,
       `Period ${s.periodStart} to ${s.periodEnd}; due ${s.dueOn}; ${view.status}`,
       { text: `Opening balance: ${fmt(view.openingBalance.minorCurrencyUnits)} ${s.currency}`, gapBefore: 6 },
-      ...entries.map((e) => `${e.createdAt.slice(0, 10)}  ${e.type.padEnd(10)} ${fmt(e.amount.minorCurrencyUnits).padStart(12)} ${s.currency}  ${e.description}`),
+      ...entries.map(
+        (e) => `${e.createdAt.slice(0, 10)}  ${e.type.padEnd(10)} ${fmt(e.amount.minorCurrencyUnits).padStart(12)} ${s.currency}  ${e.description}`,
+      ),
       { text: `Closing balance: ${fmt(view.closingBalance.minorCurrencyUnits)} ${s.currency}`, gapBefore: 6 },
       { text: `Amount due by ${s.dueOn}: ${fmt(view.amountDue.minorCurrencyUnits)} ${s.currency}`, heading: true },
     ],
@@ -312,7 +325,12 @@ export const routes = [
         summary: {
           entryCount: entries.length,
           byType: [...byType.values()],
-          net: currencies.map((c) => money(entries.filter((e) => e.amount.currency === c).reduce((s, e) => s + e.amount.minorCurrencyUnits, 0), c)),
+          net: currencies.map((c) =>
+            money(
+              entries.filter((e) => e.amount.currency === c).reduce((s, e) => s + e.amount.minorCurrencyUnits, 0),
+              c,
+            ),
+          ),
         },
       }
     },

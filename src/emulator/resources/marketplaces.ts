@@ -99,5 +99,11 @@ export const routes = [
       return own
     },
   }),
-  route({ method: 'POST', path: '/marketplaces/customer', allow: PRIVATE, body: UpsertMarketplaceCustomerBody, handle: (ctx, req) => upsertCustomer(ctx, req.body) }),
+  route({
+    method: 'POST',
+    path: '/marketplaces/customer',
+    allow: PRIVATE,
+    body: UpsertMarketplaceCustomerBody,
+    handle: (ctx, req) => upsertCustomer(ctx, req.body),
+  }),
 ]

@@ -72,6 +72,8 @@ export function merchantCollections() {
     merchants: new Collection<MerchantRecord>({ indexes: { marketplaceId: (m) => m.marketplaceId } }),
     /** Keyed by the key text. */
     apiKeys: new Collection<ApiKeyRecord>(),
-    serviceTokens: new Collection<ServiceTokenRecord>({ indexes: { token: (t) => t.token, merchantId: (t) => t.merchantId, marketplaceId: (t) => t.marketplaceId } }),
+    serviceTokens: new Collection<ServiceTokenRecord>({
+      indexes: { token: (t) => t.token, merchantId: (t) => t.merchantId, marketplaceId: (t) => t.marketplaceId },
+    }),
   }
 }

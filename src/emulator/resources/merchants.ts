@@ -179,7 +179,6 @@ const CreateMerchantBody = z.strictObject({
   metadata: Metadata.optional(),
 })
 
-
 function checkBusinessNumber(value: string | undefined): void {
   if (value === undefined) return
   const valid = value.length === 11 ? isValidAbn(value) : isValidAcn(value)
@@ -353,7 +352,12 @@ export const routes = [
     allow: ['marketplace', 'merchant', 'public', 'customer'],
     handle: () => INDUSTRIES.map((i) => ({ ...i })),
   }),
-  route({ method: 'GET', path: '/merchants/{merchantId}', allow: PRIVATE, handle: (ctx, req) => merchantView(ctx.store, visibleMerchant(ctx, merchantIdOf(req))) }),
+  route({
+    method: 'GET',
+    path: '/merchants/{merchantId}',
+    allow: PRIVATE,
+    handle: (ctx, req) => merchantView(ctx.store, visibleMerchant(ctx, merchantIdOf(req))),
+  }),
   route({
     method: 'PATCH',
     path: '/merchants/{merchantId}',

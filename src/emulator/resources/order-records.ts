@@ -140,6 +140,8 @@ export function orderCollections() {
       time: (t) => t.details.purchaseDetails.createdAt,
       indexes: { ...byMerchantId, customerId: (t) => t.customerId, orderId: (t) => t.orderId },
     }),
-    refunds: new Collection<RefundRecord>({ indexes: { ...byMerchantId, customerId: (r) => r.customerId, orderId: (r) => r.orderId, transactionId: (r) => r.transactionId } }),
+    refunds: new Collection<RefundRecord>({
+      indexes: { ...byMerchantId, customerId: (r) => r.customerId, orderId: (r) => r.orderId, transactionId: (r) => r.transactionId },
+    }),
   }
 }

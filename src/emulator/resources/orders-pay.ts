@@ -56,7 +56,11 @@ function payableOrder(ctx: HandlerContext, target: PayTarget): OrderRecord {
   if (!visible || !order) throw notFound('Order', id)
   if (order.status === 'paid') throw conflict('order_already_paid', 'The order has already been paid')
   if (order.status === 'cancelled') {
-    throw conflict('order_cancelled', 'The order was cancelled and can no longer be paid', `Order ${order.orderId} was cancelled at ${order.cancelledAt ?? 'an unknown time'}; create a new order for the customer to pay.`)
+    throw conflict(
+      'order_cancelled',
+      'The order was cancelled and can no longer be paid',
+      `Order ${order.orderId} was cancelled at ${order.cancelledAt ?? 'an unknown time'}; create a new order for the customer to pay.`,
+    )
   }
   return order
 }
@@ -210,7 +214,9 @@ export const routes = [
     allow: ANY_CREDENTIAL,
     actions: {
       PayByPayTo: action<PayByPayTo>((ctx, body, req) => payOrder(ctx, targetOf(req), 'PayByPayTo', body.paymentTokenId)),
-      PayByCard: action<PayByCard>((ctx, body, req) => payOrder(ctx, targetOf(req), 'PayByCard', body.paymentTokenId, { request3DS: body.request3DS ?? false })),
+      PayByCard: action<PayByCard>((ctx, body, req) =>
+        payOrder(ctx, targetOf(req), 'PayByCard', body.paymentTokenId, { request3DS: body.request3DS ?? false }),
+      ),
       PayByPaymentToken: action<PayByPaymentToken>((ctx, body, req) => payOrder(ctx, targetOf(req), 'PayByPaymentToken', body.paymentTokenId)),
       // `threeDSResponse` is checked (shared schema) but not read: the recorded outcome decides.
       Confirm3DSComplete: action<Confirm3DSComplete>((ctx, body, req) =>

@@ -13,7 +13,6 @@ import { PAY_BY_LINK_PATH, pageLink } from '../pages/links.js'
 import { action, route, type HandlerContext, type HandlerRequest } from '../route.js'
 import { lookup, type OrderRecord } from '../store.js'
 
-
 /** The order as emitted: the contract's fields, the fields real integrations show, and the emulator's status fields. */
 export function orderView(order: OrderRecord) {
   const { payByLinkToken: _secret, ...view } = order
@@ -49,7 +48,9 @@ function createOrder(ctx: HandlerContext, req: HandlerRequest, body: CreateOnlin
     status: 'pending',
     amount: { ...body.amount },
     description: body.description ?? null,
-    customerName: customer ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName : (body.billing?.name?.trim() || null),
+    customerName: customer
+      ? [customer.givenName, customer.familyName].filter(Boolean).join(' ') || customer.organisationName
+      : body.billing?.name?.trim() || null,
     customerEmailAddress: body.customerEmailAddress ?? customer?.emailAddress ?? null,
     customerPhoneNumber: body.customerPhoneNumber ?? customer?.phoneNumber ?? null,
     items: (body.items ?? []).map((item) => ({ ...item })),

@@ -123,6 +123,8 @@ export function paymentCollections() {
     sources: new Collection<SourceRecord>({ indexes: { ...byMerchantId, customerId: (s) => s.customerId, agreementToken: (s) => s.agreementToken } }),
     tokens: new Collection<TokenRecord>({ indexes: byMerchantId }),
     threeDS: new Collection<ThreeDSRecord>({ indexes: { orderId: (c) => c.orderId } }),
-    blockedCards: new Collection<BlockedCardRecord>({ indexes: { ...byMerchantId, customerId: (b) => b.customerId, paymentSourceId: (b) => b.paymentSourceId } }),
+    blockedCards: new Collection<BlockedCardRecord>({
+      indexes: { ...byMerchantId, customerId: (b) => b.customerId, paymentSourceId: (b) => b.paymentSourceId },
+    }),
   }
 }

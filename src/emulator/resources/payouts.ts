@@ -99,7 +99,13 @@ export function createPayout(ctx: HandlerContext, merchant: MerchantRecord, inpu
     paidAt: null,
   }
   ctx.store.payouts.set(payoutId, record)
-  appendLedger(ctx, { merchantId: merchant.merchantId, type: 'Payout', amount: money(-amount, currency), description: `Payout ${payoutId} to ${bank.bsb} ${accountNumberHint(bank.accountNumber)}`, payoutId })
+  appendLedger(ctx, {
+    merchantId: merchant.merchantId,
+    type: 'Payout',
+    amount: money(-amount, currency),
+    description: `Payout ${payoutId} to ${bank.bsb} ${accountNumberHint(bank.accountNumber)}`,
+    payoutId,
+  })
   emitEvent(ctx, 'PayoutCreated', merchant.merchantId, { payout: payoutView(ctx.store, record) })
   return record
 }
@@ -236,7 +242,12 @@ export const routes = [
         filterKey: JSON.stringify([statuses, types, currency]),
       })
       return paginate(records, req.query, {
-        sortable: { createdAt: (p) => p.createdAt, amount: (p) => p.amount.minorCurrencyUnits, status: (p) => p.status, expectedArrivalOn: (p) => p.expectedArrivalOn },
+        sortable: {
+          createdAt: (p) => p.createdAt,
+          amount: (p) => p.amount.minorCurrencyUnits,
+          status: (p) => p.status,
+          expectedArrivalOn: (p) => p.expectedArrivalOn,
+        },
         view: (p) => payoutView(ctx.store, p),
       })
     },

@@ -81,7 +81,13 @@ export function schedule(variant: string, amount: Money, initialPayment: number,
   for (let i = 0; left > 0; i = (i + 1) % shares.length, left--) shares[i] = (shares[i] as number) + 1
   const out: Instalment[] = []
   if (initialPayment > 0) {
-    out.push({ number: 0, kind: 'InitialPayment', dayOffset: 0, dueOn: isoDate(start), amount: { minorCurrencyUnits: initialPayment, currency: amount.currency } })
+    out.push({
+      number: 0,
+      kind: 'InitialPayment',
+      dayOffset: 0,
+      dueOn: isoDate(start),
+      amount: { minorCurrencyUnits: initialPayment, currency: amount.currency },
+    })
   }
   spec.parts.forEach((p, i) => {
     const due = p.months !== undefined ? addMonths(start, p.months) : addDays(start, p.days ?? 0)

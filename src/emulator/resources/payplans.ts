@@ -58,7 +58,9 @@ function owedOn(store: Store, plan: PayPlanRecord, now: Date): number {
   const { status } = payPlanState(store, plan, now)
   if (status === 'Cancelled' || status === 'Completed') return 0
   const today = isoDate(now)
-  return plan.instalments.filter((i) => i.kind === 'Instalment' && (status === 'Pending' || i.dueOn > today)).reduce((s, i) => s + i.amount.minorCurrencyUnits, 0)
+  return plan.instalments
+    .filter((i) => i.kind === 'Instalment' && (status === 'Pending' || i.dueOn > today))
+    .reduce((s, i) => s + i.amount.minorCurrencyUnits, 0)
 }
 
 export function outstandingFor(store: Store, customerId: string, now: Date): number {
@@ -86,11 +88,17 @@ function eligibility(store: Store, customer: CustomerRecord, now: Date) {
 
 function checkFinanced(store: Store, customer: CustomerRecord, financed: number, now: Date): void {
   if (!isVerified(customer)) {
-    throw unprocessable('customer_not_verified', 'Pay plans are offered to customers who passed the KYC check (POST /customers/kyc) or are upserted with isVerified: true')
+    throw unprocessable(
+      'customer_not_verified',
+      'Pay plans are offered to customers who passed the KYC check (POST /customers/kyc) or are upserted with isVerified: true',
+    )
   }
   const { maxAmount } = eligibility(store, customer, now)
   if (financed > maxAmount.minorCurrencyUnits) {
-    throw unprocessable('pay_plan_limit_exceeded', `The customer can borrow at most ${maxAmount.minorCurrencyUnits} ${PAYPLAN_CURRENCY} more; this plan needs ${financed}`)
+    throw unprocessable(
+      'pay_plan_limit_exceeded',
+      `The customer can borrow at most ${maxAmount.minorCurrencyUnits} ${PAYPLAN_CURRENCY} more; this plan needs ${financed}`,
+    )
   }
 }
 
@@ -177,7 +185,8 @@ function visiblePayPlan(ctx: HandlerContext, id: string): PayPlanRecord {
 
 function createOffer(ctx: HandlerContext, body: PayPlanOfferRequest) {
   const customer = payPlanCustomer(ctx, body.customerId)
-  if (body.amount.currency !== PAYPLAN_CURRENCY) throw unprocessable('unsupported_currency', `Pay plans are in ${PAYPLAN_CURRENCY}; got ${body.amount.currency}`)
+  if (body.amount.currency !== PAYPLAN_CURRENCY)
+    throw unprocessable('unsupported_currency', `Pay plans are in ${PAYPLAN_CURRENCY}; got ${body.amount.currency}`)
   if (body.amount.minorCurrencyUnits <= 0) throw unprocessable('invalid_amount', 'The amount must be greater than zero')
   const now = ctx.clock.now()
   const instalments = schedule(body.payPlanVariant, body.amount, body.initialPayment, now)
@@ -272,7 +281,8 @@ const PayPlanParametersBody = z.strictObject({
 })
 
 function parameters(ctx: HandlerContext, body: z.output<typeof PayPlanParametersBody>) {
-  if (body.amount.currency !== PAYPLAN_CURRENCY) throw unprocessable('unsupported_currency', `Pay plans are in ${PAYPLAN_CURRENCY}; got ${body.amount.currency}`)
+  if (body.amount.currency !== PAYPLAN_CURRENCY)
+    throw unprocessable('unsupported_currency', `Pay plans are in ${PAYPLAN_CURRENCY}; got ${body.amount.currency}`)
   if (body.amount.minorCurrencyUnits <= 0) throw unprocessable('invalid_amount', 'The amount must be greater than zero')
   const now = ctx.clock.now()
   const initialPayment = body.initialPayment ?? 0

@@ -295,7 +295,11 @@ export function sendAgreement(ctx: HandlerContext, body: SendAgreement) {
     customerId: ctx.scope.customerId,
   }
   ctx.store.agreements.set(agreement.token, agreement)
-  emitEvent(ctx, 'PayToAgreementCreated', merchant.merchantId, { token: agreement.token, agreementType: agreement.agreementType, agreement: agreementView(agreement, now) })
+  emitEvent(ctx, 'PayToAgreementCreated', merchant.merchantId, {
+    token: agreement.token,
+    agreementType: agreement.agreementType,
+    agreement: agreementView(agreement, now),
+  })
   return { token: agreement.token, status: agreementStatus(agreement, now) }
 }
 

@@ -32,14 +32,20 @@ export const routes = [
         lookup(ctx.store.transactions, transactionId)?.details.purchaseDetails.referenceOrderId ?? stored
       const records = ctx.store.refunds.select({
         ids: refundIds,
-        where: { merchantId: merchantsWithin(visible, merchantIds), orderId: orderIds, customerId: customersWithin(ctx.scope, customerIds), transactionId: transactionIds },
+        where: {
+          merchantId: merchantsWithin(visible, merchantIds),
+          orderId: orderIds,
+          customerId: customersWithin(ctx.scope, customerIds),
+          transactionId: transactionIds,
+        },
         after,
         // Without createdBefore, up to and including now: the first text after `nowText`.
         before: before ?? `${nowText}\u0000`,
         filter:
           amount === undefined && references === undefined
             ? undefined
-            : (r) => (amount === undefined || r.refundAmount.minorCurrencyUnits === amount) && oneOf(references, referenceOf(r.transactionId, r.referenceOrderId)),
+            : (r) =>
+                (amount === undefined || r.refundAmount.minorCurrencyUnits === amount) && oneOf(references, referenceOf(r.transactionId, r.referenceOrderId)),
         filterKey: JSON.stringify([amount, references]),
       })
       return paginate(records, req.query, {

@@ -33,7 +33,9 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
     z.strictObject({ transactionId: z.string().min(1), amount: z.number().int().positive().optional(), reason: z.string().trim().min(1).max(200).optional() }),
     (ctx, body) => {
       const txn = visibleTransaction(ctx, body.transactionId)
-      return disputeView(openDispute(ctx, txn, { ...(body.amount !== undefined ? { amount: body.amount } : {}), ...(body.reason !== undefined ? { reason: body.reason } : {}) }))
+      return disputeView(
+        openDispute(ctx, txn, { ...(body.amount !== undefined ? { amount: body.amount } : {}), ...(body.reason !== undefined ? { reason: body.reason } : {}) }),
+      )
     },
   ),
 
@@ -54,7 +56,9 @@ export const simulationMoneyActions: Record<string, ActionSpec> = {
     const merchants =
       body.merchantId !== undefined
         ? [visibleMerchant(ctx, body.merchantId)]
-        : [...visibleMerchantIds(ctx.store, ctx.scope)].map((id) => lookup(ctx.store.merchants, id)).filter((m): m is MerchantRecord => m !== undefined && !m.manualPayoutsEnabled)
+        : [...visibleMerchantIds(ctx.store, ctx.scope)]
+            .map((id) => lookup(ctx.store.merchants, id))
+            .filter((m): m is MerchantRecord => m !== undefined && !m.manualPayoutsEnabled)
     return { payouts: merchants.flatMap((m) => scheduledPayouts(ctx, m)).map((p) => payoutView(ctx.store, p)) }
   }),
 

@@ -24,31 +24,25 @@ export const simulationActions: Record<string, ActionSpec> = {
   }),
 
   /** Sets a PayTo agreement's status from now on, cancelling any scripted change still to come. */
-  SetPayToAgreementStatus: action(
-    z.strictObject({ token: z.string().min(1), status: z.enum(AGREEMENT_STATUSES as [string, ...string[]]) }),
-    (ctx, body) => {
-      const agreement = visibleAgreement(ctx, body.token)
-      overrideAgreementStatus(agreement, body.status as (typeof AGREEMENT_STATUSES)[number], ctx.clock.now())
-      return agreementView(agreement, ctx.clock.now())
-    },
-  ),
+  SetPayToAgreementStatus: action(z.strictObject({ token: z.string().min(1), status: z.enum(AGREEMENT_STATUSES as [string, ...string[]]) }), (ctx, body) => {
+    const agreement = visibleAgreement(ctx, body.token)
+    overrideAgreementStatus(agreement, body.status as (typeof AGREEMENT_STATUSES)[number], ctx.clock.now())
+    return agreementView(agreement, ctx.clock.now())
+  }),
 
   /** Money arriving from the merchant's bank account: a BankTransfer ledger entry (available at once). */
-  IncomingBankTransfer: action(
-    z.strictObject({ merchantId: z.string().min(1), amount: Money, description: z.string().min(1).optional() }),
-    (ctx, body) => {
-      const merchant = visibleOr404(ctx, ctx.store.merchants, body.merchantId, 'Merchant')
-      if (body.amount.minorCurrencyUnits <= 0) throw unprocessable('invalid_amount', 'The amount must be greater than zero')
-      if (!isKnownCurrency(body.amount.currency)) throw unprocessable('unsupported_currency', `Unknown currency ${body.amount.currency}`)
-      return appendLedger(ctx, {
-        merchantId: merchant.merchantId,
-        type: 'BankTransfer',
-        amount: body.amount,
-        description: body.description ?? 'Incoming bank transfer',
-        availableOn: timestamp(ctx.clock.now()).slice(0, 10),
-      })
-    },
-  ),
+  IncomingBankTransfer: action(z.strictObject({ merchantId: z.string().min(1), amount: Money, description: z.string().min(1).optional() }), (ctx, body) => {
+    const merchant = visibleOr404(ctx, ctx.store.merchants, body.merchantId, 'Merchant')
+    if (body.amount.minorCurrencyUnits <= 0) throw unprocessable('invalid_amount', 'The amount must be greater than zero')
+    if (!isKnownCurrency(body.amount.currency)) throw unprocessable('unsupported_currency', `Unknown currency ${body.amount.currency}`)
+    return appendLedger(ctx, {
+      merchantId: merchant.merchantId,
+      type: 'BankTransfer',
+      amount: body.amount,
+      description: body.description ?? 'Incoming bank transfer',
+      availableOn: timestamp(ctx.clock.now()).slice(0, 10),
+    })
+  }),
 
   /** Disputes, payouts, manual-payout setting, blocked cards (simulation-money.ts). */
   ...simulationMoneyActions,

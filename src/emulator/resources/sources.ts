@@ -46,7 +46,11 @@ function visibleSource(ctx: HandlerContext, id: string): SourceRecord {
   return source
 }
 
-function saveSource(ctx: HandlerContext, customer: CustomerRecord, fields: Pick<SourceRecord, 'sourceMethod' | 'usageScope' | 'agreementToken' | 'card'>): SourceRecord {
+function saveSource(
+  ctx: HandlerContext,
+  customer: CustomerRecord,
+  fields: Pick<SourceRecord, 'sourceMethod' | 'usageScope' | 'agreementToken' | 'card'>,
+): SourceRecord {
   const now = timestamp(ctx.clock.now())
   const source: SourceRecord = {
     paymentSourceId: ctx.ids.next('psrc'),
@@ -68,7 +72,10 @@ function createPayToSource(ctx: HandlerContext, body: CreateSavedPaymentSource) 
   const given = ctx.scope.customerId === null ? undefined : sourceCustomer(ctx)
   if (given && agreement.merchantId !== given.merchantId) throw notFound('PayTo agreement', agreement.token)
   if (agreement.agreementType !== 'Open') {
-    throw unprocessable('agreement_not_open', 'Only an open PayTo agreement can be saved as a payment source; a one-off agreement pays once with CreatePayToToken')
+    throw unprocessable(
+      'agreement_not_open',
+      'Only an open PayTo agreement can be saved as a payment source; a one-off agreement pays once with CreatePayToToken',
+    )
   }
   const status = agreementStatus(agreement, ctx.clock.now())
   if (status !== 'Active') throw conflict('agreement_not_active', `The PayTo agreement is ${status}; only an Active agreement can be saved`)

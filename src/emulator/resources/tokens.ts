@@ -52,7 +52,14 @@ function checkAmount(amount: { minorCurrencyUnits: number; currency: string }): 
   if (!isKnownCurrency(amount.currency)) throw unprocessable('unsupported_currency', `Unknown currency ${amount.currency}`)
 }
 
-function newToken(ctx: HandlerContext, merchant: MerchantRecord, fields: Omit<TokenRecord, 'paymentTokenId' | 'merchantId' | 'createdAt' | 'expiresAt' | 'usedAt' | 'usedByOrderId' | 'payType' | 'payPlanVariant' | 'surchargeAmount'>): TokenRecord {
+function newToken(
+  ctx: HandlerContext,
+  merchant: MerchantRecord,
+  fields: Omit<
+    TokenRecord,
+    'paymentTokenId' | 'merchantId' | 'createdAt' | 'expiresAt' | 'usedAt' | 'usedByOrderId' | 'payType' | 'payPlanVariant' | 'surchargeAmount'
+  >,
+): TokenRecord {
   const now = ctx.clock.now()
   const token: TokenRecord = {
     paymentTokenId: ctx.ids.next('ptkn'),
@@ -162,7 +169,11 @@ function createSourceToken(ctx: HandlerContext, body: CreateSavedPaymentSourceTo
  * A single-use card token for a card typed into the emulator's checkout page (pages/checkout.ts):
  * the card is not saved as a source; the token carries what paying with it does.
  */
-export function createCheckoutCardToken(ctx: HandlerContext, order: { amount: { minorCurrencyUnits: number; currency: string }; customerId: string | null }, card: CardDetails): TokenRecord {
+export function createCheckoutCardToken(
+  ctx: HandlerContext,
+  order: { amount: { minorCurrencyUnits: number; currency: string }; customerId: string | null },
+  card: CardDetails,
+): TokenRecord {
   const merchant = requireMerchant(ctx.store, ctx.scope)
   checkAmount(order.amount)
   return newToken(ctx, merchant, {

@@ -106,7 +106,8 @@ export function createTransaction(ctx: HandlerContext, input: NewTransaction): T
         paymentStatus: PAYMENT_STATUS[input.status],
         paymentFailure: input.paymentFailure ?? null,
       },
-      serviceFees: input.status === 'failed' ? { variableAmount: 0, fixedAmount: 0, taxAmount: 0, totalAmount: 0 } : serviceFees(order.amount.minorCurrencyUnits),
+      serviceFees:
+        input.status === 'failed' ? { variableAmount: 0, fixedAmount: 0, taxAmount: 0, totalAmount: 0 } : serviceFees(order.amount.minorCurrencyUnits),
       customerDetails: customer
         ? {
             customerId: customer.customerId,
@@ -132,7 +133,13 @@ function capture(ctx: HandlerContext, txn: TransactionRecord): void {
   p.paidOn = isoDate(ctx.clock.now())
   addTimeline(ctx, txn, 'PaymentSucceed', p.amount.minorCurrencyUnits)
   const ids = { transactionId: txn.transactionId, orderId: txn.orderId }
-  appendLedger(ctx, { merchantId: txn.merchantId, type: 'Payment', amount: money(gross, p.amount.currency), description: `Payment for order ${txn.orderId}`, ...ids })
+  appendLedger(ctx, {
+    merchantId: txn.merchantId,
+    type: 'Payment',
+    amount: money(gross, p.amount.currency),
+    description: `Payment for order ${txn.orderId}`,
+    ...ids,
+  })
   appendLedger(ctx, {
     merchantId: txn.merchantId,
     type: 'ServiceFee',
@@ -140,7 +147,12 @@ function capture(ctx: HandlerContext, txn: TransactionRecord): void {
     description: `Service fee for transaction ${txn.transactionId}`,
     ...ids,
   })
-  emitEvent(ctx, 'TransactionPaid', txn.merchantId, { transactionId: txn.transactionId, orderId: txn.orderId, amount: p.amount, transaction: transactionDetails(txn) })
+  emitEvent(ctx, 'TransactionPaid', txn.merchantId, {
+    transactionId: txn.transactionId,
+    orderId: txn.orderId,
+    amount: p.amount,
+    transaction: transactionDetails(txn),
+  })
 }
 
 function money(minorCurrencyUnits: number, currency: string): Money {
@@ -209,7 +221,10 @@ const NoFields = z.strictObject({})
 
 function captureFunds(ctx: HandlerContext, txn: TransactionRecord) {
   if (txn.details.purchaseDetails.status !== 'not_captured') {
-    throw conflict('transaction_not_capturable', `Only an authorised card payment (not_captured) can be captured; this one is ${txn.details.purchaseDetails.status}`)
+    throw conflict(
+      'transaction_not_capturable',
+      `Only an authorised card payment (not_captured) can be captured; this one is ${txn.details.purchaseDetails.status}`,
+    )
   }
   touch(ctx, txn, 'accepted', 'Captured')
   capture(ctx, txn)
@@ -231,8 +246,20 @@ function cancelAuthorisation(ctx: HandlerContext, txn: TransactionRecord) {
   if (p.status === 'accepted') {
     const ids = { transactionId: txn.transactionId, orderId: txn.orderId }
     const currency = p.amount.currency
-    appendLedger(ctx, { merchantId: txn.merchantId, type: 'Payment', amount: money(-(p.amount.minorCurrencyUnits + p.surchargeAmount), currency), description: `Cancelled payment for order ${txn.orderId}`, ...ids })
-    appendLedger(ctx, { merchantId: txn.merchantId, type: 'ServiceFee', amount: money(txn.details.serviceFees.totalAmount, currency), description: `Service fee returned for cancelled transaction ${txn.transactionId}`, ...ids })
+    appendLedger(ctx, {
+      merchantId: txn.merchantId,
+      type: 'Payment',
+      amount: money(-(p.amount.minorCurrencyUnits + p.surchargeAmount), currency),
+      description: `Cancelled payment for order ${txn.orderId}`,
+      ...ids,
+    })
+    appendLedger(ctx, {
+      merchantId: txn.merchantId,
+      type: 'ServiceFee',
+      amount: money(txn.details.serviceFees.totalAmount, currency),
+      description: `Service fee returned for cancelled transaction ${txn.transactionId}`,
+      ...ids,
+    })
   }
   touch(ctx, txn, 'cancelled', 'Cancelled')
   addTimeline(ctx, txn, 'PaymentCancelled', p.amount.minorCurrencyUnits)
@@ -292,8 +319,20 @@ function transferFunds(ctx: HandlerContext, txn: TransactionRecord, body: z.outp
   touch(ctx, txn)
   addTimeline(ctx, txn, 'FundsTransferred', body.amount, transfer.transferId)
   const common = { transactionId: txn.transactionId, orderId: txn.orderId }
-  appendLedger(ctx, { merchantId: txn.merchantId, type: 'Transfer', amount: money(-body.amount, p.amount.currency), description: `Transfer ${transfer.transferId} to ${destination.merchantId}`, ...common })
-  appendLedger(ctx, { merchantId: destination.merchantId, type: 'Transfer', amount: money(body.amount, p.amount.currency), description: `Transfer ${transfer.transferId} from ${txn.merchantId}`, ...common })
+  appendLedger(ctx, {
+    merchantId: txn.merchantId,
+    type: 'Transfer',
+    amount: money(-body.amount, p.amount.currency),
+    description: `Transfer ${transfer.transferId} to ${destination.merchantId}`,
+    ...common,
+  })
+  appendLedger(ctx, {
+    merchantId: destination.merchantId,
+    type: 'Transfer',
+    amount: money(body.amount, p.amount.currency),
+    description: `Transfer ${transfer.transferId} from ${txn.merchantId}`,
+    ...common,
+  })
   return transactionDetails(txn)
 }
 
@@ -315,13 +354,26 @@ function reverseTransfer(ctx: HandlerContext, txn: TransactionRecord, body: z.ou
   addTimeline(ctx, txn, 'FundsTransferReversed', amount, transfer.transferId)
   const currency = transfer.amount.currency
   const common = { transactionId: txn.transactionId, orderId: txn.orderId }
-  appendLedger(ctx, { merchantId: transfer.destinationMerchantId, type: 'TransferReversal', amount: money(-amount, currency), description: `Reversal of transfer ${transfer.transferId}`, ...common })
-  appendLedger(ctx, { merchantId: transfer.sourceMerchantId, type: 'TransferReversal', amount: money(amount, currency), description: `Reversal of transfer ${transfer.transferId}`, ...common })
+  appendLedger(ctx, {
+    merchantId: transfer.destinationMerchantId,
+    type: 'TransferReversal',
+    amount: money(-amount, currency),
+    description: `Reversal of transfer ${transfer.transferId}`,
+    ...common,
+  })
+  appendLedger(ctx, {
+    merchantId: transfer.sourceMerchantId,
+    type: 'TransferReversal',
+    amount: money(amount, currency),
+    description: `Reversal of transfer ${transfer.transferId}`,
+    ...common,
+  })
   return transactionDetails(txn)
 }
 
 function onTransaction<B>(handle: (ctx: HandlerContext, txn: TransactionRecord, body: B) => unknown) {
-  return (ctx: HandlerContext, body: B, req: { params: Record<string, string> }) => handle(ctx, visibleTransaction(ctx, req.params.transactionId as string), body)
+  return (ctx: HandlerContext, body: B, req: { params: Record<string, string> }) =>
+    handle(ctx, visibleTransaction(ctx, req.params.transactionId as string), body)
 }
 
 export const routes = [
@@ -379,8 +431,14 @@ export const routes = [
     allow: PRIVATE,
     actions: {
       CreateRefund: action<CreateRefund>(onTransaction(refund)),
-      CaptureFunds: action(NoFields, onTransaction((ctx, txn) => captureFunds(ctx, txn))),
-      CancelAuthorisation: action(NoFields, onTransaction((ctx, txn) => cancelAuthorisation(ctx, txn))),
+      CaptureFunds: action(
+        NoFields,
+        onTransaction((ctx, txn) => captureFunds(ctx, txn)),
+      ),
+      CancelAuthorisation: action(
+        NoFields,
+        onTransaction((ctx, txn) => cancelAuthorisation(ctx, txn)),
+      ),
       TransferFunds: action(TransferFundsBody, onTransaction(transferFunds)),
       ReverseFundsTransfer: action(ReverseFundsTransferBody, onTransaction(reverseTransfer)),
     },

@@ -104,13 +104,15 @@ export function matchingSubscriptions(
   store: Store,
   event: { merchantId: string | null; marketplaceId: string | null; eventType: string },
 ): WebhookSubscriptionRecord[] {
-  return store.webhookSubscriptions.all().filter(
-    (s) =>
-      s.status === 'Active' &&
-      (s.events.includes(event.eventType) || s.events.includes('*')) &&
-      ((s.level === 'Merchant' && event.merchantId !== null && s.merchantId === event.merchantId) ||
-        (s.level === 'Marketplace' && event.marketplaceId !== null && s.marketplaceId === event.marketplaceId)),
-  )
+  return store.webhookSubscriptions
+    .all()
+    .filter(
+      (s) =>
+        s.status === 'Active' &&
+        (s.events.includes(event.eventType) || s.events.includes('*')) &&
+        ((s.level === 'Merchant' && event.merchantId !== null && s.merchantId === event.merchantId) ||
+          (s.level === 'Marketplace' && event.marketplaceId !== null && s.marketplaceId === event.marketplaceId)),
+    )
 }
 
 export const routes = [
@@ -157,7 +159,12 @@ export const routes = [
       CreateWebhookMerchantSubscription: action(SubscriptionBody, (ctx, body) => create(ctx, body)),
     },
   }),
-  route({ method: 'GET', path: '/webhooks/{id}', allow: PRIVATE, handle: (ctx, req) => subscriptionEnvelope(visibleSubscription(ctx, req.params.id as string)) }),
+  route({
+    method: 'GET',
+    path: '/webhooks/{id}',
+    allow: PRIVATE,
+    handle: (ctx, req) => subscriptionEnvelope(visibleSubscription(ctx, req.params.id as string)),
+  }),
   route({
     method: 'PATCH',
     path: '/webhooks/{id}',

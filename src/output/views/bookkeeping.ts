@@ -8,7 +8,8 @@ export const RUN_MARKER = 'payfacRun'
 
 /** A table cell of metadata without payfac's marker: JSON text, or '-' when nothing else is left. */
 export function metadataCell(metadata: unknown): string {
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return metadata === undefined || metadata === null ? '-' : JSON.stringify(metadata)
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))
+    return metadata === undefined || metadata === null ? '-' : JSON.stringify(metadata)
   const { [RUN_MARKER]: _marker, ...rest } = metadata as Record<string, unknown>
   return Object.keys(rest).length === 0 ? '-' : JSON.stringify(rest)
 }

@@ -107,12 +107,14 @@ export const balancesView: View<MerchantBalances> = {
       const currency = text(balance.currency) ?? String(index)
       return Object.entries(balance)
         .filter(([, value]) => isMoney(value))
-        .map(([kind]): Column<MerchantBalances> => ({
-          key: `${kind}.${currency}`,
-          header: `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${currency}`,
-          kind: 'money',
-          get: (r) => (Array.isArray(r.balances) && isPlainObject(r.balances[index]) ? r.balances[index][kind] : undefined),
-        }))
+        .map(
+          ([kind]): Column<MerchantBalances> => ({
+            key: `${kind}.${currency}`,
+            header: `${kind.charAt(0).toUpperCase()}${kind.slice(1)} ${currency}`,
+            kind: 'money',
+            get: (r) => (Array.isArray(r.balances) && isPlainObject(r.balances[index]) ? r.balances[index][kind] : undefined),
+          }),
+        )
     })
     // Anything else (or balances in a shape not known here) is shown as it comes.
     const shown = lines.length > 0 ? ['merchantId', 'asOf', 'balances'] : ['merchantId', 'asOf']

@@ -58,7 +58,15 @@ const total: Column<Loose> = { key: 'totalAmount', header: 'Total', kind: 'money
 
 export const invoiceView = defineView<Invoice>({
   name: 'invoice',
-  columns: [invoiceId, period, status, { key: 'lineCount', header: 'Lines' }, total, { key: 'amountDue', header: 'Due', kind: 'money' }, { key: 'issuedOn', header: 'Issued', kind: 'date' }],
+  columns: [
+    invoiceId,
+    period,
+    status,
+    { key: 'lineCount', header: 'Lines' },
+    total,
+    { key: 'amountDue', header: 'Due', kind: 'money' },
+    { key: 'issuedOn', header: 'Issued', kind: 'date' },
+  ],
   detail: [
     invoiceId,
     merchantId,
@@ -122,7 +130,15 @@ export const settlementSummaryView = defineView<Loose>({
 
 export const disputeView = defineView<Dispute>({
   name: 'dispute',
-  columns: [{ key: 'disputeId', header: 'Dispute' }, { key: 'transactionId', header: 'Transaction' }, status, amount, { key: 'reason', header: 'Reason' }, { key: 'evidenceDueOn', header: 'Evidence due', kind: 'date' }, created],
+  columns: [
+    { key: 'disputeId', header: 'Dispute' },
+    { key: 'transactionId', header: 'Transaction' },
+    status,
+    amount,
+    { key: 'reason', header: 'Reason' },
+    { key: 'evidenceDueOn', header: 'Evidence due', kind: 'date' },
+    created,
+  ],
   detail: [
     { key: 'disputeId', header: 'Dispute' },
     { key: 'transactionId', header: 'Transaction' },

@@ -14,7 +14,9 @@ const count = (r: Loose) => (Array.isArray(r.instalments) ? r.instalments.filter
 function schedule(r: Loose): string {
   if (!Array.isArray(r.instalments) || r.instalments.length === 0) return '-'
   return r.instalments
-    .map((i: Loose) => [i.dueOn, isMoney(i.amount) ? formatMoney(i.amount) : undefined, typeof i.status === 'string' ? `(${i.status})` : undefined].filter(Boolean).join(' '))
+    .map((i: Loose) =>
+      [i.dueOn, isMoney(i.amount) ? formatMoney(i.amount) : undefined, typeof i.status === 'string' ? `(${i.status})` : undefined].filter(Boolean).join(' '),
+    )
     .join('; ')
 }
 
@@ -37,7 +39,21 @@ const expiresAt: Column<Loose> = { key: 'expiresAt', header: 'Expires', kind: 'd
 export const payPlanOfferView = defineView<PayPlanOffer>({
   name: 'pay plan offer',
   columns: [offerId, c.status, c.amount, c.initialPayment, c.payPlanVariant, c.instalmentCount, expiresAt],
-  detail: [offerId, c.status, c.customerId, c.merchantId, c.amount, c.initialPayment, c.financedAmount, c.payPlanVariant, c.instalmentCount, c.schedule, c.createdAt, expiresAt, { key: 'payPlanId', header: 'Pay plan' }],
+  detail: [
+    offerId,
+    c.status,
+    c.customerId,
+    c.merchantId,
+    c.amount,
+    c.initialPayment,
+    c.financedAmount,
+    c.payPlanVariant,
+    c.instalmentCount,
+    c.schedule,
+    c.createdAt,
+    expiresAt,
+    { key: 'payPlanId', header: 'Pay plan' },
+  ],
 })
 
 const payPlanId: Column<Loose> = { key: 'payPlanId', header: 'Pay plan' }
@@ -98,5 +114,11 @@ export const payPlanParameterView = defineView<Loose>({
     { key: 'feeAmount', header: 'Fee', kind: 'money' },
     { key: 'totalAmount', header: 'Total', kind: 'money' },
   ],
-  detail: [c.payPlanVariant, { key: 'description', header: 'Description' }, { key: 'frequency', header: 'Frequency' }, { key: 'instalmentCount', header: 'Instalments' }, c.schedule],
+  detail: [
+    c.payPlanVariant,
+    { key: 'description', header: 'Description' },
+    { key: 'frequency', header: 'Frequency' },
+    { key: 'instalmentCount', header: 'Instalments' },
+    c.schedule,
+  ],
 })

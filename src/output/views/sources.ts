@@ -43,7 +43,11 @@ export const paymentSourceView = defineView<PaymentSource>({
     s.method,
     s.account,
     { key: 'agreementUid', header: 'Agreement', get: (r) => inner(r)?.agreementUid },
-    { key: 'expiry', header: 'Expiry', get: (r) => (inner(r)?.expiryMonth ? `${String(inner(r)?.expiryMonth).padStart(2, '0')}/${String(inner(r)?.expiryYear)}` : undefined) },
+    {
+      key: 'expiry',
+      header: 'Expiry',
+      get: (r) => (inner(r)?.expiryMonth ? `${String(inner(r)?.expiryMonth).padStart(2, '0')}/${String(inner(r)?.expiryYear)}` : undefined),
+    },
     s.usageScope,
     s.createdAt,
     { key: 'updatedAt', header: 'Updated', kind: 'date' },

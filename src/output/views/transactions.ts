@@ -167,7 +167,10 @@ const transfersText = (t: Transaction): string => {
   return transfers
     .map((r: Record<string, unknown>) => {
       const money = r.amount as { minorCurrencyUnits?: unknown; currency?: unknown } | undefined
-      const amount = typeof money?.minorCurrencyUnits === 'number' && typeof money.currency === 'string' ? ` ${formatMinorUnits(money.minorCurrencyUnits, money.currency)} ${money.currency}` : ''
+      const amount =
+        typeof money?.minorCurrencyUnits === 'number' && typeof money.currency === 'string'
+          ? ` ${formatMinorUnits(money.minorCurrencyUnits, money.currency)} ${money.currency}`
+          : ''
       return `${String(r.transferId ?? '?')}${amount} to ${String(r.destinationMerchantId ?? '?')}${r.status ? ` (${String(r.status)})` : ''}`
     })
     .join('; ')

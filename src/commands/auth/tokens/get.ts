@@ -6,10 +6,7 @@ import { serviceTokenDetailView } from '../../../output/views/auth.js'
 
 export default class AuthTokensGet extends ApiCommand<typeof AuthTokensGet> {
   static override summary = 'Show a service token (never its secret).'
-  static override examples = [
-    '<%= config.bin %> auth tokens get stkn_ZqCNoNcm_22WeZ-j',
-    '<%= config.bin %> auth tokens get stkn_ZqCNoNcm_22WeZ-j --json',
-  ]
+  static override examples = ['<%= config.bin %> auth tokens get stkn_ZqCNoNcm_22WeZ-j', '<%= config.bin %> auth tokens get stkn_ZqCNoNcm_22WeZ-j --json']
 
   static override args = {
     serviceTokenId: Args.string({ description: 'Service token id.', required: true, parse: async (input) => checkIdText(input, 'The service token id') }),

@@ -34,7 +34,8 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
   async run() {
     const { out } = this.flags
     // Refused before anything is sent: a zip on a terminal is of no use to anyone.
-    if (!out && process.stdout.isTTY) throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
+    if (!out && process.stdout.isTTY)
+      throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
     const client = await this.client()
     const format = this.flags.format as 'csv' | 'pdf' | 'xml'
     const download = await client.loans.statements.download(this.args.loanStatementId, { format })

@@ -7,10 +7,7 @@ export default class LoansStatementsList extends ApiCommand<typeof LoansStatemen
   static override description =
     'The contract does not show the fields of a statement, so the table shows the first fields of each record; --json prints them whole.'
 
-  static override examples = [
-    '<%= config.bin %> loans statements list',
-    '<%= config.bin %> loans statements list --all --csv > statements.csv',
-  ]
+  static override examples = ['<%= config.bin %> loans statements list', '<%= config.bin %> loans statements list --all --csv > statements.csv']
 
   static override flags = {
     ...paginationFlags(),

@@ -7,7 +7,8 @@ import { blockedCardView } from '../../../output/views/sources.js'
 
 export default class SourcesBlockedCardsList extends ApiCommand<typeof SourcesBlockedCardsList> {
   static override summary = 'List events about blocked cards, one page or all of them.'
-  static override description = 'The fields of a blocked-card event and these filters are not shown by the contract; they are those the emulator defines, passed as given.'
+  static override description =
+    'The fields of a blocked-card event and these filters are not shown by the contract; they are those the emulator defines, passed as given.'
   static override examples = [
     '<%= config.bin %> sources blocked-cards list',
     '<%= config.bin %> sources blocked-cards list --status Blocked --customer cust_ZqCNoNcm_22WeZ-j --json',
