@@ -55,11 +55,15 @@ export default async function bench(ctx) {
     const hour = `createdAfter=${middle.toISOString()}&createdBefore=${new Date(middle.getTime() + 3_600_000).toISOString()}`
     const bigOne = (await firstOrder(child.url, `page=${Math.floor(big / 2)}`)).orderId
     const smallOne = (await firstOrder(child.url, 'page=500', NS)).orderId
+    // The small namespace's figure: its request is sent first, so that the emulator's own timing is of a warm path.
+    const warmedMedian = async (url) => {
+      await medianMs(url, runs, { headers: NS })
+      return emulatorMedianMs(child.url, runs, NS)
+    }
     const figure = async (name, goalMs, bigPath, smallPath, goalText, baselineOf = 'at 1 000') => {
       const http = await medianMs(`${child.url}${bigPath}`, runs, {})
       const measured = await emulatorMedianMs(child.url, runs)
-      const baseline =
-        smallPath === null ? null : (await medianMs(`${child.url}${smallPath}`, runs, { headers: NS }), await emulatorMedianMs(child.url, runs, NS))
+      const baseline = smallPath === null ? null : await warmedMedian(`${child.url}${smallPath}`)
       return {
         figure: name,
         goal: goalText ?? `≤ ${goalMs} ms`,

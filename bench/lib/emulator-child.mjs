@@ -10,7 +10,7 @@ const kind = process.argv[2] ?? 'emulator'
 async function start() {
   if (kind === 'bare') {
     const body = Buffer.from(process.argv[3] ?? '{}')
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(body.length) })
       res.end(body)
     })

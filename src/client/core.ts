@@ -8,7 +8,7 @@ import { listKeys } from './list-keys.js'
 import { mayChange, outcomeOf } from './outcome.js'
 import { redactJson } from './redact.js'
 import { type IterateOptions, type Page, MAX_PAGE_SIZE, checkPaging, pageStream, toPage } from './pagination.js'
-import { ACTIONS, type ActionRoute, parseAction } from './schemas/actions.js'
+import { type ACTIONS, type ActionRoute, parseAction } from './schemas/actions.js'
 import { describeIssues } from './schemas/common.js'
 import type { Context, RawRequest, RawResponse, ResponseType, Transport } from './transport.js'
 

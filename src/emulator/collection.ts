@@ -100,7 +100,9 @@ export class Collection<T> implements SelectionSource<T> {
     const added: Slot<T> = { id, record, seq: this.#seq++, time: this.#time(record), keys: this.#keysOf(record) }
     this.#byId.set(id, added)
     insertSorted(this.#timeline, added)
-    added.keys.forEach((key, i) => this.#post(i, key, added))
+    added.keys.forEach((key, i) => {
+      this.#post(i, key, added)
+    })
     this.#changed()
     for (const w of this.#watchers) w.added(record)
     return this
@@ -116,7 +118,9 @@ export class Collection<T> implements SelectionSource<T> {
     if (!slot) return false
     this.#byId.delete(id)
     removeSorted(this.#timeline, slot)
-    slot.keys.forEach((key, i) => this.#unpost(i, key, slot))
+    slot.keys.forEach((key, i) => {
+      this.#unpost(i, key, slot)
+    })
     this.#changed()
     this.#rewritten()
     return true
@@ -374,10 +378,14 @@ export class Collection<T> implements SelectionSource<T> {
     if (moved) {
       // Posting lists are in time order too: take the slot out everywhere, then put it back.
       removeSorted(this.#timeline, slot)
-      slot.keys.forEach((key, i) => this.#unpost(i, key, slot))
+      slot.keys.forEach((key, i) => {
+        this.#unpost(i, key, slot)
+      })
       slot.time = time
       insertSorted(this.#timeline, slot)
-      keys.forEach((key, i) => this.#post(i, key, slot))
+      keys.forEach((key, i) => {
+        this.#post(i, key, slot)
+      })
     } else {
       keys.forEach((key, i) => {
         if (slot.keys[i] === key) return

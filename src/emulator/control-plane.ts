@@ -277,7 +277,7 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
 /** The route key and parameters of a control path: `deliveries/dlv_x/replay` → `deliveries/*\/replay`, [dlv_x]. */
 function matchRoute(pathname: string): { key: string; params: string[] } | undefined {
   const rest = pathname.slice(CONTROL_PREFIX.length).replace(/^\/|\/$/g, '')
-  if (!rest.includes('*') && Object.prototype.hasOwnProperty.call(ROUTES, rest)) return { key: rest, params: [] }
+  if (!rest.includes('*') && Object.hasOwn(ROUTES, rest)) return { key: rest, params: [] }
   const parts = rest.split('/')
   if (parts.length === 3 && parts[0] === 'deliveries' && parts[2] === 'replay' && parts[1]) {
     return { key: 'deliveries/*/replay', params: [decodeURIComponent(parts[1])] }

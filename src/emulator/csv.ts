@@ -16,5 +16,5 @@ export function csvRow(values: readonly CsvValue[]): string {
 }
 
 export function toCsv(header: readonly string[], rows: ReadonlyArray<readonly CsvValue[]>): string {
-  return [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n') + '\r\n'
+  return `${[header, ...rows].map((row) => row.map(field).join(',')).join('\r\n')}\r\n`
 }

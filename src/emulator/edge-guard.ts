@@ -93,7 +93,7 @@ export function screenRequest(
   if (type === 'text/plain' || type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
     return crossSite(`its Content-Type is ${type}, which any web page can send`)
   }
-  if (hasBody(headers) && !(type === 'application/json' || (type !== undefined && type.endsWith('+json')))) {
+  if (hasBody(headers) && !(type === 'application/json' || type?.endsWith('+json'))) {
     return crossSite(`its body is not declared application/json`)
   }
   return undefined

@@ -49,5 +49,5 @@ const NEXT_STEPS: Record<string, string> = {
 
 /** The detail for a state-rule error without one of its own, if there is one. */
 export function nextStepFor(errorCode: string): string | undefined {
-  return Object.prototype.hasOwnProperty.call(NEXT_STEPS, errorCode) ? NEXT_STEPS[errorCode] : undefined
+  return Object.hasOwn(NEXT_STEPS, errorCode) ? NEXT_STEPS[errorCode] : undefined
 }

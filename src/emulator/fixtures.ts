@@ -235,8 +235,12 @@ export function applyFixtures(store: Store, fixtures: Fixtures, clock: Clock, id
     store.apiKeys.set(publicKey, { kind: 'merchantPublicKey', ownerId: merchantId })
     if (m.secretKey) store.apiKeys.set(credentialFree(`${where}.secretKey`, m.secretKey), { kind: 'merchantSecretKey', ownerId: merchantId })
   }
-  fixtures.merchants?.forEach((m, i) => addMerchant(`merchants[${i}]`, m, null))
-  fixtures.subMerchants?.forEach((m, i) => addMerchant(`subMerchants[${i}]`, m, WELL_KNOWN.marketplaceId))
+  fixtures.merchants?.forEach((m, i) => {
+    addMerchant(`merchants[${i}]`, m, null)
+  })
+  fixtures.subMerchants?.forEach((m, i) => {
+    addMerchant(`subMerchants[${i}]`, m, WELL_KNOWN.marketplaceId)
+  })
 
   fixtures.customers?.forEach((c, i) => {
     const where = `customers[${i}]`

@@ -54,7 +54,7 @@ export function validateBody(schema: z.ZodType, value: unknown, options: { stric
   const result = second.data
   for (const field of unknown) {
     const holder = at(result, field.path)
-    if (isObject(holder) && !UNSAFE_KEYS.has(field.key) && !Object.prototype.hasOwnProperty.call(holder, field.key)) holder[field.key] = field.value
+    if (isObject(holder) && !UNSAFE_KEYS.has(field.key) && !Object.hasOwn(holder, field.key)) holder[field.key] = field.value
   }
   const prefix = options.root ? [options.root] : []
   return { value: result, unknown: unknown.map((f) => formatPath([...prefix, ...f.path, f.key])) }
@@ -69,7 +69,7 @@ export function extraFields(body: unknown, schema: { shape: Record<string, unkno
   const extras: Record<string, unknown> = {}
   if (!isObject(body)) return extras
   for (const [key, value] of Object.entries(body)) {
-    if (!Object.prototype.hasOwnProperty.call(schema.shape, key) && !UNSAFE_KEYS.has(key)) extras[key] = value
+    if (!Object.hasOwn(schema.shape, key) && !UNSAFE_KEYS.has(key)) extras[key] = value
   }
   return extras
 }

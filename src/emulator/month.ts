@@ -7,6 +7,7 @@
 import { WELL_KNOWN } from '../well-known.js'
 
 /** One operation through the pipeline; answers the parsed body, throws on a status ≥ 400. */
+// biome-ignore lint/suspicious/noExplicitAny: the month builder reads the answers of the operations it just sent
 export type Operation = (method: string, path: string, body?: unknown, merchantId?: string) => any
 
 export interface MonthOptions {

@@ -171,7 +171,7 @@ function toResponse(result: unknown): RawResponse {
  */
 export function negotiate(acceptHeader: string | undefined, produces: readonly string[], alsoAccepts: readonly string[] = []): string {
   const first = produces[0] ?? 'application/json'
-  if (!acceptHeader || !acceptHeader.trim()) return first
+  if (!acceptHeader?.trim()) return first
   const ranges = acceptHeader
     .split(',')
     .map((part) => {
@@ -246,7 +246,7 @@ function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json
     throw badRequest('invalid_envelope', `The body must have exactly one key (${expected}); found ${keys.length === 0 ? 'none' : keys.join(', ')}`)
   }
   const name = keys[0] as string
-  const spec = Object.prototype.hasOwnProperty.call(actions, name) ? actions[name] : undefined
+  const spec = Object.hasOwn(actions, name) ? actions[name] : undefined
   if (!spec) throw badRequest('unknown_action', `"${name}" is not an action of ${route.method} ${route.path}; expected ${expected}`)
   let value = (json as Record<string, unknown>)[name]
   const unknown: string[] = []

@@ -88,6 +88,7 @@ export type Handler<B = unknown> = (ctx: HandlerContext, req: HandlerRequest<B>)
 export interface ActionSpec {
   /** The emulator's own schema for the action's value, applied after the shared one (if any). */
   schema: z.ZodType | undefined
+  // biome-ignore lint/suspicious/noExplicitAny: each action's body type is its own schema's (action() checks it); the table holds them all
   handle: (ctx: HandlerContext, body: any, req: HandlerRequest) => unknown
 }
 
@@ -118,6 +119,7 @@ export interface Route {
   bodyRequired: boolean
   /** Action routes: the action table. */
   actions: Record<string, ActionSpec> | undefined
+  // biome-ignore lint/suspicious/noExplicitAny: each route's body type is its own schema's (route() checks it); the router holds them all
   handle: Handler<any>
 }
 
@@ -145,6 +147,7 @@ export const DEFAULT_ALLOW: readonly PrincipalKind[] = ['marketplace', 'merchant
 export function route<B = undefined>(init: RouteInit<B>): Route {
   if (!init.handle === !init.actions) throw new Error(`${init.method} ${init.path}: give either handle or actions`)
   const actions = init.actions
+  // biome-ignore lint/suspicious/noExplicitAny: see Route.handle
   const handle: Handler<any> =
     init.handle ??
     ((ctx, req) => {

@@ -7,7 +7,6 @@ import { readColumn, type Column } from './view.js'
 
 // Tabs and line breaks in a cell become spaces (a row stays one line); every other control is
 // shown as an escape by the one sanitiser (./sanitize.ts), as everywhere else on a terminal.
-// eslint-disable-next-line no-control-regex
 const LINE_BREAKS = /[\t\n\r]+/g
 
 /** One line of inert text: tabs and line breaks become spaces, other controls visible escapes (`\u001b`). */
@@ -98,6 +97,7 @@ export function csvText(value: unknown): string {
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u
 // Combining marks and zero-width characters take none.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each code point is matched alone, combining or not
 const ZERO = /[\u0300-\u036f\u200b-\u200d\ufe00-\ufe0f]/u
 
 /** Terminal cells a (sanitized) string takes: an approximation good for alignment. */

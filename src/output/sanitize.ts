@@ -16,9 +16,7 @@
 //   with the same value: JSON.stringify already escapes C0, and a C1, DEL or bidi control
 //   becomes its \u escape (four hex digits), which can only stand inside a string.
 
-// eslint-disable-next-line no-control-regex
 const LINE_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
-// eslint-disable-next-line no-control-regex
 const TEXT_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 const SHORT: Record<string, string> = { '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' }

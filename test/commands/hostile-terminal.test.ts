@@ -9,7 +9,6 @@ const recording = useRecordingServer()
 const { cli, server } = recording
 
 // Anything a terminal would obey in a line: C0 but the line feed, DEL, C1, bidi controls.
-// eslint-disable-next-line no-control-regex
 const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 const ORDER_ID = 'ordr_ZqCNoNcm_22WeZ-j'

@@ -141,11 +141,35 @@ function recordsWith(needle: string): string[] {
 describe('a damaged operation record: exit 3, nothing sent, the hint tells how to check on the service', () => {
   const corruptions: Array<[string, (file: string, saved: string) => void]> = [
     ['a dangling symlink', (file) => symlinkSync(`${file}.nowhere`, file)],
-    ['a symlink to a valid record', (file, saved) => (writeFileSync(`${file}.real`, saved, { mode: 0o600 }), symlinkSync(`${file}.real`, file))],
+    [
+      'a symlink to a valid record',
+      (file, saved) => {
+        writeFileSync(`${file}.real`, saved, { mode: 0o600 })
+        symlinkSync(`${file}.real`, file)
+      },
+    ],
     ['a directory', (file) => mkdirSync(file)],
-    ['a world-writable file', (file, saved) => (writeFileSync(file, saved), chmodSync(file, 0o666))],
-    ['a group-writable file', (file, saved) => (writeFileSync(file, saved), chmodSync(file, 0o620))],
-    ['a file of another user', (file, saved) => (writeFileSync(file, saved, { mode: 0o600 }), chownSync(file, 4242, 4242))],
+    [
+      'a world-writable file',
+      (file, saved) => {
+        writeFileSync(file, saved)
+        chmodSync(file, 0o666)
+      },
+    ],
+    [
+      'a group-writable file',
+      (file, saved) => {
+        writeFileSync(file, saved)
+        chmodSync(file, 0o620)
+      },
+    ],
+    [
+      'a file of another user',
+      (file, saved) => {
+        writeFileSync(file, saved, { mode: 0o600 })
+        chownSync(file, 4242, 4242)
+      },
+    ],
   ]
 
   it.each(corruptions)('%s', async (what, corrupt) => {

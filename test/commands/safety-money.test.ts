@@ -76,7 +76,7 @@ describe('a refund whose answer is lost', () => {
     const { transactionId } = await paidByPayTo(json, '6.00', 'spelling')
     const first = await withFault('drop-after-commit', 'PATCH', '/transactions/*', () => payfac('transactions', 'refund', transactionId, '--amount', '2.00'))
     expect(first.code).toBe(7)
-    const localhost = ctx.emulator.url.replace('127.0.0.1', 'localhost') + '/'
+    const localhost = `${ctx.emulator.url.replace('127.0.0.1', 'localhost')}/`
     const again = await payfac('transactions', 'refund', transactionId, '--amount', '2.00', '--base-url', localhost)
     expect(again.code, again.stderr).toBe(0)
     expect(again.stderr).toContain('It happened')

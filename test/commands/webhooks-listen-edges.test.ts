@@ -62,7 +62,15 @@ async function start(options: Partial<ListenOptions>, context: { client?: Payfac
     until('Listening', () => /Listening on http:\/\/127\.0\.0\.1:(\d+)\//.exec(err.join(''))?.[1]).then(Number),
     done.then(() => Promise.reject(new Error('stopped early'))),
   ])
-  return { port, out, err, stop: () => (abort.abort(), done) }
+  return {
+    port,
+    out,
+    err,
+    stop: () => {
+      abort.abort()
+      return done
+    },
+  }
 }
 
 /** A handler of our own: records bodies, answers `status()`. */

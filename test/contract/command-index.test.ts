@@ -105,7 +105,10 @@ describe('oclif behind the index', () => {
     for (const useIndex of [true, false]) {
       const err: string[] = []
       const write = process.stderr.write.bind(process.stderr)
-      process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof process.stderr.write
+      process.stderr.write = ((chunk: string | Uint8Array) => {
+        err.push(String(chunk))
+        return true
+      }) as typeof process.stderr.write
       const saved = process.exitCode
       try {
         await main.runCommandLine(['orders', 'get', 'nope_1'], BIN_URL, { index: useIndex })

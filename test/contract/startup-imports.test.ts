@@ -30,9 +30,8 @@ function runtimeImports(text: string): string[] {
     if (typeOnly || !spec) continue
     const named = clause?.match(/^\{([^}]*)\}$/s)?.[1]
     if (
-      named !== undefined &&
       named
-        .split(',')
+        ?.split(',')
         .map((s) => s.trim())
         .filter(Boolean)
         .every((s) => s.startsWith('type '))

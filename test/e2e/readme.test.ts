@@ -19,12 +19,12 @@ const README = readFileSync(resolve(__dirname, '../../README.md'), 'utf8')
 const NPM_COMMANDS = ['install', 'link', 'test', 'run', 'pack']
 
 /** The ```sh blocks, in order. */
-export function shellBlocks(markdown: string): string[] {
+function shellBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string)
 }
 
 /** The ```sh blocks under the `## Quickstart` heading (up to the next `## ` heading): the flow a new user runs. */
-export function quickstartBlocks(markdown: string): string[] {
+function quickstartBlocks(markdown: string): string[] {
   const start = markdown.indexOf('\n## Quickstart')
   const end = markdown.indexOf('\n## ', start + 1)
   return start === -1 ? [] : shellBlocks(markdown.slice(start, end === -1 ? undefined : end))

@@ -63,7 +63,9 @@ function terminal(
       tmux('send-keys', '-t', name, '-l', text)
       tmux('send-keys', '-t', name, 'Enter')
     },
-    keys: (...keys) => tmux('send-keys', '-t', name, ...keys) as unknown as void,
+    keys: (...keys) => {
+      tmux('send-keys', '-t', name, ...keys)
+    },
     pane: () => tmux('capture-pane', '-p', '-J', '-t', name),
   }
 }

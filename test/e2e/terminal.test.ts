@@ -86,7 +86,10 @@ describe('a terminal session (tmux)', () => {
       tmux('send-keys', '-t', 'prompt', '-l', secret)
       tmux('send-keys', '-t', 'prompt', 'Enter')
       let text = read()
-      for (let i = 0; i < 150 && !/EXIT=\d+/.test(text); i++) text = (await sleep(100), read())
+      for (let i = 0; i < 150 && !/EXIT=\d+/.test(text); i++) {
+        await sleep(100)
+        text = read()
+      }
       expect(text).toContain('EXIT=0')
       expect(text).toContain('sandbox_sk_…e5f6')
       expect(text).not.toContain(secret)

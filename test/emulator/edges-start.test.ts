@@ -27,8 +27,14 @@ describe('emulator start beyond loopback', () => {
   it('warns on stderr and prints a generated control token once', async () => {
     const err: string[] = []
     const out: string[] = []
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true))
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true))
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out.push(String(chunk))
+      return true
+    })
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err.push(String(chunk))
+      return true
+    })
     const listening = process.listenerCount('SIGINT')
     const running = EmulatorStart.run(['--port', '0', '--host', '0.0.0.0', '--json'], ROOT)
     await stopWatched(listening)
@@ -45,7 +51,10 @@ describe('emulator start beyond loopback', () => {
   it('does not echo a token it was given', async () => {
     const err: string[] = []
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true))
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err.push(String(chunk))
+      return true
+    })
     const listening = process.listenerCount('SIGINT')
     const running = EmulatorStart.run(['--port', '0', '--host', '0.0.0.0', '--control-token', 'my-own-control-token'], ROOT)
     await stopWatched(listening)

@@ -158,7 +158,10 @@ describe('emulator start with --fixtures, --seed, --rate-limit and --strict-http
 
   function capture() {
     const out: string[] = []
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true))
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out.push(String(chunk))
+      return true
+    })
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
     return out
   }
@@ -168,7 +171,10 @@ describe('emulator start with --fixtures, --seed, --rate-limit and --strict-http
     writeFileSync(path, '{"customers": [{"merchantId": "mcht_NoSuchMerchant01", "emailAddress": "a@example.com"}]}')
     capture()
     const err: string[] = []
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true))
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      err.push(String(chunk))
+      return true
+    })
     process.exitCode = undefined
     try {
       await EmulatorStart.run(['--port', '0', '--fixtures', path], ROOT)

@@ -234,7 +234,9 @@ describe('invoices', () => {
     expect(pdf.slice(startxref, startxref + 4)).toBe('xref')
     const offsets = [...pdf.slice(startxref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]))
     expect(offsets.length).toBeGreaterThanOrEqual(7)
-    offsets.forEach((offset, i) => expect(pdf.slice(offset, offset + 10)).toMatch(new RegExp(`^${i + 1} 0 obj`)))
+    offsets.forEach((offset, i) => {
+      expect(pdf.slice(offset, offset + 10)).toMatch(new RegExp(`^${i + 1} 0 obj`))
+    })
     expect(pdf).toMatch(/trailer\n<< \/Size \d+ \/Root 1 0 R/)
     expect(pdf).toContain(`(Invoice ${invoice.invoiceId})`)
     for (const line of detail.lines) expect(pdf).toContain(line.transactionId)

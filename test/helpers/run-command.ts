@@ -26,8 +26,14 @@ export async function runCommand(argv: string[], options: { env?: Record<string,
     if (value === undefined) delete process.env[key]
     else process.env[key] = value
   }
-  process.stdout.write = ((chunk: string | Uint8Array) => (out.push(String(chunk)), true)) as typeof process.stdout.write
-  process.stderr.write = ((chunk: string | Uint8Array) => (err.push(String(chunk)), true)) as typeof process.stderr.write
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out.push(String(chunk))
+    return true
+  }) as typeof process.stdout.write
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    err.push(String(chunk))
+    return true
+  }) as typeof process.stderr.write
   let code: number
   try {
     await runCommandLine(argv, BIN_URL)

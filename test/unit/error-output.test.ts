@@ -7,7 +7,6 @@ import { errorText, jsonLine, reportError } from '../../src/cli/errors/output.js
 import { UsageError } from '../../src/cli/errors/index.js'
 import { describeError } from '../../src/cli/errors/exit-codes.js'
 
-// eslint-disable-next-line no-control-regex
 const OBEYED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 const hostile = new ApiError({
@@ -25,7 +24,13 @@ const hostile = new ApiError({
 
 function captured(): { write(text: string): boolean; text: () => string } {
   const chunks: string[] = []
-  return { write: (text: string) => (chunks.push(text), true), text: () => chunks.join('') }
+  return {
+    write: (text: string) => {
+      chunks.push(text)
+      return true
+    },
+    text: () => chunks.join(''),
+  }
 }
 
 describe('the error writer', () => {

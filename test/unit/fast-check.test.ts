@@ -113,7 +113,16 @@ describe('fastCheck', () => {
   it('uses a registered plan without reading the schema', () => {
     const touched: PropertyKey[] = []
     // A stand-in that records any read, as a schema built on first use would build itself.
-    const unbuilt = new Proxy({}, { get: (_, key) => touched.push(key), getPrototypeOf: () => (touched.push('prototype'), null) })
+    const unbuilt = new Proxy(
+      {},
+      {
+        get: (_, key) => touched.push(key),
+        getPrototypeOf: () => {
+          touched.push('prototype')
+          return null
+        },
+      },
+    )
     registerPlan(unbuilt, () => planOf(z.looseObject({ id: z.string().regex(/^ordr_/), n: z.number().int() })) ?? null)
     const fast = fastCheck(unbuilt as unknown as z.ZodType)
     expect(fast?.({ id: 'ordr_1', n: 2, extra: true })).toBe(true)

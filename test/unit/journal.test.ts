@@ -173,12 +173,33 @@ describe('the journal fails closed (fs-check)', () => {
   const hint = { what: 'operation record', check: 'payfac transactions get tran_1' }
   const cases: Array<[string, (file: string) => void, RegExp]> = [
     ['a dangling symlink', (file) => fs.symlinkSync(`${file}.gone`, file), /symbolic link/],
-    ['a symlink to a private file', (file) => (fs.writeFileSync(`${file}.real`, '{}', { mode: 0o600 }), fs.symlinkSync(`${file}.real`, file)), /symbolic link/],
+    [
+      'a symlink to a private file',
+      (file) => {
+        fs.writeFileSync(`${file}.real`, '{}', { mode: 0o600 })
+        fs.symlinkSync(`${file}.real`, file)
+      },
+      /symbolic link/,
+    ],
     ['a FIFO', (file) => execFileSync('mkfifo', [file]), /FIFO/],
     ['a folder', (file) => fs.mkdirSync(file), /folder/],
     ['a device', (file) => fs.symlinkSync('/dev/null', file), /symbolic link/],
-    ['a world-writable file', (file) => (fs.writeFileSync(file, '{}'), fs.chmodSync(file, 0o666)), /others can write it \(mode 0666\)/],
-    ['a group-writable file', (file) => (fs.writeFileSync(file, '{}'), fs.chmodSync(file, 0o660)), /others can write it \(mode 0660\)/],
+    [
+      'a world-writable file',
+      (file) => {
+        fs.writeFileSync(file, '{}')
+        fs.chmodSync(file, 0o666)
+      },
+      /others can write it \(mode 0666\)/,
+    ],
+    [
+      'a group-writable file',
+      (file) => {
+        fs.writeFileSync(file, '{}')
+        fs.chmodSync(file, 0o660)
+      },
+      /others can write it \(mode 0660\)/,
+    ],
   ]
   it.each(cases)('%s is damaged (exit 3), with the check in its hint', (_what, make, problem) => {
     const file = path.join(tempDir(), 'record.json')

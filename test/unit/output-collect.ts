@@ -43,6 +43,5 @@ export function slowWritable(highWaterMark = 64): { out: Writable; text: () => s
   return { out, text: () => chunks.join(''), drains: () => drains }
 }
 
-// eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[/
 export const BOX = /[┌┐└┘├┤┬┴┼│─]/

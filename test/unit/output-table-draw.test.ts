@@ -102,7 +102,6 @@ describe('a streamed table on a terminal', () => {
     }
     const o = options('table', { isTTY: true, color: true, width: 80 })
     await renderList(view, source(), o)
-    // eslint-disable-next-line no-control-regex
     const plain = o.text().replace(/\u001b\[\d+m/g, '')
     expect(plain).toBe(['┌─────┬──────┐', '│ Id  │ Note │', '├─────┼──────┤', '│ r_1 │ one  │', '│ r_2 │ a n… │', '└─────┴──────┘', ''].join('\n'))
   })

@@ -24,7 +24,6 @@ const records: Note[] = [
   { id: 'note_1', note: HOSTILE },
   { id: 'note_2', note: 'Zoë, 東京' },
 ]
-// eslint-disable-next-line no-control-regex
 const OBEYED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 describe('data on a terminal', () => {
@@ -79,7 +78,6 @@ describe('a locale that is not UTF-8 (ascii)', () => {
     expect(plain).toMatch(/^\+-+\+-+\+$/m)
     expect(plain).toMatch(/^\| Id {5}\| Note +\|$/m)
     expect(plain).toContain('...')
-    // eslint-disable-next-line no-control-regex
     expect(plain).not.toMatch(/[^\x00-\x7f]/)
   })
 

@@ -94,7 +94,7 @@ describe('maskCredential', () => {
   })
 
   it('never shows more than 4 characters of the secret part', () => {
-    for (const key of ['sandbox_sk_' + 'x'.repeat(100), JWT, 'y'.repeat(200)]) {
+    for (const key of [`sandbox_sk_${'x'.repeat(100)}`, JWT, 'y'.repeat(200)]) {
       const shown = maskCredential(key).split('…')[1] ?? ''
       expect(shown.length).toBeLessThanOrEqual(4)
     }

@@ -98,7 +98,7 @@ describe.concurrent('download checks', () => {
     }
     await expect(drain(Buffer.from('{"error":"x"}'))).rejects.toThrow(/answered JSON \(starts `\{"error":"x"\}`\) where a zip file was expected/)
     await expect(drain(Buffer.from('PK\x03\x04rest of it'))).rejects.toThrow(/a zip file without its end marker came \(14 bytes\)/)
-    await expect(drain(Buffer.from('PK\x03\x04data PK\x05\x06' + '\0'.repeat(18)))).resolves.toBeUndefined()
+    await expect(drain(Buffer.from(`PK\x03\x04data PK\x05\x06${'\0'.repeat(18)}`))).resolves.toBeUndefined()
   })
 
   it('a body that breaks off is a ConnectionError counting the bytes that came', async () => {

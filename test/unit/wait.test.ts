@@ -64,7 +64,10 @@ describe('poll', () => {
   it('counts the time a read takes against the timeout', async () => {
     const time = fakeTime()
     const result = await poll({
-      read: async () => (time.advance(4000), 'Pending'),
+      read: async () => {
+        time.advance(4000)
+        return 'Pending'
+      },
       classify,
       intervalMs: 1000,
       timeoutMs: 10_000,

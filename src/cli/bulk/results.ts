@@ -41,7 +41,7 @@ export class Results {
       results.stringify = (rows) => stringify(rows)
     }
     if (out) results.fd = openPartial(`${out}.partial`)
-    if (results.format === 'csv') results.write([...COLUMNS].join(',') + '\n')
+    if (results.format === 'csv') results.write(`${[...COLUMNS].join(',')}\n`)
     return results
   }
 

@@ -45,7 +45,7 @@ export class RowRun implements OperationJournal {
   private async runRow<T, B>(spec: OperationSpec<T, B>, shared: { file: string; held: HeldLock } | undefined): Promise<T> {
     const journal = this.journal
     const prior = journal.prior(this.line)
-    if (prior?.state === 'done') throw new RefusedError(`line ${this.line} was already done (${prior.resultId ?? 'at ' + prior.updatedAt}); nothing was sent`)
+    if (prior?.state === 'done') throw new RefusedError(`line ${this.line} was already done (${prior.resultId ?? `at ${prior.updatedAt}`}); nothing was sent`)
     const record = shared ? readOperation(shared.file, spec.check) : undefined
     const log = (text: string) => process.stderr.write(`${sanitizeLine(text)}\n`)
     if (prior && (prior.state === 'sending' || prior.state === 'unknown')) {

@@ -99,7 +99,7 @@ export function checkJournalPermissions(dir: string): CheckRow {
   const problems: string[] = []
   const fixes = new Set<string>()
   const look = (path: string, depth: number, folder: boolean) => {
-    let stat
+    let stat: ReturnType<typeof lstatSync>
     try {
       stat = lstatSync(path)
     } catch {

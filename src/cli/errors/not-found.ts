@@ -4,18 +4,21 @@
 
 /** Edit distance (insert, delete, substitute, swap two neighbours). */
 export function distance(a: string, b: string): number {
-  const rows = a.length + 1
   const cols = b.length + 1
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i < rows; i += 1) {
-    for (let j = 1; j < cols; j += 1) {
+  // d[i * cols + j]: the distance between the first i characters of a and the first j of b.
+  const d = new Uint32Array((a.length + 1) * cols)
+  const at = (i: number, j: number) => d[i * cols + j] as number
+  for (let i = 0; i <= a.length; i += 1) d[i * cols] = i
+  for (let j = 0; j <= b.length; j += 1) d[j] = j
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let best = Math.min((d[i - 1] as number[])[j]! + 1, (d[i] as number[])[j - 1]! + 1, (d[i - 1] as number[])[j - 1]! + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (d[i - 2] as number[])[j - 2]! + 1)
-      ;(d[i] as number[])[j] = best
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1)
+      d[i * cols + j] = best
     }
   }
-  return (d[a.length] as number[])[b.length]!
+  return at(a.length, b.length)
 }
 
 /** Every command and topic as the words a person types: `orders`, `orders list`, `auth tokens list`. */

@@ -26,7 +26,6 @@ const RULES: Array<[RegExp, (...groups: string[]) => string]> = [
  */
 export function rewordParseError(error: string | Error): string | undefined {
   const message = typeof error === 'string' ? error : error.message
-  // eslint-disable-next-line no-control-regex
   const plain = message.replace(/\u001b\[[0-9;]*m/g, '')
   const unknown = /Nonexistent flags?: (.+?)(?:\n|$)/.exec(plain)
   if (unknown) return `unknown flag ${(unknown[1] as string).trim()}${didYouMean(error)}`

@@ -11,6 +11,7 @@ import { UsageError } from '../errors/index.js'
 import { timeoutFlag, walkFlags } from './lists.js'
 import { checkDateInput } from '../validate/dates.js'
 import { checkPrefix } from '../validate/ids.js'
+import { checkedBy } from './checked.js'
 
 /** The prefix check of identifiers (../validate/ids.ts), where the flag factories have always offered it. */
 export { checkPrefix }
@@ -222,12 +223,12 @@ export function waitFlags(defaults: { interval?: string; timeout?: string } = {}
     interval: Flags.string({
       description: `Time between polls, such as 3s or 500ms (${MIN_INTERVAL_MS}ms to 24h).`,
       default: defaults.interval ?? '3s',
-      parse: async (input) => (intervalMs(input), input),
+      parse: checkedBy(intervalMs),
     }),
     timeout: Flags.string({
       description: 'Give up waiting after this long, such as 10m (exit 8); 1ms to 24h.',
       default: defaults.timeout ?? '10m',
-      parse: async (input) => (waitMs(input, '--timeout'), input),
+      parse: checkedBy((input) => waitMs(input, '--timeout')),
     }),
   }
 }

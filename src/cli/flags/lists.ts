@@ -2,6 +2,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { UsageError } from '../errors/index.js'
+import { checkedBy } from './checked.js'
 
 /** The longest request deadline (`--timeout`, PAYFAC_TIMEOUT): 24 h; the shortest 1 ms. */
 export const MAX_REQUEST_TIMEOUT_MS = 86_400_000
@@ -35,7 +36,7 @@ export const timeoutFlag = Flags.string({
   description:
     'Give up on one request after this long, such as 10s, from 1ms to 24h (default 30s, or PAYFAC_TIMEOUT); a read with its retries stops at 60s or this, whichever is longer.',
   helpGroup: 'GLOBAL',
-  parse: async (input) => (requestTimeoutMs(input, '--timeout'), input),
+  parse: checkedBy((input) => requestTimeoutMs(input, '--timeout')),
 })
 
 /**

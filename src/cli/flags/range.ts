@@ -7,6 +7,7 @@ import { concurrencyFlag } from './lists.js'
 import { durationMs } from './index.js'
 import { checkCalendarDate, checkLast, checkPartMs } from '../range/range.js'
 import { MONTH_ZONE, monthBounds } from '../validate/dates.js'
+import { checkedBy } from './checked.js'
 
 /**
  * `--month YYYY-MM` and `--last-month`: a calendar month in UTC (the contract's zone), sent as the
@@ -17,7 +18,7 @@ export function monthFlags(over: string[] = ['created-after', 'created-before'])
     month: Flags.string({
       description: `Only records created in this calendar month, YYYY-MM (months in ${MONTH_ZONE}: 2026-10 is 2026-10-01T00:00Z up to 2026-11-01T00:00Z).`,
       exclusive: [...over, 'last-month'],
-      parse: async (input) => (monthBounds(input), input.trim()),
+      parse: checkedBy(monthBounds, { trim: true }),
     }),
     'last-month': Flags.boolean({
       description: `Only records created in the calendar month before this one (months in ${MONTH_ZONE}).`,
@@ -46,7 +47,7 @@ export function rangeFlags(what: string) {
     split: Flags.string({
       description:
         'Ask for the range in parts of at most this long (such as 7d or 12h; at least 1m, at most 1,000 parts), merged in order; stderr says how many parts are sent. Without it, a range the service refuses as too large is halved until it is taken.',
-      parse: async (input) => (splitMs(input), input),
+      parse: checkedBy(splitMs),
     }),
   }
 }

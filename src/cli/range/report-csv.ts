@@ -54,18 +54,20 @@ const CR = 0x0d
 
 const formulaStart = (b: number | undefined) => b === 0x3d || b === 0x2b || b === 0x2d || b === 0x40 || b === 0x09 || b === CR
 
+const isDigit = (b: number | undefined) => b !== undefined && b >= 0x30 && b <= 0x39
+
 /** Whether buf[from, to) is `[+-]digits[.digits]`: a plain number, which is not defused. */
 function plainNumber(buf: Buffer, from: number, to: number): boolean {
   let i = from
   if (buf[i] === 0x2b || buf[i] === 0x2d) i++
   let digits = 0
-  while (i < to && (buf[i] as number) >= 0x30 && (buf[i] as number) <= 0x39) i++, digits++
+  for (; i < to && isDigit(buf[i]); i++) digits++
   if (digits === 0) return false
   if (i === to) return true
   if (buf[i] !== 0x2e) return false
   i++
   let decimals = 0
-  while (i < to && (buf[i] as number) >= 0x30 && (buf[i] as number) <= 0x39) i++, decimals++
+  for (; i < to && isDigit(buf[i]); i++) decimals++
   return decimals > 0 && i === to
 }
 

@@ -35,7 +35,7 @@ export function outside(): Outside {
 export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest: Outside = outside()): AsyncGenerator<Buffer[]> {
   let depth = 0
   let inString = false
-  let escape = false
+  let escaped = false
   let entriesDepth = -1
   let entriesDone = false
   let keyStart = -1
@@ -57,8 +57,8 @@ export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest:
     for (let i = from; i < chunk.length; i++) {
       const c = chunk[i] as number
       if (inString) {
-        if (escape) escape = false
-        else if (c === BACKSLASH) escape = true
+        if (escaped) escaped = false
+        else if (c === BACKSLASH) escaped = true
         else if (c === QUOTE) {
           inString = false
           if (keyStart >= 0) {

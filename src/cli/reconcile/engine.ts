@@ -99,7 +99,10 @@ export class Reconciler {
     totals[bucket] += amount
     const merchantId = str(e.merchantId)
     const refundId = str(e.refundId)
-    if (type === 'Refund' && refundId) return this.byRefund.add(refundId, REFUND, amount, merchantId, currency)
+    if (type === 'Refund' && refundId) {
+      this.byRefund.add(refundId, REFUND, amount, merchantId, currency)
+      return
+    }
     const transactionId = str(e.transactionId)
     if ((type === 'Payment' || type === 'ServiceFee') && transactionId) {
       this.byTransaction.add(transactionId, type === 'Payment' ? PAYMENT : FEE, amount, merchantId, currency)

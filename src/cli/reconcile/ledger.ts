@@ -52,19 +52,27 @@ export function csvRecords(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++
-      else if (c === '"') quoted = false
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (c === '"') quoted = false
       else field += c
     } else if (c === '"' && field === '') quoted = true
-    else if (c === ',') record.push(field), (field = '')
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      record.push(field)
+      field = ''
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++
       record.push(field)
       records.push(record)
-      ;(record = []), (field = '')
+      record = []
+      field = ''
     } else field += c
   }
-  if (field !== '' || record.length > 0) record.push(field), records.push(record)
+  if (field !== '' || record.length > 0) {
+    record.push(field)
+    records.push(record)
+  }
   return records.filter((r) => !(r.length === 1 && r[0] === ''))
 }
 

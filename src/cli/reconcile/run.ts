@@ -2,7 +2,7 @@
 // walked page by page into the index, then transactions, refunds and payouts stream past it.
 // Yields differences as they are found; the Reconciler holds the counts and totals for the summary.
 import type { CallOptions, PayfacClient } from '../../client/index.js'
-import { type Difference, Reconciler } from './engine.js'
+import type { Difference, Reconciler } from './engine.js'
 import type { LedgerBook } from './ledger.js'
 
 export interface ReconcileScope {

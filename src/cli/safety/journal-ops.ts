@@ -177,7 +177,7 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
       madeMeanwhile
         ? `Another payfac run made the identical ${spec.action} while this one waited (${made}); nothing was sent. ` +
             'To make another one on purpose, run the command again with --again.'
-        : `An identical ${spec.action} was already made (${made}); nothing was sent. ` + 'To make another one on purpose, run the command again with --again.',
+        : `An identical ${spec.action} was already made (${made}); nothing was sent. To make another one on purpose, run the command again with --again.`,
     )
   }
 

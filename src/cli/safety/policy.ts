@@ -27,7 +27,7 @@ export function isEmulatorTarget(target: TargetFacts): boolean {
 
 /** The `payfac emulator …` commands that act on a running emulator (not `emulator start`). */
 export function isEmulatorControl(commandId: string | undefined): boolean {
-  return commandId !== undefined && commandId.startsWith('emulator:') && commandId !== 'emulator:start'
+  return (commandId?.startsWith('emulator:') ?? false) && commandId !== 'emulator:start'
 }
 
 /** A command known to write before it sends anything: it declares `--again` (the money commands). */

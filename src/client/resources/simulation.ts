@@ -1,7 +1,7 @@
 // Sandbox-only simulation of external events.
 import { z } from 'zod'
 import { unwrap } from '../envelope.js'
-import { type CallOptions, type Core } from '../core.js'
+import type { CallOptions, Core } from '../core.js'
 
 export interface SimulationResource {
   /** `POST /simulation` with a single-key envelope naming the event to simulate; answer not shown. */

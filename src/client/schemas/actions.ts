@@ -1,7 +1,7 @@
 // The single-key envelopes of the contract, per operation: which discriminator keys an operation
 // accepts and the body schema of each. The client validates what it sends with this table and
 // the emulator validates what it receives with the same table.
-import { z } from 'zod'
+import type { z } from 'zod'
 import { AnyObject, describeIssues } from './common.js'
 import * as auth from './auth.js'
 import * as customers from './customers.js'

@@ -5,6 +5,7 @@ import { durationMs } from '../../cli/flags/index.js'
 import { webhookSecret, webhookSecretFlag } from '../../cli/flags/secret.js'
 import { checkSignature, readRawStdin } from '../../cli/flows/webhooks-verify.js'
 import { signatureCheckView } from '../../output/views/webhooks-local.js'
+import { checkedBy } from '../../cli/flags/checked.js'
 
 export default class WebhooksVerify extends PayfacCommand<typeof WebhooksVerify> {
   static override summary = "Check a delivery's Webhook-Signature against its raw body (on stdin)."
@@ -27,7 +28,7 @@ export default class WebhooksVerify extends PayfacCommand<typeof WebhooksVerify>
     'timestamp-tolerance': Flags.string({
       description: "How far the signature time may be from this machine's clock, such as 5m or 1h.",
       default: '5m',
-      parse: async (input) => (durationMs(input, '--timestamp-tolerance'), input),
+      parse: checkedBy((input) => durationMs(input, '--timestamp-tolerance')),
     }),
   }
 

@@ -61,8 +61,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 
 export function checkoutPage(req: PageRequest, orderId: string): PageResponse {
   const order = lookup(req.ns.store.orders, orderId)
-  if (!order || order.orderType !== 'paybylink')
-    return problemPage(404, 'Payment link not found', 'This payment link does not exist. Ask the merchant for a new one.')
+  if (order?.orderType !== 'paybylink') return problemPage(404, 'Payment link not found', 'This payment link does not exist. Ask the merchant for a new one.')
   if (req.method === 'POST') return payFromForm(req, order)
   return showOrder(req, order, req.url.searchParams.get('notice'))
 }

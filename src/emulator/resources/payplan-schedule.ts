@@ -27,7 +27,7 @@ export function variantSpec(name: string): VariantSpec | undefined {
     payplan_7_week_0_100: { frequency: 'Deferred', description: 'Nothing today, everything in seven weeks', parts: [{ days: 49, weight: 1 }] },
     payplan_30_days_0_100: { frequency: 'Deferred', description: 'Nothing today, everything in 30 days', parts: [{ days: 30, weight: 1 }] },
   }
-  if (Object.prototype.hasOwnProperty.call(fixed, name)) return fixed[name]
+  if (Object.hasOwn(fixed, name)) return fixed[name]
   const monthly = /^payplan_(\d{1,2})_monthly_payments$/.exec(name)
   const count = monthly ? Number(monthly[1]) : 0
   if (count >= 2 && count <= 12 && String(count) === monthly?.[1]) {

@@ -5,6 +5,7 @@ import { checkDate } from '../../../cli/flags/index.js'
 import { readDataObject } from '../../../cli/files/input.js'
 import { createServiceTokenEnvelope, expiresInSeconds } from '../../../cli/requests/auth.js'
 import { createdServiceTokenView } from '../../../output/views/auth.js'
+import { checkedBy } from '../../../cli/flags/checked.js'
 
 export default class AuthTokensCreate extends ApiCommand<typeof AuthTokensCreate> {
   static override summary = 'Create a service token: a new secret credential of a merchant or a marketplace.'
@@ -28,7 +29,7 @@ export default class AuthTokensCreate extends ApiCommand<typeof AuthTokensCreate
     'expires-in': Flags.string({
       description: 'Lifetime, such as 90d, 12h or 30m (sent as expiresInSeconds).',
       exclusive: ['expires-at'],
-      parse: async (input) => (expiresInSeconds(input), input),
+      parse: checkedBy(expiresInSeconds),
     }),
     data: Flags.string({ description: 'Fields of the CreateServiceToken body as JSON: text, @file, or - for stdin.' }),
   }
