@@ -43,6 +43,9 @@ function sources(dir) {
 
 // The staging folder is a root of its own for oclif (package.json and node_modules as the
 // project's), so that `oclif manifest` reads the commands just compiled there.
+const { buildInputsDigest } = await import('./build-inputs.mjs')
+// Read before anything is built: a file changed while the build runs makes the next test run build again.
+const inputs = buildInputsDigest(root)
 const stage = join(root, '.build')
 rmSync(stage, { recursive: true, force: true })
 mkdirSync(stage)
@@ -99,6 +102,9 @@ writeFileSync(join(stage, 'dist/bundle/commands.json'), `${JSON.stringify(index)
 // (src/client/openapi/document.ts): `payfac openapi` prints this file without loading zod.
 const { openApiDocument } = await import(pathToFileURL(join(stage, 'dist/client/openapi/document.js')).href)
 writeFileSync(join(stage, 'dist/openapi.json'), `${JSON.stringify(openApiDocument(), null, 2)}\n`)
+
+// What this dist/ was built from (scripts/build-inputs.mjs), for the test run's freshness check.
+writeFileSync(join(stage, 'dist/build-stamp.json'), `${JSON.stringify({ inputs })}\n`)
 
 // The swap: the old dist/ moves aside and the new one takes its name (two renames on one file
 // system, so a running `payfac` finds one or the other), then the manifest that matches it.
