@@ -2,11 +2,16 @@
 // spawned payfac processes with the same operation and one config folder are released together
 // by a barrier. The emulator's records show one movement; the other processes wait for the first
 // (saying so) and exit 6 naming what it made, or (payto pay) exit 6 naming the payment.
+//
+// The race is arranged by events, not by time: the racers talk to the emulator through a proxy
+// (test/helpers/gate-proxy.ts) that holds the first write until every other racer has said it is
+// waiting for the one in flight, so that a slow, busy machine only makes the race slower.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { type Runners, runnersFor } from '../helpers/command-harness.js'
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
 import { activeAgreement, paidByPayTo } from '../helpers/flows.js'
+import { gateProxy } from '../helpers/gate-proxy.js'
 import { race } from '../helpers/race.js'
 import type { SpawnResult } from '../helpers/spawn-cli.js'
 
@@ -47,20 +52,49 @@ function expectOneMade(results: SpawnResult[]): SpawnResult {
     expect(other.stderr).toMatch(/already made|while this one waited/)
     expect(other.stderr).toContain('nothing was sent')
   }
-  // At least one of the others found the lock held (the rest may have come after it was released).
+  // The others found the lock held: the first write was held until they all said so.
   expect(
-    results.some((r) => r.stderr.includes('is in flight; waiting for it to finish')),
+    results.filter((r) => r.stderr.includes(WAITING)),
     results.map((r) => r.stderr).join('\n---\n'),
-  ).toBe(true)
+  ).toHaveLength(N - 1)
   return made
 }
 
 const store = () => env.emulator.app.store
 
-describe.concurrent('identical money commands started together move money once', () => {
+const WAITING = 'is in flight; waiting for it to finish'
+/** A race's hang guard: far beyond what a race takes on a busy machine; only a hang reaches it. */
+const HANG_GUARD_MS = 600_000
+
+/**
+ * Races `args` in N processes through a proxy that holds their first write (any method but GET)
+ * until the other N-1 have said they wait for it; then lets it through.
+ */
+async function raceHeld(args: string[], raceEnv: Record<string, string | undefined>): Promise<SpawnResult[]> {
+  const proxy = await gateProxy(String(raceEnv.PAYFAC_BASE_URL), (method) => method !== 'GET')
+  const waiting = new Set<number>()
+  try {
+    return await race(
+      N,
+      args,
+      { ...raceEnv, PAYFAC_BASE_URL: proxy.url },
+      {
+        killAfterMs: HANG_GUARD_MS,
+        onStderr: (stderr, racer) => {
+          if (stderr.includes(WAITING)) waiting.add(racer)
+          if (waiting.size === N - 1) proxy.open()
+        },
+      },
+    )
+  } finally {
+    await proxy.close()
+  }
+}
+
+describe.concurrent('identical money commands started together move money once', { timeout: HANG_GUARD_MS }, () => {
   it('transactions refund', async () => {
     const id = given.refund as string
-    const results = await race(N, ['transactions', 'refund', id, '--amount', '5.00', '--json'], env.env)
+    const results = await raceHeld(['transactions', 'refund', id, '--amount', '5.00', '--json'], env.env)
     expectOneMade(results)
     expect(
       store()
@@ -71,9 +105,9 @@ describe.concurrent('identical money commands started together move money once',
 
   it('transactions refund --again: a racer that waited on a run whose answer was lost looks on the service, it does not repeat it', async () => {
     const id = given.lost as string
-    // Every refund of this transaction is applied, then its answer lost (held back first, so the others wait on the lock).
-    await merchant.json('emulator', 'faults', '--add', 'latency=1500, drop-after-commit', '--method', 'PATCH', '--path', `/transactions/${id}`)
-    const results = await race(N, ['transactions', 'refund', id, '--amount', '5.00', '--again', '--json'], env.env)
+    // Every refund of this transaction is applied, then its answer lost (held at the gate first, so the others wait on the lock).
+    await merchant.json('emulator', 'faults', '--add', 'drop-after-commit', '--method', 'PATCH', '--path', `/transactions/${id}`)
+    const results = await raceHeld(['transactions', 'refund', id, '--amount', '5.00', '--again', '--json'], env.env)
     const said = results.map((r) => `${r.code}: ${r.stderr}`).join('\n---\n')
     expect(
       store()
@@ -93,7 +127,7 @@ describe.concurrent('identical money commands started together move money once',
 
   it('payouts request', async () => {
     const before = store().payouts.all().length
-    const results = await race(N, ['payouts', 'request', '--amount', '11.00', '--currency', 'AUD', '--json'], env.env)
+    const results = await raceHeld(['payouts', 'request', '--amount', '11.00', '--currency', 'AUD', '--json'], env.env)
     expectOneMade(results)
     expect(store().payouts.all().length).toBe(before + 1)
   })
@@ -101,14 +135,14 @@ describe.concurrent('identical money commands started together move money once',
   it('transactions transfer', async () => {
     const id = given.transfer as string
     const args = ['transactions', 'transfer', id, '--to', env.emulator.ids.subMerchantId, '--amount', '2.50', '--json']
-    const results = await race(N, args, env.envWith(env.emulator.credentials.marketplaceApiKey))
+    const results = await raceHeld(args, env.envWith(env.emulator.credentials.marketplaceApiKey))
     expectOneMade(results)
     expect(store().transactions.get(id)?.transfers).toHaveLength(1)
   })
 
   it('orders pay', async () => {
     const { orderId, token } = given.pay as { orderId: string; token: string }
-    const results = await race(N, ['orders', 'pay', orderId, '--token', token, '--json'], env.env)
+    const results = await raceHeld(['orders', 'pay', orderId, '--token', token, '--json'], env.env)
     expectOneMade(results)
     expect(
       store()
@@ -118,7 +152,7 @@ describe.concurrent('identical money commands started together move money once',
   })
 
   it('orders create --reference (the others name the order made)', async () => {
-    const results = await race(N, ['orders', 'create', '--amount', '3.00', '--currency', 'AUD', '--reference', 'race-create', '--json'], env.env)
+    const results = await raceHeld(['orders', 'create', '--amount', '3.00', '--currency', 'AUD', '--reference', 'race-create', '--json'], env.env)
     const made = JSON.parse(expectOneMade(results).stdout)
     expect(
       store()
@@ -147,7 +181,7 @@ describe.concurrent('identical money commands started together move money once',
       '100ms',
       '--json',
     ]
-    const results = await race(N, args, env.env)
+    const results = await raceHeld(args, env.env)
     const made = JSON.parse(expectOneMade(results).stdout)
     for (const r of results) expect(r.stderr).not.toContain('--restart')
     for (const other of results.filter((r) => r.code === 6)) expect(other.stderr).toContain(made.purchaseDetails.transactionId)

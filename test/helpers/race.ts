@@ -9,14 +9,17 @@ import type { SpawnResult } from './spawn-cli.js'
 
 const WRAPPER = resolve(__dirname, 'barrier-run.mjs')
 
-function run(args: string[], env: Record<string, string | undefined>, killAfterMs: number): { done: Promise<SpawnResult> } {
+function run(args: string[], env: Record<string, string | undefined>, killAfterMs: number, onStderr: (text: string) => void): { done: Promise<SpawnResult> } {
   const childEnv: Record<string, string> = {}
   for (const [key, value] of Object.entries({ ...process.env, NO_COLOR: '1', ...env })) if (value !== undefined) childEnv[key] = value
   const child = spawn(process.execPath, [WRAPPER, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d) => (stdout += d))
-  child.stderr.on('data', (d) => (stderr += d))
+  child.stderr.on('data', (d) => {
+    stderr += d
+    onStderr(stderr)
+  })
   const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
   const done = new Promise<SpawnResult>((resolvePromise, reject) => {
     child.on('error', reject)
@@ -28,12 +31,23 @@ function run(args: string[], env: Record<string, string | undefined>, killAfterM
   return { done }
 }
 
+export interface RaceOptions {
+  /**
+   * A last resort against a hang, not a measure: a racer still running after this long is killed
+   * (and the test then fails on its result). Generous, so that a slow, busy machine only slows a race.
+   */
+  killAfterMs?: number
+  /** Told each racer's whole stderr so far whenever it grows, with the racer's index. */
+  onStderr?: (stderr: string, racer: number) => void
+}
+
 /** Runs `payfac ...args` in `n` processes released together; resolves with every result. */
-export async function race(n: number, args: string[], env: Record<string, string | undefined>, killAfterMs = 60_000): Promise<SpawnResult[]> {
+export async function race(n: number, args: string[], env: Record<string, string | undefined>, options: RaceOptions = {}): Promise<SpawnResult[]> {
+  const killAfterMs = options.killAfterMs ?? 300_000
   const dir = mkdtempSync(join(tmpdir(), 'payfac-race-'))
   const barrier = join(dir, 'go')
   try {
-    const runs = Array.from({ length: n }, () => run(args, { ...env, PAYFAC_TEST_BARRIER: barrier }, killAfterMs))
+    const runs = Array.from({ length: n }, (_, i) => run(args, { ...env, PAYFAC_TEST_BARRIER: barrier }, killAfterMs, (text) => options.onStderr?.(text, i)))
     const deadline = Date.now() + killAfterMs
     while (readdirSync(dir).filter((name) => name.startsWith('go.ready.')).length < n) {
       if (Date.now() > deadline) throw new Error('the racers never all became ready')
