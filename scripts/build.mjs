@@ -11,9 +11,10 @@
 //    plugin, no rewriting; what is loaded late is loaded late because the source says so (a
 //    dynamic import), and every dependency is bundled from its public entry points
 //    (test/contract/front-doors.test.ts);
-// 4. a small command index, dist/bundle/commands.json, lets the CLI find a command's id in its
-//    arguments without oclif's help system, and its start-up help tell a command from a topic
-//    without parsing the whole manifest (src/cli/start/dispatch.ts).
+// 4. every help page, rendered by oclif's help with payfac's help class as it is printed without a
+//    terminal, into dist/help.json (scripts/help-pages.mjs), so that such help needs no oclif;
+// 5. a small command index, dist/bundle/commands.json, lets the CLI find a command's id in its
+//    arguments without oclif's help system or its whole manifest (src/cli/start/dispatch.ts).
 // Last, the contract as an OpenAPI 3.1 document, dist/openapi.json, made from the compiled client's
 // zod schemas (src/client/openapi/document.ts), for `payfac openapi` and the emulator.
 import { spawnSync } from 'node:child_process'
@@ -24,10 +25,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 
-function step(label, cmd, args, cwd = root) {
+function step(label, cmd, args, cwd = root, env = process.env, stdio = 'inherit') {
   // The oclif tool's own update check would reach out to the registry; a build has no need of it.
-  const env = { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' }
-  const result = spawnSync(cmd, args, { cwd, stdio: 'inherit', env })
+  const result = spawnSync(cmd, args, { cwd, stdio, env: { ...env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true' } })
   if (result.status !== 0) {
     console.error(`build: ${label} failed`)
     process.exit(result.status ?? 1)
@@ -91,7 +91,14 @@ for (const command of Object.values(manifest.commands)) {
   const bundled = join(root, 'dist/bundle', relative(join(root, 'dist'), compiled))
   command.relativePath = relative(root, bundled).split('/')
 }
-writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+// Compact: oclif reads the whole manifest (some 600 KB for 117 commands) on every command run, and
+// the indentation oclif writes made it half as large again to read and parse.
+writeFileSync(manifestPath, `${JSON.stringify(manifest)}\n`)
+
+// Every help page, as oclif's help renders it without a terminal (scripts/help-pages.mjs), in a
+// process of its own: its stdout is not a terminal and it is asked for no colour.
+const { FORCE_COLOR: _colour, ...pageEnv } = process.env
+step('help pages', process.execPath, [join(root, 'scripts/help-pages.mjs'), stage], root, { ...pageEnv, NO_COLOR: '1' }, ['ignore', 'pipe', 'inherit'])
 
 const { commandIndex } = await import('./command-index.mjs')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))

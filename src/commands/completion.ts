@@ -5,7 +5,7 @@ import { SHELLS, completionFlags, completionScript, type Shell } from '../cli/te
 
 export default class Completion extends PayfacCommand<typeof Completion> {
   static override summary = 'Print the shell completion script for bash, zsh or fish.'
-  static override aliases = ['autocomplete']
+  static override hiddenAliases = ['autocomplete']
   static override description =
     'Completes topics, commands, flags and the values of flags where they are known (choices, currency codes, profile names); a flag already typed is not offered again. Load it in your shell start-up file: bash `source <(payfac completion bash)` in ~/.bashrc; zsh `source <(payfac completion zsh)` in ~/.zshrc after compinit; fish `payfac completion fish > ~/.config/fish/completions/payfac.fish`.'
 

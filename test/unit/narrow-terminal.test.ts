@@ -8,7 +8,7 @@ import { renderList } from '../../src/output/render.js'
 import { hiddenNotice } from '../../src/output/table.js'
 import { defineView } from '../../src/output/view.js'
 import { profileView, type ProfileRow } from '../../src/output/views/profiles.js'
-import { wrapCommand } from '../../src/cli/start/fast-help.js'
+import { wrapCommand } from '../../src/cli/terminal/help.js'
 import { generate, options } from './output-collect.js'
 
 interface Order {

@@ -1,7 +1,7 @@
 // Finding the command in the arguments: the small index that `npm run build` writes
 // (dist/bundle/commands.json, see scripts/command-index.mjs) names every command id, so the id
-// is found without loading oclif's help system (which oclif's `run` uses for that), and the
-// start-up help (fast-help.ts) knows a command from a topic without reading the whole manifest.
+// is found without loading oclif's help system (which oclif's `run` uses for that), and the help
+// pages (help-pages.ts) know a command from a topic without reading the whole manifest.
 // oclif's configuration then runs the command (runRoute). Whatever the index cannot answer (an
 // unknown command or topic, a command from a plugin, a build whose index is missing or stale)
 // is left to oclif's `run`: route() returns undefined.

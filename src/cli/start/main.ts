@@ -1,15 +1,14 @@
-// The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
-// package.json and oclif.manifest.json without loading oclif at all (./fast-help.ts); a known
-// command is found in the small command index and run by oclif's configuration
-// (./dispatch.ts); everything else (unknown commands, plugins' commands) goes to oclif's `run`.
-// oclif reads its manifest instead of loading every command file.
+// The entry point behind bin/run.js (which answers `--version` itself). Help without a terminal is
+// a page the build rendered with oclif's help (./help-pages.ts); a known command is found in the
+// small command index and run by oclif's configuration (./dispatch.ts); everything else (help at a
+// terminal, unknown commands, plugins' commands) goes to oclif's `run`. oclif reads its manifest
+// instead of loading every command file.
 import { readFileSync } from 'node:fs'
 
 import { sanitizeLine } from '../../output/sanitize.js'
 import { isGone } from '../../output/sink.js'
-import { terminalWidth } from '../../output/terminal.js'
 import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
-import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
+import { helpPage, wantsHelp } from './help-pages.js'
 import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
 import { openApiQuickly } from '../files/openapi.js'
 import { quietOnClosedStdout, stdoutClosed } from './pipes.js'
@@ -19,16 +18,15 @@ import { stayOnBaselineWasm } from './wasm-tiering.js'
 interface PackageJson {
   name: string
   version: string
-  description: string
-  oclif: { bin: string; topics?: HelpSources['topics'] }
+  oclif: { bin: string; topics?: Record<string, unknown> }
 }
 
 export async function main(argv: string[], binUrl: string): Promise<void> {
   quietOnClosedStdout()
   const pkg = readPackage(binUrl)
   const index = readIndex(binUrl, pkg.version)
-  const help = quickHelp(argv, binUrl, pkg, index)
-  if (help !== undefined) {
+  const help = index && helpPage(argv, index, binUrl, pkg.version)
+  if (help) {
     process.stdout.write(help)
     return
   }
@@ -119,35 +117,4 @@ async function loadOclif(): Promise<Oclif> {
 
 function readPackage(binUrl: string): PackageJson {
   return JSON.parse(readFileSync(new URL('../package.json', binUrl), 'utf8')) as PackageJson
-}
-
-/**
- * Help from the manifest when the arguments ask for it, or when they name a topic alone
- * (`payfac orders`), as oclif does; undefined otherwise, and for anything it cannot answer.
- */
-function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): string | undefined {
-  const asked = wantsHelp(argv)
-  if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
-  // Words that name a command run it: no need to read the manifest to know that.
-  if (!asked && index && route(index, argv)) return undefined
-  let manifest: { version: string; commands: Record<string, ManifestCommand> }
-  try {
-    manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
-  } catch {
-    return undefined
-  }
-  if (manifest.version !== pkg.version) return undefined
-  if (!asked) {
-    const id = argv.join(':')
-    if (manifest.commands[id] || !isTopic(id, manifest)) return undefined
-  }
-  const columns = process.stdout.isTTY ? terminalWidth(process.stdout.columns) : 80
-  return renderHelp(argv, {
-    bin: pkg.oclif.bin,
-    version: pkg.version,
-    description: pkg.description,
-    topics: pkg.oclif.topics ?? {},
-    commands: manifest.commands,
-    width: Math.max(40, Math.min(columns, 120)),
-  })
 }

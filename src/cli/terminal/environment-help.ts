@@ -1,6 +1,6 @@
 // `payfac help environment` (as `gh help environment`): every environment variable payfac reads
-// and what it does, and the short list a command's help ends with. Pure text, no I/O: it is on
-// the start-up path of help, so it imports nothing.
+// and what it does, and the short list a command's help ends with. Pure text, no I/O: oclif's help
+// renders it through payfac's help class (./help.ts), live at a terminal or at build time.
 
 interface Variable {
   name: string
