@@ -9,11 +9,10 @@
 // When it says no, or for any schema with a transform, default, refinement or a part not listed,
 // zod parses as before (and gives the exact message). The fast path never accepts what zod refuses.
 //
-// It is made in two steps: `planOf` reads the zod schema into a plan, plain JSON data, and
-// `compilePlan` turns a plan into the predicate. The CLI bundle computes the plans of the
-// contract's schemas when it is built and registers them here (`registerPlan`, see
-// scripts/bundle/schemas-plugin.mjs), so that a command checks an answer without building the
-// schema, or loading zod at all, unless the answer fails the check.
+// It is made in two steps: `planOf` reads the zod schema (through zod's typed definitions, see
+// Schema below) into a plan, plain JSON data, and `compilePlan` turns a plan into the predicate.
+// A plan known ahead of time can be registered (`registerPlan`), so that the schema itself need
+// not be read, or even built, unless an answer fails the check.
 import type { z } from 'zod'
 
 type Predicate = (value: unknown) => boolean
@@ -36,34 +35,14 @@ export type Plan =
   | { t: 'union'; of: Plan[] }
   | { t: 'object'; shape: Array<[string, Plan]>; rest: 'strip' | 'never' | Plan }
 
-interface Def {
-  type: string
-  checks?: Array<{ _zod: { def: CheckDef } }>
-  shape?: Record<string, Schema>
-  catchall?: Schema
-  innerType?: Schema
-  element?: Schema
-  keyType?: Schema
-  valueType?: Schema
-  options?: Schema[]
-  entries?: Record<string, unknown>
-  values?: unknown[]
-}
-
-interface CheckDef {
-  check: string
-  format?: string
-  pattern?: RegExp
-  value?: unknown
-  inclusive?: boolean
-  minimum?: number
-  maximum?: number
-  length?: number
-}
-
-interface Schema {
-  _zod: { def: Def }
-}
+/**
+ * A schema as zod's core describes it (zod/v4/core, `z.core`): its `_zod.def` is the definition
+ * zod documents for libraries that read schemas. Reading it through zod's own types makes a change
+ * of its shape a type error; test/unit/fast-check.test.ts runs every contract schema against zod
+ * itself, so a change of meaning fails there.
+ */
+type Schema = z.core.$ZodTypes
+type Check = z.core.$ZodChecks | z.core.$ZodStringFormatChecks
 
 /** Predicates made so far, by schema (null: only zod can check it). */
 const compiled = new WeakMap<object, Predicate | null>()
@@ -110,38 +89,38 @@ function plan(schema: Schema): Plan {
   if (!def) throw new NoFastPath()
   switch (def.type) {
     case 'string':
-      return withChecks({ t: 'string' }, def, stringCheck)
+      return withChecks({ t: 'string' }, def.checks, stringCheck)
     case 'number':
-      return withChecks({ t: 'number' }, def, numberCheck)
+      return withChecks({ t: 'number' }, def.checks, numberCheck)
     case 'boolean':
     case 'null':
-      return plain(def, { t: def.type })
+      return plain(def.checks, { t: def.type })
     case 'unknown':
     case 'any':
-      return plain(def, { t: 'any' })
+      return plain(def.checks, { t: 'any' })
     case 'optional':
     case 'nullable':
-      return plain(def, { t: def.type, of: plan(def.innerType as Schema) })
+      return plain(def.checks, { t: def.type, of: plan(def.innerType as Schema) })
     case 'enum':
-      return plain(def, { t: 'oneOf', values: Object.values(def.entries ?? {}).map(jsonValue) })
+      return plain(def.checks, { t: 'oneOf', values: Object.values(def.entries).map(jsonValue) })
     case 'literal':
-      return plain(def, { t: 'oneOf', values: (def.values ?? []).map(jsonValue) })
+      return plain(def.checks, { t: 'oneOf', values: def.values.map(jsonValue) })
     case 'array':
-      return withChecks({ t: 'array', of: plan(def.element as Schema) }, def, lengthCheck)
+      return withChecks({ t: 'array', of: plan(def.element as Schema) }, def.checks, lengthCheck)
     case 'record': {
-      const keyDef = def.keyType?._zod?.def
-      if (keyDef?.type !== 'string' || (keyDef.checks ?? []).length > 0) throw new NoFastPath()
-      return plain(def, { t: 'record', of: plan(def.valueType as Schema) })
+      const keyDef = (def.keyType as Schema)._zod.def
+      if (keyDef.type !== 'string' || (keyDef.checks ?? []).length > 0) throw new NoFastPath()
+      return plain(def.checks, { t: 'record', of: plan(def.valueType as Schema) })
     }
     case 'union':
-      return plain(def, { t: 'union', of: (def.options ?? []).map(plan) })
+      return plain(def.checks, { t: 'union', of: def.options.map((option) => plan(option as Schema)) })
     case 'object': {
-      const shape = Object.entries(def.shape ?? {}).map(([name, field]) => [name, plan(field)] as [string, Plan])
-      const catchallType = def.catchall?._zod?.def.type
+      const shape = Object.entries(def.shape).map(([name, field]) => [name, plan(field as Schema)] as [string, Plan])
+      const catchall = def.catchall as Schema | undefined
       // Loose (unknown keys kept as they are) and strict (refused) objects give back what they got;
       // the default strips unknown keys, so a record with any must go through zod.
-      const rest = catchallType === undefined ? 'strip' : catchallType === 'never' ? 'never' : plan(def.catchall as Schema)
-      return plain(def, { t: 'object', shape, rest })
+      const rest = catchall === undefined ? 'strip' : catchall._zod.def.type === 'never' ? 'never' : plan(catchall)
+      return plain(def.checks, { t: 'object', shape, rest })
     }
     default:
       throw new NoFastPath()
@@ -155,35 +134,38 @@ function jsonValue(value: unknown): string | number | boolean | null {
 }
 
 /** A part with no checks of its own. */
-function plain(def: Def, result: Plan): Plan {
-  if ((def.checks ?? []).length > 0) throw new NoFastPath()
+function plain(checks: readonly unknown[] | undefined, result: Plan): Plan {
+  if ((checks ?? []).length > 0) throw new NoFastPath()
   return result
 }
 
-function withChecks(base: Extract<Plan, { t: 'string' | 'number' | 'array' }>, def: Def, toCheck: (check: CheckDef) => PlanCheck): Plan {
-  const checks = (def.checks ?? []).map((c) => toCheck(c._zod.def))
-  return checks.length === 0 ? base : { ...base, checks }
+function withChecks(
+  base: Extract<Plan, { t: 'string' | 'number' | 'array' }>,
+  checks: readonly unknown[] | undefined,
+  toCheck: (check: Check['_zod']['def']) => PlanCheck,
+): Plan {
+  const planned = (checks ?? []).map((c) => toCheck((c as Check)._zod.def))
+  return planned.length === 0 ? base : { ...base, checks: planned }
 }
 
-function lengthCheck(check: CheckDef): PlanCheck {
-  if (check.check === 'min_length' && typeof check.minimum === 'number') return ['min_length', check.minimum]
-  if (check.check === 'max_length' && typeof check.maximum === 'number') return ['max_length', check.maximum]
-  if (check.check === 'length_equals' && typeof check.length === 'number') return ['length', check.length]
+function lengthCheck(check: Check['_zod']['def']): PlanCheck {
+  if (check.check === 'min_length') return ['min_length', check.minimum]
+  if (check.check === 'max_length') return ['max_length', check.maximum]
+  if (check.check === 'length_equals') return ['length', check.length]
   throw new NoFastPath()
 }
 
-function stringCheck(check: CheckDef): PlanCheck {
-  const pattern = check.pattern
-  if (check.check === 'string_format' && check.format === 'regex' && pattern instanceof RegExp && !pattern.global && !pattern.sticky) {
-    return ['regex', pattern.source, pattern.flags]
+function stringCheck(check: Check['_zod']['def']): PlanCheck {
+  if (check.check === 'string_format' && check.format === 'regex' && 'pattern' in check && check.pattern instanceof RegExp) {
+    const { pattern } = check
+    if (!pattern.global && !pattern.sticky) return ['regex', pattern.source, pattern.flags]
   }
   return lengthCheck(check)
 }
 
-function numberCheck(check: CheckDef): PlanCheck {
-  const value = check.value
-  if (check.check === 'greater_than' && typeof value === 'number') return [check.inclusive ? '>=' : '>', value]
-  if (check.check === 'less_than' && typeof value === 'number') return [check.inclusive ? '<=' : '<', value]
+function numberCheck(check: Check['_zod']['def']): PlanCheck {
+  if (check.check === 'greater_than' && typeof check.value === 'number') return [check.inclusive ? '>=' : '>', check.value]
+  if (check.check === 'less_than' && typeof check.value === 'number') return [check.inclusive ? '<=' : '<', check.value]
   if (check.check === 'number_format' && (check.format === 'safeint' || check.format === 'int32' || check.format === 'uint32')) return [check.format]
   throw new NoFastPath()
 }
