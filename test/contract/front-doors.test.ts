@@ -1,4 +1,4 @@
-// Dependencies through their front doors (DESIGN.md, Dependencies): every package our sources and
+// Dependencies through their front doors (docs/architecture.md, "What payfac assumes of its dependencies"): every package our sources and
 // build scripts import, require or resolve is reached by a name its package.json offers (an entry
 // of `exports`, or the package itself when it has no `exports`), never by a path into its files;
 // and the build hands esbuild no plugin at all, so nothing loads other text than the file on disk.

@@ -1,4 +1,4 @@
-// DESIGN.md's "who may import whom", checked on the source, plus a check for import cycles.
+// docs/architecture.md's "who may import whom", checked on the source, plus a check for import cycles.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -52,7 +52,7 @@ const forbidden: Record<string, { rooms: string[]; packages: RegExp[] }> = {
 // Files of the client that other rooms may import at run time: pure modules with no transport.
 const CLIENT_PURE = /\/client\/(errors|money|envelope|webhook-signature|redact|fast-check|key-prefix|schemas\/[\w-]+|openapi\/[\w-]+)\.ts$/
 
-describe('who may import whom (DESIGN.md)', () => {
+describe('who may import whom (docs/architecture.md)', () => {
   it('finds the source', () => {
     expect(files.length).toBeGreaterThan(10)
   })

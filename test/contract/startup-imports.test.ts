@@ -66,7 +66,9 @@ function heavyChain(file: string, seen = new Set<string>()): string[] | undefine
 }
 
 const commands = sourceFiles(join(SRC, 'commands'))
-const startPath = ['cli/start/main.ts', 'cli/start/dispatch.ts', 'cli/start/help-pages.ts', 'cli/base-command.ts', 'cli/flags/index.ts'].map((f) => join(SRC, f))
+const startPath = ['cli/start/main.ts', 'cli/start/dispatch.ts', 'cli/start/help-pages.ts', 'cli/base-command.ts', 'cli/flags/index.ts'].map((f) =>
+  join(SRC, f),
+)
 
 describe('the start-up path imports nothing heavy at the top level', () => {
   it('finds the commands', () => {

@@ -1,4 +1,4 @@
-// DESIGN.md, "Who may import whom": config may import conf, zod, the lock library (proper-lockfile), the OS keychain
+// docs/architecture.md, "The rooms and who may import whom": config may import conf, zod, the lock library (proper-lockfile), the OS keychain
 // binding (@napi-rs/keyring, only by a dynamic import: keychain.ts), node:*, its own files and
 // the shared well-known seed, and of the client only its pure fast check (client/fast-check.ts,
 // which reads the profile store without loading zod) and key prefix (client/key-prefix.ts); never

@@ -1,4 +1,4 @@
-// DESIGN.md, "Who may import whom": output may import jmespath (for --query), cli-table3 (to
+// docs/architecture.md, "The rooms and who may import whom": output may import jmespath (for --query), cli-table3 (to
 // draw tables on a terminal, loaded lazily by table-draw.ts only), csv-stringify (for CSV, only
 // from csv.ts, which is loaded when CSV is printed), node:*, its own
 // files, the client's pure money module, and other client modules for types only.
