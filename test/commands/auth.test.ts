@@ -88,11 +88,11 @@ describe('auth tokens against the emulator', () => {
     expect(table.stdout).toContain('CI pipeline')
     expect(table.stdout).not.toContain(token.token)
 
-    const listed = await json('auth', 'tokens', 'list', '--merchant-id', merchantId, '--status', 'Active', '--no-expired', '--created-from', '2020-01-01')
+    const listed = await json('auth', 'tokens', 'list', '--merchant', merchantId, '--status', 'Active', '--no-expired', '--created-from', '2020-01-01')
     expect(listed.map((t: { serviceTokenId: string }) => t.serviceTokenId)).toContain(token.serviceTokenId)
-    const expiredOnly = await json('auth', 'tokens', 'list', '--merchant-id', merchantId, '--expired')
+    const expiredOnly = await json('auth', 'tokens', 'list', '--merchant', merchantId, '--expired')
     expect(expiredOnly.map((t: { serviceTokenId: string }) => t.serviceTokenId)).not.toContain(token.serviceTokenId)
-    const listTable = await payfac('auth', 'tokens', 'list', '--merchant-id', merchantId, '--expires-to', '2099-01-01')
+    const listTable = await payfac('auth', 'tokens', 'list', '--merchant', merchantId, '--expires-to', '2099-01-01')
     expect(listTable.code, listTable.stderr).toBe(0)
     expect(listTable.stdout).toContain(token.serviceTokenId)
 
@@ -105,7 +105,7 @@ describe('auth tokens against the emulator', () => {
     const afterRevoke = await runCommand(['customers', 'list'], { env: ctx.envWith(token.token) })
     expect(afterRevoke.code).toBe(4)
 
-    const revokedList = await json('auth', 'tokens', 'list', '--merchant-id', merchantId, '--status', 'Revoked')
+    const revokedList = await json('auth', 'tokens', 'list', '--merchant', merchantId, '--status', 'Revoked')
     expect(revokedList.map((t: { serviceTokenId: string }) => t.serviceTokenId)).toEqual([token.serviceTokenId])
 
     const again = await payfac('auth', 'tokens', 'update', token.serviceTokenId, '--description', 'back?')
@@ -122,7 +122,7 @@ describe('auth tokens against the emulator', () => {
     expect(token).toMatchObject({ ownerType: 'Marketplace', marketplaceId, description: 'reporting' })
     expect(token.token).toMatch(/^sandbox_api_/)
 
-    const listed = await asMarketplace('auth', 'tokens', 'list', '--marketplace-id', marketplaceId)
+    const listed = await asMarketplace('auth', 'tokens', 'list', '--marketplace', marketplaceId)
     expect(listed.code, listed.stderr).toBe(0)
     expect(listed.stdout).toContain(token.serviceTokenId)
     expect(listed.stdout).toContain('Marketplace')
@@ -157,10 +157,10 @@ describe('auth: bad input exits 2 and sends nothing', () => {
     ],
     ['SignInConsumer with a bad customer id', ['auth', 'signin', '--data', '{"SignInConsumer":{"customerId":"nope"}}'], /cust_/],
     ['listing tokens without a merchant or marketplace', ['auth', 'tokens', 'list', '--status', 'Active'], /--merchant-id or --marketplace-id/],
-    ['a merchant filter with the wrong prefix', ['auth', 'tokens', 'list', '--merchant-id', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
-    ['a marketplace filter with the wrong prefix', ['auth', 'tokens', 'list', '--marketplace-id', 'mcht_ZqCNoNcm_22WeZ-j'], /mktp_/],
-    ['a bad --created-from', ['auth', 'tokens', 'list', '--merchant-id', 'mcht_ZqCNoNcm_22WeZ-j', '--created-from', 'yesterday'], /YYYY-MM-DD/],
-    ['a bad --expires-to', ['auth', 'tokens', 'list', '--merchant-id', 'mcht_ZqCNoNcm_22WeZ-j', '--expires-to', '2026-13-45'], /YYYY-MM-DD/],
+    ['a merchant filter with the wrong prefix', ['auth', 'tokens', 'list', '--merchant', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
+    ['a marketplace filter with the wrong prefix', ['auth', 'tokens', 'list', '--marketplace', 'mcht_ZqCNoNcm_22WeZ-j'], /mktp_/],
+    ['a bad --created-from', ['auth', 'tokens', 'list', '--merchant', 'mcht_ZqCNoNcm_22WeZ-j', '--created-from', 'yesterday'], /YYYY-MM-DD/],
+    ['a bad --expires-to', ['auth', 'tokens', 'list', '--merchant', 'mcht_ZqCNoNcm_22WeZ-j', '--expires-to', '2026-13-45'], /YYYY-MM-DD/],
     ['a bad --expires-in', ['auth', 'tokens', 'create', '--expires-in', 'forever'], /duration/],
     ['--expires-in with --expires-at', ['auth', 'tokens', 'create', '--expires-in', '1d', '--expires-at', '2099-01-01'], /expires/],
     ['an --owner that is neither merchant nor marketplace', ['auth', 'tokens', 'create', '--owner', 'cust_ZqCNoNcm_22WeZ-j'], /mcht_|mktp_/],
@@ -215,7 +215,7 @@ describe('auth: bad input exits 2 and sends nothing', () => {
     expect(request?.headers['merchant-id']).toBeUndefined()
     expect(request?.headers['marketplace-id']).toBeUndefined()
 
-    const plain = await cli('auth', 'tokens', 'list', '--merchant-id', 'mcht_ZqCNoNcm_22WeZ-j')
+    const plain = await cli('auth', 'tokens', 'list', '--merchant', 'mcht_ZqCNoNcm_22WeZ-j')
     expect(plain.code, plain.stderr).toBe(0)
     expect(server.requests.splice(0)[0]?.query.has('expired')).toBe(false)
   })

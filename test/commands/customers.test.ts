@@ -76,7 +76,7 @@ describe('customers against the emulator', () => {
     )
     expect(result.code, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout).map((c: { customerId: string }) => c.customerId)).toContain(mine.customerId)
-    const other = await marketplace.payfac('customers', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--json')
+    const other = await marketplace.payfac('customers', 'list', '--merchant', ctx.emulator.ids.subMerchantId, '--json')
     expect(other.code, other.stderr).toBe(0)
     expect(JSON.parse(other.stdout).map((c: { customerId: string }) => c.customerId)).not.toContain(mine.customerId)
   })
@@ -184,7 +184,7 @@ describe('customers: bad input exits 2 and sends nothing', () => {
     ['a field the consumer shape does not have', ['customers', 'upsert', '--data', '{"emailAddress":"jo@example.com","nickname":"J"}'], /nickname/],
     ['a customer id with the wrong prefix', ['customers', 'get', 'ordr_ZqCNoNcm_22WeZ-j'], /cust_/],
     ['a list filter e-mail without @', ['customers', 'list', '--email', 'nobody'], /e-mail/],
-    ['a merchant filter with the wrong prefix', ['customers', 'list', '--merchant-id', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
+    ['a merchant filter with the wrong prefix', ['customers', 'list', '--merchant', 'mktp_ZqCNoNcm_22WeZ-j'], /mcht_/],
     ['a bad --created-after date', ['customers', 'list', '--created-after', '01/11/2026'], /YYYY-MM-DD/],
     ['KYC for a delegate id', ['customers', 'kyc', '--customer', 'custd_ZqCNoNcm_22WeZ-j'], /cust_/],
     ['KYC --data that is an array', ['customers', 'kyc', '--data', '[1]'], /JSON object/],

@@ -29,10 +29,10 @@ describe('refunds list', () => {
     expect((await json('refunds', 'list', '--amount', '2.25', '--currency', 'AUD')).map((r: { refundId: string }) => r.refundId)).toContain(refundId)
     expect(await json('refunds', 'list', '--transaction-id', transactionId, '--created-before', '2025-01-02')).toEqual([])
 
-    const mine = await asMarketplace('refunds', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--transaction-id', transactionId, '--json')
+    const mine = await asMarketplace('refunds', 'list', '--merchant', ctx.emulator.ids.merchantId, '--transaction-id', transactionId, '--json')
     expect(mine.code, mine.stderr).toBe(0)
     expect(JSON.parse(mine.stdout)).toHaveLength(1)
-    const theirs = await asMarketplace('refunds', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--transaction-id', transactionId, '--json')
+    const theirs = await asMarketplace('refunds', 'list', '--merchant', ctx.emulator.ids.subMerchantId, '--transaction-id', transactionId, '--json')
     expect(JSON.parse(theirs.stdout)).toEqual([])
 
     const table = await payfac('refunds', 'list', '--transaction-id', transactionId)
@@ -218,7 +218,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['a payout with --data and --amount', ['payouts', 'request', '--amount', '1', '--currency', 'AUD', '--data', '{}'], /--data|cannot also be provided/],
     ['an invoice period that is not a month', ['invoices', 'list', '--period', '2026-13'], /YYYY-MM/],
     ['refunds --amount without --currency', ['refunds', 'list', '--amount', '5'], /currency/],
-    ['refunds with a merchant filter without its prefix', ['refunds', 'list', '--merchant-id', 'LocalMerchant'], /mcht_/],
+    ['refunds with a merchant filter without its prefix', ['refunds', 'list', '--merchant', 'LocalMerchant'], /mcht_/],
     ['refunds with a bad transaction id', ['refunds', 'list', '--transaction-id', 'rfnd_ZqCNoNcm_22WeZ-j'], /tran_/],
     ['disputes with a bad order id', ['disputes', 'list', '--order-id', 'tran_ZqCNoNcm_22WeZ-j'], /ordr_/],
   ]

@@ -82,10 +82,10 @@ describe('transactions against the emulator', () => {
     expect(none).toEqual([])
 
     // A marketplace sees every merchant's transactions; --merchant-id filters them.
-    const mine = await asMarketplace('transactions', 'list', '--merchant-id', ctx.emulator.ids.merchantId, '--order-id', orderId, '--json')
+    const mine = await asMarketplace('transactions', 'list', '--merchant', ctx.emulator.ids.merchantId, '--order-id', orderId, '--json')
     expect(mine.code, mine.stderr).toBe(0)
     expect(JSON.parse(mine.stdout)).toHaveLength(1)
-    const theirs = await asMarketplace('transactions', 'list', '--merchant-id', ctx.emulator.ids.subMerchantId, '--order-id', orderId, '--json')
+    const theirs = await asMarketplace('transactions', 'list', '--merchant', ctx.emulator.ids.subMerchantId, '--order-id', orderId, '--json')
     expect(JSON.parse(theirs.stdout)).toEqual([])
 
     const table = await payfac('transactions', 'list', '--order-id', orderId)
@@ -188,7 +188,7 @@ describe('bad input exits 2 and sends nothing', () => {
     ['--amount without --currency', ['transactions', 'list', '--amount', '5'], /currency/],
     ['--currency without --amount', ['transactions', 'list', '--currency', 'AUD'], /amount/],
     ['a filter amount with too many decimals', ['transactions', 'list', '--amount', '5.001', '--currency', 'AUD'], /decimal places/],
-    ['a merchant filter without its prefix', ['transactions', 'list', '--merchant-id', 'LocalMerchant'], /mcht_/],
+    ['a merchant filter without its prefix', ['transactions', 'list', '--merchant', 'LocalMerchant'], /mcht_/],
     ['a bad date', ['transactions', 'list', '--created-after', '21/11/2026'], /YYYY-MM-DD/],
     ['a refund that is not an amount', ['transactions', 'refund', TRAN, '--amount', 'five'], /not an amount/],
     ['a refund of zero', ['transactions', 'refund', TRAN, '--amount', '0.00'], /greater than zero/],

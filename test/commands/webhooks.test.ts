@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { RECORDING_MARKETPLACE_KEY, type RefusalCase, itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
+import { spawnCli } from '../helpers/spawn-cli.js'
 
 const { ctx, payfac, json, marketplace } = useEmulator()
 const SUB_MERCHANT = 'mcht_LocalSubMerch001'
@@ -104,28 +105,43 @@ describe('webhooks against the emulator', () => {
     expect(sub.marketplaceId).toBeUndefined()
 
     // --merchant-id and --marketplace-id of `webhooks list` are filters, not context headers.
-    const bySub = await marketplace.json('webhooks', 'list', '--merchant-id', SUB_MERCHANT)
+    const bySub = await marketplace.json('webhooks', 'list', '--merchant', SUB_MERCHANT)
     expect(bySub.map((s: { id: string }) => s.id)).toEqual([sub.id])
-    const byMarketplace = await marketplace.json('webhooks', 'list', '--marketplace-id', MARKETPLACE)
+    const byMarketplace = await marketplace.json('webhooks', 'list', '--marketplace', MARKETPLACE)
     expect(byMarketplace.map((s: { id: string }) => s.id)).toEqual([level.id])
-    const table = await marketplace.payfac('webhooks', 'list', '--marketplace-id', MARKETPLACE)
+    const table = await marketplace.payfac('webhooks', 'list', '--marketplace', MARKETPLACE)
     expect(table.stdout).toContain(level.id)
     expect(table.stdout).toContain(MARKETPLACE)
   })
 })
 
 describe('webhooks list sends its filters as query parameters, not headers', () => {
-  const { cli, server } = useRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), {
+  const { cli, server, env } = useRecordingServer(() => ({ body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } }), {
     credential: RECORDING_MARKETPLACE_KEY,
   })
 
   it('repeats merchantId and sends no Merchant-Id header', async () => {
-    const result = await cli('webhooks', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--merchant-id', 'mcht_BBBBBBBBBBBBBBBB', '--status', 'Active')
+    const result = await cli('webhooks', 'list', '--merchant', 'mcht_AAAAAAAAAAAAAAAA', '--merchant', 'mcht_BBBBBBBBBBBBBBBB', '--status', 'Active')
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests
     expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA', 'mcht_BBBBBBBBBBBBBBBB'])
     expect(request?.query.get('status')).toBe('Active')
     expect(request?.headers['merchant-id']).toBeUndefined()
+  })
+
+  it('still takes the filters by their old names for a release, saying they are deprecated, and sends them as filters', async () => {
+    // oclif's deprecation warning goes to the process's stderr: a real process shows it.
+    const result = await spawnCli(['webhooks', 'list', '--merchant-id', 'mcht_AAAAAAAAAAAAAAAA', '--marketplace-id', 'mktp_AAAAAAAAAAAAAAAA'], { env: env() })
+    expect(result.code, result.stderr).toBe(0)
+    // oclif wraps its warnings at 80 columns, each line marked with ›.
+    const said = result.stderr.replace(/\s*›\s*/g, ' ')
+    expect(said).toMatch(/"--merchant-id" flag has been deprecated\. Use "--merchant"/)
+    expect(said).toMatch(/"--marketplace-id" flag has been deprecated\. Use "--marketplace"/)
+    const request = server.requests.at(-1)
+    expect(request?.query.getAll('merchantId')).toEqual(['mcht_AAAAAAAAAAAAAAAA'])
+    expect(request?.query.getAll('marketplaceId')).toEqual(['mktp_AAAAAAAAAAAAAAAA'])
+    expect(request?.headers['merchant-id']).toBeUndefined()
+    expect(request?.headers['marketplace-id']).toBeUndefined()
   })
 })
 
@@ -144,8 +160,8 @@ describe('bad webhook input exits 2 and sends nothing', () => {
     ['enable with a wrong prefix', ['webhooks', 'enable', 'ordr_ZqCNoNcm_22WeZ-j'], /webhook_/],
     ['disable with no id', ['webhooks', 'disable'], /id/i],
     ['an unknown status filter', ['webhooks', 'list', '--status', 'Paused'], /status/],
-    ['a merchant filter without its prefix', ['webhooks', 'list', '--merchant-id', 'LocalSubMerch001'], /mcht_/],
-    ['a marketplace filter without its prefix', ['webhooks', 'list', '--marketplace-id', 'mcht_LocalSubMerch001'], /mktp_/],
+    ['a merchant filter without its prefix', ['webhooks', 'list', '--merchant', 'LocalSubMerch001'], /mcht_/],
+    ['a marketplace filter without its prefix', ['webhooks', 'list', '--marketplace', 'mcht_LocalSubMerch001'], /mktp_/],
   ]
 
   itRefusesBeforeSending(cases, recording)

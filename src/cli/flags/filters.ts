@@ -1,43 +1,43 @@
-// List filters that share their names with the global context flags.
+// List filters by merchant and marketplace.
 //
 // Some list operations filter by `merchantId` / `marketplaceId` (service tokens, customers,
-// webhook subscriptions, transactions, refunds). Their commands define their own repeatable
-// `--merchant-id` / `--marketplace-id`: oclif lets a command's own flag replace the base flag of
-// the same name. `takeFilterIds()` then moves the values out of the parsed flags, so that the
-// settings never read them as the `Merchant-Id` / `Marketplace-Id` context headers (the profile
-// and the environment still give the context). The values go to the query only.
+// webhook subscriptions, transactions, refunds). Their commands take repeatable `--merchant` /
+// `--marketplace` filters, whose values go to the query only, never to the `Merchant-Id` /
+// `Marketplace-Id` context headers (which still come from `--merchant-id`, the profile or the
+// environment). Until 0.2 these filters were spelled `--merchant-id` / `--marketplace-id` and
+// replaced the context flags on those commands: the old spelling still works there, with a
+// deprecation warning, so those commands leave the context flags out (`withoutContextFlags`).
 import * as Flags from '@oclif/core/flags'
 
-import { checkPrefix } from './index.js'
+import { apiFlags, checkPrefix } from './index.js'
 
-/** The context flags a command may replace with a filter of the same name. */
-export type ContextFilterName = 'merchant-id' | 'marketplace-id'
+type ContextFlagName = 'merchant-id' | 'marketplace-id'
 
-const PREFIX: Record<ContextFilterName, string> = { 'merchant-id': 'mcht', 'marketplace-id': 'mktp' }
-
-/** A repeatable filter of ids named like a context flag; a bad prefix is a usage error naming the flag. */
-function contextFilterFlag(name: ContextFilterName, description: string) {
-  return Flags.string({ description, multiple: true, parse: async (input) => checkPrefix(input, PREFIX[name], `--${name}`) })
+/** A repeatable filter of ids; a bad prefix is a usage error naming the flag. */
+function idFilterFlag(name: string, prefix: string, oldName: ContextFlagName, description: string) {
+  return Flags.string({
+    description,
+    multiple: true,
+    // The old name, for one release: oclif says it is deprecated when it is used.
+    aliases: [oldName],
+    deprecateAliases: true,
+    parse: async (input) => checkPrefix(input, prefix, `--${name}`),
+  })
 }
 
-/** `--merchant-id` as a repeatable filter of merchant ids (replacing the context flag). */
+/** `--merchant`: a repeatable filter of merchant ids (its old name `--merchant-id` is kept for a release). */
 export function merchantFilterFlag(description: string) {
-  return contextFilterFlag('merchant-id', description)
+  return idFilterFlag('merchant', 'mcht', 'merchant-id', description)
 }
 
-/** `--marketplace-id` as a repeatable filter of marketplace ids (replacing the context flag). */
+/** `--marketplace`: a repeatable filter of marketplace ids (its old name `--marketplace-id` is kept for a release). */
 export function marketplaceFilterFlag(description: string) {
-  return contextFilterFlag('marketplace-id', description)
+  return idFilterFlag('marketplace', 'mktp', 'marketplace-id', description)
 }
 
-/**
- * The values of a filter flag that replaces a context flag, removed from the parsed flags so
- * that they are not sent as a context header. Call it before `this.client()`.
- */
-export function takeFilterIds(flags: object, name: ContextFilterName): string[] | undefined {
-  const record = flags as Record<string, unknown>
-  const value = record[name]
-  delete record[name]
-  if (value === undefined) return undefined
-  return (Array.isArray(value) ? value : [value]).map(String)
+/** The global flags of a command that calls the service, less the context flags its filters still answer to by their old names. */
+export function withoutContextFlags(...names: ContextFlagName[]): Omit<typeof apiFlags, ContextFlagName> {
+  const flags: Record<string, unknown> = { ...apiFlags }
+  for (const name of names) delete flags[name]
+  return flags as Omit<typeof apiFlags, ContextFlagName>
 }

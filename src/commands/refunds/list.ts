@@ -3,15 +3,15 @@ import * as Flags from '@oclif/core/flags'
 import { ApiCommand } from '../../cli/base-command.js'
 import { fanOutFlags, monthFlags } from '../../cli/flags/range.js'
 import { dateFlag, idsFlag, paginationFlags } from '../../cli/flags/index.js'
-import { merchantFilterFlag, takeFilterIds } from '../../cli/flags/filters.js'
+import { merchantFilterFlag, withoutContextFlags } from '../../cli/flags/filters.js'
 import { amountFilterFlags } from '../../cli/flags/transactions.js'
-import { type RefundListFlags, refundQuery } from '../../cli/requests/money.js'
+import { refundQuery } from '../../cli/requests/money.js'
 import { refundView } from '../../output/views/money.js'
 
 export default class RefundsList extends ApiCommand<typeof RefundsList> {
   static override summary = 'List refunds across transactions, one page or all of them.'
   static override description =
-    'Filters of the field notes; the service defaults to the last 30 days when --created-after and --created-before are not given. Here --merchant-id is a repeatable FILTER, not the global Merchant-Id context flag: the header still comes from the profile or PAYFAC_MERCHANT_ID.'
+    'Filters of the field notes; the service defaults to the last 30 days when --created-after and --created-before are not given. --merchant is a filter (the merchantId query parameter), not the Merchant-Id context header, which comes from the profile or PAYFAC_MERCHANT_ID.'
 
   static override examples = [
     '<%= config.bin %> refunds list',
@@ -30,15 +30,14 @@ export default class RefundsList extends ApiCommand<typeof RefundsList> {
     'order-id': idsFlag('ordr', 'Only refunds of these orders (repeatable).'),
     customer: idsFlag('cust', 'Only refunds of these customers (repeatable).'),
     'transaction-id': idsFlag('tran', 'Only refunds of these transactions (repeatable).'),
-    'merchant-id': merchantFilterFlag(
-      'Only refunds of these merchants (repeatable). Here --merchant-id is a filter, not the Merchant-Id context header: the header still comes from the profile or PAYFAC_MERCHANT_ID.',
-    ),
+    merchant: merchantFilterFlag('Only refunds of these merchants (repeatable). A filter, not the Merchant-Id context header.'),
   }
 
+  // Without --merchant-id: it is still, for a release, the old name of --merchant here.
+  static override baseFlags = withoutContextFlags('merchant-id')
+
   async run() {
-    // The --merchant-id filter shadows the global flag's type: read the flags as the query's.
-    const flags = this.flags as unknown as RefundListFlags
-    const query = refundQuery(flags, takeFilterIds(flags, 'merchant-id'))
+    const query = refundQuery(this.flags, this.flags.merchant)
     const client = await this.client()
     return this.showList(refundView, client.transactions.refunds, query)
   }
