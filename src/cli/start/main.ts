@@ -1,14 +1,14 @@
 // The entry point behind bin/run.js (which answers `--version` itself). Help is answered from
 // package.json and oclif.manifest.json without loading oclif at all (./fast-help.ts); a known
-// command is found in the small command index and run by oclif's configuration
-// (./dispatch.ts); everything else (unknown commands, plugins' commands) goes to oclif's `run`.
+// command is found and run by oclif's configuration (./dispatch.ts) when the small command index
+// says payfac may; everything else (unknown commands, plugins' commands) goes to oclif's `run`.
 // oclif reads its manifest instead of loading every command file.
 import { readFileSync } from 'node:fs'
 
 import { sanitizeLine } from '../../output/sanitize.js'
 import { isGone } from '../../output/sink.js'
 import { terminalWidth } from '../../output/terminal.js'
-import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
+import { type CommandIndex, mayNameTopic, readIndex, runArgv } from './dispatch.js'
 import { type HelpSources, isTopic, type ManifestCommand, renderHelp, wantsHelp } from './fast-help.js'
 import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
 import { openApiQuickly } from '../files/openapi.js'
@@ -72,8 +72,8 @@ async function reportNotFound(error: unknown, argv: string[], binUrl: string, pk
 
 /**
  * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
- * handler; the in-process tests read it). A command of the index is found there; anything
- * else, or everything with `{ index: false }`, is found by oclif's `run`.
+ * handler; the in-process tests read it). With the index (and not `{ index: false }`), payfac
+ * finds and runs the command with oclif's configuration (./dispatch.ts); otherwise oclif's `run`.
  */
 export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
   const pkg = readPackage(binUrl)
@@ -81,9 +81,8 @@ export async function runCommandLine(argv: string[], binUrl: string, options: { 
 }
 
 async function dispatch(argv: string[], binUrl: string, index: CommandIndex | undefined): Promise<void> {
-  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
   stayOnBaselineWasm()
-  if (found) await runRoute(found, binUrl)
+  if (index && !wantsHelp(argv)) await runArgv(argv, binUrl)
   else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
 }
@@ -128,8 +127,9 @@ function readPackage(binUrl: string): PackageJson {
 function quickHelp(argv: string[], binUrl: string, pkg: PackageJson, index: CommandIndex | undefined): string | undefined {
   const asked = wantsHelp(argv)
   if (!asked && !argv.every((a) => /^[a-z][a-z-]*$/.test(a))) return undefined
-  // Words that name a command run it: no need to read the manifest to know that.
-  if (!asked && index && route(index, argv)) return undefined
+  // Words that name a command run it, and words that name no topic are oclif's: the index tells
+  // both without reading the manifest.
+  if (!asked && index && !mayNameTopic(index, argv)) return undefined
   let manifest: { version: string; commands: Record<string, ManifestCommand> }
   try {
     manifest = JSON.parse(readFileSync(new URL('../oclif.manifest.json', binUrl), 'utf8'))
