@@ -32,11 +32,13 @@ function profile(name: string): Profile {
 // place kills the process instead, as a kill -9 landing between conf's write and its rename would.
 const KILL_AT_RENAME = `
 import fs from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
 const rename = fs.renameSync
 fs.renameSync = function (from, to) {
   if (String(to).endsWith('profiles.json')) process.kill(process.pid, 'SIGKILL')
   return rename.apply(this, arguments)
 }
+syncBuiltinESMExports()
 `
 
 let tmp: TempConfigDir
