@@ -1,9 +1,9 @@
-// The command index behind the fast start of a command (src/cli/start/dispatch.ts reads it): for each
-// command id (and alias), the bundled file to import and what oclif's look-up needs to know to
-// find where the id ends in the arguments (whether the command takes arguments). A few
-// kilobytes, where oclif.manifest.json is about half a megabyte.
+// The command index behind the fast start of a command (src/cli/start/dispatch.ts reads it): every
+// command id (and alias) with its bundled file, so that the start-up help tells a topic from a
+// command without parsing the manifest. A few kilobytes, where oclif.manifest.json is about half a
+// megabyte.
 //
-// The index only answers when running a command through it is exactly what oclif would do:
+// payfac only runs commands itself when that is exactly what oclif's `run` would do:
 // `fast` is false when a plugin may be installed at run time or when a hook would run around a
 // command (init, prerun, postrun, preparse, finally), and oclif then answers everything.
 // Hooks that only concern unknown commands or plugin installs do not matter here.
@@ -11,7 +11,7 @@
 const COMMAND_HOOKS = new Set(['init', 'prerun', 'postrun', 'preparse', 'finally'])
 
 /**
- * @param {{version: string, commands: Record<string, {id: string, relativePath: string[], aliases?: string[], hiddenAliases?: string[], args?: object, strict?: boolean}>}} manifest
+ * @param {{version: string, commands: Record<string, {id: string, relativePath: string[], aliases?: string[], hiddenAliases?: string[]}>}} manifest
  *   oclif.manifest.json, its relativePath already pointing at the bundled commands
  * @param {{version: string, oclif?: {hooks?: object, plugins?: string[]}}} pjson package.json
  * @param {(name: string) => {oclif?: {hooks?: object}}} readPlugin a plugin's package.json
@@ -25,7 +25,7 @@ export function commandIndex(manifest, pjson, readPlugin) {
   for (const command of Object.values(manifest.commands)) {
     const file = command.relativePath.slice(2).join('/')
     if (!command.relativePath.join('/').startsWith('dist/bundle/')) throw new Error(`command-index: ${command.id} is not bundled`)
-    const entry = { file, args: command.strict === false || Object.keys(command.args ?? {}).length > 0 }
+    const entry = { file }
     for (const id of [command.id, ...(command.aliases ?? []), ...(command.hiddenAliases ?? [])]) commands[id] = entry
   }
   return {

@@ -99,7 +99,9 @@ export async function changeStore(options: StoreChange): Promise<StoreData> {
  * Temporary files of a write that never finished (a payfac killed with SIGKILL mid-write) hold
  * credentials: under the lock no other write is under way, so conf's (atomically's
  * `profiles.json.tmp-<time><random>`) are all left-overs and removed, and so are those of payfac's
- * own writer from before conf (`.profiles.json.<pid>.<random>.tmp` of processes gone).
+ * own writer from before conf (`.profiles.json.<pid>.<random>.tmp` of processes gone). conf does
+ * not document that name: test/contract/conf-temp-files.test.ts kills a real conf write at its
+ * rename and fails when an upgrade names the file otherwise.
  */
 function removeLeftTemps(file: string): void {
   let target = file

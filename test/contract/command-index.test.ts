@@ -1,13 +1,15 @@
-// The command index (dist/bundle/commands.json, written by `npm run build`) that finds a command's
-// id in the arguments without oclif's help system: every command of the manifest is reachable
-// through it, a word it does not know is left to oclif's `run`, and anything that would make it
-// differ from oclif (hooks, plugins installed at run time) turns it off.
+// The command index (dist/bundle/commands.json, written by `npm run build`) and the way payfac runs
+// a command without oclif's `run`: the index holds every command of the manifest, tells a topic
+// from a command for the start-up help, and anything that would make running a command ourselves
+// differ from oclif (hooks, plugins installed at run time) turns it off; the command id is found
+// by oclif's own look-up, with oclif's configuration of this package, so every command is reached
+// and a word that is not a command is left to oclif's `run`.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-import { type CommandIndex, readIndex, route } from '../../src/cli/start/dispatch.js'
+import { type CommandIndex, configOf, findCommand, mayNameTopic, readIndex } from '../../src/cli/start/dispatch.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
 const ROOT = resolve(__dirname, '../..')
@@ -47,33 +49,12 @@ describe('the command index', () => {
     }
   })
 
-  for (const command of Object.values(manifest.commands)) {
-    const words = command.id.split(':')
-    it(`reaches ${words.join(' ')}, with the arguments after it left to the command`, () => {
-      const takesArgs = command.strict === false || Object.keys(command.args).length > 0
-      const tail = takesArgs ? ['some_value', '--json'] : ['--json']
-      const found = route(index, [...words, ...tail])
-      expect(found?.id).toBe(command.id)
-      expect(found?.argv).toEqual(tail)
-      expect(route(index, [command.id, ...tail])?.id).toBe(command.id)
-    })
-  }
-
-  it('leaves to oclif what it does not know: unknown words, a topic alone, nothing at all', () => {
-    expect(route(index, ['nosuch'])).toBeUndefined()
-    expect(route(index, ['orders', 'nosuch'])).toBeUndefined()
-    expect(route(index, ['ordrs', 'get', 'ordr_1'])).toBeUndefined()
-    expect(route(index, ['orders', 'list', 'extra'])).toBeUndefined()
-    expect(route(index, ['orders'])).toBeUndefined()
-    expect(route(index, ['orders:nosuch'])).toBeUndefined()
-    expect(route(index, ['--json'])).toBeUndefined()
-    expect(route(index, [])).toBeUndefined()
-  })
-
-  it('ends the id where oclif does: at a flag, a key=value, or after a command that takes arguments', () => {
-    expect(route(index, ['orders', 'get', 'list'])).toMatchObject({ id: 'orders:get', argv: ['list'] })
-    expect(route(index, ['api', 'GET', '/orders'])).toMatchObject({ id: 'api', argv: ['GET', '/orders'] })
-    expect(route(index, ['orders', 'list', '--limit=5'])).toMatchObject({ id: 'orders:list', argv: ['--limit=5'] })
+  it('tells the start-up help, without the manifest, which words may name a topic alone', () => {
+    expect(mayNameTopic(index, ['orders'])).toBe(true)
+    expect(mayNameTopic(index, ['customers', 'delegates'])).toBe(true)
+    expect(mayNameTopic(index, ['orders', 'list'])).toBe(false)
+    expect(mayNameTopic(index, ['orders', 'get', 'ordr_1'])).toBe(false)
+    expect(mayNameTopic(index, ['nosuch'])).toBe(false)
   })
 
   it('is not used for a stale build, or when hooks or run-time plugins are configured', async () => {
@@ -87,6 +68,41 @@ describe('the command index', () => {
     expect(commandIndex(bundled, { version: '1.0.0', oclif: { plugins: ['@oclif/plugin-plugins'] } }, none).fast).toBe(false)
     const withInitHook = () => ({ oclif: { hooks: { init: './lib/init.js' } } })
     expect(commandIndex(bundled, { version: '1.0.0', oclif: { plugins: ['some-plugin'] } }, withInitHook).fast).toBe(false)
+  })
+})
+
+describe("the command id, found by oclif's own look-up (normalizeArgv of @oclif/core/help)", () => {
+  const config = configOf(ROOT)
+
+  for (const command of Object.values(manifest.commands)) {
+    const words = command.id.split(':')
+    it(`reaches ${words.join(' ')}, with the arguments after it left to the command`, async () => {
+      const takesArgs = command.strict === false || Object.keys(command.args).length > 0
+      const tail = takesArgs ? ['some_value', '--json'] : ['--json']
+      expect(await findCommand(await config, [...words, ...tail])).toEqual({ id: command.id, argv: tail })
+      expect(await findCommand(await config, [command.id, ...tail])).toEqual({ id: command.id, argv: tail })
+    })
+  }
+
+  it('finds nothing where there is no command: unknown words, a topic alone, nothing at all', async () => {
+    for (const argv of [
+      ['nosuch'],
+      ['orders', 'nosuch'],
+      ['ordrs', 'get', 'ordr_1'],
+      ['orders', 'list', 'extra'],
+      ['orders'],
+      ['orders:nosuch'],
+      ['--json'],
+      [],
+    ]) {
+      expect(await findCommand(await config, argv), argv.join(' ')).toBeUndefined()
+    }
+  })
+
+  it('ends the id at a flag, a key=value, or after a command that takes arguments', async () => {
+    expect(await findCommand(await config, ['orders', 'get', 'list'])).toEqual({ id: 'orders:get', argv: ['list'] })
+    expect(await findCommand(await config, ['api', 'GET', '/orders'])).toEqual({ id: 'api', argv: ['GET', '/orders'] })
+    expect(await findCommand(await config, ['orders', 'list', '--limit=5'])).toEqual({ id: 'orders:list', argv: ['--limit=5'] })
   })
 })
 

@@ -1,5 +1,7 @@
 // Tables on a terminal are drawn by cli-table3 (src/output/table-draw.ts), loaded only when a
-// table goes to a terminal; our code still decides widths, columns and cell texts.
+// table goes to a terminal; our code still decides widths, columns and cell texts. The exact
+// lines expected here are also the canary of how cli-table3 draws: an upgrade that draws rows
+// differently (bars, padding, widths, one line per row) fails them.
 import { describe, expect, it, vi } from 'vitest'
 
 const loads = vi.hoisted(() => ({ count: 0 }))
@@ -71,6 +73,19 @@ describe('draw', () => {
     const Table = await loadTableClass()
     const drawn = draw(Table, [3, 4], ['Id ', 'Note'], [['r_1', 'a   ']], { boxed: false, ascii: false })
     expect(drawn).toEqual({ top: '', head: 'Id   Note\n', rows: ['r_1  a'], bottom: '' })
+  })
+
+  it('draws each row as one line, wide characters and colour codes included, and refuses a row cli-table3 would draw on two', async () => {
+    const Table = await loadTableClass()
+    const rows = [
+      ['名前', 'ok'],
+      [BOLD('ab'), '✓ '],
+      ['r_3', 'x '],
+    ]
+    const drawn = draw(Table, [4, 2], undefined, rows, { boxed: true, ascii: false })
+    const bar = GREY('│')
+    expect(drawn.rows).toEqual([`${bar} 名前 ${bar} ok ${bar}`, `${bar} ${BOLD('ab')}   ${bar} ✓  ${bar}`, `${bar} r_3  ${bar} x  ${bar}`])
+    expect(() => draw(Table, [3], undefined, [['a\nb']], { boxed: true, ascii: false })).toThrow('cli-table3 drew 2 lines for 1 rows')
   })
 
   it('cuts a cell too wide for its width with the truncate mark (backstop; table.ts cuts first)', async () => {

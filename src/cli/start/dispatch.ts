@@ -1,18 +1,23 @@
-// Finding the command in the arguments: the small index that `npm run build` writes
-// (dist/bundle/commands.json, see scripts/command-index.mjs) names every command id, so the id
-// is found without loading oclif's help system (which oclif's `run` uses for that), and the help
-// pages (help-pages.ts) know a command from a topic without reading the whole manifest.
-// oclif's configuration then runs the command (runRoute). Whatever the index cannot answer (an
-// unknown command or topic, a command from a plugin, a build whose index is missing or stale)
-// is left to oclif's `run`: route() returns undefined.
+// Running a command: the small index that `npm run build` writes (dist/bundle/commands.json, see
+// scripts/command-index.mjs) says whether payfac may run commands itself (no hooks, no plugins
+// installed at run time) and lets the help pages (help-pages.ts) tell a topic from a command
+// without reading the whole manifest. oclif does the rest through its documented entry points:
+// its configuration (`Config.load`, from package.json and oclif.manifest.json), its own look-up
+// of the command id in the arguments (`normalizeArgv` of `@oclif/core/help`, which `run` uses),
+// and `Config.runCommand`. What is not a command (an unknown word, a topic alone) goes to oclif's
+// `run`, given the configuration already loaded.
+//
+// Why not oclif's `run` for everything: it loads its help class and the root plugin's hooks, and
+// help without a terminal is a page the build rendered, printed before oclif is loaded
+// (help-pages.ts). The id look-up adds about a
+// millisecond, not measurable in a whole run: in the bundle, oclif's configuration already brings
+// the module that holds it (importing `@oclif/core/help` before the configuration costs ~17 ms).
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 export interface IndexEntry {
   /** The bundled command file, relative to dist/bundle/. */
   file: string
-  /** True when the command takes positional arguments (so no further word can be part of its id). */
-  args: boolean
 }
 
 export interface CommandIndex {
@@ -22,12 +27,7 @@ export interface CommandIndex {
   commands: Record<string, IndexEntry>
 }
 
-export interface Route {
-  id: string
-  entry: IndexEntry
-  /** The arguments after the command id. */
-  argv: string[]
-}
+type Config = import('@oclif/core/config').Config
 
 /** The index next to the bundle, or undefined when it is missing, unreadable or from another version. */
 export function readIndex(binUrl: string, version: string): CommandIndex | undefined {
@@ -40,50 +40,40 @@ export function readIndex(binUrl: string, version: string): CommandIndex | undef
 }
 
 /**
- * Where the command id ends in the arguments, as oclif finds it when topics are separated by
- * spaces: words are taken while they extend a known id or topic; an unknown word ends the id at
- * a flag, a `key=value`, or after a command that takes arguments, and otherwise joins it (so that
- * oclif reports it as an unknown command). undefined unless the id found is a command of the index.
+ * Whether `words` (plain words, no flags) name a topic and no command, as the index knows them:
+ * false means they surely do not (so the manifest need not be read to find out).
  */
-export function route(index: CommandIndex, argv: string[]): Route | undefined {
-  const [first] = argv
-  if (first === undefined) return undefined
-  if (first.includes(':')) return found(index, first, argv.slice(1))
-  if (argv.length === 1) return found(index, first, [])
-  const words: string[] = []
-  for (const arg of argv) {
-    const id = [...words, arg].join(':')
-    if (isUsable(index, id)) words.push(arg)
-    else if (arg.startsWith('-') || arg.includes('=') || takesArgs(index, words.join(':'))) break
-    else words.push(arg)
-  }
+export function mayNameTopic(index: CommandIndex, words: string[]): boolean {
   const id = words.join(':')
-  return id ? found(index, id, argv.slice(words.length)) : undefined
+  return !Object.hasOwn(index.commands, id) && Object.keys(index.commands).some((c) => c.startsWith(`${id}:`))
 }
 
-function found(index: CommandIndex, id: string, argv: string[]): Route | undefined {
-  const entry = Object.hasOwn(index.commands, id) ? index.commands[id] : undefined
-  return entry ? { id, entry, argv } : undefined
-}
-
-/** A command id, or the topic of one. */
-function isUsable(index: CommandIndex, id: string): boolean {
-  return Object.hasOwn(index.commands, id) || Object.keys(index.commands).some((c) => c.startsWith(`${id}:`))
-}
-
-function takesArgs(index: CommandIndex, id: string): boolean {
-  return id !== '' && Object.hasOwn(index.commands, id) && (index.commands[id]?.args ?? false)
+/** The command id oclif finds in `argv`, and the arguments after it (oclif's `normalizeArgv`). */
+export async function findCommand(config: Config, argv: string[]): Promise<{ id: string; argv: string[] } | undefined> {
+  const { normalizeArgv } = await oclifModule<typeof import('@oclif/core/help')>(import('@oclif/core/help'))
+  const [id, ...rest] = normalizeArgv(config, [...argv])
+  return id !== undefined && config.findCommand(id) ? { id, argv: rest } : undefined
 }
 
 /**
- * Runs the command found, the way oclif's own `run` does once it knows the id: oclif's
- * configuration, loaded from package.json and oclif.manifest.json, runs it (`Config.runCommand`,
- * which imports the bundled command file the manifest names). Only the look-up of the id in the
- * arguments is ours, from the index, so that oclif's help system is not loaded to find it.
+ * Runs what `argv` asks for with oclif's configuration of the installation at the bin's folder:
+ * a command as oclif's `run` would (`Config.runCommand`), anything else by oclif's `run` itself.
  */
-export async function runRoute(found: Route, binUrl: string): Promise<void> {
+export async function runArgv(argv: string[], binUrl: string): Promise<void> {
   const config = await configOf(fileURLToPath(new URL('..', binUrl)))
-  await config.runCommand(found.id, found.argv)
+  const found = await findCommand(config, argv)
+  if (found) {
+    await config.runCommand(found.id, found.argv)
+    return
+  }
+  const { run } = await oclifModule<typeof import('@oclif/core/run')>(import('@oclif/core/run'))
+  await run(argv, config)
+}
+
+/** oclif is CommonJS: bundled, a module of it comes back as the default export. */
+async function oclifModule<T>(loading: Promise<T>): Promise<T> {
+  const loaded = (await loading) as T & { default?: T }
+  return loaded.default ?? loaded
 }
 
 /**
@@ -91,15 +81,11 @@ export async function runRoute(found: Route, binUrl: string): Promise<void> {
  * one command; the in-process test runner runs many, and each command gets a configuration of its
  * own anyway (Command.run loads one from the configuration it is given).
  */
-const configs = new Map<string, Promise<import('@oclif/core/config').Config>>()
-function configOf(root: string): Promise<import('@oclif/core/config').Config> {
+const configs = new Map<string, Promise<Config>>()
+export function configOf(root: string): Promise<Config> {
   let config = configs.get(root)
   if (!config) {
-    config = (async () => {
-      // oclif is CommonJS: bundled, it comes back as the default export.
-      const loaded = (await import('@oclif/core/config')) as typeof import('@oclif/core/config') & { default?: typeof import('@oclif/core/config') }
-      return (loaded.default ?? loaded).Config.load(root)
-    })()
+    config = (async () => (await oclifModule<typeof import('@oclif/core/config')>(import('@oclif/core/config'))).Config.load(root))()
     configs.set(root, config)
     config.catch(() => configs.delete(root))
   }

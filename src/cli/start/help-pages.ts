@@ -4,7 +4,7 @@
 // pages do not hold, oclif's help renders live (../terminal/help.ts).
 import { readFileSync } from 'node:fs'
 
-import { type CommandIndex, route } from './dispatch.js'
+import { type CommandIndex, mayNameTopic } from './dispatch.js'
 
 interface HelpPages {
   version: string
@@ -31,19 +31,19 @@ export function helpPageKey(argv: string[], index: CommandIndex): string | undef
   const asked = wantsHelp(argv)
   const words = (argv[0] === 'help' ? argv.slice(1) : argv).filter((a) => !a.startsWith('-'))
   if (!asked) {
-    const id = words.join(':')
-    return words.length === argv.length && !index.commands[id] && isTopic(index, id) ? id : undefined
+    return words.length === argv.length && mayNameTopic(index, words) ? words.join(':') : undefined
   }
   if (words.length === 0) return ''
   if (argv[0] === 'help' && words.length === 1 && words[0] === 'environment') return ENVIRONMENT_PAGE
-  const found = route(index, words)
-  if (found) return found.id
-  const id = words.join(':')
-  return isTopic(index, id) ? id : undefined
-}
-
-function isTopic(index: CommandIndex, id: string): boolean {
-  return id !== '' && Object.keys(index.commands).some((c) => c.startsWith(`${id}:`))
+  // The words that name a command or topic, as oclif's help takes them: as many as extend one
+  // (`orders get ordr_1` asks for `orders get`).
+  let found: string | undefined
+  for (let n = 1; n <= words.length; n++) {
+    const id = words.slice(0, n).join(':')
+    if (Object.hasOwn(index.commands, id) || mayNameTopic(index, words.slice(0, n))) found = id
+    else break
+  }
+  return found
 }
 
 /**

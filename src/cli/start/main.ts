@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 
 import { sanitizeLine } from '../../output/sanitize.js'
 import { isGone } from '../../output/sink.js'
-import { type CommandIndex, readIndex, route, runRoute } from './dispatch.js'
+import { type CommandIndex, readIndex, runArgv } from './dispatch.js'
 import { helpPage, wantsHelp } from './help-pages.js'
 import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
 import { openApiQuickly } from '../files/openapi.js'
@@ -70,8 +70,8 @@ async function reportNotFound(error: unknown, argv: string[], binUrl: string, pk
 
 /**
  * Runs a command, leaving any error it throws to the caller (main() hands it to oclif's
- * handler; the in-process tests read it). A command of the index is found there; anything
- * else, or everything with `{ index: false }`, is found by oclif's `run`.
+ * handler; the in-process tests read it). With the index (and not `{ index: false }`), payfac
+ * finds and runs the command with oclif's configuration (./dispatch.ts); otherwise oclif's `run`.
  */
 export async function runCommandLine(argv: string[], binUrl: string, options: { index?: boolean } = {}): Promise<void> {
   const pkg = readPackage(binUrl)
@@ -79,9 +79,8 @@ export async function runCommandLine(argv: string[], binUrl: string, options: { 
 }
 
 async function dispatch(argv: string[], binUrl: string, index: CommandIndex | undefined): Promise<void> {
-  const found = index && !wantsHelp(argv) ? route(index, argv) : undefined
   stayOnBaselineWasm()
-  if (found) await runRoute(found, binUrl)
+  if (index && !wantsHelp(argv)) await runArgv(argv, binUrl)
   else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
 }
