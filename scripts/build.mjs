@@ -81,7 +81,12 @@ const bundled = await build({
 const inStage = (path) => path.replace(/^\.build\//, '')
 const metafile = {
   inputs: bundled.metafile.inputs,
-  outputs: Object.fromEntries(Object.entries(bundled.metafile.outputs).map(([file, output]) => [inStage(file), output])),
+  outputs: Object.fromEntries(
+    Object.entries(bundled.metafile.outputs).map(([file, output]) => [
+      inStage(file),
+      { ...output, imports: output.imports.map((i) => (i.external ? i : { ...i, path: inStage(i.path) })) },
+    ]),
+  ),
 }
 writeFileSync(join(stage, 'dist/bundle-meta.json'), JSON.stringify(metafile))
 const manifestPath = join(stage, 'oclif.manifest.json')

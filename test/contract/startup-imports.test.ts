@@ -124,6 +124,11 @@ describe('the bundle of each command loads nothing heavy before it runs', () => 
     expect(entries.length).toBe(commands.length)
   })
 
+  it('follows what a command file imports (the description names the files as they are in dist/)', () => {
+    // A command's own chunk holds only its class; the base command comes through its imports.
+    expect(staticInputs('dist/bundle/commands/orders/get.js')).toContain('src/cli/base-command.ts')
+  })
+
   for (const entry of entries) {
     it(`${entry} statically loads no heavy module`, () => {
       expect(staticInputs(entry).filter((input) => heavyInput.test(input))).toEqual([])
