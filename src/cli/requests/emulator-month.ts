@@ -19,7 +19,10 @@ export function fixtureMonth(f: { month?: string | undefined; 'last-month'?: boo
     )
   }
   if (month < FIRST_FIXTURE_MONTH) {
-    throw new UsageError(`--month ${month} is before ${FIRST_FIXTURE_MONTH}, when the emulator's seeded merchants are made`, `Give ${FIRST_FIXTURE_MONTH} or later`)
+    throw new UsageError(
+      `--month ${month} is before ${FIRST_FIXTURE_MONTH}, when the emulator's seeded merchants are made`,
+      `Give ${FIRST_FIXTURE_MONTH} or later`,
+    )
   }
   return month
 }

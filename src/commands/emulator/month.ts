@@ -11,7 +11,7 @@ export default class EmulatorMonth extends ApiCommand<typeof EmulatorMonth> {
   static override description =
     "Resets the namespace and builds a month through the emulator's own operations: sub-merchants, PayTo payments, partial and whole " +
     'refunds with their fees, disputes, weekly payouts and their settlement entries. By default the last --days days (30), ending now; ' +
-    '--month 2026-10 or --last-month fills exactly that calendar month in UTC (from its first midnight to the next month\'s), then the clock comes back to now. ' +
+    "--month 2026-10 or --last-month fills exactly that calendar month in UTC (from its first midnight to the next month's), then the clock comes back to now. " +
     'Limits: a month must be over (before the current month of this machine and of the emulator) and not before 2025-01 (the seeded merchants are made on 2025-01-01); ' +
     '--days 1 to 31 and not with a month; --transactions 1 to 5000; --sub-merchants 0 to 20; --mismatch up to 5 times. ' +
     '--mismatch adds a known difference for `payfac settlement reconcile` to find, each on its own transaction. The same --seed gives the same month.'
