@@ -60,7 +60,7 @@ export function withMerchantColumn<R>(view: View<R>): View<R> {
   return {
     ...view,
     // --ids prints each record's own id, not the merchant it came from (unless it has no other).
-    idKeyOf: (keys) => keys.find((key) => key !== 'merchantId' && isIdColumn({ key, header: key })),
+    idKeyOf: view.idKeyOf ?? ((keys) => keys.find((key) => key !== 'merchantId' && isIdColumn({ key, header: key }))),
     columns: add(view.columns),
     ...(view.detail ? { detail: add(view.detail) } : {}),
     ...(view.fromSample
