@@ -29,7 +29,6 @@ export const SHEETS = [
 /** The most rows a sheet holds, its header included (Excel's limit). */
 export const MAX_SHEET_ROWS = 1_048_576
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML 1.0 cannot hold
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
 
 type Cell = string | number | boolean | null
