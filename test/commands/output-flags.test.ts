@@ -106,6 +106,41 @@ describe('against a month of the emulator', () => {
     expect(result.stdout).toBe('')
   })
 
+  // settlement reconcile: each format, with and without the fan-out and --xlsx. Every record format ends each run with its summary.
+  const reconcileCases = FORMATS.flatMap((format) => [false, true].flatMap((fan) => [false, true].map((xlsx) => [format, fan, xlsx] as const)))
+  it.each(reconcileCases)('settlement reconcile --%s, fan-out %s, --xlsx %s', async (format, fan, xlsx) => {
+    const book = join(dir(), `reconcile-${format}-${fan}-${xlsx}.xlsx`)
+    const query = '[?record==`summary`].matched'
+    const result = await marketplace.payfac(
+      'settlement',
+      'reconcile',
+      '--currency',
+      'AUD',
+      '--last-month',
+      ...(format === 'query' ? ['--query', query] : formatArgs(format)),
+      ...(fan ? ['--merchants', merchants.join(',')] : []),
+      ...(xlsx ? ['--xlsx', book] : []),
+    )
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/^All \d+ records matched/m)
+    expect(existsSync(book)).toBe(xlsx)
+    if (xlsx) expect(result.stderr).toContain(`Saved ${readFileSync(book).length} bytes to ${book}`)
+    const runs = fan ? merchants.length : 1
+    if (format === 'table') expect(result.stdout).toBe('')
+    else if (format === 'query') expect(JSON.parse(result.stdout)).toEqual(Array(runs).fill(true))
+    else if (format === 'ids') expect(result.stdout.split('\n').filter(Boolean).every((line) => /^(tran|rfnd|payout)_/.test(line))).toBe(true)
+    else {
+      const records: Array<{ record: string; merchantId: string }> =
+        format === 'json'
+          ? JSON.parse(result.stdout)
+          : format === 'jsonl'
+            ? result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+            : (await import('csv-parse/sync')).parse(result.stdout, { columns: true })
+      expect(records.filter((r) => r.record === 'summary')).toHaveLength(runs)
+      if (fan) expect(new Set(records.map((r) => r.merchantId))).toEqual(new Set(merchants))
+    }
+  })
+
   // settlement report: --out none, one file, a {merchantId} pattern or a folder; each format; with and without the fan-out.
   type Out = 'none' | 'file' | 'pattern' | 'folder'
   const OUTS: Out[] = ['none', 'file', 'pattern', 'folder']
