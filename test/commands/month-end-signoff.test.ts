@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
 
-import { useEmulator, useTempDir } from '../helpers/command-harness.js'
+import { type RefusalCase, RECORDING_MARKETPLACE_KEY, itRefusesBeforeSending, useEmulator, useRecordingServer, useTempDir } from '../helpers/command-harness.js'
 
 const { payfac, marketplace } = useEmulator()
 const dir = useTempDir('payfac-signoff-')
@@ -127,4 +127,18 @@ describe('last month, reconciled for a spreadsheet', () => {
       expect(read, sheet.name).toEqual([header, ...expected])
     }
   })
+})
+
+describe('emulator month refuses a month it cannot fill, before anything is sent', () => {
+  const recording = useRecordingServer(() => ({ status: 200, body: {} }), { credential: RECORDING_MARKETPLACE_KEY })
+  const thisMonth = new Date().toISOString().slice(0, 7)
+  const cases: RefusalCase[] = [
+    ['this month', ['emulator', 'month', '--month', thisMonth], /is not over yet/],
+    ['a month before the seeded merchants', ['emulator', 'month', '--month', '2024-12'], /before 2025-01/],
+    ['a month and days', ['emulator', 'month', '--month', '2025-10', '--days', '3'], /--days|--month/],
+    ['last month and a month', ['emulator', 'month', '--last-month', '--month', '2025-10'], /--month|--last-month/],
+    ['no such month', ['emulator', 'month', '--month', '2025-13'], /YYYY-MM/],
+    ['six mismatches', ['emulator', 'month', ...Array(6).fill(['--mismatch', 'missing-entry']).flat()], /--mismatch/],
+  ]
+  itRefusesBeforeSending(cases, recording)
 })

@@ -128,13 +128,22 @@ describe('against a month of the emulator', () => {
     const runs = fan ? merchants.length : 1
     if (format === 'table') expect(result.stdout).toBe('')
     else if (format === 'query') expect(JSON.parse(result.stdout)).toEqual(Array(runs).fill(true))
-    else if (format === 'ids') expect(result.stdout.split('\n').filter(Boolean).every((line) => /^(tran|rfnd|payout)_/.test(line))).toBe(true)
+    else if (format === 'ids')
+      expect(
+        result.stdout
+          .split('\n')
+          .filter(Boolean)
+          .every((line) => /^(tran|rfnd|payout)_/.test(line)),
+      ).toBe(true)
     else {
       const records: Array<{ record: string; merchantId: string }> =
         format === 'json'
           ? JSON.parse(result.stdout)
           : format === 'jsonl'
-            ? result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+            ? result.stdout
+                .trim()
+                .split('\n')
+                .map((line) => JSON.parse(line))
             : (await import('csv-parse/sync')).parse(result.stdout, { columns: true })
       expect(records.filter((r) => r.record === 'summary')).toHaveLength(runs)
       if (fan) expect(new Set(records.map((r) => r.merchantId))).toEqual(new Set(merchants))

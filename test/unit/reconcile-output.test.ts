@@ -123,3 +123,23 @@ describe('the workbook cells', () => {
     expect(recordCells(makeRecord({ record: 'total', kind: 'net', currency: 'AUD', amount: recordMoney(-5, 'AUD') })).formats[6]).toBe('#,##0.00')
   })
 })
+
+describe('settlement report --out with the fan-out (report-output.ts)', () => {
+  it('names each merchant file only from an id made of letters, digits, _ and -, and never two that differ by case', async () => {
+    const { reportOutput } = await import('../../src/cli/range/report-output.js')
+    const { mkdtempSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const folder = mkdtempSync(join(tmpdir(), 'payfac-report-out-'))
+    const output = reportOutput({ out: join(folder, 's-{merchantId}.csv'), csv: true, 'each-merchant': true })
+    if (output.kind !== 'each') throw new Error(`expected one file per merchant, got ${output.kind}`)
+    expect(output.pathOf('mcht_Ab-1')).toBe(join(folder, 's-mcht_Ab-1.csv'))
+    for (const hostile of ['../../etc/passwd', 'mcht_x/../../y', 'mcht_\u0000', '', 'mcht_x y'])
+      expect(() => output.pathOf(hostile)).toThrow(/cannot name a file/)
+    expect(() => output.pathOf('mcht_aB-1')).toThrow(/would be the file of mcht_Ab-1/)
+    const inFolder = reportOutput({ out: folder, merchants: 'mcht_a' })
+    expect(inFolder.kind === 'each' && inFolder.pathOf('mcht_a')).toBe(join(folder, 'settlement-mcht_a.json'))
+    expect(reportOutput({ out: join(folder, 'all.csv'), csv: true, 'each-merchant': true })).toEqual({ kind: 'combined', path: join(folder, 'all.csv') })
+    expect(reportOutput({ out: join(folder, 'one.csv'), csv: true })).toEqual({ kind: 'file', path: join(folder, 'one.csv') })
+  })
+})

@@ -18,9 +18,9 @@ export interface RecordMoney {
 export interface ReconcileRecord {
   record: RecordKind
   merchantId: string | null
-  /** difference: its kind; matched: payment, fee, refund, payout or ledger; total: payments … net; balance: opening, movements, closing; summary: summary. */
+  /** difference: its kind; matched: payment, fee, refund, payout or ledger; total: payments, refunds, fees, payouts, other, each entry type other holds (DisputeDebit …), net; balance: opening, movements, closing; summary: summary. */
   kind: string
-  /** The transaction, refund or payout id, the ledger's reference; for a total of other entries, their type. */
+  /** The transaction, refund or payout id, or the ledger's reference (none for totals, balances and the summary). */
   reference: string | null
   currency: string | null
   /** What a matched entry, a total or a balance amounts to. */

@@ -52,16 +52,16 @@ export class EntryTotals {
     return { amount: TOTAL_KINDS.reduce((n, kind) => n + t.amounts[kind], 0), count: TOTAL_KINDS.reduce((n, kind) => n + t.counts[kind], 0) }
   }
 
-  /** Per currency: a row for each kind, one for each type "other" holds (its type as the reference), and the net. */
+  /** Per currency: a row for each kind, one for each entry type "other" holds (the type as its kind), and the net. */
   *records(merchantId: string | null): Generator<ReconcileRecord> {
     for (const [currency, t] of this.byCurrency) {
       const total = (kind: string, amount: number, count: number, reference: string | null, detail: string | null) =>
         makeRecord({ record: 'total', kind, reference, merchantId, currency, amount: recordMoney(amount, currency), count, detail })
       for (const kind of TOTAL_KINDS) {
-        const holds = kind === 'other' && t.other.size > 0 ? `entries of other types: ${[...t.other.keys()].join(', ')} (each on a row of its own)` : null
+        const holds = kind === 'other' && t.other.size > 0 ? `entries of other types: ${[...t.other.keys()].join(', ')} (each on the rows that follow)` : null
         yield total(kind, t.amounts[kind], t.counts[kind], null, holds)
       }
-      for (const [type, of] of t.other) yield total('other', of.amount, of.count, type, `${type} entries`)
+      for (const [type, of] of t.other) yield total(type || '(no type)', of.amount, of.count, null, `${type || 'untyped'} entries, part of other`)
       const { amount, count } = this.movements(currency)
       yield total('net', amount, count, null, 'every entry read')
     }

@@ -26,3 +26,18 @@ export function fixtureMonth(f: { month?: string | undefined; 'last-month'?: boo
   }
   return month
 }
+
+/** The most differences the fixture seeds (each on a transaction of its own). */
+export const MAX_FIXTURE_MISMATCHES = 5
+
+/** `--mismatch` as the control plane takes it: one kind, or a list of up to five. */
+export function fixtureMismatches(kinds: string[] | undefined): string | string[] | undefined {
+  if (kinds === undefined) return undefined
+  if (kinds.length > MAX_FIXTURE_MISMATCHES) {
+    throw new UsageError(
+      `--mismatch is given ${kinds.length} times; the month seeds at most ${MAX_FIXTURE_MISMATCHES} differences`,
+      'Give --mismatch at most 5 times',
+    )
+  }
+  return kinds.length === 1 ? kinds[0] : kinds
+}

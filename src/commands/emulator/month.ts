@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import { ApiCommand } from '../../cli/base-command.js'
 import { CONTROL_PATH, controlHeaders, namespaceFlag } from '../../cli/flags/emulator.js'
 import { monthFlags } from '../../cli/flags/range.js'
-import { fixtureMonth } from '../../cli/requests/emulator-month.js'
+import { fixtureMismatches, fixtureMonth } from '../../cli/requests/emulator-month.js'
 import { genericView } from '../../output/views/generic.js'
 
 export default class EmulatorMonth extends ApiCommand<typeof EmulatorMonth> {
@@ -40,7 +40,7 @@ export default class EmulatorMonth extends ApiCommand<typeof EmulatorMonth> {
   async run() {
     const f = this.flags
     const month = fixtureMonth(f, new Date())
-    const mismatch = f.mismatch === undefined ? undefined : f.mismatch.length === 1 ? f.mismatch[0] : f.mismatch
+    const mismatch = fixtureMismatches(f.mismatch)
     const body = { subMerchants: f['sub-merchants'], transactions: f.transactions, days: f.days, month, seed: f.seed, mismatch }
     const client = await this.client()
     const answer = await client.request({ method: 'POST', path: `${CONTROL_PATH}/fixtures/month`, headers: controlHeaders(f.namespace), body })
