@@ -290,7 +290,7 @@ describe('refused before anything is sent', () => {
   const report = ['settlement', 'report', '--currency', 'AUD', '--last-month']
   const cases: RefusalCase[] = [
     ['a {merchantId} name without the fan-out', [...report, '--csv', '--out', '/tmp/settlement-{merchantId}.csv'], /names one file per merchant/],
-    ['a folder without the fan-out', [...report, '--out', '/tmp'], /names one file per merchant/],
+    ['a folder without the fan-out', [...report, '--out', '/tmp'], /--out: \/tmp is a folder, which takes one report per merchant only with --each-merchant/],
     ['{merchantId} in the folder part', [...report, '--each-merchant', '--out', '/tmp/{merchantId}/s.csv'], /names a file, not a folder/],
     ['another placeholder', [...report, '--each-merchant', '--out', '/tmp/s-{currency}.csv'], /only \{merchantId\} is replaced/],
     ['{merchantId} misspelt', [...report, '--each-merchant', '--out', '/tmp/s-{merchantid}.csv'], /only \{merchantId\} is replaced/],

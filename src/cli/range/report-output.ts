@@ -115,6 +115,12 @@ export function reportOutput(f: ReportOutputFlags): ReportOutput {
       fanOut ? 'Give --csv to save the merchants rows with the columns you pick, or leave out --columns' : 'Leave out --columns',
     )
   }
+  if (perMerchant && !fanOut && !/\{\w*\}/.test(f.out)) {
+    throw new UsageError(
+      `--out: ${f.out} is a folder, which takes one report per merchant only with --each-merchant or --merchants`,
+      'Give a file name inside it, or add --each-merchant (or --merchants mcht_…)',
+    )
+  }
   if (perMerchant && !fanOut) {
     throw new UsageError(
       `--out ${f.out} names one file per merchant, and only --each-merchant or --merchants runs once per merchant`,

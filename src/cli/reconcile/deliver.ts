@@ -12,6 +12,8 @@ export interface Delivery {
   table: boolean
   /** stdout is a terminal. */
   isTTY: boolean
+  /** --columns or --wide: every column the user asked for stays in the table. */
+  keepColumns?: boolean | undefined
   /** --xlsx FILE. */
   xlsx?: string | undefined
   session: ReconcileSession
@@ -65,7 +67,7 @@ export async function deliverRecords(records: AsyncIterable<ReconcileRecord>, d:
     const all: ReconcileRecord[] = []
     for await (const row of differencesOf(rows)) all.push(row)
     d.session.clearProgress()
-    const { view, above } = hoist(differenceTableView, all)
+    const { view, above } = d.keepColumns ? { view: differenceTableView, above: undefined } : hoist(differenceTableView, all)
     if (above) process.stdout.write(above)
     count = await d.showAll(view, all, () => d.session.allMatched())
   }

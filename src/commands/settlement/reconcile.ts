@@ -39,7 +39,14 @@ export default class SettlementReconcile extends ApiCommand<typeof SettlementRec
     const scope = await reconcileScope(f, new Date())
     const table = !(f.json || f.csv || f.jsonl || f.query !== undefined || f.ids)
     const session = new ReconcileSession(client, scope, settings, idleTimeoutMs(f), table || !process.stdout.isTTY)
-    const to: Delivery = { table, isTTY: Boolean(process.stdout.isTTY), xlsx: f.xlsx, session, showAll: (v, r, e) => this.showAll(v, r, 'table', e) }
+    const to: Delivery = {
+      table,
+      isTTY: Boolean(process.stdout.isTTY),
+      keepColumns: Boolean(f.columns || f.wide),
+      xlsx: f.xlsx,
+      session,
+      showAll: (v, r, e) => this.showAll(v, r, 'table', e),
+    }
     const count =
       (await this.fanOut(
         reconcileRecordView,
