@@ -59,6 +59,9 @@ export interface BulkHost {
 /** One merchant's part of a fan-out (`fanOutFlags()`): its records, or one record. */
 export type { MerchantRun } from './fan-out/run.js'
 
+/** What a fan-out does with its rows (merchantId first, merchant by merchant): print them, by default. */
+export type ShowRows<R> = (view: View<R>, rows: AsyncIterable<R>) => Promise<number>
+
 type Globals = Interfaces.InferredFlags<typeof apiFlags>
 
 /** The base of every command: parsing, output and the one error path. */
@@ -190,8 +193,31 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
   }
 
   /** Marketplace fan-out; only commands that call the service have it (ApiCommand). */
-  protected async fanOut<R>(_view: View<R>, _run: MerchantRun<R>): Promise<number | undefined> {
+  protected async fanOut<R>(_view: View<R>, _run: MerchantRun<R>, _show?: ShowRows<R>): Promise<number | undefined> {
     return undefined
+  }
+
+  /**
+   * Records rendered as showAll would render them (--csv, --jsonl, else JSON) into FILE, written
+   * atomically as they come: nothing is left under FILE unless the whole list was written. Says
+   * "Saved N bytes to FILE" on stderr.
+   */
+  protected async saveAll<R>(view: View<R>, records: Iterable<R> | AsyncIterable<R>, path: string): Promise<number> {
+    const [{ renderList }, { showingList }, { saveRendered }] = await Promise.all([
+      import('../output/index.js'),
+      import('./terminal/list-output.js'),
+      import('./files/out-rendered.js'),
+    ])
+    const options = { ...(await this.outputOptions('json')), isTTY: false, color: false }
+    const { count, bytes } = await saveRendered(path, (out) =>
+      showingList(
+        options,
+        (signal) => renderList(view, records, { ...options, out, signal }),
+        () => undefined,
+      ),
+    )
+    process.stderr.write(`Saved ${bytes} bytes to ${path}\n`)
+    return count
   }
 
   /** Every failure ends here: one exit code, and one line (plus a hint), or a JSON line, on stderr. */
@@ -267,12 +293,12 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
    * marketplace with its Merchant-Id, prints the rows with a merchantId column in merchant order,
    * lists failed merchants on stderr (exit 6) and returns the count; undefined without the flags.
    */
-  protected override async fanOut<R>(view: View<R>, run: MerchantRun<R>): Promise<number | undefined> {
+  protected override async fanOut<R>(view: View<R>, run: MerchantRun<R>, show?: ShowRows<R>): Promise<number | undefined> {
     const f = this.flags as { 'each-merchant'?: boolean; merchants?: string; concurrency?: number }
     if (!f['each-merchant'] && f.merchants === undefined) return undefined
     const { runFanOut } = await import('./fan-out/run.js')
     const settings = await this.settings()
-    return runFanOut({ ...f, credentialKind: settings.credentialKind, client: await this.client() }, view, run, (v, rows) => this.showAll(v, rows))
+    return runFanOut({ ...f, credentialKind: settings.credentialKind, client: await this.client() }, view, run, show ?? ((v, rows) => this.showAll(v, rows)))
   }
 
   /**

@@ -31,7 +31,14 @@ export function removeSettlementEntry(store: Store, settlementEntryId: string): 
  * or copied under a new id, or its ServiceFee entry one cent off. Recent (not yet paid out), so
  * that the only difference is the one seeded.
  */
-export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind, transactionIds: readonly string[]): SeededMismatch {
+export function seedMismatch(
+  store: Store,
+  ids: IdGenerator,
+  kind: MismatchKind,
+  transactionIds: readonly string[],
+  /** Transactions already given a mismatch: left alone, so that each seeded difference is its own. */
+  taken: ReadonlySet<string> = new Set(),
+): SeededMismatch {
   const wanted = kind === 'fee-off-by-cent' ? 'ServiceFee' : 'Payment'
   const candidates = new Set(transactionIds)
   // The seeded merchant's when it has one (what the built-in `local` profile sees), else any merchant's.
@@ -40,7 +47,7 @@ export function seedMismatch(store: Store, ids: IdGenerator, kind: MismatchKind,
   const entries = store.settlementEntries.all()
   for (let i = entries.length - 1; i >= 0 && !target; i--) {
     const e = entries[i] as SettlementEntry
-    if (e.type !== wanted || e.payoutId !== null || e.transactionId === null || !candidates.has(e.transactionId)) continue
+    if (e.type !== wanted || e.payoutId !== null || e.transactionId === null || !candidates.has(e.transactionId) || taken.has(e.transactionId)) continue
     if (e.merchantId === WELL_KNOWN.merchantId) target = e
     else fallback ??= e
   }

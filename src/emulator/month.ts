@@ -97,9 +97,11 @@ export function buildMonth(op: Operation, advance: (seconds: number) => void, no
   const paid: Paid[] = []
   const summary = { refunds: 0, disputes: 0, payouts: 0 }
   const openDisputes: string[] = []
-  const perDay = Math.ceil(total / days)
   let serial = 0
   for (let day = 0; day < days; day++) {
+    // Spread evenly to the last day (10 a day for 300 over 30 days; 90 over 28 days gives 3 or 4),
+    // so that the last days hold payments no payout has swept yet.
+    const perDay = Math.floor(((day + 1) * total) / days) - Math.floor((day * total) / days)
     const step = Math.floor((DAY - 120) / (perDay + 2))
     for (let n = 0; n < perDay && serial < total; n++) {
       serial += 1
@@ -135,7 +137,8 @@ export function buildMonth(op: Operation, advance: (seconds: number) => void, no
       const [merchantId, disputeId] = (openDisputes.shift() as string).split(' ') as [string, string]
       op('POST', '/simulation', { ResolveDispute: { disputeId, outcome: random() < 0.5 ? 'Won' : 'Lost' } }, merchantId)
     }
-    if (day % 7 === 6) summary.payouts += weeklyPayouts(op, merchantIds)
+    // Weekly, but never on the last day: the month ends with payments, fees and refunds not yet paid out.
+    if (day % 7 === 6 && day < days - 1) summary.payouts += weeklyPayouts(op, merchantIds)
     if (day < days - 1) advance(DAY - step * perDay)
   }
   return {

@@ -246,7 +246,11 @@ async function idList<T>(view: View<T>, records: Iterable<T> | AsyncIterable<T>,
   let id: Column<T> | undefined
   const writer: ListWriter<T> = {
     add(record) {
-      id ??= idColumn(viewColumns(view, { record }).columns)
+      if (!id) {
+        const columns = viewColumns(view, { record }).columns
+        const key = view.idKeyOf?.(columns.map((c) => c.key))
+        id = (key === undefined ? undefined : columns.find((c) => c.key === key)) ?? idColumn(columns)
+      }
       const value = id ? readColumn(id, record) : undefined
       if (value !== undefined && value !== null && value !== '') sink.append(`${sanitize(String(value))}\n`)
     },

@@ -61,6 +61,8 @@ export interface View<T> {
    * type wrapping the resource). Default: the record.
    */
   json?: (record: T) => unknown
+  /** The key of the column `--ids` prints, among the keys of the columns, when it is not the first id column (a fan-out's merchantId comes first). */
+  idKeyOf?: (keys: string[]) => string | undefined
 }
 
 /** Identity, for type inference: `defineView<Order>({ … })`. */

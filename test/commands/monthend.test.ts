@@ -21,8 +21,11 @@ describe('settlement reconcile on the month fixture', () => {
     expect(built.payouts).toBeGreaterThan(0)
     const all = await reconcile('--json')
     expect(all.code, all.stderr).toBe(0)
-    expect(JSON.parse(all.stdout)).toEqual([])
+    const records = JSON.parse(all.stdout)
+    expect(records.filter((r: { record: string }) => r.record === 'difference')).toEqual([])
+    expect(records.at(-1)).toMatchObject({ record: 'summary', matched: true, differences: 0 })
     expect(all.stderr).toMatch(/^Reconciled (\d+) records against (\d+) settlement entries: \1 matched, 0 differences\. AUD: payments /m)
+    expect(all.stderr).toMatch(/^All \d+ records matched \(\d+ settlement entries\)/m)
     const one = await payfac('settlement', 'reconcile', '--currency', 'AUD', '--last', '30d')
     expect(one.code, one.stderr).toBe(0)
   })
@@ -35,7 +38,8 @@ describe('settlement reconcile on the month fixture', () => {
     const built = await month('--mismatch', kind)
     const result = await reconcile('--json')
     expect(result.code, result.stderr).toBe(6)
-    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ kind: difference, reference: built.mismatch.transactionId })])
+    const differences = JSON.parse(result.stdout).filter((r: { record: string }) => r.record === 'difference')
+    expect(differences).toEqual([expect.objectContaining({ kind: difference, reference: built.mismatch.transactionId })])
     expect(result.stderr).toMatch(/: \d+ matched, 1 difference\./)
   })
 
@@ -59,9 +63,13 @@ describe('settlement reconcile on the month fixture', () => {
     await marketplace.json('emulator', 'remove-entry', swept.settlementEntryId)
     const result = await marketplace.payfac('settlement', 'reconcile', '--payout', payout.payoutId, '--json')
     expect(result.code).toBe(6)
-    const [difference] = JSON.parse(result.stdout)
-    expect(difference).toMatchObject({ kind: 'payout-sum', reference: payout.payoutId, merchantId: payout.merchantId })
-    expect(difference.expected).toMatch(/^\d+\.\d{2} AUD$/)
+    const [difference] = JSON.parse(result.stdout).filter((r: { record: string }) => r.record === 'difference')
+    expect(difference).toMatchObject({ kind: 'payout-sum', reference: payout.payoutId, merchantId: payout.merchantId, currency: 'AUD' })
+    expect(difference.expected).toEqual({
+      minorCurrencyUnits: payout.amount.minorCurrencyUnits,
+      currency: 'AUD',
+      decimal: expect.stringMatching(/^\d+\.\d{2}$/),
+    })
   })
 
   it('compares a ledger CSV: all lines match, then one altered line is found', async () => {
@@ -93,9 +101,12 @@ describe('settlement reconcile on the month fixture', () => {
     writeFileSync(file, altered.join('\n'))
     const result = await payfac(...args, '--csv')
     expect(result.code).toBe(6)
-    const rows = result.stdout.trim().split(/\r?\n/)
-    expect(rows).toHaveLength(2)
-    expect(rows[1]).toMatch(new RegExp(`^ledger-amount,${reference},.*0\\.01 AUD \\(ledger line 4\\)`))
+    const rows = result.stdout
+      .trim()
+      .split(/\r?\n/)
+      .filter((row) => row.startsWith('difference,'))
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatch(new RegExp(`^difference,mcht_\\w+,ledger-amount,${reference},AUD,,,\\d+,[\\d.]+,1,0\\.01,,false,ledger line 4 `))
   })
 })
 

@@ -62,3 +62,41 @@ describe('the month fixture', () => {
     expect(control(app, 'POST', '/fixtures/month', { transactions: 0 }).status).toBe(400)
   })
 })
+
+describe('the month fixture for a calendar month', () => {
+  it('fills exactly that month in UTC (every record and entry inside it), then brings the clock back to the present', () => {
+    const app = newApp()
+    const { status, body } = control(app, 'POST', '/fixtures/month', { month: '2026-02', transactions: 90, mismatch: ['missing-entry', 'fee-off-by-cent'] })
+    expect(status, JSON.stringify(body)).toBe(200)
+    expect(body).toMatchObject({ month: '2026-02', from: '2026-02-01T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z', transactions: 90 })
+    const inside = (at: string) => at >= '2026-02-01T00:00:00.000Z' && at < '2026-03-01T00:00:00.000Z'
+    const entries = app.store.settlementEntries.all()
+    expect(entries.length).toBeGreaterThan(180)
+    expect(entries.filter((e) => !inside(e.createdAt))).toEqual([])
+    expect([...app.store.refunds.values()].filter((r) => !inside(r.createdAt))).toEqual([])
+    expect(new Set(entries.map((e) => e.createdAt.slice(0, 10))).size).toBeGreaterThanOrEqual(27)
+    expect(entries.some((e) => e.createdAt.startsWith('2026-02-28'))).toBe(true)
+    expect(app.store.payouts.all().length).toBeGreaterThanOrEqual(3 * 4)
+    expect(app.store.payouts.all().every((p) => inside(p.createdAt))).toBe(true)
+    // Two seeded differences, each on a transaction of its own.
+    expect(body.mismatches.map((m: { kind: string }) => m.kind)).toEqual(['missing-entry', 'fee-off-by-cent'])
+    expect(new Set(body.mismatches.map((m: { transactionId: string }) => m.transactionId)).size).toBe(2)
+    // The clock is back at the present, not at the end of February.
+    expect(Math.abs(app.clock.now().getTime() - Date.parse(START))).toBeLessThan(5_000)
+  })
+
+  it.each([
+    ['the current month', { month: '2026-06' }, /2026-06 is not over yet/],
+    ['a later month', { month: '2027-01' }, /not over yet/],
+    ['a month before the seeded merchants', { month: '2024-12' }, /starts at 2025-01/],
+    ['a month and days', { month: '2026-02', days: 10 }, /month or days, not both/],
+    ['a month that is not one', { month: '2026-13' }, /YYYY-MM/],
+    ['six mismatches', { mismatch: Array(6).fill('missing-entry') }, /mismatch/],
+  ])('refuses %s (400, nothing changed)', (_name, body, message) => {
+    const app = newApp()
+    const answer = control(app, 'POST', '/fixtures/month', body)
+    expect(answer.status).toBe(400)
+    expect(answer.body.message).toMatch(message)
+    expect(app.store.settlementEntries.all()).toHaveLength(0)
+  })
+})

@@ -106,7 +106,15 @@ function month(label?: string) {
 describe('the reconciler over a month with every kind of difference', () => {
   it('reports the same rows, in the same order, with the same counts and summary', () => {
     const { r, rows } = month()
-    expect(rows).toEqual(GOLDEN_ROWS)
+    const money = (m: { decimal: string; currency: string } | null) => (m ? `${m.decimal} ${m.currency}` : null)
+    expect(rows.map((r) => [r.record, r.kind, r.reference, r.merchantId, money(r.amount), money(r.expected), money(r.found), r.count, r.detail])).toEqual(
+      GOLDEN_ROWS,
+    )
+    // Money is minor units with its decimal beside them, exactly.
+    expect(rows[3]).toMatchObject({
+      expected: { minorCurrencyUnits: 2000, currency: 'AUD', decimal: '20.00' },
+      found: { minorCurrencyUnits: 4100, currency: 'AUD', decimal: '41.00' },
+    })
     expect({ entries: r.entries, checked: r.checked, matched: r.matched, differences: r.differences }).toEqual(GOLDEN_COUNTS)
     expect(r.summary()).toBe(GOLDEN_SUMMARY)
   })
@@ -169,63 +177,87 @@ describe('the progress line', () => {
   })
 })
 
-const GOLDEN_ROWS = [
-  { kind: 'duplicate-payment', reference: 't2', expected: '1 entry of 20.00 AUD', found: '2 entries: 20.00 AUD, 21.00 AUD', merchantId: 'mcht_a' },
-  { kind: 'duplicate-fee', reference: 't2', expected: '1 entry of -0.60 AUD', found: '3 entries: -0.60 AUD, -0.61 AUD, -0.62 AUD', merchantId: 'mcht_a' },
-  { kind: 'ledger-amount', reference: 'ord-t2', expected: '20.00 AUD', found: '20.50 AUD (ledger line 3)', merchantId: 'mcht_a' },
-  { kind: 'unexpected-entry', reference: 't4', expected: 'no entry (transaction pending)', found: 'Payment 9.00 AUD', merchantId: 'mcht_a' },
-  { kind: 'not-in-ledger', reference: 't8', expected: 'a ledger line of 4.00 AUD', found: 'none', merchantId: 'mcht_a' },
-  { kind: 'missing-fee', reference: 't9', expected: '-0.05 AUD', found: 'no entry', merchantId: 'mcht_a' },
-  { kind: 'not-in-ledger', reference: 't9', expected: 'a ledger line of 0.00 AUD', found: 'none', merchantId: 'mcht_a' },
-  { kind: 'not-in-ledger', reference: 't10', expected: 'a ledger line of 30.00 AUD', found: 'none', merchantId: 'mcht_a' },
-  { kind: 'payment-amount', reference: 't11', expected: '10.01 AUD', found: '10.00 AUD', merchantId: 'mcht_a' },
-  { kind: 'missing-fee', reference: 't11', expected: '-0.20 AUD', found: 'no entry', merchantId: 'mcht_a' },
-  { kind: 'missing-payment', reference: 't12', expected: '7.00 AUD', found: 'no entry', merchantId: 'mcht_a' },
-  { kind: 'missing-fee', reference: 't12', expected: '-0.07 AUD', found: 'no entry', merchantId: 'mcht_a' },
-  { kind: 'not-in-ledger', reference: 't12', expected: 'a ledger line of 7.00 AUD', found: 'none', merchantId: 'mcht_a' },
-  { kind: 'missing-payment', reference: 't13', expected: '1.00 AUD', found: 'no entry', merchantId: 'mcht_b' },
-  { kind: 'not-in-ledger', reference: 't13', expected: 'a ledger line of 1.00 AUD', found: 'none', merchantId: 'mcht_b' },
-  {
-    kind: 'unexpected-entry',
-    reference: 't14',
-    expected: 'no entry (transaction failed)',
-    found: 'Payment 6.00 AUD, Payment 6.00 AUD, ServiceFee -0.06 AUD',
-    merchantId: 'mcht_a',
-  },
-  { kind: 'duplicate-refund', reference: 'r1', expected: '1 entry of -3.00 AUD', found: '2 entries', merchantId: 'mcht_a' },
-  { kind: 'missing-refund', reference: 'r3', expected: '-0.50 AUD', found: 'no entry', merchantId: 'mcht_b' },
-  {
-    kind: 'payout-sum',
-    reference: 'p1',
-    expected: '7.00 AUD',
-    found: '6.55 AUD (brought forward 0.00 AUD + entries 6.55 AUD − carried forward 0.00 AUD)',
-    merchantId: 'mcht_a',
-  },
-  { kind: 'payout-entry', reference: 'p1', expected: '1 Payout entry of -7.00 AUD', found: '-7.00 AUD, -7.00 AUD', merchantId: 'mcht_a' },
-  {
-    kind: 'unexpected-entry',
-    reference: 't3',
-    expected: 'no transaction paid in the range',
-    found: 'Payment 5.00 NZD, ServiceFee -0.15 NZD',
-    merchantId: 'mcht_b',
-  },
-  { kind: 'unexpected-entry', reference: 't6', expected: 'no transaction paid in the range', found: 'Payment 12.00 AUD', merchantId: null },
-  {
-    kind: 'unexpected-entry',
-    reference: 't7',
-    expected: 'no transaction paid in the range',
-    found: 'Payment 0.10 AUD, ServiceFee -0.10 AUD',
-    merchantId: 'mcht_b',
-  },
-  { kind: 'unexpected-entry', reference: 't15', expected: 'no transaction paid in the range', found: 'Payment 0.00 AUD', merchantId: 'mcht_a' },
-  { kind: 'unexpected-entry', reference: 'r9', expected: 'no refund in the range', found: 'Refund -0.20 NZD, Refund -0.21 NZD', merchantId: 'mcht_b' },
-  {
-    kind: 'ledger-unmatched',
-    reference: 'stray',
-    expected: '1.00 AUD (ledger line 6)',
-    found: 'no transaction or refund with this reference',
-    merchantId: null,
-  },
+// Each row as [record, kind, reference, merchant, amount, expected, found, count, detail], money as
+// `decimal currency`: the differences are those recorded before issue 36 (kinds, references,
+// merchants, order and amounts), now with their money in minor units and the matched entries
+// between them.
+const GOLDEN_ROWS: Array<[string, string, string | null, string | null, string | null, string | null, string | null, number | null, string | null]> = [
+  ['matched', 'payment', 't1', 'mcht_a', '10.00 AUD', null, null, 1, null],
+  ['matched', 'fee', 't1', 'mcht_a', '-0.45 AUD', null, null, 1, null],
+  ['matched', 'ledger', 'ref-t1', 'mcht_a', '10.00 AUD', null, null, 1, 'ledger line 2 (t1)'],
+  ['difference', 'duplicate-payment', 't2', 'mcht_a', null, '20.00 AUD', '41.00 AUD', 2, '2 Payment entries where 1 was expected: 20.00 AUD, 21.00 AUD'],
+  [
+    'difference',
+    'duplicate-fee',
+    't2',
+    'mcht_a',
+    null,
+    '-0.60 AUD',
+    '-1.83 AUD',
+    3,
+    '3 ServiceFee entries where 1 was expected: -0.60 AUD, -0.61 AUD, -0.62 AUD',
+  ],
+  ['difference', 'ledger-amount', 'ord-t2', 'mcht_a', null, '20.00 AUD', '20.50 AUD', null, 'ledger line 3 (t2)'],
+  ['difference', 'unexpected-entry', 't4', 'mcht_a', null, null, '9.00 AUD', 1, 'no entry expected (transaction pending): Payment 9.00 AUD'],
+  ['matched', 'payment', 't8', 'mcht_a', '4.00 AUD', null, null, 1, null],
+  ['difference', 'not-in-ledger', 't8', 'mcht_a', null, '4.00 AUD', null, null, 'no ledger line'],
+  ['matched', 'payment', 't9', 'mcht_a', '0.00 AUD', null, null, 1, null],
+  ['difference', 'missing-fee', 't9', 'mcht_a', null, '-0.05 AUD', null, null, 'no ServiceFee entry'],
+  ['difference', 'not-in-ledger', 't9', 'mcht_a', null, '0.00 AUD', null, null, 'no ledger line'],
+  ['matched', 'payment', 't10', 'mcht_a', '30.50 AUD', null, null, 1, null],
+  ['matched', 'fee', 't10', 'mcht_a', '-0.12 AUD', null, null, 1, null],
+  ['difference', 'not-in-ledger', 't10', 'mcht_a', null, '30.00 AUD', null, null, 'no ledger line'],
+  ['difference', 'payment-amount', 't11', 'mcht_a', null, '10.01 AUD', '10.00 AUD', null, 'Payment entry of another amount'],
+  ['difference', 'missing-fee', 't11', 'mcht_a', null, '-0.20 AUD', null, null, 'no ServiceFee entry'],
+  ['matched', 'ledger', 't11', 'mcht_a', '10.01 AUD', null, null, 1, 'ledger line 5 (t11)'],
+  ['difference', 'missing-payment', 't12', 'mcht_a', null, '7.00 AUD', null, null, 'no Payment entry'],
+  ['difference', 'missing-fee', 't12', 'mcht_a', null, '-0.07 AUD', null, null, 'no ServiceFee entry'],
+  ['difference', 'not-in-ledger', 't12', 'mcht_a', null, '7.00 AUD', null, null, 'no ledger line'],
+  ['difference', 'missing-payment', 't13', 'mcht_b', null, '1.00 AUD', null, null, 'no Payment entry'],
+  ['difference', 'not-in-ledger', 't13', 'mcht_b', null, '1.00 AUD', null, null, 'no ledger line'],
+  [
+    'difference',
+    'unexpected-entry',
+    't14',
+    'mcht_a',
+    null,
+    null,
+    '11.94 AUD',
+    3,
+    'no entry expected (transaction failed): Payment 6.00 AUD, Payment 6.00 AUD, ServiceFee -0.06 AUD',
+  ],
+  ['difference', 'duplicate-refund', 'r1', 'mcht_a', null, '-3.00 AUD', '-6.00 AUD', 2, '2 Refund entries where 1 was expected: -3.00 AUD, -3.00 AUD'],
+  ['matched', 'refund', 'r2', null, '-1.00 AUD', null, null, 1, null],
+  ['matched', 'ledger', 'r2', null, '-1.00 AUD', null, null, 1, 'ledger line 4 (r2)'],
+  ['difference', 'missing-refund', 'r3', 'mcht_b', null, '-0.50 AUD', null, null, 'no Refund entry'],
+  [
+    'difference',
+    'payout-sum',
+    'p1',
+    'mcht_a',
+    null,
+    '7.00 AUD',
+    '6.55 AUD',
+    null,
+    'brought forward 0.00 AUD + entries 6.55 AUD \u2212 carried forward 0.00 AUD',
+  ],
+  [
+    'difference',
+    'payout-entry',
+    'p1',
+    'mcht_a',
+    null,
+    '-7.00 AUD',
+    '-14.00 AUD',
+    2,
+    '2 Payout entries where 1 of -7.00 AUD was expected: -7.00 AUD, -7.00 AUD',
+  ],
+  ['difference', 'unexpected-entry', 't3', 'mcht_b', null, null, '4.85 NZD', 2, 'no transaction paid in the range: Payment 5.00 NZD, ServiceFee -0.15 NZD'],
+  ['difference', 'unexpected-entry', 't6', null, null, null, '12.00 AUD', 1, 'no transaction paid in the range: Payment 12.00 AUD'],
+  ['difference', 'unexpected-entry', 't7', 'mcht_b', null, null, '0.00 AUD', 2, 'no transaction paid in the range: Payment 0.10 AUD, ServiceFee -0.10 AUD'],
+  ['difference', 'unexpected-entry', 't15', 'mcht_a', null, null, '0.00 AUD', 1, 'no transaction paid in the range: Payment 0.00 AUD'],
+  ['difference', 'unexpected-entry', 'r9', 'mcht_b', null, null, '-0.41 NZD', 2, 'no refund in the range: Refund -0.20 NZD, Refund -0.21 NZD'],
+  ['difference', 'ledger-unmatched', 'stray', null, null, '1.00 AUD', null, null, 'ledger line 6: no transaction or refund with this reference'],
 ]
 const GOLDEN_COUNTS = { entries: 32, checked: 15, matched: 2, differences: 26 }
 const GOLDEN_SUMMARY =

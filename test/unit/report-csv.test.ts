@@ -1,10 +1,14 @@
 // The settlement report's CSV as payfac checks and rewrites it (report-csv.ts), and what the
 // download checks make of a body's first bytes (download-checks.ts): pure, with bytes injected.
+import { parse as parseSync } from 'csv-parse/sync'
+import { stringify as stringifySync } from 'csv-stringify/sync'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
 import { AnswerShapeError, checkedDownload, describeStart, guardedBody } from '../../src/cli/files/download-checks.js'
 import { type CsvReportState, checkedCsvPart } from '../../src/cli/range/report-csv.js'
 import { ConnectionError } from '../../src/client/errors.js'
+import { defuseFormula } from '../../src/output/cells.js'
 
 const at = { method: 'GET', path: '/transactions/settlement/report', expected: 'a CSV report', timeoutMs: 5000 }
 const HEADER = 'settlementEntryId,createdAt,type,amountMinorUnits,currency,description\r\n'
@@ -112,6 +116,42 @@ describe.concurrent('download checks', () => {
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error.message).toBe(
       'GET /transactions/settlement/report failed: the connection was lost after 5 bytes of the answer: other side closed; what was received is incomplete',
+    )
+  })
+})
+
+// Every byte a cell can hold, against the rewrite: whatever the service's cells are (line breaks
+// alone or in pairs, quotes, separators, a BOM, a leading = + - @ tab or CR) and however it quotes
+// them, ends its lines or cuts its chunks, csv-parse reads back exactly those cells from what payfac
+// writes, the defused ones with their leading '. (issue 36: "-x\n=1+1" used to come out unquoted.)
+describe('the report CSV rewritten, for any cell (property)', () => {
+  const EMULATOR_HEADER =
+    'settlementEntryId,createdAt,availableOn,merchantId,type,amountMinorUnits,amount,currency,transactionId,orderId,refundId,payoutId,description'.split(',')
+  const piece = fc.constantFrom('\r', '\n', '\r\n', '"', ',', ';', '\t', '\uFEFF', '=', '+', '-', '@', ' ', 'a', 'Z', '1', '0', '.', 'é', '€', "'")
+  const cell = fc.oneof(fc.string({ unit: piece, maxLength: 8 }), fc.constantFrom('-12.50', '+3', '-x\n=1+1', '@x\r=2+2', '=HYPERLINK("x")', ''))
+
+  it('parses back to the cells the service sent, defused ones with their leading quote', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.string({ unit: piece, minLength: 1, maxLength: 6 }), { maxLength: 2 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('\r\n', '\n'),
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 64 }),
+        fc.infiniteStream(cell),
+        async (extra, rowSeeds, lineEnd, quoteAll, bom, chunk, cells) => {
+          const header = [...EMULATOR_HEADER, ...extra.filter((name) => !EMULATOR_HEADER.includes(name))]
+          const rows = rowSeeds.map(() => header.map(() => cells.next().value as string))
+          const sent = `${bom ? '\uFEFF' : ''}${stringifySync([header, ...rows], { record_delimiter: lineEnd, quote_record_delimiter: true, quoted: quoteAll })}`
+          const out: Buffer[] = []
+          for await (const b of checkedCsvPart(bytes(sent, chunk), at, {})) out.push(b)
+          const written = Buffer.concat(out).toString('utf8')
+          const read = parseSync(written, { bom: true }) as string[][]
+          expect(read).toEqual([header, ...rows].map((row) => row.map(defuseFormula)))
+        },
+      ),
+      { numRuns: 300 },
     )
   })
 })

@@ -51,7 +51,8 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
     const journal = await BulkJournal.open(file, configDir, identity, x.checked.digest)
     const workers = new Workers((x.host.flags.concurrency as number | undefined) ?? 4)
     const client = await x.host.client((event) => workers.slowDown(event.waitMs))
-    const results = await Results.open(x.host.flags.out as string | undefined, Boolean(x.host.flags.json || x.host.flags.jsonl))
+    const f = x.host.flags
+    const results = await Results.open(f.out as string | undefined, f.csv ? 'csv' : f.json || f.jsonl ? 'jsonl' : undefined)
     const progress = bulkProgress(x.checked.rows)
     const { watchInterrupts } = await import('../flows/interrupt.js')
     const interrupts = watchInterrupts()

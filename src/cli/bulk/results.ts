@@ -34,8 +34,9 @@ export class Results {
     private readonly format: 'csv' | 'jsonl',
   ) {}
 
-  static async open(out: string | undefined, json: boolean): Promise<Results> {
-    const results = new Results(out, out ? (out.toLowerCase().endsWith('.jsonl') ? 'jsonl' : 'csv') : json ? 'jsonl' : 'csv')
+  /** `format` as the flags ask (--csv; --json or --jsonl); without one, FILE's name decides (`.jsonl`), else CSV. */
+  static async open(out: string | undefined, format: 'csv' | 'jsonl' | undefined): Promise<Results> {
+    const results = new Results(out, format ?? (out?.toLowerCase().endsWith('.jsonl') ? 'jsonl' : 'csv'))
     if (results.format === 'csv') {
       const { stringify } = await import('csv-stringify/sync')
       results.stringify = (rows) => stringify(rows)

@@ -69,6 +69,14 @@ function refuseCommandLineRowFlags(host: BulkHost): void {
       'Make a deliberate repeat of one row as its own command with --again',
     )
   }
+  // The results are one line a row in fixed columns: a flag that shapes printed records would be ignored.
+  const shaping = (['query', 'ids', 'columns', 'wide'] as const).find((name) => host.flags[name] !== undefined && host.flags[name] !== false)
+  if (shaping) {
+    throw new UsageError(
+      `--${shaping} does not go with --from-file: the results are one line a row (line,status,id,errorCode,message)`,
+      'Leave it out; --csv, --json or --jsonl choose the results format',
+    )
+  }
   if (host.flags.data !== undefined)
     throw new UsageError('--data does not go with --from-file: each row is the flags of one request', 'Put the fields in columns named after the flags')
   const given = Object.entries(host.args).find(([, value]) => value !== undefined)

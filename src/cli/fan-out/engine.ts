@@ -6,6 +6,7 @@ import { RefusedError, UsageError } from '../errors/index.js'
 import { checkPrefix } from '../flags/index.js'
 import { readDataText } from '../files/input.js'
 import { sanitizeLine } from '../../output/sanitize.js'
+import { isIdColumn } from '../../output/table.js'
 
 export const DEFAULT_FAN_OUT_CONCURRENCY = 4
 
@@ -58,6 +59,8 @@ export function withMerchantColumn<R>(view: View<R>): View<R> {
   const add = (columns: Column<R>[]) => (columns.some((c) => c.key === 'merchantId') ? columns : [column, ...columns])
   return {
     ...view,
+    // --ids prints each record's own id, not the merchant it came from (unless it has no other).
+    idKeyOf: view.idKeyOf ?? ((keys) => keys.find((key) => key !== 'merchantId' && isIdColumn({ key, header: key }))),
     columns: add(view.columns),
     ...(view.detail ? { detail: add(view.detail) } : {}),
     ...(view.fromSample

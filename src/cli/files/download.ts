@@ -32,6 +32,29 @@ export function checkedStream(source: Readable, kind: DownloadKind, at: { method
   return Readable.from(checkedDownload(source, kind, at))
 }
 
+/** The output flags a command that writes a file of the service's (a PDF, a zip) cannot honour. */
+interface DataFlags {
+  csv?: boolean | undefined
+  query?: string | undefined
+  ids?: boolean | undefined
+  columns?: string | undefined
+  wide?: boolean | undefined
+}
+
+/**
+ * Refuses, before anything is sent, a flag that shapes printed records on a command whose output is
+ * a file of the service's (`what`: "a PDF"): it would be silently ignored. `--json` and `--jsonl`
+ * are kept: they make a failure one JSON line on stderr, as everywhere.
+ */
+export function refuseRecordFlags(f: DataFlags, what: string): void {
+  const given = (['csv', 'query', 'ids', 'columns', 'wide'] as const).find((name) => f[name] !== undefined && f[name] !== false)
+  if (given === undefined) return
+  throw new UsageError(
+    `--${given} shapes printed records, and this command writes ${what} as the service sends it`,
+    `Leave out --${given}; --json still makes an error one JSON line on stderr`,
+  )
+}
+
 /**
  * A download delivered: saved atomically to `out` (saying "Saved N bytes to FILE" on stderr), or
  * without --out sent to stdout (streamToStdout).

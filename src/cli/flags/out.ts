@@ -5,6 +5,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { UsageError } from '../errors/index.js'
 import { outTarget } from '../files/out-target.js'
+import { checkReportOut } from '../range/report-output.js'
 
 export function checkOutPath(input: string, flag = '--out'): string {
   outTarget(input, flag)
@@ -29,4 +30,13 @@ function notAFormat(input: string): string {
     `-o is --out here, a file to write, and "${input}" looks like a format`,
     `For the format, give --output ${input}; for a file of that name, give ./${input}`,
   )
+}
+
+/**
+ * `--out` of `settlement report`: a file as above, or, for the marketplace fan-out, a name
+ * pattern with {merchantId} or a folder (one file per merchant; range/report-output.ts judges the
+ * combination with the other flags before anything is sent).
+ */
+export function reportOutFlag(description: string) {
+  return Flags.string({ char: 'o', description, parse: async (input) => checkReportOut(notAFormat(input)) })
 }

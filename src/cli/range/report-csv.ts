@@ -47,6 +47,17 @@ export function csvLibraries(): Promise<Libraries> {
   return libraries
 }
 
+/**
+ * How a header or a rewritten row is written: with the report's line end, and quoted wherever a
+ * reader could take a cell apart. csv-stringify quotes a lone CR or LF only when told to once a
+ * record delimiter is named (it then looks for that delimiter alone), so `quote_record_delimiter`
+ * is set; a cell that begins with a BOM is quoted too, so that a reader that drops a BOM at the
+ * start of the file never eats a cell's own.
+ */
+export function rowOptions(lineEnd: '\r\n' | '\n'): Record<string, unknown> {
+  return { record_delimiter: lineEnd, quote_record_delimiter: true, quoted_match: /^\uFEFF/, eof: true }
+}
+
 const QUOTE = 0x22
 const COMMA = 0x2c
 const LF = 0x0a
@@ -85,7 +96,7 @@ interface Scan {
  * Cuts the record starting at `start` (up to and with its LF outside quotes); returns the index
  * after it, or -1 when `buf` ends first.
  */
-function scanRecord(buf: Buffer, start: number, createdAt: number, scan: Scan): number {
+function scanRecord(buf: Buffer, start: number, createdAt: number, scan: Scan, crlf?: boolean): number {
   const n = buf.length
   let i = start
   let field = 0
@@ -128,6 +139,10 @@ function scanRecord(buf: Buffer, start: number, createdAt: number, scan: Scan): 
     field++
     if (buf[i] === LF) {
       scan.fields = field
+      // A row whose line end is not the header's is written again with the header's: a reader
+      // that takes its line end from the first line would otherwise read a CR into the last cell,
+      // or run two rows into one.
+      if (crlf !== undefined && crlf !== (end === i - 1)) scan.risky = true
       return i + 1
     }
     i++
@@ -216,7 +231,7 @@ export async function* checkedCsvPart(
     state.header = cells
     state.lineEnd = record.length >= 2 && record[record.length - 2] === CR && record[record.length - 1] === LF ? '\r\n' : '\n'
     state.createdAt = cells.indexOf('createdAt')
-    return Buffer.from(stringify([cells.map(defuseFormula)], { record_delimiter: state.lineEnd }), 'utf8')
+    return Buffer.from(stringify([cells.map(defuseFormula)], rowOptions(state.lineEnd)), 'utf8')
   }
 
   /** A row that is not plainly clean, parsed and written again with its cells defused. */
@@ -224,7 +239,8 @@ export async function* checkedCsvPart(
     const width = (state.header as string[]).length
     let records: string[][]
     try {
-      records = parse(record, { bom: false, max_record_size: MAX_RECORD_BYTES })
+      // Its own line end (CRLF or LF) ends it; a CR anywhere else is a character of its cell.
+      records = parse(record, { bom: false, max_record_size: MAX_RECORD_BYTES, record_delimiter: ['\r\n', '\n'] })
     } catch (error) {
       throw refuse(`row ${row} of the report is not CSV (${(error as Error).message.split('\n')[0]})`)
     }
@@ -233,7 +249,7 @@ export async function* checkedCsvPart(
     }
     const cells = records[0] as string[]
     return {
-      text: Buffer.from(stringify([cells.map(defuseFormula)], { record_delimiter: state.lineEnd }), 'utf8'),
+      text: Buffer.from(stringify([cells.map(defuseFormula)], rowOptions(state.lineEnd as '\r\n' | '\n')), 'utf8'),
       createdAt: cells[state.createdAt ?? -1],
     }
   }
@@ -249,7 +265,7 @@ export async function* checkedCsvPart(
     }
     let start = 0
     while (start < buf.length) {
-      const end = scanRecord(buf, start, headerDone ? (state.createdAt ?? -1) : -1, scan)
+      const end = scanRecord(buf, start, headerDone ? (state.createdAt ?? -1) : -1, scan, headerDone ? state.lineEnd === '\r\n' : undefined)
       if (end < 0) break
       const record = buf.subarray(start, end)
       const from = start

@@ -55,10 +55,12 @@ export async function reportStream(
   parts: DateRange[],
   format: 'csv' | 'json',
   timeoutMs: number,
+  /** One merchant's, in a fan-out (its Merchant-Id). */
+  call?: CallOptions,
 ): Promise<Readable> {
   const settlement = client.transactions.settlement
   const at: StreamAt = { method: 'GET', path: REPORT_PATH, timeoutMs, expected: format === 'csv' ? 'a CSV report' : 'a JSON report' }
-  const send = (q: SettlementQuery) => (format === 'csv' ? settlement.report(q, 'csv') : settlement.report(q, 'json-stream'))
+  const send = (q: SettlementQuery) => (format === 'csv' ? settlement.report(q, 'csv', call) : settlement.report(q, 'json-stream', call))
   if (format === 'csv') {
     const loading = csvLibraries()
     loading.catch(() => undefined)

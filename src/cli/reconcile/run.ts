@@ -1,9 +1,11 @@
 // Runs a reconciliation against the service: the entries of the range (or of one payout) are
 // walked page by page into the index, then transactions, refunds and payouts stream past it.
-// Yields differences as they are found; the Reconciler holds the counts and totals for the summary.
+// Yields differences and matched entries as they are found; the Reconciler holds the counts and
+// totals for the summary.
 import type { CallOptions, PayfacClient } from '../../client/index.js'
-import type { Difference, Reconciler } from './engine.js'
+import type { Reconciler } from './engine.js'
 import type { LedgerBook } from './ledger.js'
+import type { ReconcileRecord } from './records.js'
 
 export interface ReconcileScope {
   currency: string
@@ -20,11 +22,15 @@ type Loose = Record<string, unknown>
 /** Says how far the run is; the text is made only when it is shown. */
 export type Progress = (text: () => string) => void
 
-/** A progress line on stderr, rewritten in place at most every 100 ms; only when stderr is a terminal. */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): Progress & { done(): void } {
+/**
+ * A progress line on stderr, rewritten in place at most every 100 ms; only when stderr is a
+ * terminal and `wanted` (not while records are printed on the same terminal: the line would run
+ * into them).
+ */
+export function terminalProgress(stream: NodeJS.WriteStream = process.stderr, wanted = true): Progress & { done(): void } {
   let last = 0
   const show = ((text: () => string) => {
-    if (!stream.isTTY || Date.now() - last < 100) return
+    if (!wanted || !stream.isTTY || Date.now() - last < 100) return
     last = Date.now()
     stream.write(`\r\x1b[2K${text()}`)
   }) as Progress & { done(): void }
@@ -40,7 +46,7 @@ export async function* reconcile(
   engine: Reconciler,
   call?: CallOptions,
   progress: Progress = () => {},
-): AsyncGenerator<Difference> {
+): AsyncGenerator<ReconcileRecord> {
   const range = scope.from && scope.to ? { createdAfter: scope.from.toISOString(), createdBefore: scope.to.toISOString() } : undefined
   const settlement = client.transactions.settlement
   const entryQuery = scope.payoutId ? { payoutId: scope.payoutId } : { currency: scope.currency, ...range }

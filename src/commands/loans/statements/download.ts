@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { ApiCommand } from '../../../cli/base-command.js'
 import { outputFormatFlag } from '../../../cli/flags/index.js'
-import { checkedStream, idleTimeoutMs, saveStream, streamToStdout } from '../../../cli/files/download.js'
+import { checkedStream, idleTimeoutMs, refuseRecordFlags, saveStream, streamToStdout } from '../../../cli/files/download.js'
 import { outFlag } from '../../../cli/flags/out.js'
 import { UsageError } from '../../../cli/errors/index.js'
 import { checkIdText } from '../../../cli/validate/index.js'
@@ -13,7 +13,8 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
   static override description =
     'The zip holds the statement as CSV, PDF or XML. With --out it is written to a temporary file beside the target and ' +
     'renamed into place only when complete; without --out it goes to stdout, which is refused on a terminal. An answer that is not ' +
-    'a zip (a local file header first, the end record last), that breaks off, or that brings less than 1 KiB within --timeout is exit 7.'
+    'a zip (a local file header first, the end record last), that breaks off, or that brings less than 1 KiB within --timeout is exit 7. ' +
+    '--csv, --query, --ids, --columns and --wide shape printed records and are refused (exit 2); --json makes an error one JSON line.'
 
   static override examples = [
     '<%= config.bin %> loans statements download lstmt_LocalStmt2024-12 --out statement.zip',
@@ -33,6 +34,7 @@ export default class LoansStatementsDownload extends ApiCommand<typeof LoansStat
 
   async run() {
     const { out } = this.flags
+    refuseRecordFlags(this.flags, 'a zip')
     // Refused before anything is sent: a zip on a terminal is of no use to anyone.
     if (!out && process.stdout.isTTY)
       throw new UsageError('The statement zip is binary and stdout is a terminal', 'Give --out <file>, or redirect stdout to a file')
