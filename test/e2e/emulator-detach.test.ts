@@ -101,8 +101,8 @@ describe('emulator start --detach, status, wait, stop', () => {
     const waited = await payfac(config, 'emulator', 'wait')
     expect([waited.code, waited.stdout]).toEqual([0, `http://127.0.0.1:${port}\n`])
     // The namespace was made before start returned.
-    const namespaces = await fetch(`${details.baseUrl}/__emulator/namespaces`).then((r) => r.json())
-    expect(namespaces.map((ns: { name: string }) => ns.name)).toContain('ci-7')
+    const namespaces = (await fetch(`${details.baseUrl}/__emulator/namespaces`).then((r) => r.json())) as Array<{ name: string }>
+    expect(namespaces.map((ns) => ns.name)).toContain('ci-7')
 
     const stopped = await payfac(config, 'emulator', 'stop', '--json')
     expect(stopped.code, stopped.stderr).toBe(0)

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { ACTIONS, AnyObject } from '../schemas/index.js'
 import * as schemas from '../schemas/index.js'
-import { type Operation, NAMES, NOT_SHOWN, NOT_SHOWN_OBJECT, apiErrorSchema, operations, tags } from './operations.js'
+import { type Operation, NAMES, NOT_SHOWN, NOT_SHOWN_OBJECT, ONE_OF, apiErrorSchema, operations, tags } from './operations.js'
 
 export interface Server {
   url: string
@@ -88,6 +88,12 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
           description: 'The service refused or failed the request. Fields of ApiError, error codes and the status of each rule: not shown by the contract.',
           content: { 'application/json': { schema: { $ref: `${REF}ApiError` } } },
         },
+        PayloadTooLarge: {
+          description:
+            'The request body is over a size limit (the contract publishes none; the emulator: a JSON body of 1 MB, a multipart upload of 12 MB, ' +
+            'a string of 65 536 characters, 20 000 values). An ApiError body.',
+          content: { 'application/json': { schema: { $ref: `${REF}ApiError` } } },
+        },
       },
       securitySchemes: {
         bearer: {
@@ -127,6 +133,8 @@ function operationObject(op: Operation, names: Components): Json {
     responses: {
       '200': answer(op, names),
       ...Object.fromEntries(ERROR_STATUSES.map((status) => [status, { $ref: '#/components/responses/ApiError' }])),
+      // Not among the contract's statuses, but what the emulator answers to a body over its limits.
+      ...(op.body ? { '413': { $ref: '#/components/responses/PayloadTooLarge' } } : {}),
     },
     ...(op.maturity ? { 'x-maturity': op.maturity } : {}),
     'x-payfac-client': op.client,
@@ -193,7 +201,10 @@ class Components {
       id: 'ApiError',
       description: 'The error body. Its fields are not shown by the contract; these are the ones real answers carry, and more may come.',
     })
-    for (const [schema, id] of NAMES) this.add(schema, id)
+    for (const [schema, id] of NAMES) {
+      this.add(schema, id)
+      if (ONE_OF.has(id)) this.envelopes.add(id)
+    }
     // In name order, so that a schema exported under two names gets the first (`Date` is DateOnly's other name).
     const exported = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     for (const [id, schema] of exported) if (schema instanceof z.ZodType && id !== 'Date') this.add(schema, id)
@@ -223,10 +234,18 @@ class Components {
   }
 
   toJson(): Record<string, Json> {
-    const out = z.toJSONSchema(this.registry, { metadata: this.registry, uri: (id) => `${REF}${id}`, io: 'input', unrepresentable: 'any' }).schemas as Record<
-      string,
-      Json
-    >
+    const out = z.toJSONSchema(this.registry, {
+      metadata: this.registry,
+      uri: (id) => `${REF}${id}`,
+      io: 'input',
+      unrepresentable: 'any',
+      // What a schema says of itself (`.meta()`: a description, a format) is kept beside the names.
+      override: ({ zodSchema, jsonSchema }) => {
+        const own = z.globalRegistry.get(zodSchema)
+        if (own?.description !== undefined && jsonSchema.description === undefined) jsonSchema.description = own.description
+        if (typeof own?.format === 'string' && jsonSchema.format === undefined) jsonSchema.format = own.format
+      },
+    }).schemas as Record<string, Json>
     for (const [id, schema] of Object.entries(out)) {
       delete schema.$schema
       delete schema.$id
