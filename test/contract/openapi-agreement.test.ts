@@ -13,7 +13,7 @@ import type { RunningEmulator } from '../../src/emulator/index.js'
 import { KEYS } from '../emulator/helpers.js'
 import { aud, call, startTestEmulator } from '../emulator/integrators-helpers.js'
 import { useRecordingServer } from '../helpers/command-harness.js'
-import type { RecordedRequest } from '../helpers/recording-server.js'
+import type { RecordedRequest, ScriptedAnswer } from '../helpers/recording-server.js'
 
 const BUILT = join(resolve(__dirname, '../..'), 'dist/openapi.json')
 if (!existsSync(BUILT)) throw new Error('dist/openapi.json is missing: run npm run build first')
@@ -114,7 +114,7 @@ describe('the loan entries report', () => {
 })
 
 describe('what payfac sends: every query parameter is declared and passes the document’s schema', () => {
-  const { cli, server } = useRecordingServer((request) =>
+  const { cli, server } = useRecordingServer((request): ScriptedAnswer =>
     request.path === '/transactions/settlement/report'
       ? { status: 200, headers: { 'content-type': 'text/csv' }, body: 'settlementEntryId,createdAt,type,amountMinorUnits,currency\r\n' }
       : { status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } },
