@@ -114,10 +114,11 @@ describe('the loan entries report', () => {
 })
 
 describe('what payfac sends: every query parameter is declared and passes the document’s schema', () => {
-  const { cli, server } = useRecordingServer((request): ScriptedAnswer =>
-    request.path === '/transactions/settlement/report'
-      ? { status: 200, headers: { 'content-type': 'text/csv' }, body: 'settlementEntryId,createdAt,type,amountMinorUnits,currency\r\n' }
-      : { status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } },
+  const { cli, server } = useRecordingServer(
+    (request): ScriptedAnswer =>
+      request.path === '/transactions/settlement/report'
+        ? { status: 200, headers: { 'content-type': 'text/csv' }, body: 'settlementEntryId,createdAt,type,amountMinorUnits,currency\r\n' }
+        : { status: 200, body: [], headers: { 'Page-Count': '0', 'Total-Record-Count': '0' } },
   )
 
   it.each([

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { ACTIONS, AnyObject } from '../schemas/index.js'
 import * as schemas from '../schemas/index.js'
+import { EXAMPLES, type OperationExample } from './examples.js'
 import { type Operation, NAMES, NOT_SHOWN, NOT_SHOWN_OBJECT, ONE_OF, apiErrorSchema, operations, tags } from './operations.js'
 
 export interface Server {
@@ -109,16 +110,27 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
 }
 
 function operationObject(op: Operation, names: Components): Json {
-  const parameters: Json[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
+  const example = EXAMPLES[op.operationId]
+  const given = example ? exampleValues(op, example) : { path: {}, query: new URLSearchParams() }
+  const parameters: Json[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    ...(given.path[m[1] as string] !== undefined ? { example: given.path[m[1] as string] } : {}),
+  }))
   for (const [name, param] of Object.entries(op.query ?? {})) {
     const repeat = param.schema instanceof z.ZodArray
+    const schema = inline(param.schema)
+    const values = given.query.getAll(name)
     parameters.push({
       name,
       in: 'query',
       required: param.required ?? false,
       ...(param.description ? { description: param.description } : {}),
-      schema: inline(param.schema),
+      schema,
       ...(repeat ? { style: 'form', explode: true } : {}),
+      ...(values.length > 0 ? { example: repeat ? values : typed(schema, values[0] as string) } : {}),
     })
   }
   parameters.push(...Object.keys(CONTEXT_HEADERS).map((key) => ({ $ref: `#/components/parameters/${key}` })))
@@ -129,9 +141,9 @@ function operationObject(op: Operation, names: Components): Json {
     summary: op.summary,
     ...(description ? { description } : {}),
     parameters,
-    ...(op.body ? { requestBody: requestBody(op, names) } : {}),
+    ...(op.body ? { requestBody: withExample(requestBody(op, names), example?.request) } : {}),
     responses: {
-      '200': answer(op, names),
+      '200': withExample(answer(op, names), example?.answer),
       ...Object.fromEntries(ERROR_STATUSES.map((status) => [status, { $ref: '#/components/responses/ApiError' }])),
       // Not among the contract's statuses, but what the emulator answers to a body over its limits.
       ...(op.body ? { '413': { $ref: '#/components/responses/PayloadTooLarge' } } : {}),
@@ -265,6 +277,29 @@ class Components {
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   }
+}
+
+/** The path and query parameters of an operation's example (the path it was sent to). */
+function exampleValues(op: Operation, example: OperationExample): { path: Record<string, string>; query: URLSearchParams } {
+  const url = new URL(example.path, 'http://example.invalid')
+  const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string)
+  const match = new RegExp(`^${op.path.replace(/\{\w+\}/g, '([^/]+)')}$`).exec(url.pathname)
+  const path = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]))
+  return { path, query: url.searchParams }
+}
+
+/** A query value as its schema types it (the document's example of a number is a number). */
+function typed(schema: Json, value: string): unknown {
+  if (schema.type === 'integer' || schema.type === 'number') return Number(value)
+  if (schema.type === 'boolean') return value === 'true'
+  return value
+}
+
+/** The JSON content of a request body or an answer, with its example (when there is one). */
+function withExample(body: Json, example: unknown): Json {
+  const json = (body.content as Record<string, Json> | undefined)?.['application/json']
+  if (example === undefined || !json) return body
+  return { ...body, content: { ...(body.content as Json), 'application/json': { ...json, example } } }
 }
 
 /** A parameter's schema, inline. */
