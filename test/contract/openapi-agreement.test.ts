@@ -211,3 +211,21 @@ describe('413 where the emulator answers it', () => {
     expect(problems(answerSchema('POST', '/orders', '413'), big.body)).toEqual([])
   })
 })
+
+describe('what Redocly’s recommended rules found (its lint is run by hand: docs/emulator.md)', () => {
+  it('no oneOf or anyOf of fewer than two schemas, and a licence with an SPDX identifier', () => {
+    const lonely: string[] = []
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}[${i}]`))
+      else if (value && typeof value === 'object') {
+        for (const [key, v] of Object.entries(value)) {
+          if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(v) && v.length < 2) lonely.push(`${at}.${key}`)
+          if (key !== 'example') walk(v, `${at}.${key}`)
+        }
+      }
+    }
+    walk(doc, '$')
+    expect(lonely).toEqual([])
+    expect(doc.info.license).toMatchObject({ name: expect.any(String), identifier: expect.any(String) })
+  })
+})

@@ -67,6 +67,9 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
         'Made by payfac from the zod schemas of its embedded client, never by hand. Request schemas are strict, ' +
         'answer schemas open (the service adds fields without notice). Where the contract does not show a shape, the ' +
         'schema says so and stays open. Actions and variants are single-key envelopes: the key names the action.',
+      // The terms of the payfac package this document comes with: UNLICENSED in package.json, no
+      // licence granted; SPDX says that as NONE. (The contract publishes no licence of its own.)
+      license: { name: 'UNLICENSED: no licence granted (the payfac package)', identifier: 'NONE' },
     },
     servers: options.servers ?? CONTRACT_SERVERS,
     security: [{ bearer: [] }],
@@ -263,7 +266,9 @@ class Components {
       delete schema.$id
       // Each variant has its own single required key and no other: exactly one matches.
       if (this.envelopes.has(id) && Array.isArray(schema.anyOf)) {
-        schema.oneOf = schema.anyOf
+        // One action alone is its own schema (a oneOf of one says nothing and linters flag it).
+        if (schema.anyOf.length === 1) Object.assign(schema, schema.anyOf[0])
+        else schema.oneOf = schema.anyOf
         delete schema.anyOf
         schema.description = 'A single-key envelope: the key names the action or variant, its value holds the fields.'
       }
