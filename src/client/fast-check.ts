@@ -111,8 +111,13 @@ function plan(schema: Schema): Plan {
   switch (def.type) {
     case 'string':
       return withChecks({ t: 'string' }, def, stringCheck)
-    case 'number':
-      return withChecks({ t: 'number' }, def, numberCheck)
+    case 'number': {
+      // z.int(), z.int32() …: their format is on the schema itself, not among its checks.
+      const own = def as Def & Partial<CheckDef>
+      const format = own.check === 'number_format' ? [numberCheck(own as CheckDef)] : []
+      const checks = [...format, ...(def.checks ?? []).map((c) => numberCheck(c._zod.def))]
+      return checks.length === 0 ? { t: 'number' } : { t: 'number', checks }
+    }
     case 'boolean':
     case 'null':
       return plain(def, { t: def.type })

@@ -156,7 +156,15 @@ export async function waitForUrl(baseUrl: string, namespace: string | undefined,
   const controlToken = process.env.PAYFAC_EMULATOR_TOKEN?.trim() || undefined
   for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
     const left = deadline - Date.now()
-    if (await emulatorAnswers(baseUrl, { namespace: namespace ?? null, controlToken, timeoutMs: Math.max(1, Math.min(left, 2000)) })) return
+    const answered = await emulatorAnswers(baseUrl, { namespace: namespace ?? null, controlToken, timeoutMs: Math.max(1, Math.min(left, 2000)) })
+    if (answered === 'ready') return
+    // Something else answers there: waiting longer will not make it an emulator.
+    if (answered !== 'silent') {
+      throw new UnavailableError(
+        `Something answers at ${baseUrl}, but not as a payfac emulator (GET /__emulator answered ${answered.other})`,
+        'Check --base-url and PAYFAC_BASE_URL, or start one with payfac emulator start --detach',
+      )
+    }
     if (Date.now() >= deadline) {
       throw new UnavailableError(
         `No emulator answered at ${baseUrl} within ${Math.round(timeoutMs / 1000)} s`,

@@ -94,15 +94,23 @@ export async function askShutdown(record: EmulatorRecord, timeoutMs = 5000): Pro
   return answer?.status === 202 && (answer.body as { stopping?: unknown } | null)?.stopping === true
 }
 
-/** True when an emulator's control plane answers at `baseUrl` (in `namespace`, which it then makes). */
+/**
+ * Whether an emulator's control plane answers at `baseUrl` (in `namespace`, which it then makes):
+ * `ready` (it answers, or it refuses for want of its control token, which only an emulator does),
+ * `silent` (nothing answers yet, or a gateway in front says it is not up: 5xx), or the status of
+ * something else that answers there.
+ */
 export async function emulatorAnswers(
   baseUrl: string,
   options: { namespace?: string | null; controlToken?: string | undefined; timeoutMs: number },
-): Promise<boolean> {
+): Promise<'ready' | 'silent' | { other: number }> {
   const headers: Record<string, string> = {}
   if (options.namespace) headers[NAMESPACE_HEADER] = options.namespace
   if (options.controlToken) headers[CONTROL_TOKEN_HEADER] = options.controlToken
   const answer = await request(`${baseUrl.replace(/\/+$/, '')}/__emulator`, { headers, timeoutMs: options.timeoutMs })
-  const body = answer?.body as { namespace?: unknown } | null | undefined
-  return answer?.status === 200 && typeof body?.namespace === 'string'
+  if (answer === undefined || answer.status >= 500) return 'silent'
+  const body = answer.body as { namespace?: unknown; errorCode?: unknown } | null
+  if (answer.status === 200 && typeof body?.namespace === 'string') return 'ready'
+  if ((answer.status === 401 || answer.status === 403) && /^control_token_/.test(String(body?.errorCode))) return 'ready'
+  return { other: answer.status }
 }

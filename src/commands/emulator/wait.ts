@@ -16,7 +16,8 @@ export default class EmulatorWait extends ApiCommand<typeof EmulatorWait> {
   static override examples = [
     '<%= config.bin %> emulator wait',
     '<%= config.bin %> emulator wait --timeout 2m',
-    '<%= config.bin %> emulator wait --base-url http://127.0.0.1:4011 --namespace ci-run-42',
+    '<%= config.bin %> emulator wait --port 4011',
+    'PAYFAC_BASE_URL=http://emulator:4010 <%= config.bin %> emulator wait --namespace ci-run-42',
   ]
 
   static override flags = {
