@@ -53,7 +53,11 @@ export function emulatorStartFlags() {
     fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
     seed: Flags.string({ description: 'Seed of the random draws of standing fault rules, so that a run can be repeated.' }),
     'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
-    strict: Flags.boolean({ description: 'Refuse request fields the emulator does not know (400), instead of accepting and reporting them.', default: false }),
+    strict: Flags.boolean({
+      description:
+        'Hold requests to the contract: refuse fields the emulator does not know and decimal item quantities (400), instead of accepting and reporting them.',
+      default: false,
+    }),
     'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
     'allow-remote-webhooks': Flags.boolean({
       description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).',

@@ -11,7 +11,7 @@ export default class EmulatorStart extends PayfacCommand<typeof EmulatorStart> {
     'Ctrl-C (SIGINT) or SIGTERM. It starts with the same marketplace, merchant, sub-merchant and keys every time, ' +
     'which the built-in `local` profile uses. With --state the state is kept in a JSON file across restarts. ' +
     'With --json the first line on stdout is one JSON object with the base URL, the seeded ids and the credentials. ' +
-    'With --fixtures the given records are added to the seed (and again on every reset). With --strict, request fields it does not know are refused (400) instead of accepted and reported. ' +
+    'With --fixtures the given records are added to the seed (and again on every reset). With --strict, request fields it does not know and decimal item quantities are refused (400) instead of accepted and reported. ' +
     'With --detach it runs in the background and the command returns once it answers, printing `export PAYFAC_BASE_URL=…`; ' +
     '`payfac emulator status`, `wait` and `stop` find it again (a second --detach on the same port is exit 6). ' +
     'The control plane is at /__emulator (see `payfac emulator state`, `requests`, `deliveries`). ' +
