@@ -73,7 +73,7 @@ export function emulatorStartFlags() {
       default: false,
     }),
     'log-file': Flags.string({
-      description: 'With --detach: append its output here (default: <port>.log in the emulators folder of the config folder).',
+      description: 'With --detach: append its output here (default: <port>.log, or <run id>.log with --port 0, in the emulators folder of the config folder).',
       dependsOn: ['detach'],
     }),
     namespace: Flags.string({
