@@ -90,8 +90,13 @@ function plan(schema: Schema): Plan {
   switch (def.type) {
     case 'string':
       return withChecks({ t: 'string' }, def.checks, stringCheck)
-    case 'number':
-      return withChecks({ t: 'number' }, def.checks, numberCheck)
+    case 'number': {
+      // z.int(), z.int32() …: their format is on the schema's own definition, not among its checks.
+      const format = 'check' in def && def.check === 'number_format' ? (def as z.core.$ZodNumberFormatDef) : undefined
+      const own = format ? [numberCheck(format)] : []
+      const checks = [...own, ...(def.checks ?? []).map((c) => numberCheck((c as Check)._zod.def))]
+      return checks.length === 0 ? { t: 'number' } : { t: 'number', checks }
+    }
     case 'boolean':
     case 'null':
       return plain(def.checks, { t: def.type })

@@ -10,6 +10,7 @@ import { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './
 import type { Clock } from './clock.js'
 import { isExposedAddress } from './edge-guard.js'
 import type { IdGenerator } from './ids.js'
+import type { EmulatorInstance } from './instance.js'
 import type { IntegratorOptions } from './namespaces.js'
 import { listen } from './server.js'
 
@@ -23,6 +24,8 @@ export { StateFileError } from './persistence.js'
 export { FixtureError, loadFixtures, parseFixtures } from './fixtures.js'
 export type { Fixtures } from './fixtures.js'
 export type { IntegratorOptions } from './namespaces.js'
+export type { EmulatorInstance } from './instance.js'
+export { INSTANCE_TOKEN_HEADER, instanceProof } from './instance.js'
 export type { SettlementEntry, SettlementEntryType } from './ledger.js'
 
 export interface StartEmulatorOptions {
@@ -44,6 +47,8 @@ export interface StartEmulatorOptions {
   controlToken?: string
   /** Fixtures, fault seed (`--seed`), rate limit, strict https (docs/emulator.md, "For integrators"). */
   integrators?: IntegratorOptions
+  /** A background run (`payfac emulator start --detach`): the proof and shutdown routes of instance.ts. */
+  instance?: EmulatorInstance
 }
 
 export interface RunningEmulator {
@@ -76,7 +81,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const app = createEmulatorApp(appOptions)
   let running: Awaited<ReturnType<typeof listen>>
   try {
-    running = await listen(app, { port: options.port ?? 4010, host, controlToken: options.controlToken, ...(options.log ? { log: options.log } : {}) })
+    running = await listen(app, {
+      port: options.port ?? 4010,
+      host,
+      controlToken: options.controlToken,
+      instance: options.instance,
+      ...(options.log ? { log: options.log } : {}),
+    })
   } catch (error) {
     app.close()
     throw error

@@ -98,11 +98,45 @@ export function blankBilling(action: string, value: unknown): { restore(result: 
   }
 }
 
-/** The header value naming the unknown fields: printable ASCII only, bounded in length. */
-export function warningText(fields: readonly string[]): string {
-  const names = fields.slice(0, 20).map((f) => JSON.stringify(f).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
-  const more = fields.length > 20 ? ` and ${fields.length - 20} more` : ''
-  const text = `unknown field${fields.length === 1 ? '' : 's'} accepted: ${names.join(', ')}${more}`
+/**
+ * An order item's `quantity` that is not a whole number (1.5). The contract says integer, and so
+ * does the shared schema (what payfac sends); but real integrations send decimals and the service
+ * takes them (field notes). By default such a quantity is set aside before validation, put back
+ * as sent after, and reported (`Emulator-Warning`); with `--strict` it is left to the schema,
+ * which refuses it (400 `invalid_request` naming the field). Anything but a positive finite
+ * number stays an error in both modes.
+ */
+export function decimalQuantities(action: string, value: unknown, strict: boolean): { paths: string[]; restore(result: unknown): void } | undefined {
+  if (strict || !ORDER_ACTIONS.has(action) || !isObject(value) || !Array.isArray(value.items)) return undefined
+  const taken: Array<[number, number]> = []
+  value.items.forEach((item: unknown, i: number) => {
+    const quantity = isObject(item) ? item.quantity : undefined
+    if (typeof quantity === 'number' && Number.isFinite(quantity) && quantity > 0 && !Number.isInteger(quantity)) {
+      taken.push([i, quantity])
+      ;(item as Record<string, unknown>).quantity = 1
+    }
+  })
+  if (taken.length === 0) return undefined
+  return {
+    paths: taken.map(([i]) => `${action}.items[${i}].quantity`),
+    restore(result) {
+      const items = isObject(result) && Array.isArray(result.items) ? result.items : []
+      for (const [i, quantity] of taken) if (isObject(items[i])) items[i].quantity = quantity
+    },
+  }
+}
+
+/** The header value naming the unknown fields and the decimal quantities accepted: printable ASCII only, bounded in length. */
+export function warningText(fields: readonly string[], decimals: readonly string[] = []): string {
+  const quote = (list: readonly string[]) => {
+    const names = list.slice(0, 20).map((f) => JSON.stringify(f).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))
+    return `${names.join(', ')}${list.length > 20 ? ` and ${list.length - 20} more` : ''}`
+  }
+  const parts = [
+    fields.length > 0 ? `unknown field${fields.length === 1 ? '' : 's'} accepted: ${quote(fields)}` : '',
+    decimals.length > 0 ? `decimal quantit${decimals.length === 1 ? 'y' : 'ies'} accepted (the contract says integer): ${quote(decimals)}` : '',
+  ]
+  const text = parts.filter(Boolean).join('; ')
   return text.length > 2000 ? `${text.slice(0, 1997)}...` : text
 }
 

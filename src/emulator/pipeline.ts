@@ -17,7 +17,7 @@ import { authenticate, contextHeaders, resolveScope } from './auth.js'
 import { checkJsonLimits } from './body-limits.js'
 import type { Clock } from './clock.js'
 import type { IdGenerator } from './ids.js'
-import { blankBilling, validateBody, WARNING_HEADER, warningText } from './lenient.js'
+import { blankBilling, decimalQuantities, validateBody, WARNING_HEADER, warningText } from './lenient.js'
 import type { Router } from './router.js'
 import { Reply, StreamBody, routeKey, type EmulatorRules, type HandlerContext, type HandlerRequest, type Route } from './route.js'
 import { markChanged, type Store } from './store.js'
@@ -68,6 +68,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest, parsed?: URL)
   let response: RawResponse
   let mayHaveChanged = false
   let unknown: string[] = []
+  let decimals: string[] = []
   try {
     const url = parsed ?? new URL(raw.url, 'http://emulator.invalid')
     const principal = authenticate(deps.store, deps.clock, raw.headers.authorization)
@@ -80,6 +81,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest, parsed?: URL)
     const read = readBody(route, raw, deps.strict === true)
     const { body, action } = read
     unknown = read.unknown
+    decimals = read.decimals
     const ctx: HandlerContext = {
       store: deps.store,
       clock: deps.clock,
@@ -118,7 +120,7 @@ export function handleRequest(deps: PipelineDeps, raw: RawRequest, parsed?: URL)
     }
   }
   // Accepted unknown fields are reported on the answer, an error of the operation's own rules included.
-  if (unknown.length > 0) response.headers[WARNING_HEADER] = warningText(unknown)
+  if (unknown.length > 0 || decimals.length > 0) response.headers[WARNING_HEADER] = warningText(unknown, decimals)
   response.headers['Request-Id'] = requestId
   const warning = response.headers[WARNING_HEADER]
   deps.log?.(`${raw.method} ${raw.url} ${response.status} ${Date.now() - started}ms ${requestId}${warning ? ` (${warning})` : ''}`)
@@ -194,9 +196,11 @@ interface ReadBody {
   action: string | null
   /** Unknown fields accepted (lenient mode), as paths. */
   unknown: string[]
+  /** Order item quantities that are not whole numbers, accepted (lenient mode), as paths. */
+  decimals: string[]
 }
 
-const NO_BODY: ReadBody = { body: undefined, action: null, unknown: [] }
+const NO_BODY: ReadBody = { body: undefined, action: null, unknown: [], decimals: [] }
 
 function readBody(route: Route, raw: RawRequest, strict: boolean): ReadBody {
   if (route.actions === undefined && route.body === undefined && SHARED_BODIES[routeKey(route)] === undefined) return NO_BODY
@@ -253,10 +257,12 @@ function readEnvelope(route: Route, actions: NonNullable<Route['actions']>, json
   const table = SHARED_ACTIONS[routeKey(route)]
   const shared = table !== undefined && table !== '*' ? table[name] : undefined
   const blank = blankBilling(name, value)
+  const decimals = decimalQuantities(name, value, strict)
   if (shared) value = check(shared, value, strict, unknown, name)
   if (spec.schema) value = check(spec.schema, value, strict, unknown, name)
   blank?.restore(value)
-  return { body: value, action: name, unknown }
+  decimals?.restore(value)
+  return { body: value, action: name, unknown, decimals: decimals?.paths ?? [] }
 }
 
 function readPlain(route: Route, json: unknown, strict: boolean): ReadBody {
@@ -265,7 +271,7 @@ function readPlain(route: Route, json: unknown, strict: boolean): ReadBody {
   const shared = SHARED_BODIES[routeKey(route)]
   if (shared) value = check(shared, value, strict, unknown)
   if (route.body) value = check(route.body, value, strict, unknown)
-  return { body: value, action: null, unknown }
+  return { body: value, action: null, unknown, decimals: [] }
 }
 
 /** One schema's check; the unknown fields it accepted are added to `unknown` (once each). */

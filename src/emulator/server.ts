@@ -8,6 +8,7 @@ import type { EmulatorApp } from './app.js'
 import type { FrontResponse } from './front.js'
 import { MAX_JSON_BODY_BYTES } from './body-limits.js'
 import { type EdgePolicy, edgePolicy, generateControlToken, isExposedAddress, screenRequest } from './edge-guard.js'
+import { type EmulatorInstance, instanceRoute } from './instance.js'
 import { rejectRequest } from './pipeline.js'
 import { StreamBody } from './route.js'
 
@@ -37,6 +38,8 @@ export interface ListenOptions {
   log?: (line: string) => void
   /** Required on every control-plane request when given; generated when the address is exposed and none is given. */
   controlToken?: string | undefined
+  /** A background run (`emulator start --detach`): its proof and shutdown routes (instance.ts). */
+  instance?: EmulatorInstance | undefined
 }
 
 function headerMap(req: IncomingMessage): Record<string, string | undefined> {
@@ -141,6 +144,7 @@ export function listen(app: EmulatorApp, options: ListenOptions): Promise<Runnin
   const deps = { ids: app.ids, ...(options.log ? { log: options.log } : {}) }
   // Set once listening (the bound address is known then), before any request can arrive.
   let policy: EdgePolicy | undefined
+  const started = { pid: process.pid, at: new Date().toISOString() }
   const server = createServer((req, res) => {
     const method = req.method ?? 'GET'
     const url = req.url ?? '/'
@@ -152,6 +156,7 @@ export function listen(app: EmulatorApp, options: ListenOptions): Promise<Runnin
       req.resume()
       return
     }
+    if (options.instance && answerInstance(options.instance, started, deps, req, res)) return
     const limit = bodyLimit(req.headers['content-type'])
     const declared = Number(req.headers['content-length'] ?? '0')
     if (Number.isFinite(declared) && declared > limit) {
@@ -242,6 +247,38 @@ export function listen(app: EmulatorApp, options: ListenOptions): Promise<Runnin
     server.once('listening', onListening)
     server.listen(options.port, options.host)
   })
+}
+
+/** The proof and shutdown routes of a background run (instance.ts); false when the request is not for them. */
+function answerInstance(
+  instance: EmulatorInstance,
+  started: { pid: number; at: string },
+  deps: { ids: EmulatorApp['ids']; log?: (line: string) => void },
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  const method = req.method ?? 'GET'
+  const url = req.url ?? '/'
+  let answer: ReturnType<typeof instanceRoute>
+  try {
+    answer = instanceRoute(instance, started, method, url, req.headers)
+  } catch (error) {
+    if (!(error instanceof EmulatorError)) throw error
+    req.resume()
+    send(res, rejectRequest(deps, error, { method, url }))
+    return true
+  }
+  if (!answer) return false
+  req.resume()
+  const after = answer.after
+  // The shutdown starts once its answer has left, so that `payfac emulator stop` reads it.
+  if (after) res.once('finish', () => setImmediate(after))
+  send(res, {
+    status: answer.status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Request-Id': deps.ids.next('req'), Connection: 'close' },
+    body: JSON.stringify(answer.body),
+  })
+  return true
 }
 
 function tooLarge(limit: number): EmulatorError {

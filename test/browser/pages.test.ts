@@ -229,6 +229,48 @@ describe('the PayTo approval page', () => {
   }
 })
 
+describe('framed by another site', () => {
+  /** A page of another origin (the webhook receiver's port) that shows `src` in an iframe. */
+  async function framing(src: string): Promise<{ page: Page; frame: import('playwright-core').Frame }> {
+    const evil = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><iframe src="${src}"></iframe>`))
+    await new Promise<void>((done) => evil.listen(0, '127.0.0.1', done))
+    const page = await newPage()
+    try {
+      // The load event of the framing page waits for its frame, shown or refused.
+      await page.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`, { waitUntil: 'load' })
+    } finally {
+      evil.close()
+    }
+    const frame = page.frames().find((f) => f !== page.mainFrame())
+    if (!frame) throw new Error('no frame')
+    return { page, frame }
+  }
+
+  it('the PayTo approval page, the checkout and the 3DS challenge are not shown: no click can approve or pay', async () => {
+    const sent = await api('POST', '/payto/agreement', {
+      customerName: 'No Answer Test',
+      customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+      terms: { AgreementRequestTermsOpen: {} },
+      purpose: 'Weekly veg box',
+    })
+    const { url } = await payByLinkOrder(900)
+    const { challengeUrl } = await savedCardChallenge()
+    for (const src of [`${emulator.url}/checkout/payto/${sent.body.token}`, url, challengeUrl]) {
+      const { frame } = await framing(src)
+      expect(frame.url(), src).not.toBe(src)
+      expect(await frame.locator('button').count()).toBe(0)
+    }
+    expect((await api('GET', `/payto/agreement?token=${sent.body.token}`)).body.status).toBe('Pending')
+  })
+
+  it('while what the emulator lets be framed is shown (the check can fail)', async () => {
+    const src = `${emulator.url}/__emulator/openapi.json`
+    const { frame } = await framing(src)
+    expect(frame.url()).toBe(src)
+    expect(await frame.locator('body').textContent()).toContain('"openapi"')
+  })
+})
+
 describe('the inspector', () => {
   it('shows a request with its masked credential and a webhook delivery with its signature, live', async () => {
     const page = await newPage()

@@ -208,10 +208,10 @@ describe('auth: bad input exits 2 and sends nothing', () => {
     expect(request?.query.getAll('marketplaceId')).toEqual(['mktp_ZqCNoNcm_22WeZ-j'])
     expect(request?.query.getAll('status')).toEqual(['Active', 'Revoked'])
     expect(request?.query.get('expired')).toBe('false')
-    expect(request?.query.get('createdFromInclusive')).toBe('2026-01-01')
+    expect(request?.query.get('createdFromInclusive')).toBe('2026-01-01T00:00:00.000Z')
     expect(request?.query.get('createdToExclusive')).toBe('2026-02-01T00:00:00Z')
-    expect(request?.query.get('expiresAtFromInclusive')).toBe('2026-03-01')
-    expect(request?.query.get('expiresAtToExclusive')).toBe('2026-04-01')
+    expect(request?.query.get('expiresAtFromInclusive')).toBe('2026-03-01T00:00:00.000Z')
+    expect(request?.query.get('expiresAtToExclusive')).toBe('2026-04-01T00:00:00.000Z')
     expect(request?.headers['merchant-id']).toBeUndefined()
     expect(request?.headers['marketplace-id']).toBeUndefined()
 

@@ -101,7 +101,7 @@ describe('values at the bounds are sent', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(recording.server.requests).toHaveLength(1)
     const query = recording.server.requests[0]?.query
-    expect(query?.get('createdAfter')).toBe('1970-01-01')
+    expect(query?.get('createdAfter')).toBe('1970-01-01T00:00:00.000Z')
     expect(query?.get('createdBefore')).toBe('2100-12-31T23:59:59Z')
     expect(query?.get('referenceOrderId') ?? query?.get('reference')).toBe(reference)
   })

@@ -104,7 +104,12 @@ describe('what loans commands send', () => {
     expect((await cli('loans', 'entries', 'report', '--currency', 'AUD', '--from', '2026-01-01', '--to', '2026-02-01')).code).toBe(0)
     expect((await cli('loans', 'entries', 'report', '--currency', 'aud', '--from', '2026-01-01', '--to', '2026-02-01', '--date-field', 'due')).code).toBe(0)
     const [created, due] = server.requests
-    expect(Object.fromEntries(created?.query ?? [])).toEqual({ currency: 'AUD', createdAfter: '2026-01-01', createdBefore: '2026-02-01' })
+    // Creation bounds are date-times (a date alone is its midnight UTC); due bounds are days, as the due date is a Date.
+    expect(Object.fromEntries(created?.query ?? [])).toEqual({
+      currency: 'AUD',
+      createdAfter: '2026-01-01T00:00:00.000Z',
+      createdBefore: '2026-02-01T00:00:00.000Z',
+    })
     expect(Object.fromEntries(due?.query ?? [])).toEqual({ currency: 'AUD', dueAfter: '2026-01-01', dueBefore: '2026-02-01' })
     expect(created?.path).toBe('/loans/statements/entries/report')
   })

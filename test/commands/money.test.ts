@@ -232,7 +232,11 @@ describe('bad input exits 2 and sends nothing', () => {
     expect(result.code, result.stderr).toBe(0)
     const [request] = server.requests
     expect(request?.path).toBe('/transactions/settlement/report')
-    expect(Object.fromEntries(request?.query ?? [])).toEqual({ currency: 'AUD', createdAfter: '2026-11-01', createdBefore: '2026-12-01' })
+    expect(Object.fromEntries(request?.query ?? [])).toEqual({
+      currency: 'AUD',
+      createdAfter: '2026-11-01T00:00:00.000Z',
+      createdBefore: '2026-12-01T00:00:00.000Z',
+    })
     expect(request?.headers.accept).toContain('text/csv')
     expect(result.stdout).toBe(header)
   })

@@ -30,13 +30,13 @@ describe('month-end in one line', () => {
   it('--month and --last-month send the calendar month in UTC as createdAfter/createdBefore', async () => {
     const month = await payfac('orders', 'list', '--month', '2026-02', '--debug')
     expect(month.code, month.stderr).toBe(0)
-    expect(month.stderr).toContain('createdAfter=2026-02-01&createdBefore=2026-03-01')
+    expect(month.stderr).toContain('createdAfter=2026-02-01T00%3A00%3A00.000Z&createdBefore=2026-03-01T00%3A00%3A00.000Z')
     const now = new Date()
     const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10)
     const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10)
     const last = await payfac('transactions', 'list', '--last-month', '--debug')
     expect(last.code, last.stderr).toBe(0)
-    expect(last.stderr).toContain(`createdAfter=${previous}&createdBefore=${first}`)
+    expect(last.stderr).toContain(`createdAfter=${previous}T00%3A00%3A00.000Z&createdBefore=${first}T00%3A00%3A00.000Z`)
   })
 
   it('refuses a month that is not one, and a month with --created-after, before sending (exit 2)', async () => {
@@ -52,13 +52,13 @@ describe('month-end in one line', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toContain(`Currency AUD: the only currency of ${merchantId()}`)
     expect(result.stderr).toMatch(/settlement\?[^ ]*currency=AUD/)
-    expect(result.stderr).toContain('createdAfter=2026-10-01')
-    expect(result.stderr).toContain('createdBefore=2026-11-01')
+    expect(result.stderr).toContain('createdAfter=2026-10-01T00%3A00%3A00.000Z')
+    expect(result.stderr).toContain('createdBefore=2026-11-01T00%3A00%3A00.000Z')
   })
 
   it('loan entries take --month for their --from/--to', async () => {
     const result = await payfac('loans', 'entries', 'list', '--month', '2026-10', '--debug')
-    expect(result.stderr).toContain('createdAfter=2026-10-01&createdBefore=2026-11-01')
+    expect(result.stderr).toContain('createdAfter=2026-10-01T00%3A00%3A00.000Z&createdBefore=2026-11-01T00%3A00%3A00.000Z')
   })
 
   it('merchants balances uses the merchant in context and carries the decimal beside minor units', async () => {

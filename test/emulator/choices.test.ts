@@ -105,6 +105,36 @@ describe('unknown request fields', () => {
   })
 })
 
+describe('a decimal item quantity', () => {
+  const item = (quantity: unknown) => ({ amount: aud(300), description: 'Coffee beans, per kg', quantity })
+  const body = { CreateOnlineOrder: { amount: aud(450), items: [item(2), item(1.5)] } }
+  it('default: accepted as real integrations send it (field notes), kept as sent and reported in Emulator-Warning', async () => {
+    for (const action of ['CreateOnlineOrder', 'CreatePayByLinkOrder', 'CreatePayByLink']) {
+      const answer = await modes.default.call('POST', '/orders', { body: { [action]: body.CreateOnlineOrder } })
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+      const order = (answer.body.OnlineOrder ?? answer.body.PayByLinkOrder).order
+      expect(order.items.map((i: { quantity: number }) => i.quantity)).toEqual([2, 1.5])
+      expect(answer.headers.get('emulator-warning')).toBe(`decimal quantity accepted (the contract says integer): "${action}.items[1].quantity"`)
+    }
+    const small = await modes.default.call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(1), items: [item(0.001), item(1e-7)] } } })
+    expect(small.status).toBe(200)
+  })
+  it('--strict: 400 invalid_request naming the field, as the contract says integer', async () => {
+    const answer = await modes.strict.call('POST', '/orders', { body })
+    expect(answer.status).toBe(400)
+    expect(answer.body).toMatchObject({ errorCode: 'invalid_request' })
+    expect(answer.body.message).toContain('CreateOnlineOrder.items[1].quantity')
+  })
+  it.each(BOTH)('%s: zero, negative, not a number: 400 in both modes; whole numbers: no warning', async (mode) => {
+    for (const quantity of [0, -1.5, '1.5', null]) {
+      const answer = await modes[mode].call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(300), items: [item(quantity)] } } })
+      expect(answer.status, `${quantity}`).toBe(400)
+    }
+    const whole = await modes[mode].call('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(600), items: [item(2)] } } })
+    expect([whole.status, whole.headers.get('emulator-warning')]).toEqual([200, null])
+  })
+})
+
 describe.each(BOTH)('unknown actions (%s)', (mode) => {
   it('are a 400 unknown_action in both modes', async () => {
     const answer = await modes[mode].call('POST', '/orders', { body: { CreateShinyOrder: { amount: aud(100) } } })

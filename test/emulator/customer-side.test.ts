@@ -78,6 +78,31 @@ describe('the pages', () => {
     expect(answer.headers['Content-Type']).toBe('text/html; charset=utf-8')
   })
 
+  it('lets no other site frame the checkout, the PayTo approval page or the inspector; the 3DS challenge only its own origin', () => {
+    const app = testApp()
+    const agreement = ok(
+      app.request('POST', '/payto/agreement', {
+        body: {
+          customerName: 'No Answer Test',
+          customerAccIdentifier: { Bban: { value: '062-000 12345678' } },
+          terms: { AgreementRequestTermsOpen: {} },
+          purpose: 'Veg box',
+        },
+      }),
+    )
+    const framing = (url: string) => {
+      const answer = page(app, 'GET', url)
+      expect(answer.status, url).toBe(200)
+      const csp = String(answer.headers['Content-Security-Policy'])
+      return [csp.match(/frame-ancestors [^;]+/)?.[0], answer.headers['X-Frame-Options']]
+    }
+    const none = ["frame-ancestors 'none'", 'DENY']
+    expect(framing(`/checkout/paybylink/${payByLink(app).order.orderId}`)).toEqual(none)
+    expect(framing(`/checkout/payto/${agreement.token}`)).toEqual(none)
+    expect(framing('/__emulator/ui')).toEqual(none)
+    expect(framing(new URL(challenge(app).challengeUrl).pathname)).toEqual(["frame-ancestors 'self'", 'SAMEORIGIN'])
+  })
+
   it('escapes through the template, and leaves marked markup alone', () => {
     expect(esc(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;')
     expect(html`<p>${'<b>'}${html`<i>${'&'}</i>`}${null}${['<', '>']}</p>`.text).toBe('<p>&lt;b&gt;<i>&amp;</i>&lt;&gt;</p>')

@@ -59,13 +59,15 @@ describe('request schemas are strict', () => {
       customerEmailAddress: 'a@b.co',
       customerPhoneNumber: '+61401234567',
       description: 'Coffee',
-      items: [{ amount: money, description: 'Beans', quantity: 1.5 }],
+      items: [{ amount: money, description: 'Beans', quantity: 2 }],
       billing: { address: { line1: '1 St', city: 'Sydney', state: 'NSW', postalCode: '2000', country: 'AU' }, name: 'Ada' },
       metadata: { anything: { nested: true } },
     }
     expect(s.CreateOnlineOrder.safeParse(order).success).toBe(true)
     expect(s.CreatePayByLinkOrder.safeParse(order).success).toBe(true)
     expect(s.CreateOnlineOrder.safeParse({ ...order, internalOrderId: 'x' }).success).toBe(false)
+    // payfac sends whole quantities, as the contract says (the emulator takes decimals by default: lenient.ts).
+    expect(s.CreateOnlineOrder.safeParse({ ...order, items: [{ amount: money, description: 'Beans', quantity: 1.5 }] }).success).toBe(false)
     expect(s.CreateOnlineOrder.safeParse({ ...order, amount: undefined }).success).toBe(false)
   })
 

@@ -10,7 +10,7 @@ import {
   ResponseFormatError,
   TimeoutError,
 } from '../../src/client/errors.js'
-import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors/index.js'
+import { InterruptedError, RefusedError, UnavailableError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from '../../src/cli/errors/index.js'
 import { describeError, exitCodeFor } from '../../src/cli/errors/exit-codes.js'
 import { ConfigError } from '../../src/config/errors.js'
 
@@ -43,6 +43,8 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     ['409', api(409), 6],
     ['422', api(422), 6],
     ['a refusal decided by the CLI', new RefusedError('agreement declined'), 6],
+    ['a refusal with a hint', new RefusedError('already running', 'stop it first'), 6],
+    ['a background emulator that does not answer', new UnavailableError('did not answer', 'see its log'), 7],
     ['429', api(429), 7],
     ['500', api(500), 7],
     ['502 with an HTML body', api(502, '<html>bad gateway</html>'), 7],

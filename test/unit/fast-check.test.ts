@@ -63,6 +63,20 @@ describe('fastCheck', () => {
     if (schema === schemas.AnyObject) expect(accepted).toBeGreaterThan(0)
   })
 
+  it('checks an integer schema (z.int(), its format on the schema itself) as zod does', () => {
+    const schema = z.looseObject({ quantity: z.int().positive(), page: z.int32() })
+    const fast = fastCheck(schema)
+    expect(fast).toBeTypeOf('function')
+    for (const sample of [
+      { quantity: 2, page: 1 },
+      { quantity: 1.5, page: 1 },
+      { quantity: 0, page: 1 },
+      { quantity: 1, page: 2 ** 31 },
+    ]) {
+      expect(fast?.(sample), JSON.stringify(sample)).toBe(schema.safeParse(sample).success)
+    }
+  })
+
   it('checks strings, numbers and their limits as zod does', () => {
     const schema = z.looseObject({
       id: z.string().regex(/^ordr_/),

@@ -12,7 +12,7 @@ import {
   TimeoutError,
 } from '../../client/errors.js'
 import { ConfigError } from '../../config/errors.js'
-import { InterruptedError, RefusedError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './index.js'
+import { InterruptedError, RefusedError, UnavailableError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './index.js'
 import { receivedSignal } from '../start/signals.js'
 import { rewordParseError } from './usage-wording.js'
 
@@ -56,6 +56,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof InterruptedError) return receivedSignal() === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
   if (isNamed(error, 'ExitPromptError')) return EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
+  if (error instanceof UnavailableError) return EXIT.unavailable
   if (error instanceof PageLimitError) return EXIT.usage
   // A list the service gave short, changed mid-walk or malformed: the service's failure, not ours.
   if (error instanceof ListIntegrityError) return EXIT.unavailable
@@ -121,6 +122,9 @@ function describeOnce(error: unknown): ErrorReport {
     // transport decides); what is left here never reached it, or only read.
     const hint = 'Check the base URL and that the service (or `payfac emulator start`) is running, then try again.'
     return { code, message: error.message, hint, json: { ...base, message: error.message, outcomeUnknown: false } }
+  }
+  if ((error instanceof RefusedError && error.hint !== undefined) || error instanceof UnavailableError) {
+    return { code, message: error.message, hint: error.hint, json: { ...base, message: error.message, hint: error.hint } }
   }
   if (error instanceof WaitTimeoutError || error instanceof InterruptedError) {
     const hint = error.resume ? `Resume with: ${error.resume}` : undefined

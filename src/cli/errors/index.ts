@@ -42,6 +42,24 @@ export class InterruptedError extends Error {
 /** The service answered, and the answer means the operation did not do what was asked (exit 6). */
 export class RefusedError extends Error {
   override name = 'RefusedError'
+  /** What to do instead, when there is something useful to say. */
+  readonly hint: string | undefined
+
+  constructor(message: string, hint?: string) {
+    super(message)
+    this.hint = hint
+  }
+}
+
+/** What the command needs does not answer (a background emulator that does not come up, exit 7). */
+export class UnavailableError extends Error {
+  override name = 'UnavailableError'
+  readonly hint: string | undefined
+
+  constructor(message: string, hint?: string) {
+    super(message)
+    this.hint = hint
+  }
 }
 
 /**

@@ -2,10 +2,14 @@
 // /__emulator on the emulator's base URL (the resolved profile's); it needs no credential, and
 // every call may name a namespace with the Emulator-Namespace header. An emulator that listens
 // beyond loopback wants its control token: PAYFAC_EMULATOR_TOKEN is sent as Emulator-Control-Token.
+import path from 'node:path'
+
 import * as Flags from '@oclif/core/flags'
 
-import { LOCAL_BASE_URL } from '../../well-known.js'
+import { LOCAL_BASE_URL, LOCAL_PORT } from '../../well-known.js'
 import { UsageError } from '../errors/index.js'
+import { checkedBy } from './checked.js'
+import { waitMs } from './index.js'
 
 export const CONTROL_PATH = '/__emulator'
 
@@ -15,13 +19,98 @@ const DURATION = /^\d+(\.\d+)?(ms|s|m|h|d)?$/
 /** `--namespace`: which emulator namespace the call acts on (Emulator-Namespace header). */
 export const namespaceFlag = Flags.string({
   description: 'Emulator namespace to act on (Emulator-Namespace header); default: the default namespace.',
-  parse: async (input) => {
-    const value = input.trim()
-    if (!NAMESPACE.test(value))
-      throw new UsageError(`--namespace takes 1 to 64 letters, digits, ".", "-" or "_" (got "${input}")`, 'For example --namespace ci-run-42')
-    return value
-  },
+  parse: async (input) => namespaceFlagParse(input),
 })
+
+function namespaceFlagParse(input: string): string {
+  const value = input.trim()
+  if (!NAMESPACE.test(value))
+    throw new UsageError(`--namespace takes 1 to 64 letters, digits, ".", "-" or "_" (got "${input}")`, 'For example --namespace ci-run-42')
+  return value
+}
+
+/** `--port` of `emulator status`, `wait` and `stop`: which background emulator (default: the only one). */
+export const recordPortFlag = Flags.integer({
+  description: 'The port of the background emulator (emulator start --detach) to act on; default: the only one.',
+  min: 1,
+  max: 65_535,
+})
+
+/** The flags of `emulator start`: where it listens, what it starts from, and --detach with its own. */
+export function emulatorStartFlags() {
+  return {
+    port: Flags.integer({ description: 'Port to listen on; 0 picks a free port.', default: LOCAL_PORT, min: 0, max: 65_535 }),
+    host: Flags.string({
+      description: 'Address to listen on. Other than loopback, the control plane needs a control token (printed at start).',
+      default: '127.0.0.1',
+    }),
+    'control-token': Flags.string({
+      description: 'Require this Emulator-Control-Token header on /__emulator requests (default: one is generated when --host is not loopback).',
+      env: EMULATOR_TOKEN_ENV,
+    }),
+    state: Flags.string({ description: 'Keep the state in this JSON file (loaded at start, saved after every change).' }),
+    log: Flags.boolean({ description: 'Log one line per request to stderr (with --detach: to the log file).', default: false }),
+    fixtures: Flags.string({ description: 'JSON file of records to add to the seed (merchants, customers, agreements, subscriptions, balances, tokens).' }),
+    seed: Flags.string({ description: 'Seed of the random draws of standing fault rules, so that a run can be repeated.' }),
+    'rate-limit': Flags.integer({ description: 'Answer 429 with Retry-After beyond this many requests per second (per namespace).', min: 1 }),
+    strict: Flags.boolean({
+      description:
+        'Hold requests to the contract: refuse fields the emulator does not know and decimal item quantities (400), instead of accepting and reporting them.',
+      default: false,
+    }),
+    'strict-https': Flags.boolean({ description: 'Refuse webhook urls that are not https, loopback http included.', default: false }),
+    'allow-remote-webhooks': Flags.boolean({
+      description: 'Deliver webhooks to public hosts other than this machine (off by default: the emulator never reaches out unless asked).',
+      default: false,
+    }),
+    'allow-private-webhooks': Flags.boolean({
+      description: 'With --allow-remote-webhooks, deliver to private, link-local, CGNAT and cloud metadata addresses too.',
+      default: false,
+    }),
+    detach: Flags.boolean({
+      description:
+        'Run in the background: return once it answers, print the export PAYFAC_BASE_URL line, and keep a record for emulator status, wait and stop.',
+      default: false,
+    }),
+    'log-file': Flags.string({
+      description: 'With --detach: append its output here (default: <port>.log, or <run id>.log with --port 0, in the emulators folder of the config folder).',
+      dependsOn: ['detach'],
+    }),
+    namespace: Flags.string({
+      description: 'With --detach: the namespace the run is for (made before it returns, shown by emulator status).',
+      dependsOn: ['detach'],
+      parse: async (input) => namespaceFlagParse(input),
+    }),
+    timeout: Flags.string({
+      description: 'With --detach: give up (exit 7) when it does not answer within this long, such as 30s.',
+      default: '60s',
+      parse: checkedBy((input) => waitMs(input, '--timeout')),
+    }),
+    instance: Flags.string({ description: 'The background run this process is (set by --detach).', hidden: true }),
+  }
+}
+
+/** The flags of `emulator start` that a background run is given as they are. */
+export function forwardedStartFlags(flags: {
+  state?: string | undefined
+  log: boolean
+  fixtures?: string | undefined
+  seed?: string | undefined
+  'rate-limit'?: number | undefined
+  strict: boolean
+  'strict-https': boolean
+  'allow-remote-webhooks': boolean
+  'allow-private-webhooks': boolean
+}): string[] {
+  const args: string[] = []
+  // Files are made absolute: the run resolves them as this shell would.
+  if (flags.state !== undefined) args.push('--state', path.resolve(flags.state))
+  if (flags.fixtures !== undefined) args.push('--fixtures', path.resolve(flags.fixtures))
+  if (flags.seed !== undefined) args.push('--seed', flags.seed)
+  if (flags['rate-limit'] !== undefined) args.push('--rate-limit', String(flags['rate-limit']))
+  for (const name of ['log', 'strict', 'strict-https', 'allow-remote-webhooks', 'allow-private-webhooks'] as const) if (flags[name]) args.push(`--${name}`)
+  return args
+}
 
 /** The environment variable that holds an emulator's control token (`emulator start --control-token`). */
 export const EMULATOR_TOKEN_ENV = 'PAYFAC_EMULATOR_TOKEN'

@@ -9,7 +9,7 @@ import { parseCurrency, toMinorUnits } from '../../client/money.js'
 import { redactUrlPasswords } from '../../client/redact.js'
 import { UsageError } from '../errors/index.js'
 import { timeoutFlag, walkFlags } from './lists.js'
-import { checkDateInput } from '../validate/dates.js'
+import { checkDateInput, wireTime } from '../validate/dates.js'
 import { checkPrefix } from '../validate/ids.js'
 import { checkedBy } from './checked.js'
 
@@ -165,7 +165,8 @@ export function moneyFrom(amount: string, currency: string, flag = '--amount') {
 export function paginationFlags(options: { sortFields?: readonly string[] } = {}) {
   return {
     limit: Flags.integer({ description: 'Records per page, 1 to 500.', min: 1, max: 500, helpGroup: 'PAGINATION' }),
-    page: Flags.integer({ description: 'Page number, from 1.', min: 1, helpGroup: 'PAGINATION', exclusive: ['all'] }),
+    // The contract's page is an int32: a page beyond it is refused here, not sent.
+    page: Flags.integer({ description: 'Page number, from 1.', min: 1, max: 2_147_483_647, helpGroup: 'PAGINATION', exclusive: ['all'] }),
     sort: Flags.string({
       description: 'Sort fields, comma-separated; a leading - sorts descending (e.g. -createdAt).',
       helpGroup: 'PAGINATION',
@@ -272,11 +273,11 @@ function readMs(input: string, flag: string): number {
   return Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000)
 }
 
-/** A date flag: `YYYY-MM-DD` or an ISO 8601 timestamp; the value is sent as given. */
+/** A date flag: `YYYY-MM-DD` (sent as its midnight UTC, a date-time as the contract's filters take) or an ISO 8601 timestamp (sent as given). */
 export function dateFlag(description: string) {
   return Flags.string({
-    description: `${description} (YYYY-MM-DD or an ISO 8601 timestamp).`,
-    parse: async (input, _ctx, flag) => checkDate(input, `--${flag.name}`),
+    description: `${description} (YYYY-MM-DD, midnight UTC, or an ISO 8601 timestamp).`,
+    parse: async (input, _ctx, flag) => wireTime(checkDate(input, `--${flag.name}`)),
   })
 }
 

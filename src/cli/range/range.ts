@@ -3,7 +3,7 @@
 // Pure: `now` is passed in, nothing is sent.
 import { UsageError } from '../errors/index.js'
 import { checkDate } from '../flags/index.js'
-import { monthOf } from '../validate/dates.js'
+import { monthOf, wireTime } from '../validate/dates.js'
 
 export interface RangeFlagValues {
   from?: string | undefined
@@ -13,7 +13,10 @@ export interface RangeFlagValues {
   'last-month'?: boolean | undefined
 }
 
-/** A half-open interval; `fromText`/`toText` are what the user wrote (sent as given when not split). */
+/**
+ * A half-open interval; `fromText`/`toText` are what is sent when it is not split: what the user
+ * wrote, a date alone as its midnight UTC (validate/dates.ts, wireTime).
+ */
 export interface DateRange {
   from: Date
   to: Date
@@ -70,7 +73,7 @@ export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefin
     if (f.from !== undefined || f.to !== undefined || f.last !== undefined) {
       throw new UsageError(`${f.month === undefined ? '--last-month' : '--month'} cannot be combined with --from, --to or --last`, 'A month is the whole range')
     }
-    return { from: instantOf(month.from), to: instantOf(month.to), fromText: month.from, toText: month.to }
+    return { from: instantOf(month.from), to: instantOf(month.to), fromText: wireTime(month.from), toText: wireTime(month.to) }
   }
   if (f.last !== undefined) {
     if (f.from !== undefined || f.to !== undefined) throw new UsageError('--last cannot be combined with --from or --to', 'Give --last 30d, or --from and --to')
@@ -89,7 +92,7 @@ export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefin
   if (from.getTime() >= to.getTime()) {
     throw new UsageError(`The range is reversed or empty: --from ${f.from} is not before --to ${f.to}`, '--from is inclusive and --to exclusive; swap them')
   }
-  return { from, to, fromText: f.from.trim(), toText: f.to.trim() }
+  return { from, to, fromText: wireTime(f.from.trim()), toText: wireTime(f.to.trim()) }
 }
 
 /** The smallest part payfac asks for: one minute (the floor of halving too). */

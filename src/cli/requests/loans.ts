@@ -1,6 +1,6 @@
 // Loan statement entry queries from parsed flags. Pure: no I/O, no client.
 import { UsageError } from '../errors/index.js'
-import { monthOf } from '../validate/dates.js'
+import { monthOf, wireDay, wireTime } from '../validate/dates.js'
 
 export interface EntriesFlagValues {
   loan?: string | undefined
@@ -15,7 +15,8 @@ export interface EntriesFlagValues {
 
 /**
  * The query of the entries list and report. `--from`/`--to` bound the creation time
- * (`createdAfter`/`createdBefore`) or, with `--date-field due`, the due date (`dueAfter`/`dueBefore`).
+ * (`createdAfter`/`createdBefore`, date-times) or, with `--date-field due`, the due date
+ * (`dueAfter`/`dueBefore`, days, as the due date is a Date).
  */
 export function entriesQueryFromFlags(given: EntriesFlagValues, now = new Date()): Record<string, string | undefined> {
   const month = monthOf(given, now)
@@ -25,8 +26,8 @@ export function entriesQueryFromFlags(given: EntriesFlagValues, now = new Date()
     loanId: f.loan,
     loanSettlementId: f['loan-settlement'],
     currency: f.currency,
-    [due ? 'dueAfter' : 'createdAfter']: f.from,
-    [due ? 'dueBefore' : 'createdBefore']: f.to,
+    [due ? 'dueAfter' : 'createdAfter']: f.from === undefined ? undefined : due ? wireDay(f.from) : wireTime(f.from),
+    [due ? 'dueBefore' : 'createdBefore']: f.to === undefined ? undefined : due ? wireDay(f.to) : wireTime(f.to),
   }
 }
 

@@ -69,6 +69,23 @@ export function checkDateInput(input: string, what: string): string {
   return read.value
 }
 
+/**
+ * A date or timestamp as a request sends it. The contract's filters take a date-time, and the
+ * OpenAPI document payfac makes says so (ISO 8601 with a time), so a date alone is sent as its
+ * midnight UTC, the instant payfac has always meant by it: `2026-11-01` → `2026-11-01T00:00:00.000Z`.
+ * A timestamp goes as given.
+ */
+export function wireTime(value: string): string {
+  const text = value.trim()
+  return DATE_ONLY.test(text) ? `${text}T00:00:00.000Z` : value
+}
+
+/** A due-date filter (a Date field): a midnight-UTC timestamp as its day, anything else as given. */
+export function wireDay(value: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T00:00(?::00(?:\.0+)?)?Z$/.exec(value.trim())
+  return match ? (match[1] as string) : value
+}
+
 /** Refuses a range whose start is not before its end (both given). */
 export function checkDateRange(from: string | undefined, to: string | undefined, names: [string, string]): void {
   if (from === undefined || to === undefined) return
@@ -161,17 +178,19 @@ const MONTH_FIELDS: Array<[string, string]> = [
 ]
 
 /**
- * A list query with `--month`/`--last-month` turned into its creation range. A query that already
+ * A list query with `--month`/`--last-month` turned into its creation range, each bound sent as a
+ * date-time (wireTime: `2026-10-01T00:00:00.000Z`). A query that already
  * has a creation bound is a usage error (the flags are exclusive too, so this is the last guard).
  */
 export function withMonth<Q extends Record<string, unknown>>(query: Q, flags: unknown, now: Date): Q {
   const month = monthOf((flags ?? {}) as { month?: string; 'last-month'?: boolean }, now)
   if (!month) return query
   const [open, close] = MONTH_FIELDS.find(([a]) => a in query) ?? MONTH_FIELDS[0]!
+  const [from, to] = [wireTime(month.from), wireTime(month.to)]
   // A request builder that already turned the month into its range (settlement list).
-  if (query[open] === month.from && query[close] === month.to) return query
+  if (query[open] === from && query[close] === to) return query
   if (query[open] !== undefined || query[close] !== undefined) {
     throw new UsageError('--month and --last-month give the whole range: leave out the other date flags', 'For example --month 2026-10')
   }
-  return { ...query, [open]: month.from, [close]: month.to }
+  return { ...query, [open]: from, [close]: to }
 }

@@ -5,7 +5,8 @@
 import { z } from 'zod'
 import { ACTIONS, AnyObject } from '../schemas/index.js'
 import * as schemas from '../schemas/index.js'
-import { type Operation, NAMES, NOT_SHOWN, NOT_SHOWN_OBJECT, apiErrorSchema, operations, tags } from './operations.js'
+import { EXAMPLES, type OperationExample } from './examples.js'
+import { type Operation, NAMES, NOT_SHOWN, NOT_SHOWN_OBJECT, ONE_OF, apiErrorSchema, operations, tags } from './operations.js'
 
 export interface Server {
   url: string
@@ -66,6 +67,9 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
         'Made by payfac from the zod schemas of its embedded client, never by hand. Request schemas are strict, ' +
         'answer schemas open (the service adds fields without notice). Where the contract does not show a shape, the ' +
         'schema says so and stays open. Actions and variants are single-key envelopes: the key names the action.',
+      // The terms of the payfac package this document comes with: UNLICENSED in package.json, no
+      // licence granted; SPDX says that as NONE. (The contract publishes no licence of its own.)
+      license: { name: 'UNLICENSED: no licence granted (the payfac package)', identifier: 'NONE' },
     },
     servers: options.servers ?? CONTRACT_SERVERS,
     security: [{ bearer: [] }],
@@ -88,6 +92,12 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
           description: 'The service refused or failed the request. Fields of ApiError, error codes and the status of each rule: not shown by the contract.',
           content: { 'application/json': { schema: { $ref: `${REF}ApiError` } } },
         },
+        PayloadTooLarge: {
+          description:
+            'The request body is over a size limit (the contract publishes none; the emulator: a JSON body of 1 MB, a multipart upload of 12 MB, ' +
+            'a string of 65 536 characters, 20 000 values). An ApiError body.',
+          content: { 'application/json': { schema: { $ref: `${REF}ApiError` } } },
+        },
       },
       securitySchemes: {
         bearer: {
@@ -103,16 +113,27 @@ export function openApiDocument(options: { servers?: Server[] } = {}): Json {
 }
 
 function operationObject(op: Operation, names: Components): Json {
-  const parameters: Json[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
+  const example = EXAMPLES[op.operationId]
+  const given = example ? exampleValues(op, example) : { path: {}, query: new URLSearchParams() }
+  const parameters: Json[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    ...(given.path[m[1] as string] !== undefined ? { example: given.path[m[1] as string] } : {}),
+  }))
   for (const [name, param] of Object.entries(op.query ?? {})) {
     const repeat = param.schema instanceof z.ZodArray
+    const schema = inline(param.schema)
+    const values = given.query.getAll(name)
     parameters.push({
       name,
       in: 'query',
       required: param.required ?? false,
       ...(param.description ? { description: param.description } : {}),
-      schema: inline(param.schema),
+      schema,
       ...(repeat ? { style: 'form', explode: true } : {}),
+      ...(values.length > 0 ? { example: repeat ? values : typed(schema, values[0] as string) } : {}),
     })
   }
   parameters.push(...Object.keys(CONTEXT_HEADERS).map((key) => ({ $ref: `#/components/parameters/${key}` })))
@@ -123,10 +144,12 @@ function operationObject(op: Operation, names: Components): Json {
     summary: op.summary,
     ...(description ? { description } : {}),
     parameters,
-    ...(op.body ? { requestBody: requestBody(op, names) } : {}),
+    ...(op.body ? { requestBody: withExample(requestBody(op, names), example?.request) } : {}),
     responses: {
-      '200': answer(op, names),
+      '200': withExample(answer(op, names), example?.answer),
       ...Object.fromEntries(ERROR_STATUSES.map((status) => [status, { $ref: '#/components/responses/ApiError' }])),
+      // Not among the contract's statuses, but what the emulator answers to a body over its limits.
+      ...(op.body ? { '413': { $ref: '#/components/responses/PayloadTooLarge' } } : {}),
     },
     ...(op.maturity ? { 'x-maturity': op.maturity } : {}),
     'x-payfac-client': op.client,
@@ -193,7 +216,10 @@ class Components {
       id: 'ApiError',
       description: 'The error body. Its fields are not shown by the contract; these are the ones real answers carry, and more may come.',
     })
-    for (const [schema, id] of NAMES) this.add(schema, id)
+    for (const [schema, id] of NAMES) {
+      this.add(schema, id)
+      if (ONE_OF.has(id)) this.envelopes.add(id)
+    }
     // In name order, so that a schema exported under two names gets the first (`Date` is DateOnly's other name).
     const exported = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     for (const [id, schema] of exported) if (schema instanceof z.ZodType && id !== 'Date') this.add(schema, id)
@@ -223,16 +249,26 @@ class Components {
   }
 
   toJson(): Record<string, Json> {
-    const out = z.toJSONSchema(this.registry, { metadata: this.registry, uri: (id) => `${REF}${id}`, io: 'input', unrepresentable: 'any' }).schemas as Record<
-      string,
-      Json
-    >
+    const out = z.toJSONSchema(this.registry, {
+      metadata: this.registry,
+      uri: (id) => `${REF}${id}`,
+      io: 'input',
+      unrepresentable: 'any',
+      // What a schema says of itself (`.meta()`: a description, a format) is kept beside the names.
+      override: ({ zodSchema, jsonSchema }) => {
+        const own = z.globalRegistry.get(zodSchema)
+        if (own?.description !== undefined && jsonSchema.description === undefined) jsonSchema.description = own.description
+        if (typeof own?.format === 'string' && jsonSchema.format === undefined) jsonSchema.format = own.format
+      },
+    }).schemas as Record<string, Json>
     for (const [id, schema] of Object.entries(out)) {
       delete schema.$schema
       delete schema.$id
       // Each variant has its own single required key and no other: exactly one matches.
       if (this.envelopes.has(id) && Array.isArray(schema.anyOf)) {
-        schema.oneOf = schema.anyOf
+        // One action alone is its own schema (a oneOf of one says nothing and linters flag it).
+        if (schema.anyOf.length === 1) Object.assign(schema, schema.anyOf[0])
+        else schema.oneOf = schema.anyOf
         delete schema.anyOf
         schema.description = 'A single-key envelope: the key names the action or variant, its value holds the fields.'
       }
@@ -246,6 +282,29 @@ class Components {
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   }
+}
+
+/** The path and query parameters of an operation's example (the path it was sent to). */
+function exampleValues(op: Operation, example: OperationExample): { path: Record<string, string>; query: URLSearchParams } {
+  const url = new URL(example.path, 'http://example.invalid')
+  const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string)
+  const match = new RegExp(`^${op.path.replace(/\{\w+\}/g, '([^/]+)')}$`).exec(url.pathname)
+  const path = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]))
+  return { path, query: url.searchParams }
+}
+
+/** A query value as its schema types it (the document's example of a number is a number). */
+function typed(schema: Json, value: string): unknown {
+  if (schema.type === 'integer' || schema.type === 'number') return Number(value)
+  if (schema.type === 'boolean') return value === 'true'
+  return value
+}
+
+/** The JSON content of a request body or an answer, with its example (when there is one). */
+function withExample(body: Json, example: unknown): Json {
+  const json = (body.content as Record<string, Json> | undefined)?.['application/json']
+  if (example === undefined || !json) return body
+  return { ...body, content: { ...(body.content as Json), 'application/json': { ...json, example } } }
 }
 
 /** A parameter's schema, inline. */

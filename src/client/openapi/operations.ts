@@ -81,11 +81,14 @@ export function tags(): Array<{ name: string; description: string }> {
 
 let built: Operation[] | undefined
 
-/** Names of the schemas this table makes (the answers read bare or enveloped), for the document's components. */
+/** Names of the schemas this table makes (answers under envelope keys), for the document's components. */
 export const NAMES = new Map<z.ZodType, string>()
+/** Those of them whose variants are single-key envelopes of distinct keys: exactly one matches (`oneOf`). */
+export const ONE_OF = new Set<string>()
 
-function named<S extends z.ZodType>(name: string, schema: S): S {
+function named<S extends z.ZodType>(name: string, schema: S, options: { oneOf?: boolean } = {}): S {
   NAMES.set(schema, name)
+  if (options.oneOf) ONE_OF.add(name)
   return schema
 }
 
@@ -99,23 +102,48 @@ function buildOperations(): Operation[] {
   const ids = (what: string): Param => ({ schema: z.array(z.string()), description: `${what} (repeat the parameter for several).` })
   const text = (description: string): Param => ({ schema: z.string(), description })
   const time = (description: string): Param => ({ schema: s.Timestamp, description })
+  // int32, as the contract says and the emulator bounds them (a larger page is a 400).
+  const int32 = { format: 'int32' }
   const paging: Record<string, Param> = {
-    limit: { schema: z.number().int().min(1).max(500).default(20), description: 'Records a page, 1 to 500 (default 20).' },
-    page: { schema: z.number().int().min(1).default(1), description: 'Page number; the first page is 1.' },
+    limit: { schema: z.int32().min(1).max(500).default(20).meta(int32), description: 'Records a page, 1 to 500 (default 20).' },
+    page: { schema: z.int32().min(1).default(1).meta(int32), description: 'Page number; the first page is 1 (at most 2147483647, int32).' },
     sort: text('Comma-separated field names, earlier names first; a leading `-` sorts that field descending.'),
   }
   const created = { createdAfter: time('Created at or after.'), createdBefore: time('Created before.') }
+  const day = (description: string): Param => ({ schema: z.union([s.DateOnly, s.Timestamp]), description })
+  const loanEntryFilters: Record<string, Param> = {
+    loanSettlementId: ids('Entries of these settlements'),
+    loanId: ids('Entries of these loans'),
+    loanStatementId: ids('Entries of these statements'),
+    type: ids('Only these entry types'),
+    currency: text('Currency code.'),
+    ...created,
+    dueAfter: day('Due on or after this day (YYYY-MM-DD; a date-time is read as its day in UTC).'),
+    dueBefore: day('Due before this day.'),
+  }
   const list = (query: Record<string, Param> = {}) => ({ ...paging, ...query })
 
-  // Answers the client reads bare or under one envelope key (named components of their own).
-  const order = named('OrderAnswer', z.union([s.Order, z.record(z.string().regex(/^[A-Z]\w*$/), z.union([s.OnlineOrder, s.Order]))]))
-  const subscription = named(
-    'WebhookSubscriptionAnswer',
-    z.union([s.WebhookSubscription, ...s.WEBHOOK_ENVELOPES.map((key) => z.strictObject({ [key]: s.WebhookSubscription }))]),
+  // Answers under one envelope key, as the service (and the emulator) sends them: exactly one
+  // variant matches, so a generated client needs no cast. (payfac's own client also reads a bare
+  // record, in case a service sends one; the document says what is sent.)
+  const payByLinkOrder = named(
+    'PayByLinkOrder',
+    z.looseObject({
+      order: s.Order,
+      payByLinkUrl: z.string().nullish(),
+      payByLinkToken: z.string().nullish(),
+    }),
   )
+  const order = named('CreateOrderAnswer', z.union([z.strictObject({ OnlineOrder: s.OnlineOrder }), z.strictObject({ PayByLinkOrder: payByLinkOrder })]), {
+    oneOf: true,
+  })
+  const subscription = named('WebhookSubscriptionAnswer', z.union(s.WEBHOOK_ENVELOPES.map((key) => z.strictObject({ [key]: s.WebhookSubscription }))), {
+    oneOf: true,
+  })
   const paid = named(
     'PayOrderAnswer',
     z.union([z.strictObject({ PayOrderComplete: s.PayOrderComplete }), z.strictObject({ ThreeDSAuthorisationRequired: s.ThreeDSAuthorisationRequired })]),
+    { oneOf: true },
   )
   const token = named(
     'PaymentTokenAnswer',
@@ -359,10 +387,10 @@ function buildOperations(): Operation[] {
       answer: paid,
     }),
     op('GET', '/orders/{orderId}', 'getOrder', O, 'An order', 'orders.get', { answer: s.Order }),
-    op('DELETE', '/orders/{orderId}', 'cancelOrder', O, 'Cancel an order so that it can no longer be paid', 'orders.cancel', { answer: order }),
+    op('DELETE', '/orders/{orderId}', 'cancelOrder', O, 'Cancel an order so that it can no longer be paid', 'orders.cancel', { answer: s.Order }),
     op('PATCH', '/orders/{orderId}', 'updateOrder', O, 'Actions on an order: change its reference', ['orders.update', 'orders.setReference'], {
       body: { envelope: 'PATCH /orders/{orderId}' },
-      answer: order,
+      answer: s.Order,
     }),
     // Transactions
     op('GET', '/transactions/{transactionId}', 'getTransaction', T, 'A transaction, with its transfers', 'transactions.get', { answer: s.Transaction }),
@@ -492,7 +520,7 @@ function buildOperations(): Operation[] {
     op('GET', '/loans/statements/entries', 'listLoanStatementEntries', L, 'Loan statement entries, a page at a time', 'loans.entries.list', {
       list: true,
       answer: s.LoanStatementEntry,
-      query: list(),
+      query: list(loanEntryFilters),
       maturity: 'experimental',
     }),
     op(
@@ -507,11 +535,13 @@ function buildOperations(): Operation[] {
       },
     ),
     op('GET', '/loans/statements/entries/report', 'getLoanStatementEntriesReport', L, 'Loan statement entries, not paginated', 'loans.entries.report', {
-      query: { loanSettlementId: text('Entries of this settlement.'), loanId: text('Entries of this loan.'), currency: text('Currency code.') },
+      query: loanEntryFilters,
       answer: unknown,
       maturity: 'experimental',
       notes:
-        'Without loanSettlementId or loanId, currency and a date range (created at, or due on) must be given; the names of the date-range parameters are not shown.',
+        'Without loanSettlementId or loanId, currency and a whole date range must be given: createdAfter and createdBefore (created at), ' +
+        'or dueAfter and dueBefore (due on); otherwise 400. The contract names the rule but not the range parameters: these are the ' +
+        'names payfac sends and the emulator reads.',
     }),
     // Card issuer
     op('POST', '/issuer/card', 'createDigitalCards', 'Card issuer', 'Administer digital cards', 'cards.create', { body: { json: s.DigitalCardRequest } }),

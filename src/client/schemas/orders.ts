@@ -5,11 +5,23 @@ import { Address, AddressRecord, Metadata, MinorUnits, Money, MoneyRecord, Times
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** One line of an order. `quantity` may be a decimal (1.5 kg); `sku` and `imageUrl` come from real integrations. */
+/**
+ * One line of an order, as payfac sends it: `quantity` a whole number, as the contract says.
+ * (Real integrations are seen to send decimals, 1.5 kg, and the service takes them, field notes:
+ * the emulator accepts them by default and refuses them with --strict; lenient.ts.) `sku` and
+ * `imageUrl` come from real integrations.
+ */
 export const OrderItemInput = z.strictObject({
   amount: Money,
   description: z.string().min(1),
-  quantity: z.number().positive(),
+  quantity: z
+    .int()
+    .positive()
+    .meta({
+      description:
+        'A whole number, as the contract says. Real integrations are seen to send decimals (1.5) and the service takes them: ' +
+        'a payfac emulator accepts them unless started with --strict (then 400).',
+    }),
   sku: z.string().optional(),
   imageUrl: z.string().optional(),
 })

@@ -88,7 +88,7 @@ ${items.length > 0 ? html`<table class="items"><tbody>${items}</tbody></table>` 
 ${order.status === 'paid' ? paidPanel(req, order) : order.status === 'cancelled' ? cancelledPanel(order) : payPanels(req, order)}
 <p class="emulator-flag">payfac emulator · a test checkout: no money moves</p>
 </main>`
-  return page({ title: `Pay ${merchantName}`, style: CHECKOUT_STYLE, frameable: true }, body)
+  return page({ title: `Pay ${merchantName}`, style: CHECKOUT_STYLE }, body)
 }
 
 function paidPanel(req: PageRequest, order: OrderRecord): Html {

@@ -56,8 +56,12 @@ export interface PageOptions {
   style?: string
   /** Script text of the page (the inspector's); checkout pages have none and work without it. */
   script?: string
-  /** Pages of the customer's side may be framed (a 3DS challenge is often shown in an iframe); the inspector not. */
-  frameable?: boolean
+  /**
+   * Who may show the page in a frame: nobody (the default: checkout, PayTo approval, inspector; a
+   * page of another site could frame them and have a click approve a payment), or only pages of
+   * the emulator's own origin (`self`: the 3DS challenge, which a checkout often shows in an iframe).
+   */
+  frame?: 'none' | 'self'
   status?: number
 }
 
@@ -87,8 +91,8 @@ ${options.script ? `<script nonce="${nonce}">${options.script}</script>` : ''}
     "img-src 'self' data:",
     "form-action 'self'",
     "base-uri 'none'",
-    options.frameable ? '' : "frame-ancestors 'none'",
-  ].filter(Boolean)
+    `frame-ancestors ${options.frame === 'self' ? "'self'" : "'none'"}`,
+  ]
   return {
     status: options.status ?? 200,
     headers: {
@@ -97,6 +101,8 @@ ${options.script ? `<script nonce="${nonce}">${options.script}</script>` : ''}
       'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'same-origin',
+      // For browsers that do not read frame-ancestors.
+      'X-Frame-Options': options.frame === 'self' ? 'SAMEORIGIN' : 'DENY',
     },
     body: text,
   }
@@ -125,7 +131,8 @@ export function formFields(body: string | Buffer | undefined): Record<string, st
 
 /** A plain answer for a page that cannot be shown at all (unknown id, wrong method). */
 export function problemPage(status: number, title: string, message: string): PageResponse {
-  return page({ title, status, frameable: true }, html`<main class="sheet narrow"><h1>${title}</h1><p>${message}</p></main>`)
+  // Shown where the page asked for would have been: inside the emulator's own 3DS frame too.
+  return page({ title, status, frame: 'self' }, html`<main class="sheet narrow"><h1>${title}</h1><p>${message}</p></main>`)
 }
 
 /** Shared look: a quiet, readable checkout. System fonts only (nothing is fetched). */

@@ -56,7 +56,7 @@ ${
 </section>
 <p class="emulator-flag">payfac emulator · a test bank app: no bank is asked</p>
 </main>`
-  return page({ title: 'PayTo agreement', style: STYLE, frameable: true }, body)
+  return page({ title: 'PayTo agreement', style: STYLE }, body)
 }
 
 function decide(req: PageRequest, agreement: AgreementRecord): PageResponse {

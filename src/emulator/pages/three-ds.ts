@@ -57,7 +57,7 @@ ${
 </section>
 <p class="emulator-flag">payfac emulator · a test card check: no bank is asked</p>
 </main>`
-  return page({ title: 'Confirm it’s you', style: STYLE, frameable: true }, body)
+  return page({ title: 'Confirm it’s you', style: STYLE, frame: 'self' }, body)
 }
 
 function answer(req: PageRequest, challenge: ThreeDSRecord): PageResponse {

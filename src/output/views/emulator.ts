@@ -94,3 +94,28 @@ export function emulatorReadyText(d: EmulatorReady): string {
     `  state                ${d.statePath ?? 'in memory (lost when stopped)'}`,
   ].join('\n')
 }
+
+/** One emulator started with `emulator start --detach`, as `payfac emulator status` shows it. */
+export interface BackgroundEmulatorRow {
+  port: number
+  baseUrl: string
+  pid: number
+  /** `running`, or `not answering` (its process is there, its port does not answer). */
+  status: string
+  namespace: string | null
+  logFile: string
+  startedAt: string
+}
+
+export const backgroundEmulatorView = defineView<BackgroundEmulatorRow>({
+  name: 'background emulator',
+  columns: [
+    { key: 'port', header: 'Port' },
+    { key: 'baseUrl', header: 'Base URL' },
+    { key: 'pid', header: 'Process' },
+    { key: 'status', header: 'Status' },
+    { key: 'namespace', header: 'Namespace' },
+    { key: 'startedAt', header: 'Started', kind: 'date' },
+    { key: 'logFile', header: 'Log file' },
+  ],
+})
