@@ -8,6 +8,9 @@
 //
 // Operations that mint or change a credential are no tool at all (WITHHELD): no tool can change a
 // profile, a key or the guard.
+import { statSync } from 'node:fs'
+import { isAbsolute } from 'node:path'
+
 import { formatMinorUnits } from '../client/money.js'
 import { data, envelopeOf, flag, positional, type ToolContext, ToolInputError } from './tools.js'
 
@@ -29,6 +32,28 @@ function metadataWords(metadata: unknown): string[] {
   if (metadata === undefined) return []
   if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) throw new ToolInputError('metadata must be an object of strings')
   return Object.entries(metadata as Record<string, unknown>).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+}
+
+/** The most an onboarding file may weigh (the command checks the same). */
+const MOST_UPLOAD_BYTES = 10 * 1024 * 1024
+
+/**
+ * The file an upload names: an absolute path to a regular file of at most 10 MB. Checked here
+ * because the server's own stdin is the protocol: `/dev/stdin`, a FIFO or a device would be read
+ * by the command until it ends, eating the client's messages or never ending.
+ */
+function uploadPath(path: unknown): string {
+  const text = positional(path, 'path')
+  if (!isAbsolute(text)) throw new ToolInputError('path must be absolute: the file to upload, such as /home/me/licence.pdf')
+  let stats: ReturnType<typeof statSync>
+  try {
+    stats = statSync(text)
+  } catch {
+    throw new ToolInputError(`path ${text} cannot be read: no such file, or not allowed`)
+  }
+  if (!stats.isFile()) throw new ToolInputError(`path ${text} is not a regular file (a device, FIFO or folder is never read)`)
+  if (stats.size > MOST_UPLOAD_BYTES) throw new ToolInputError(`path ${text} is ${stats.size} bytes; an onboarding file is at most 10 MB`)
+  return text
 }
 
 /** A refund from the contract's CreateRefund (minor units): `transactions refund` with the amount in the transaction's currency. */
@@ -86,7 +111,7 @@ export const WRITE_COMMANDS: Record<string, CommandLine> = {
     'files',
     'upload',
     id(a, 'merchantId'),
-    positional(a.path, 'path'),
+    uploadPath(a.path),
     ...flag('purpose', a.purpose),
     ...flag('field', a.field),
   ],
