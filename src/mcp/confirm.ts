@@ -60,7 +60,8 @@ export class Confirmations {
     this.open.delete(nonce)
     if (known === undefined) {
       throw new TokenRefused(
-        'The confirmation token was already used, or was never issued by this server (it keeps tokens only while it runs). Nothing was run. Preview again for a new one.',
+        'The confirmation token was already used, or was never issued by this server (it keeps tokens only while it runs). Nothing was run now. ' +
+          'If an earlier call with this token timed out or was cut off, it may have run: read the record first, then preview again for a new token.',
       )
     }
     const expected = this.mac(nonce, known, tool, args, target)

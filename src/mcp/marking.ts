@@ -72,7 +72,7 @@ export function inertJson(value: unknown): string {
 
 const INSTRUCTION_LIKE = [
   /\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:instructions?|prompts?|rules|guidelines|above|previous|prior)\b/i,
-  /\byou are (?:now|an?|the) (?:ai|assistant|model|agent|system)\b/i,
+  /\byou are now\b|\byou are (?:an? |the )?(?:ai|assistant|language model|agent)\b/i,
   /\b(?:system|developer) (?:prompt|message|instructions?)\b/i,
   /\bnew instructions?\b/i,
   /\b(?:call|use|run|invoke) (?:the )?(?:tool|function)\b/i,

@@ -33,6 +33,15 @@ export function stdoutForTransport(): Writable {
   })
 }
 
+/**
+ * From now on, anything but the transport that writes to stdout (a stray late write of a command,
+ * a library's console.log) goes to stderr instead: stdout carries the protocol's messages only.
+ */
+export function keepStdoutForProtocol(): void {
+  process.stdout.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) =>
+    (process.stderr.write as (...args: unknown[]) => boolean)(chunk, encoding, callback)) as typeof process.stdout.write
+}
+
 let queue: Promise<unknown> = Promise.resolve()
 
 /** Runs `argv` (a command line without `payfac`) after every run before it has ended. */

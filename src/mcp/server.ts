@@ -26,7 +26,7 @@ import { flowTools } from './flow-tools.js'
 import { answer, type ToolResult } from './marking.js'
 import { operationTools } from './operation-tools.js'
 import { registerPromptsAndResources } from './resources.js'
-import { type CommandRun, runCommand, stdoutForTransport } from './runner.js'
+import { type CommandRun, keepStdoutForProtocol, runCommand, stdoutForTransport } from './runner.js'
 import { type Tool, type ToolContext, ToolInputError, type WriteTool } from './tools.js'
 
 export interface McpOptions {
@@ -105,6 +105,7 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
 export async function serveMcp(options: McpOptions): Promise<void> {
   const { server } = createMcpServer(options)
   const transport = new StdioServerTransport(process.stdin, stdoutForTransport())
+  keepStdoutForProtocol()
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve
     process.stdin.once('end', () => void server.close().then(resolve, resolve))

@@ -157,6 +157,20 @@ describe('payfac mcp on the emulator', () => {
     expect(JSON.stringify(dataOf(got))).toContain(HOSTILE.slice(0, 40))
   })
 
+  it('refuses the retry of an assistant that stopped waiting: the first call ran, the second is a repeat', async () => {
+    const { transactionId } = await paidByPayTo(json, '7.00', 'mcp-timeout')
+    const args = { transactionId, amount: '3.00' }
+    const token = tokenOf(await call(mcp, 'refundTransaction', args))
+    await expect(mcp.client.callTool({ name: 'refundTransaction', arguments: { ...args, confirmationToken: token } }, undefined, { timeout: 1 })).rejects.toThrow(
+      /timed out/i,
+    )
+    // The same token again: spent, and the answer says the first call may have run.
+    expect((await call(mcp, 'refundTransaction', { ...args, confirmationToken: token })).text).toMatch(/may have run: read the record first/)
+    const retried = await confirmed(mcp, 'refundTransaction', args)
+    expect(retried.done.text).toMatch(/failed with exit 6/)
+    expect((await json('transactions', 'get', transactionId)).purchaseDetails.refundedAmount).toBe(300)
+  })
+
   it('keeps its stdout for the protocol while commands run, and serves calls racing each other one at a time', async () => {
     const { transactionId } = await paidByPayTo(json, '8.00', 'mcp-race')
     const args = { transactionId, amount: '2.00' }
