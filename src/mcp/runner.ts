@@ -9,7 +9,7 @@
 // stream's own write function, kept before any run replaces it (stdoutForTransport).
 import { Writable } from 'node:stream'
 
-import { runCommandLine } from '../cli/start/main.js'
+import type { runCommandLine } from '../cli/start/main.js'
 
 export interface CommandRun {
   /** The exit code the command set: 0 ok, 6 refused, 7 unknown outcome … (src/cli/errors/exit-codes.ts). */
@@ -51,7 +51,18 @@ export function runCommand(argv: string[], binUrl: string): Promise<CommandRun> 
   return run
 }
 
+/**
+ * runCommandLine of the entry point bin/run.js loaded (the same module, already in memory): taken
+ * at run time, so that the bundle keeps the entry point whole and no other command's start-up
+ * loads a chunk split off it for this server.
+ */
+async function entry(binUrl: string): Promise<typeof runCommandLine> {
+  const main = (await import(new URL('../dist/bundle/cli/start/main.js', binUrl).href)) as { runCommandLine: typeof runCommandLine }
+  return main.runCommandLine
+}
+
 async function runNow(argv: string[], binUrl: string): Promise<CommandRun> {
+  const run = await entry(binUrl)
   const out: string[] = []
   const err: string[] = []
   const savedOut = process.stdout.write
@@ -69,7 +80,7 @@ async function runNow(argv: string[], binUrl: string): Promise<CommandRun> {
   process.stderr.write = capture(err)
   let code: number
   try {
-    await runCommandLine(argv, binUrl)
+    await run(argv, binUrl)
     code = typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (error) {
     // What oclif itself throws (its own exit, a parse failure before the command's catch).
