@@ -13,6 +13,8 @@ import { DEFAULT_MAX_RECORDS } from './tools.js'
 
 /** Files larger than this are described, not returned. */
 export const MOST_FILE_BYTES = 4 * 1024 * 1024
+/** A list stops once its records take this much JSON, whatever maxRecords says: an assistant's context is not a disk. */
+export const MOST_LIST_CHARS = 4 * 1024 * 1024
 
 /** The path with each `{name}` replaced by its argument, encoded. */
 export function pathFor(op: Operation, args: Record<string, unknown>): string {
@@ -50,12 +52,21 @@ async function readList(
   const onPage = (page: Page<unknown>) => {
     total = page.totalRecordCount
   }
-  for await (const record of client.iterate(path, { ...query, limit: Math.min(500, cap) }, { max: cap, onPage })) records.push(record)
-  const more = total !== undefined && total > records.length
-  const said =
-    `${op.operationId}: ${records.length} record${records.length === 1 ? '' : 's'}` +
-    (total === undefined ? '.' : ` of ${total}.`) +
-    (more ? ` Stopped at maxRecords (${cap}); call again with a larger maxRecords (or narrower filters) for the rest.` : '')
+  let chars = 0
+  let full = false
+  for await (const record of client.iterate(path, { ...query, limit: Math.min(500, cap) }, { max: cap, onPage })) {
+    chars += JSON.stringify(record)?.length ?? 0
+    if (chars > MOST_LIST_CHARS && records.length > 0) {
+      full = true
+      break
+    }
+    records.push(record)
+  }
+  const more = full || (total !== undefined && total > records.length)
+  const why = full
+    ? ` Stopped at ${MOST_LIST_CHARS / (1024 * 1024)} MiB of records; narrow the filters for the rest.`
+    : ` Stopped at maxRecords (${cap}); call again with a larger maxRecords (or narrower filters) for the rest.`
+  const said = `${op.operationId}: ${records.length} record${records.length === 1 ? '' : 's'}${total === undefined ? '.' : ` of ${total}.`}${more ? why : ''}`
   return answer(said, { records, returned: records.length, totalRecordCount: total ?? null, truncated: more })
 }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useEmulator } from '../helpers/command-harness.js'
 import { commandEnv } from '../helpers/emulator-env.js'
 import { paidByPayTo } from '../helpers/flows.js'
-import { call, confirmed, dataOf, type McpSession, startMcp, tokenOf } from '../helpers/mcp-client.js'
+import { call, dataOf, type McpSession, repeatRefused, startMcp, tokenOf } from '../helpers/mcp-client.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
 
@@ -92,16 +92,13 @@ describe('payfac mcp on the emulator', () => {
     expect(reused.text).toMatch(/already used/)
 
     // The same refund again, with a fresh preview and token: the CLI's journal refuses it.
-    const again = await confirmed(mcp, 'refundTransaction', args)
-    expect(again.done.isError).toBe(true)
-    expect(again.done.text).toMatch(/failed with exit 6/)
-    expect(dataOf(again.done).error.message).toMatch(/identical refund of 5\.00 AUD on transaction .* was already made/)
-    expect(dataOf(again.done).error.message).toContain(refundId)
+    const again = await repeatRefused(mcp, 'refundTransaction', args)
+    expect(dataOf(again).error.message).toMatch(/identical refund of 5\.00 AUD on transaction .* was already made/)
+    expect(dataOf(again).error.message).toContain(refundId)
 
     // The same refund as the contract writes it (minor units, through updateTransaction): the same command, refused the same way.
-    const raw = await confirmed(mcp, 'updateTransaction', { transactionId, body: { CreateRefund: { refundAmount: 500 } } })
-    expect(raw.done.isError).toBe(true)
-    expect(dataOf(raw.done).error.code).toBe(6)
+    const raw = await repeatRefused(mcp, 'updateTransaction', { transactionId, body: { CreateRefund: { refundAmount: 500 } } })
+    expect(dataOf(raw).error.code).toBe(6)
     expect((await json('transactions', 'get', transactionId)).purchaseDetails.refundedAmount).toBe(500)
   })
 
@@ -161,13 +158,12 @@ describe('payfac mcp on the emulator', () => {
     const { transactionId } = await paidByPayTo(json, '7.00', 'mcp-timeout')
     const args = { transactionId, amount: '3.00' }
     const token = tokenOf(await call(mcp, 'refundTransaction', args))
-    await expect(mcp.client.callTool({ name: 'refundTransaction', arguments: { ...args, confirmationToken: token } }, undefined, { timeout: 1 })).rejects.toThrow(
-      /timed out/i,
-    )
+    await expect(
+      mcp.client.callTool({ name: 'refundTransaction', arguments: { ...args, confirmationToken: token } }, undefined, { timeout: 1 }),
+    ).rejects.toThrow(/timed out/i)
     // The same token again: spent, and the answer says the first call may have run.
     expect((await call(mcp, 'refundTransaction', { ...args, confirmationToken: token })).text).toMatch(/may have run: read the record first/)
-    const retried = await confirmed(mcp, 'refundTransaction', args)
-    expect(retried.done.text).toMatch(/failed with exit 6/)
+    await repeatRefused(mcp, 'refundTransaction', args)
     expect((await json('transactions', 'get', transactionId)).purchaseDetails.refundedAmount).toBe(300)
   })
 
@@ -241,8 +237,7 @@ describe('payfac mcp on production (a live_ key, against a service that records 
       expect(done.isError, done.text).toBe(false)
       expect(dataOf(done).notes.join('\n')).toContain('PRODUCTION: PAYFAC_API_KEY (no profile)')
       expect(changes().map((r) => r.json)).toEqual([{ CreateRefund: { refundAmount: 100 } }])
-      const again = await confirmed(mcp, 'refundTransaction', args)
-      expect(again.done.text).toMatch(/failed with exit 6/)
+      await repeatRefused(mcp, 'refundTransaction', args)
       expect(changes()).toHaveLength(1)
     } finally {
       await mcp.close()

@@ -49,10 +49,15 @@ export function dataOf(answer: ToolAnswer): any {
   return JSON.parse(match[2] as string)
 }
 
-/** Preview, then the same call with the preview's token. */
-export async function confirmed(session: McpSession, name: string, args: Record<string, unknown>): Promise<{ preview: ToolAnswer; done: ToolAnswer }> {
+/**
+ * A repeat of a change already made: refused with exit 6, by the preview (a dry run that checks
+ * the journal) or, when the preview gives a token, by the call with it. The refusal's answer.
+ */
+export async function repeatRefused(session: McpSession, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
   const preview = await call(session, name, args)
   const token = tokenOf(preview)
-  if (!token) throw new Error(`${name}: the preview gave no token: ${preview.text.slice(0, 500)}`)
-  return { preview, done: await call(session, name, { ...args, confirmationToken: token }) }
+  const refused = token ? await call(session, name, { ...args, confirmationToken: token }) : preview
+  if (!refused.isError || !/failed with exit 6/.test(refused.text))
+    throw new Error(`${name}: the repeat was not refused with exit 6: ${refused.text.slice(0, 500)}`)
+  return refused
 }
