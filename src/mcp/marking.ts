@@ -14,7 +14,7 @@
 // rules (docs/mcp.md, "What the server can and cannot protect against").
 import { randomBytes } from 'node:crypto'
 
-import { isSensitiveKey, redactJson } from '../client/redact.js'
+import { isSensitiveKey, redactJson, redactText } from '../client/redact.js'
 import { sanitizeText } from '../output/sanitize.js'
 
 export interface TextContent {
@@ -37,10 +37,12 @@ export interface ToolResult {
 /** Handles the flows need: a payment token or an agreement token id, nothing else. */
 const HANDLE = /^(?:ptkn|ptagr)_[A-Za-z0-9_-]{4,64}$/
 
-/** A deep copy with every secret replaced as the client's redaction does, handles kept. */
+/** A deep copy with every secret replaced as the client's redaction does (keys, then free text), handles kept. */
 export function redactForAssistant(value: unknown, parent?: string, depth = 0): unknown {
   if (depth > 64) return '[REDACTED]'
   if (Array.isArray(value)) return value.map((item) => redactForAssistant(item, parent, depth + 1))
+  // Free text (a note, a message, a description) keeps no card number or URL password either.
+  if (typeof value === 'string') return redactText(value)
   if (!value || typeof value !== 'object') return value
   const out: Record<string, unknown> = {}
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {

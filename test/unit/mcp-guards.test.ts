@@ -71,6 +71,7 @@ describe('what reaches the assistant', () => {
       customToken: 'eyJhbGciOi.secret.sig',
       card: { cardNumber: '4111111111111111' },
       description: 'plain',
+      note: 'paid with 4111 1111 1111 1111 via https://user:pw@hooks.example/x',
     }
     expect(redactForAssistant(record)).toEqual({
       secret: '[REDACTED]',
@@ -80,6 +81,7 @@ describe('what reaches the assistant', () => {
       customToken: '[REDACTED]',
       card: { cardNumber: '****1111' },
       description: 'plain',
+      note: expect.not.stringMatching(/4111 1111 1111 1111|user:pw/),
     })
   })
 
