@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { McpServer } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 
 import { operations } from '../client/openapi/operations.js'
@@ -94,10 +94,10 @@ export function registerPromptsAndResources(server: McpServer, options: Resource
     {
       title: 'Month-end',
       description: "Reconcile a month's payments, refunds, fees and payouts against settlement, and report what is off.",
-      argsSchema: {
+      argsSchema: z.object({
         month: z.string().optional().describe('The month, YYYY-MM (default: last month)'),
         currency: z.string().optional().describe('Only this currency, such as AUD'),
-      },
+      }),
     },
     ({ month, currency }) => ({
       messages: [{ role: 'user', content: { type: 'text', text: monthEndPrompt(month, currency, options.writes) } }],

@@ -1,5 +1,7 @@
 // `payfac mcp`: the service's operations as tools of a Model Context Protocol server on stdio,
-// made with the official TypeScript SDK. One profile, fixed when the server starts.
+// made with the official TypeScript SDK (@modelcontextprotocol/server, served by its serveStdio
+// entry: 2025-era clients that open with `initialize` and 2026-era ones alike). One profile,
+// fixed when the server starts.
 //
 //   - Reads (every get and list of the contract, and the month's reconciliation) answer at once.
 //   - Every change is two calls: a preview (the payfac command with --dry-run: nothing is sent)
@@ -13,8 +15,8 @@
 //     a few flows, never from the profiles, emulator or credential commands; arguments become
 //     `--flag=value` words and checked ids, never flags of their own.
 //   - What the service says is data, never instructions (marking.ts).
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { type JSONRPCMessage, McpServer, type Transport } from '@modelcontextprotocol/server'
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
 
 import type { PayfacClient } from '../client/client.js'
@@ -101,17 +103,50 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   return { server, tools }
 }
 
-/** Serves on stdin and stdout until the client goes away. */
+/**
+ * Serves on stdin and stdout until the client goes away. serveStdio builds the server for the
+ * protocol era the client opens with (a probe may build one more, discarded before any call).
+ */
 export async function serveMcp(options: McpOptions): Promise<void> {
-  const { server } = createMcpServer(options)
-  const transport = new StdioServerTransport(process.stdin, stdoutForTransport())
+  const wire = new StdioServerTransport(process.stdin, stdoutForTransport())
   keepStdoutForProtocol()
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve
-    process.stdin.once('end', () => void server.close().then(resolve, resolve))
+  await new Promise<void>((ended) => {
+    serveStdio(() => createMcpServer(options).server, { transport: new Watched(wire, ended) })
   })
-  await server.connect(transport)
-  await closed
+}
+
+/**
+ * The stdio transport as serveStdio gets it: everything passed through, and `ended` told once the
+ * connection closes (stdin at its end, stdout broken, or the entry closing it), since the entry
+ * owns the transport's own callbacks.
+ */
+class Watched implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+
+  constructor(
+    private readonly wire: StdioServerTransport,
+    private readonly ended: () => void,
+  ) {}
+
+  start(): Promise<void> {
+    this.wire.onmessage = (message) => this.onmessage?.(message)
+    this.wire.onerror = (error) => this.onerror?.(error)
+    this.wire.onclose = () => {
+      this.onclose?.()
+      this.ended()
+    }
+    return this.wire.start()
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.wire.send(message)
+  }
+
+  close(): Promise<void> {
+    return this.wire.close()
+  }
 }
 
 interface WriteCall {

@@ -1,7 +1,8 @@
 // `payfac mcp` with the MCP SDK's own client, over stdio, against the emulator: the tools made
 // from the operation table, a refund through its preview and token made once and refused the
 // second time (exit 6, naming the refund), tokens forged, reused, altered or for another amount
-// refused, a hostile order description returned as marked data, and a production profile that
+// refused, a hostile order description returned as marked data, a client opening with the
+// 2026-07-28 revision served as one opening with `initialize`, and a production profile that
 // offers no change unless the server was started with --allow-writes production.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -46,6 +47,21 @@ describe('payfac mcp on the emulator', () => {
     const unreached = catalogue.filter((op: { tools: string[] }) => op.tools.length === 0)
     expect(unreached.map((op: { operationId: string }) => op.operationId).sort()).toEqual(['createServiceToken', 'signIn', 'updateServiceToken'])
     for (const op of unreached) expect(op.notATool).toMatch(/credential/)
+  })
+
+  it('serves a client that opens with the 2026-07-28 revision the same tools, and previews for it', async () => {
+    const modern = await startMcp([], ctx.env, 'modern')
+    try {
+      expect(modern.client.getProtocolEra()).toBe('modern')
+      const legacyNames = (await mcp.client.listTools()).tools.map((t) => t.name)
+      expect((await modern.client.listTools()).tools.map((t) => t.name)).toEqual(legacyNames)
+      const { transactionId } = await paidByPayTo(json, '4.00', 'mcp-modern')
+      const preview = await call(modern, 'refundTransaction', { transactionId, amount: '1.00' })
+      expect(preview.isError, preview.text).toBe(false)
+      expect(tokenOf(preview)).toBeTruthy()
+    } finally {
+      await modern.close()
+    }
   })
 
   it('serves the OpenAPI document, the exit codes, the money rules and a month-end prompt', async () => {
@@ -158,9 +174,9 @@ describe('payfac mcp on the emulator', () => {
     const { transactionId } = await paidByPayTo(json, '7.00', 'mcp-timeout')
     const args = { transactionId, amount: '3.00' }
     const token = tokenOf(await call(mcp, 'refundTransaction', args))
-    await expect(
-      mcp.client.callTool({ name: 'refundTransaction', arguments: { ...args, confirmationToken: token } }, undefined, { timeout: 1 }),
-    ).rejects.toThrow(/timed out/i)
+    await expect(mcp.client.callTool({ name: 'refundTransaction', arguments: { ...args, confirmationToken: token } }, { timeout: 1 })).rejects.toThrow(
+      /timed out/i,
+    )
     // The same token again: spent, and the answer says the first call may have run.
     expect((await call(mcp, 'refundTransaction', { ...args, confirmationToken: token })).text).toMatch(/may have run: read the record first/)
     await repeatRefused(mcp, 'refundTransaction', args)
@@ -214,9 +230,8 @@ describe('payfac mcp on production (a live_ key, against a service that records 
       const { tools } = await mcp.client.listTools()
       expect(tools.length).toBeGreaterThan(30)
       expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([])
-      const refund = await call(mcp, 'refundTransaction', args)
-      expect(refund.isError).toBe(true)
-      expect(refund.text).toMatch(/not found/)
+      // A tool the server does not offer is a protocol error (-32602) since SDK 2.x, not a tool error.
+      await expect(call(mcp, 'refundTransaction', args)).rejects.toThrow(/refundTransaction not found/)
       expect((await call(mcp, 'getTransaction', { transactionId: args.transactionId })).isError).toBe(false)
       const catalogue = JSON.parse(((await mcp.client.readResource({ uri: 'payfac://operations' })).contents[0] as { text: string }).text)
       expect(catalogue.find((op: { operationId: string }) => op.operationId === 'updateTransaction').notATool).toMatch(/production/)

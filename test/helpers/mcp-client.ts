@@ -1,8 +1,8 @@
 // `payfac mcp` spawned as an MCP client spawns it (bin/run.js over stdio), with the SDK's own client
 // connected to it: the real transport, so that what a command prints while a tool runs is shown
 // never to reach the protocol's stream.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 
 import { BIN } from './spawn-cli.js'
 
@@ -13,7 +13,12 @@ export interface McpSession {
   close(): Promise<void>
 }
 
-export async function startMcp(args: string[], env: Record<string, string | undefined>): Promise<McpSession> {
+/**
+ * `era`: the protocol revision the client opens with: the 2025 `initialize` handshake (the SDK
+ * client's default, as most hosts still open), or 2026-07-28, which only the SDK's serveStdio
+ * entry answers on stdio.
+ */
+export async function startMcp(args: string[], env: Record<string, string | undefined>, era: 'legacy' | 'modern' = 'legacy'): Promise<McpSession> {
   const clean: Record<string, string> = {}
   for (const [key, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined) clean[key] = value
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: clean, stderr: 'pipe' })
@@ -21,7 +26,7 @@ export async function startMcp(args: string[], env: Record<string, string | unde
   transport.stderr?.on('data', (chunk) => {
     stderr += String(chunk)
   })
-  const client = new Client({ name: 'payfac-tests', version: '1.0.0' })
+  const client = new Client({ name: 'payfac-tests', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined)
   await client.connect(transport)
   return { client, stderr: () => stderr, close: () => client.close() }
 }
