@@ -25,9 +25,10 @@ const GUARDED = /needs confirmation, and there is no terminal to ask: nothing wa
 /**
  * They stay in the foreground until stopped: `emulator start` serves an emulator and sends nothing
  * to a service; `webhooks listen` on a production profile creates no subscription and only
- * listens (webhooks-listen.test.ts covers what it sends elsewhere).
+ * listens (webhooks-listen.test.ts covers what it sends elsewhere); `mcp` serves on stdin, and on
+ * production offers no change without --allow-writes production (mcp.test.ts).
  */
-const NOT_WALKED = new Set(['emulator:start', 'webhooks:listen'])
+const NOT_WALKED = new Set(['emulator:start', 'webhooks:listen', 'mcp'])
 /** Flags of an example that would change who is asked or where it goes; the value-taking ones drop their value too. */
 const DROPPED = new Set(['--yes', '-y', '--dry-run'])
 const DROPPED_WITH_VALUE = new Set(['--profile', '--base-url'])

@@ -47,7 +47,12 @@ const forbidden: Record<string, { rooms: string[]; packages: RegExp[] }> = {
   config: { rooms: ['cli', 'commands', 'output', 'emulator'], packages: [/^@oclif/, /^undici$/] },
   cli: { rooms: ['commands', 'emulator'], packages: [] },
   emulator: { rooms: ['cli', 'commands', 'output', 'config'], packages: [/^@oclif/, /^conf$/, /^undici$/] },
+  // The MCP server (payfac mcp) uses the client, config, output and cli; it runs commands through
+  // the CLI's entry point, never a command file.
+  mcp: { rooms: ['commands', 'emulator'], packages: [/^@oclif/] },
 }
+// No room but the CLI's rooms imports the MCP SDK, and only `payfac mcp` itself imports the MCP room.
+const MCP_SDK = /^@modelcontextprotocol\//
 
 // Files of the client that other rooms may import at run time: pure modules with no transport.
 const CLIENT_PURE = /\/client\/(errors|money|envelope|webhook-signature|redact|fast-check|key-prefix|schemas\/[\w-]+|openapi\/[\w-]+)\.ts$/
@@ -87,6 +92,16 @@ describe('who may import whom (docs/architecture.md)', () => {
         if (!file.endsWith('/emulator/start.ts') && roomOf(target) === 'emulator') {
           throw new Error(`${relative(SRC, file)} imports emulator internals (${spec})`)
         }
+      }
+    }
+  })
+
+  it('only src/commands/mcp.ts imports the MCP room, and only the MCP room imports the MCP SDK', () => {
+    for (const file of files) {
+      for (const { spec } of importsOf(file)) {
+        const target = resolveLocal(file, spec)
+        if (target && roomOf(target) === 'mcp' && roomOf(file) !== 'mcp') expect(relative(SRC, file), `imports ${spec}`).toBe('commands/mcp.ts')
+        if (!target && MCP_SDK.test(spec)) expect(roomOf(file), `${relative(SRC, file)} imports ${spec}`).toBe('mcp')
       }
     }
   })
