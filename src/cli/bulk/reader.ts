@@ -14,6 +14,7 @@ import { pipeline as pipelineAsync } from 'node:stream/promises'
 
 import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
+import { addCleanup } from '../start/signals.js'
 
 /** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
 export const MAX_ROW_BYTES = 1024 * 1024
@@ -66,7 +67,13 @@ export async function openSource(name: string): Promise<RowSource> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'payfac-bulk-'))
   const path = join(dir, 'stdin')
-  const dispose = () => rmSync(dir, { recursive: true, force: true })
+  // Removed when the run is done, and by the signal handler if Ctrl-C or SIGTERM ends it first.
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  const forget = addCleanup(remove)
+  const dispose = () => {
+    forget()
+    remove()
+  }
   let line = 1
   try {
     await pipelineAsync(
