@@ -7,62 +7,74 @@
 //   whose parent has already gone, unless it made a group of its own (a daemon does, on purpose).
 // - A child that shares payfac's terminal (a vault asking for a password) stays in payfac's group,
 //   so that its prompt and Ctrl-C work; it is ended with every descendant found (Linux: /proc;
-//   elsewhere `ps -A -o pid=,ppid=`), listed before any is signalled, so that one orphaned by its
-//   parent's death is still known.
+//   elsewhere `ps`), listed before any is signalled, so that one orphaned by its parent's death
+//   is still known.
 // - On Linux, a child may be given a marker in its environment (a variable with a value of its
 //   own): whatever carries it is ended too, found in /proc/<pid>/environ, so that a grandchild
 //   orphaned before the end (`(sleep 1000 &)`), or one that left the group, is still found.
 // - On Windows, `taskkill /T /F` ends the tree.
-// Ending is SIGTERM, then SIGKILL `graceMs` later to whatever is left (payfac waits for that).
-// And until the child is settled, payfac's own exit (a signal, an error) sends SIGKILL at once
-// from its 'exit' handler, so nothing payfac started outlives it by accident.
+// Ending is SIGTERM, then SIGKILL `graceMs` later to whatever is left, then a short wait (at most
+// GONE_WAIT_MS) until none of them runs any more: when end() resolves, they are gone. Until the
+// child is settled, payfac's own exit (a signal, an error) sends SIGKILL at once from its 'exit'
+// handler, so nothing payfac started outlives it by accident.
 import { type ChildProcess, spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import process from 'node:process'
 
+/** The longest end() waits, after SIGKILL, for what it ended to be gone. */
+const GONE_WAIT_MS = 2000
+
 export interface TrackedChild {
-  /** SIGTERM to the child and all it started, SIGKILL `graceMs` later; resolves once that is done. */
+  /** SIGTERM to the child and all it started, SIGKILL `graceMs` later; resolves once they are gone. */
   end(graceMs: number): Promise<void>
   /** The child is done with (exited and judged): payfac's exit no longer ends what it left. */
   settle(): void
 }
 
-/** `[pid, parent pid]` of every process, or undefined when the system does not say. */
-function processTable(): Array<[number, number]> | undefined {
+interface ProcessRow {
+  pid: number
+  ppid: number
+  pgid: number
+  /** Dead and waiting to be reaped (a zombie): it runs nothing any more. */
+  zombie: boolean
+}
+
+/** Every process, or an empty list when the system does not say. */
+function processTable(): ProcessRow[] {
   if (process.platform === 'linux') {
-    const table: Array<[number, number]> = []
     let names: string[]
     try {
       names = readdirSync('/proc')
     } catch {
-      return undefined
+      return []
     }
+    const table: ProcessRow[] = []
     for (const name of names) {
       if (!/^\d+$/.test(name)) continue
       try {
         // The command name (field 2) is in parentheses and may hold spaces: fields after the last `)`.
         const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-        table.push([Number(name), ppid])
+        const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        table.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), zombie: state === 'Z' || state === 'X' })
       } catch {
         // Gone between the listing and the read.
       }
     }
     return table
   }
-  const ps = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 5000 })
-  if (ps.status !== 0 || !ps.stdout) return undefined
+  const ps = spawnSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8', timeout: 5000 })
+  if (ps.status !== 0 || !ps.stdout) return []
   return ps.stdout
     .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number])
-    .filter(([pid, ppid]) => Number.isInteger(pid) && Number.isInteger(ppid))
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f.length >= 4)
+    .map(([pid, ppid, pgid, stat]) => ({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: (stat ?? '').startsWith('Z') }))
 }
 
-/** Every descendant of `pid` (children, their children …), as the process table shows them now. */
-export function descendantsOf(pid: number): number[] {
-  const table = processTable() ?? []
+/** Every descendant of `pid` (children, their children …) in `table`. */
+export function descendantsOf(pid: number, table: ProcessRow[] = processTable()): number[] {
   const children = new Map<number, number[]>()
-  for (const [child, parent] of table) children.set(parent, [...(children.get(parent) ?? []), child])
+  for (const row of table) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid])
   const found: number[] = []
   const queue = [pid]
   while (queue.length > 0) {
@@ -114,7 +126,16 @@ function signal(pid: number, name: NodeJS.Signals): void {
 export function trackChild(child: ChildProcess, ownGroup: boolean, marker?: string): TrackedChild {
   const pid = child.pid
   let settled = pid === undefined
-  let known: number[] = []
+  const known = new Set<number>()
+  /** Everything of the child's that runs now, the ones listed before included. */
+  const running = (): number[] => {
+    if (pid === undefined) return []
+    const table = processTable()
+    for (const each of ownGroup ? table.filter((row) => row.pgid === pid).map((row) => row.pid) : [pid, ...descendantsOf(pid, table)]) known.add(each)
+    if (marker) for (const each of markedProcesses(marker)) known.add(each)
+    const live = new Set(table.filter((row) => !row.zombie).map((row) => row.pid))
+    return [...known].filter((each) => live.has(each))
+  }
   const send = (name: NodeJS.Signals) => {
     if (pid === undefined) return
     if (process.platform === 'win32') {
@@ -122,8 +143,7 @@ export function trackChild(child: ChildProcess, ownGroup: boolean, marker?: stri
       return
     }
     if (ownGroup) signal(-pid, name)
-    known = [...new Set([...known, ...(ownGroup ? [] : descendantsOf(pid)), ...(marker ? markedProcesses(marker) : [])])]
-    for (const each of ownGroup ? known : [pid, ...known]) signal(each, name)
+    for (const each of running()) signal(each, name)
   }
   const atExit = () => send('SIGKILL')
   if (!settled) process.once('exit', atExit)
@@ -133,16 +153,16 @@ export function trackChild(child: ChildProcess, ownGroup: boolean, marker?: stri
   }
   return {
     settle,
-    end(graceMs) {
-      if (settled) return Promise.resolve()
+    async end(graceMs) {
+      if (settled) return
       send('SIGTERM')
-      return new Promise((resolve) => {
-        setTimeout(() => {
-          send('SIGKILL')
-          settle()
-          resolve()
-        }, graceMs)
-      })
+      await new Promise((resolve) => setTimeout(resolve, graceMs))
+      send('SIGKILL')
+      // A signal is delivered, not awaited: wait (briefly) until the processes are gone, so that
+      // none is still running when payfac reports the time-out and exits.
+      const until = Date.now() + GONE_WAIT_MS
+      while (process.platform !== 'win32' && running().length > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
+      settle()
     },
   }
 }
