@@ -7,7 +7,8 @@
 // that exists and changes nothing. Each delivery is shown as one line (or one JSON object per
 // line), and, with `--forward-to`, sent on with its headers and raw body to a handler of your
 // own, whose status becomes the answer to the sender (so the sender's retries reach it). A
-// delivery whose signature is wrong is flagged, answered 401 and never forwarded.
+// delivery whose signature is wrong is flagged, answered 401 and never forwarded; a correctly
+// signed one that is not a JSON object (the contract's events are) is answered 400, not forwarded.
 //
 // It fails closed: without the subscription's secret it does not start (listen-secret.ts), except
 // with a loud --skip-verify, never against production. A delivery id acknowledged once is not
