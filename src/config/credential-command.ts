@@ -124,6 +124,8 @@ export async function runCredentialCommand(command: string, options: CredentialC
       stopped = true
       clearTimeout(timer)
       clearTimeout(drained)
+      // Nothing more it prints is read (a flood would otherwise be read, and dropped, for that second).
+      child.stdout?.destroy()
       void tracked.end(1000).then(() => finish(error))
     }
     // A program it started in the background (an agent) may keep stdout open after the command
