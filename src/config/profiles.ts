@@ -2,6 +2,7 @@
 // the shape of a profile and of the store file, credential kinds, key inference, the
 // environment check and masking. The file itself is handled by store.ts, so importing these
 // helpers never touches the file system.
+import { journalUrlProblem } from './journal-url.js'
 import { z } from 'zod'
 import { fastCheck } from '../client/fast-check.js'
 import { PREFIXED_KEY, keyEnvironment } from '../client/key-prefix.js'
@@ -177,6 +178,12 @@ function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
     marketplaceId: prefixedId(ID_PREFIXES.marketplaceId).optional(),
     merchantId: prefixedId(ID_PREFIXES.merchantId).optional(),
     customerId: prefixedId(ID_PREFIXES.customerId).optional(),
+    /** A shared operation journal (postgres://user@host/db), without a password (PGPASSWORD holds it). */
+    journalUrl: z
+      .string()
+      .refine((url) => journalUrlProblem(url) === undefined, 'must be a postgres://user@host:5432/database URL')
+      .refine((url) => !new URL(url).password, 'must not hold a password (set PGPASSWORD instead)')
+      .optional(),
   }
 }
 

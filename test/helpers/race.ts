@@ -28,12 +28,24 @@ function run(args: string[], env: Record<string, string | undefined>, killAfterM
   return { done }
 }
 
-/** Runs `payfac ...args` in `n` processes released together; resolves with every result. */
-export async function race(n: number, args: string[], env: Record<string, string | undefined>, killAfterMs = 60_000): Promise<SpawnResult[]> {
+type Env = Record<string, string | undefined>
+
+/**
+ * Runs `payfac ...args` in `n` processes released together; resolves with every result. `args`
+ * and `env` may be given per process (a function of its index), for racers that differ.
+ */
+export async function race(
+  n: number,
+  args: string[] | ((i: number) => string[]),
+  env: Env | ((i: number) => Env),
+  killAfterMs = 60_000,
+): Promise<SpawnResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'payfac-race-'))
   const barrier = join(dir, 'go')
   try {
-    const runs = Array.from({ length: n }, () => run(args, { ...env, PAYFAC_TEST_BARRIER: barrier }, killAfterMs))
+    const argsOf = typeof args === 'function' ? args : () => args
+    const envOf = typeof env === 'function' ? env : () => env
+    const runs = Array.from({ length: n }, (_, i) => run(argsOf(i), { ...envOf(i), PAYFAC_TEST_BARRIER: barrier }, killAfterMs))
     const deadline = Date.now() + killAfterMs
     while (readdirSync(dir).filter((name) => name.startsWith('go.ready.')).length < n) {
       if (Date.now() > deadline) throw new Error('the racers never all became ready')

@@ -5,6 +5,7 @@
 // whole run.
 import type { PayfacClient } from '../../client/client.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
+import type { JournalStore } from '../../config/journal-store.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
 import { type PayToPayRequest, refuseApproveOnProduction, runPayToPay } from './payto-pay.js'
 
@@ -18,6 +19,8 @@ export interface PayToPayCommand {
   dryRun?: boolean | undefined
   /** The command's words (default `payto pay`), for the resume command and messages. */
   words?: string[] | undefined
+  /** The operation journal of the command (its safety session's). */
+  journal: () => Promise<JournalStore>
 }
 
 /**
@@ -28,9 +31,9 @@ export interface PayToPayCommand {
 export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
   refuseApproveOnProduction(request, command.settings.environment)
   const { journalKey, journalPath } = await import('../../config/journal.js')
-  const { referenceLockPath } = await import('../../config/operations.js')
+  const { referenceSlot } = await import('../../config/operations.js')
   const { checkPrivateFolders } = await import('../../config/fs-check.js')
-  const { LOCK_WAIT_MS, operationIdentity, withOperationLock } = await import('../safety/journal-ops.js')
+  const { LOCK_WAIT_MS, operationIdentity, withReservation } = await import('../safety/journal-ops.js')
   const { commandLine, watchInterrupts } = await import('./interrupt.js')
   const path = await import('node:path')
   const interrupts = watchInterrupts()
@@ -56,9 +59,10 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
       check,
       waitMs: request.timeoutMs + LOCK_WAIT_MS,
     }
-    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, (held) =>
-      runPayToPay(request, { ...context, lost: held.lost }),
-    )
+    // The reservation of the reference is in the journal in use (shared: across runners); the
+    // steps' own journal stays in this config folder.
+    const journal = await command.journal()
+    return await withReservation(journal, referenceSlot(identity, request.reference), words, (held) => runPayToPay(request, { ...context, lost: held.lost }))
   } finally {
     interrupts.dispose()
   }

@@ -57,7 +57,15 @@ export default class PayToCharge extends ApiCommand<typeof PayToCharge> {
     const charge = { agreementToken: this.args.agreement, amount: moneyFrom(f.amount, f.currency!) }
     const request = { reference: f.reference, charge, description: f.description, approve: false, restart: f.restart, ...waitTimes(f) }
     const { payToPayFromCommand } = await import('../../cli/flows/payto-pay-command.js')
-    const command = { client, settings, bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'], words: ['payto', 'charge'] }
+    const command = {
+      client,
+      settings,
+      bin: this.config.bin,
+      argv: this.argv,
+      dryRun: f['dry-run'],
+      words: ['payto', 'charge'],
+      journal: async () => (await this.safety()).journal(),
+    }
     return this.show(paidTransactionView, await payToPayFromCommand(request, command))
   }
 }

@@ -48,7 +48,8 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
     const agreement = agreementBodyFromFlags({ ...f, open: false })
     const request = { reference: f.reference, agreement, description: f.description, approve: f.approve, restart: f.restart, ...waitTimes(f) }
     const { payToPayFromCommand } = await import('../../cli/flows/payto-pay-command.js')
-    const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'] }
+    const journal = async () => (await this.safety()).journal()
+    const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'], journal }
     return this.show(paidTransactionView, await payToPayFromCommand(request, command))
   }
 }
