@@ -74,19 +74,28 @@ export interface SchemaCheck {
  * there is none and `create` is true (otherwise a ConfigError naming `payfac journal init`).
  */
 export async function openSchema(sql: Client, where: string, create = true): Promise<SchemaCheck> {
-  const sentAt = Date.now()
-  let rows: Array<Record<string, unknown>>
+  const tables = await sql
+    .unsafe(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()
+       AND table_name IN ('payfac_journal_meta', 'payfac_operations', 'payfac_reservations')`,
+    )
+    .catch((error: unknown) => {
+      throw databaseProblem(error, where)
+    })
   let created = false
-  try {
-    rows = await sql.unsafe(CHECK)
-  } catch (error) {
-    if (codeOf(error) !== '42P01' || !create) throw databaseProblem(error, where)
+  if (tables.length === 0) {
+    if (!create) throw databaseProblem(Object.assign(new Error('no tables'), { code: '42P01' }), where)
     await createSchema(sql, where)
     created = true
-    rows = await sql.unsafe(CHECK).catch((again: unknown) => {
-      throw databaseProblem(again, where)
-    })
+  } else if (tables.length < 3) {
+    const have = tables.map((t) => String(t.table_name)).sort()
+    throw wrongSchema(where, `it has ${have.join(' and ')} but not all of payfac's tables`)
   }
+  await checkColumns(sql, where)
+  const sentAt = Date.now()
+  const rows = await sql.unsafe(CHECK).catch((error: unknown) => {
+    throw databaseProblem(error, where)
+  })
   const receivedAt = Date.now()
   const row = rows[0] ?? {}
   const version = row.version === null || row.version === undefined ? undefined : Number(row.version)
@@ -131,9 +140,11 @@ async function createSchema(sql: Client, where: string): Promise<void> {
 
 async function checkColumns(sql: Unsafe, where: string): Promise<void> {
   const rows = await sql
-    .unsafe(`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ANY($1)`, [
-      Object.keys(EXPECTED_COLUMNS),
-    ])
+    .unsafe(
+      `SELECT table_name, column_name FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+      [Object.keys(EXPECTED_COLUMNS)],
+    )
     .catch((error: unknown) => {
       throw databaseProblem(error, where)
     })
@@ -181,6 +192,13 @@ export function databaseProblem(error: unknown, where: string, doing = 'use it')
     return new ConfigError(`The shared journal's database does not exist (${where}): nothing was sent.`, {
       reason: 'invalid',
       hint: 'Create it (createdb), or fix the database name in the URL.',
+      cause: error,
+    })
+  }
+  if (code === '42P01') {
+    return new ConfigError(`The shared journal ${where} has no payfac tables yet: nothing was sent.`, {
+      reason: 'invalid',
+      hint: 'Run `payfac journal init` (a money command also creates them on first use when its user may).',
       cause: error,
     })
   }

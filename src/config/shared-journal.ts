@@ -160,18 +160,7 @@ export class SharedJournal implements JournalStore {
        ON CONFLICT (scope, name) DO UPDATE SET kind = EXCLUDED.kind, state = EXCLUDED.state, result_id = EXCLUDED.result_id,
          line = EXCLUDED.line, record = EXCLUDED.record, runner = EXCLUDED.runner, updated_at = EXCLUDED.updated_at
        RETURNING record`,
-      [
-        slot.scope,
-        slot.name,
-        saved.kind,
-        saved.state,
-        saved.resultId,
-        line ?? null,
-        JSON.stringify(saved),
-        runnerWords(saved.runner),
-        row.holder,
-        LOCK_PAUSE_MS / 1000,
-      ],
+      [slot.scope, slot.name, saved.kind, saved.state, saved.resultId, line ?? null, saved, runnerWords(saved.runner), row.holder, LOCK_PAUSE_MS / 1000],
     )
     if (!written) {
       row.lostWhy ??= 'its reservation in the shared journal was no longer this run’s'
@@ -184,7 +173,7 @@ export class SharedJournal implements JournalStore {
     const rows = await this.query(
       `SELECT o.scope, o.name, o.line, o.record, r.runner AS held_by FROM payfac_operations o
        LEFT JOIN payfac_reservations r ON r.scope = o.scope AND r.name = o.name AND r.beat_at > clock_timestamp() - make_interval(secs => $4)
-       WHERE ($1::text[] IS NULL OR o.state = ANY($1)) AND ($2::text IS NULL OR o.kind = $2)
+       WHERE ($1::jsonb IS NULL OR o.state IN (SELECT jsonb_array_elements_text($1::jsonb))) AND ($2::text IS NULL OR o.kind = $2)
        ORDER BY o.updated_at DESC LIMIT $3`,
       [filter.states ? [...filter.states] : null, filter.kind ?? null, filter.limit, LOCK_STALE_MS / 1000],
     )
@@ -276,7 +265,10 @@ export class SharedJournal implements JournalStore {
         row.lostWhy ??= `this run was paused for ${Math.round((sentAt - this.lastBeat) / 1000)} s while it held the reservation`
     }
     try {
-      const rows = await this.query('UPDATE payfac_reservations SET beat_at = clock_timestamp() WHERE holder = ANY($1) RETURNING holder', [holders])
+      const rows = await this.query(
+        'UPDATE payfac_reservations SET beat_at = clock_timestamp() WHERE holder IN (SELECT jsonb_array_elements_text($1::jsonb)) RETURNING holder',
+        [holders],
+      )
       const still = new Set(rows.map((r) => String(r.holder)))
       for (const holder of holders) {
         const row = this.held.get(holder)
