@@ -12,19 +12,12 @@
 // may send that operation; the others wait (said once) and then read what it did. A holder that
 // dies leaves its reservation to go stale (LOCK_STALE_MS without a beat) and its record `sending`,
 // which the next run looks up on the service before sending anything. Pure: no client, no zod.
-import { randomBytes } from 'node:crypto'
-import os from 'node:os'
-
 import { ConfigError } from './errors.js'
-import type { OperationRecord } from './operations.js'
+import type { OperationRecord, Slot } from './operations.js'
+import { thisRunner } from './runner.js'
 
-/** Where one record (and its reservation) is kept. */
-export interface Slot {
-  /** The operation scope's hash (operations.ts operationScope): a folder, or a column. */
-  scope: string
-  /** `refund-<hash>`, `reference-<hash>`, `bulk-<command>-<hash>`: a file name without `.json`, or a key. */
-  name: string
-}
+export { type Runner, runnerWords, thisRunner } from './runner.js'
+export type { Slot } from './operations.js'
 
 /** A held reservation. */
 export interface Held {
@@ -94,34 +87,6 @@ export const LOCK_UPDATE_MS = 1_000
 export const LOCK_PAUSE_MS = LOCK_STALE_MS / 2
 
 export class LockWaitError extends ConfigError {}
-
-/** Who wrote a record: the machine, the user and the process, plus a random tag of this process. */
-export interface Runner {
-  host: string
-  user: string
-  pid: number
-  tag: string
-}
-
-let self: Runner | undefined
-
-/** This process as a writer of records. */
-export function thisRunner(): Runner {
-  if (self) return self
-  let user = ''
-  try {
-    user = os.userInfo().username
-  } catch {
-    user = String(process.getuid?.() ?? '')
-  }
-  self = { host: os.hostname(), user, pid: process.pid, tag: randomBytes(6).toString('hex') }
-  return self
-}
-
-/** `user@host pid 1234`: a runner in words. */
-export function runnerWords(runner: Runner | undefined): string {
-  return runner ? `${runner.user}@${runner.host} pid ${runner.pid}` : 'a runner that did not say'
-}
 
 /**
  * Whether `record` was written by another process after `startedAt` (the journal's clock): a run

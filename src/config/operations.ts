@@ -29,11 +29,19 @@ import { ConfigError } from './errors.js'
 import { readPrivateJson } from './fs-check.js'
 import { writeJsonAtomicAsync } from './atomic-file.js'
 import { writeJsonAtomic } from './journal.js'
-import { type Slot, thisRunner } from './journal-store.js'
+import { thisRunner } from './runner.js'
 
 export const OPERATION_FORMAT = 'payfac-operation'
 /** 2: the identity is the party acted for (`actingFor`), not a credential fingerprint and context. */
 export const OPERATION_VERSION = 2
+
+/** Where one record (and its reservation) is kept. */
+export interface Slot {
+  /** The operation scope's hash (operations.ts operationScope): a folder, or a column. */
+  scope: string
+  /** `refund-<hash>`, `reference-<hash>`, `bulk-<command>-<hash>`: a file name without `.json`, or a key. */
+  name: string
+}
 
 export interface ServiceContext {
   marketplaceId?: string | undefined

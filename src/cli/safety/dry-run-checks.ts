@@ -5,7 +5,8 @@
 // request is then printed as every dry run prints it.
 import { ConnectionError, TimeoutError } from '../../client/errors.js'
 import { sanitizeLine } from '../../output/sanitize.js'
-import type { OperationSpec } from './journal-ops.js'
+import { operationIdentity } from './acting-for.js'
+import type { OperationSpec } from './operation-spec.js'
 import type { SafetySession } from './session.js'
 
 export async function dryRunRepeatCheck<T, B>(session: SafetySession, spec: OperationSpec<T, B>): Promise<void> {
@@ -16,7 +17,7 @@ export async function dryRunRepeatCheck<T, B>(session: SafetySession, spec: Oper
     say(`the real run would be refused (exit 6): ${why}`)
   }
   try {
-    const [{ operationIdentity }, { operationSlot }] = await Promise.all([import('./journal-ops.js'), import('../../config/operations.js')])
+    const { operationSlot } = await import('../../config/operations.js')
     const journal = await session.journal()
     const { identity } = await operationIdentity(session.settings, session.controller.signal)
     const prior = await journal.read(operationSlot(identity, spec.key), spec.check)

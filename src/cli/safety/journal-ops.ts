@@ -24,67 +24,26 @@
 // Records and folders are read fail-closed (config/fs-check.ts): exit 3, nothing sent.
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
 import type { Held, JournalStore, Slot } from '../../config/journal-store.js'
-import type { OperationKey, OperationRecord, ServiceIdentity } from '../../config/operations.js'
+import type { OperationRecord, ServiceIdentity } from '../../config/operations.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
+import type { OperationJournal, OperationSpec } from './operation-spec.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import type { SafetySession } from './session.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 
-/** What a look on the service found about an earlier operation. */
-export type Reconciled<T> = { found: T; note: string } | 'absent' | 'cannot-tell'
-
-export interface OperationSpec<T, B = unknown> {
-  key: OperationKey
-  /** "refund of 10.00 AUD on transaction tran_…" */
-  action: string
-  /** The command line that shows whether it happened. */
-  check: string
-  /** What to look at in what it shows. */
-  look?: string | undefined
-  /** The service's state before sending, kept in the journal to compare with after. */
-  before?: (() => Promise<B>) | undefined
-  /** Looks on the service for what an earlier run of this operation did. */
-  reconcile: (before: B | undefined, record: OperationRecord) => Promise<Reconciled<T>>
-  /** Guards from the service's state; they throw to refuse. Run only when about to send. */
-  guard?: (() => Promise<void>) | undefined
-  send: () => Promise<T>
-  resultId?: ((result: T) => string | undefined) | undefined
-  /**
-   * Moves no money, so an identical one already done is simply made again (a payment token).
-   * Every other operation already done is exit 6 naming it, unless --again.
-   */
-  repeatable?: true | undefined
-  /** The command's own flags ask for another one on purpose (orders create --if-exists create): as --again for rule 2. */
-  deliberate?: boolean | undefined
-  /**
-   * The second witness: looks on the service for an identical operation already made within the
-   * repeat window (witness.ts) and returns what it found, in words ("refund ref_… of 10.00 AUD at
-   * 2026-11-25T10:00:00Z"), or undefined. Run before sending unless --again; a find is exit 6.
-   */
-  witness?: (() => Promise<string | undefined>) | undefined
-}
-
-/** What journals one operation in place of its own record (a row of a bulk run: cli/bulk/journal.ts). */
-export interface OperationJournal {
-  run<T, B>(spec: OperationSpec<T, B>): Promise<T>
-}
+export type { OperationJournal, OperationSpec, Reconciled } from './operation-spec.js'
 
 /** How long a process waits for another's run of the same operation: reads and a request, plus a margin. */
 export const LOCK_WAIT_MS = 2 * 60_000
 
-/** The config folder and the identity of what `settings` act on (one read the first time a key is seen). */
+/** The config folder and the identity of what `settings` act on (acting-for.ts, loaded when first needed). */
 export async function operationIdentity(
   settings: ResolvedSettings,
   signal?: AbortSignal,
   ask = true,
 ): Promise<{ configDir: string; identity: ServiceIdentity }> {
-  const [{ serviceIdentity }, { resolveConfigDir }, { resolveActingFor }] = await Promise.all([
-    import('../../config/operations.js'),
-    import('../../config/store.js'),
-    import('./acting-for.js'),
-  ])
-  const configDir = resolveConfigDir()
-  return { configDir, identity: serviceIdentity(settings.baseUrl, await resolveActingFor(settings, configDir, signal, ask)) }
+  const actingFor = await import('./acting-for.js')
+  return actingFor.operationIdentity(settings, signal, ask)
 }
 
 export interface HeldLock {
