@@ -21,6 +21,10 @@ export interface PayToPayCommand {
   words?: string[] | undefined
   /** The operation journal of the command (its safety session's). */
   journal: () => Promise<JournalStore>
+  /** `payto charge`: --again and the repeat window of a charge of the same agreement and amount under another reference. */
+  charge?: { again: boolean; windowMs: number } | undefined
+  /** Where a dry run says the real run would be refused (the safety session's notes, for the report). */
+  dryRunNotes?: string[] | undefined
 }
 
 /**
@@ -53,7 +57,15 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
       accountKey: journalKey(configDir),
       check,
     }
-    if (command.dryRun) return await runPayToPay(request, context)
+    const journal = await command.journal()
+    const charge = request.charge && command.charge ? { ...command.charge, ...request.charge, reference: request.reference, bin: command.bin } : undefined
+    const { chargeKey, dryRunChargeCheck } = await import('./charge-repeat.js')
+    const { operationSlot } = await import('../../config/operations.js')
+    const chargeAt = charge ? operationSlot(identity, chargeKey(charge)) : undefined
+    if (command.dryRun) {
+      if (charge && chargeAt) await dryRunChargeCheck(journal, chargeAt, charge, command.dryRunNotes ?? [])
+      return await runPayToPay(request, context)
+    }
     const words = {
       what: `${(command.words ?? ['payto', 'pay']).join(' ')} of reference ${request.reference}`,
       check,
@@ -61,8 +73,13 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
     }
     // The reservation of the reference is in the journal in use (shared: across runners); the
     // steps' own journal stays in this config folder.
-    const journal = await command.journal()
-    return await withReservation(journal, referenceSlot(identity, request.reference), words, (held) => runPayToPay(request, { ...context, lost: held.lost }))
+    const byReference = (held?: { lost: () => string | undefined }) =>
+      withReservation(journal, referenceSlot(identity, request.reference), words, (own) =>
+        runPayToPay(request, { ...context, lost: () => held?.lost() ?? own.lost() }),
+      )
+    if (!charge || !chargeAt) return await byReference()
+    const { chargeOnce } = await import('./charge-once.js')
+    return await chargeOnce({ journal, slot: chargeAt, identity, charge, check, waitMs: words.waitMs }, byReference)
   } finally {
     interrupts.dispose()
   }

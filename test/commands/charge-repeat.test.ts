@@ -1,0 +1,77 @@
+// Charges and dry runs (issue 34, item 3): `payto charge` of the same agreement and amount within
+// the repeat window is refused under another --reference too (before, two charges of 49.00
+// seconds apart went through), and `--dry-run` runs the same repeat checks, read only, saying
+// when the real run would be refused.
+import { describe, expect, it } from 'vitest'
+
+import { useEmulator } from '../helpers/command-harness.js'
+import { paidByPayTo } from '../helpers/flows.js'
+
+const { ctx, payfac, json } = useEmulator()
+
+async function activeAgreement(name: string): Promise<string> {
+  const sent = await json('payto', 'agree', '--name', name, '--bban', '062-000 12345678', '--open')
+  await json('simulate', 'SetPayToAgreementStatus', '--data', JSON.stringify({ token: sent.token, status: 'Active' }))
+  return sent.token as string
+}
+
+const paymentsOf = (reference: string) => {
+  const ids = new Set(
+    ctx.emulator.app.store.orders
+      .all()
+      .filter((o) => o.referenceOrderId === reference)
+      .map((o) => o.orderId),
+  )
+  return ctx.emulator.app.store.transactions.all().filter((t) => t.orderId !== undefined && ids.has(t.orderId))
+}
+
+describe('payto charge: one charge of an agreement and amount within the window, whatever the reference', () => {
+  it('a second charge of 49.00 under another reference is exit 6 naming the first; --again charges on purpose', async () => {
+    const token = await activeAgreement('Monthly Payer')
+    const first = await json('payto', 'charge', token, '--amount', '49.00', '--currency', 'AUD', '--reference', 'sub-a')
+    const again = await payfac('payto', 'charge', token, '--amount', '49.00', '--currency', 'AUD', '--reference', 'sub-b')
+    expect(again.code, again.stderr).toBe(6)
+    expect(again.stderr).toContain(first.purchaseDetails.transactionId)
+    expect(again.stderr).toContain('reference sub-a')
+    expect(paymentsOf('sub-b')).toHaveLength(0)
+
+    // The dry run says the real run would be refused, and sends nothing.
+    const dry = await payfac('payto', 'charge', token, '--amount', '49.00', '--currency', 'AUD', '--reference', 'sub-c', '--dry-run')
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).toMatch(/the real run would be refused \(exit 6\)/)
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, sent: false, wouldBeRefused: expect.stringContaining('sub-a') })
+    expect(paymentsOf('sub-c')).toHaveLength(0)
+
+    // Another amount is another charge; --again makes the repeat on purpose.
+    expect((await payfac('payto', 'charge', token, '--amount', '12.00', '--currency', 'AUD', '--reference', 'sub-d')).code).toBe(0)
+    const deliberate = await payfac('payto', 'charge', token, '--amount', '49.00', '--currency', 'AUD', '--reference', 'sub-b', '--again')
+    expect(deliberate.code, deliberate.stderr).toBe(0)
+    expect(paymentsOf('sub-b')).toHaveLength(1)
+  })
+
+  it('--repeat-window 0 leaves the check out', async () => {
+    const token = await activeAgreement('Windowless Payer')
+    await json('payto', 'charge', token, '--amount', '5.00', '--currency', 'AUD', '--reference', 'win-a')
+    const second = await payfac('payto', 'charge', token, '--amount', '5.00', '--currency', 'AUD', '--reference', 'win-b', '--repeat-window', '0')
+    expect(second.code, second.stderr).toBe(0)
+  })
+})
+
+describe('--dry-run runs the repeat checks of the real run', () => {
+  it('a refund already made: the dry run says the real run would be refused (exit 6), and sends nothing', async () => {
+    const { transactionId } = await paidByPayTo(json, '20.00', 'dry-repeat')
+    await json('transactions', 'refund', transactionId, '--amount', '2.00')
+    const dry = await payfac('transactions', 'refund', transactionId, '--amount', '2.00', '--dry-run')
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).toMatch(/the real run would be refused \(exit 6\): an identical refund of 2\.00 AUD .* was already made/)
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, wouldBeRefused: expect.stringContaining('already made') })
+    const real = await payfac('transactions', 'refund', transactionId, '--amount', '2.00')
+    expect(real.code).toBe(6)
+    expect(ctx.emulator.app.store.refunds.all().filter((r) => r.transactionId === transactionId)).toHaveLength(1)
+    // A new refund: the dry run has nothing to say about a repeat.
+    const fresh = await payfac('transactions', 'refund', transactionId, '--amount', '3.00', '--dry-run')
+    expect(fresh.code).toBe(0)
+    expect(fresh.stderr).not.toContain('would be refused')
+    expect(JSON.parse(fresh.stdout).wouldBeRefused).toBeUndefined()
+  })
+})
