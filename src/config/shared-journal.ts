@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import postgres from 'postgres'
 
+import { Batcher } from './batcher.js'
 import { ConfigError } from './errors.js'
 import {
   type Held,
@@ -104,16 +105,7 @@ export class SharedJournal implements JournalStore {
     const deadline = Date.now() + words.waitMs
     let waited = false
     let pause = 25
-    for (;;) {
-      const [taken] = await this.query(
-        `INSERT INTO payfac_reservations AS r (scope, name, holder, runner, taken_at, beat_at)
-         VALUES ($1, $2, $3, $4, clock_timestamp(), clock_timestamp())
-         ON CONFLICT (scope, name) DO UPDATE SET holder = EXCLUDED.holder, runner = EXCLUDED.runner, taken_at = EXCLUDED.taken_at, beat_at = EXCLUDED.beat_at
-         WHERE r.beat_at < clock_timestamp() - make_interval(secs => $5)
-         RETURNING holder`,
-        [slot.scope, slot.name, row.holder, runnerWords(thisRunner()), LOCK_STALE_MS / 1000],
-      )
-      if (taken?.holder === row.holder) break
+    while (!(await this.reservations.add(row))) {
       if (!waited) {
         waited = true
         words.onWait()
@@ -135,39 +127,117 @@ export class SharedJournal implements JournalStore {
       release: async () => {
         this.held.delete(row.holder)
         if (this.held.size === 0) this.stopBeating()
-        await this.query('DELETE FROM payfac_reservations WHERE scope = $1 AND name = $2 AND holder = $3', [slot.scope, slot.name, row.holder]).catch(
-          () => undefined,
-        )
+        await this.releases.add(row.holder).catch(() => undefined)
       },
     }
   }
 
   async read(slot: Slot, check?: string): Promise<OperationRecord | undefined> {
-    const [row] = await this.query('SELECT record FROM payfac_operations WHERE scope = $1 AND name = $2', [slot.scope, slot.name])
-    return row ? this.parse(row.record, `${slot.scope}/${slot.name}`, check) : undefined
+    const record = await this.reads.add(slot)
+    return record === undefined ? undefined : this.parse(record, `${slot.scope}/${slot.name}`, check)
   }
 
-  async write(slot: Slot, record: OperationRecord, held: Held, line?: number): Promise<OperationRecord> {
+  async write(slot: Slot, record: OperationRecord, held: Held): Promise<OperationRecord> {
+    return this.put(slot, record, held, undefined)
+  }
+
+  /**
+   * Writes a record in `slot` while `held` is this run's: its own reservation, or (a bulk run's
+   * row, `line`) the reservation of the run's file. Rows in flight share one statement.
+   */
+  async put(slot: Slot, record: OperationRecord, held: Held, line: number | undefined): Promise<OperationRecord> {
     const row = this.rows.get(held)
     const why = row && this.held.has(row.holder) ? this.lostWhy(row) : 'it was released'
-    if (!row || why !== undefined || row.slot.scope !== slot.scope || row.slot.name !== slot.name) throw lostError(slot, why ?? 'another slot', this.where)
+    if (!row || why !== undefined || (line === undefined && (row.slot.scope !== slot.scope || row.slot.name !== slot.name))) {
+      throw lostError(slot, why ?? 'another slot', this.where)
+    }
     const saved = operationRecordSchema.parse({ ...record, runner: thisRunner() })
-    const [written] = await this.query(
-      `INSERT INTO payfac_operations (scope, name, kind, state, result_id, line, record, runner, updated_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7::jsonb || jsonb_build_object('updatedAt', ${NOW_ISO}), $8, clock_timestamp()
-       WHERE EXISTS (SELECT 1 FROM payfac_reservations WHERE scope = $1 AND name = $2 AND holder = $9
-                     AND beat_at > clock_timestamp() - make_interval(secs => $10))
-       ON CONFLICT (scope, name) DO UPDATE SET kind = EXCLUDED.kind, state = EXCLUDED.state, result_id = EXCLUDED.result_id,
-         line = EXCLUDED.line, record = EXCLUDED.record, runner = EXCLUDED.runner, updated_at = EXCLUDED.updated_at
-       RETURNING record`,
-      [slot.scope, slot.name, saved.kind, saved.state, saved.resultId, line ?? null, saved, runnerWords(saved.runner), row.holder, LOCK_PAUSE_MS / 1000],
-    )
-    if (!written) {
+    const written = await this.writes.add({ slot, guard: row, record: saved, line })
+    if (written === undefined) {
       row.lostWhy ??= 'its reservation in the shared journal was no longer this run’s'
       throw lostError(slot, row.lostWhy, this.where)
     }
-    return this.parse(written.record, `${slot.scope}/${slot.name}`)
+    return this.parse(written, `${slot.scope}/${slot.name}`)
   }
+
+  /** The records of the slots whose names start with `prefix` in `scope` (a bulk run's rows), with their lines. */
+  async readPrefix(scope: string, prefix: string): Promise<Array<{ line: number; record: OperationRecord }>> {
+    const rows = await this.query('SELECT line, record FROM payfac_operations WHERE scope = $1 AND starts_with(name, $2) AND line IS NOT NULL', [scope, prefix])
+    return rows.map((r) => ({ line: Number(r.line), record: this.parse(r.record, `${scope}/${prefix}#${r.line}`) }))
+  }
+
+  /** Reservations tried together: taken (true) or held by another run (false). */
+  private readonly reservations = new Batcher<HeldRow, boolean>(
+    async (rows) => {
+      const taken = await this.query(
+        `INSERT INTO payfac_reservations AS r (scope, name, holder, runner, taken_at, beat_at)
+         SELECT v.s, v.n, v.h, $2, clock_timestamp(), clock_timestamp() FROM jsonb_to_recordset($1::jsonb) AS v(s text, n text, h text)
+         ON CONFLICT (scope, name) DO UPDATE SET holder = EXCLUDED.holder, runner = EXCLUDED.runner, taken_at = EXCLUDED.taken_at, beat_at = EXCLUDED.beat_at
+         WHERE r.beat_at < clock_timestamp() - make_interval(secs => $3)
+         RETURNING holder`,
+        [rows.map((r) => ({ s: r.slot.scope, n: r.slot.name, h: r.holder })), runnerWords(thisRunner()), LOCK_STALE_MS / 1000],
+      )
+      const won = new Set(taken.map((t) => String(t.holder)))
+      return rows.map((r) => won.has(r.holder))
+    },
+    (row) => `${row.slot.scope}/${row.slot.name}`,
+  )
+
+  /** Reads together (each its own statement's snapshot, taken after its reservation). */
+  private readonly reads = new Batcher<Slot, unknown>(
+    async (slots) => {
+      const found = await this.query(
+        `SELECT o.scope, o.name, o.record FROM payfac_operations o
+         JOIN jsonb_to_recordset($1::jsonb) AS v(s text, n text) ON o.scope = v.s AND o.name = v.n`,
+        [slots.map((slot) => ({ s: slot.scope, n: slot.name }))],
+      )
+      const by = new Map(found.map((f) => [`${f.scope}/${f.name}`, f.record]))
+      return slots.map((slot) => by.get(`${slot.scope}/${slot.name}`))
+    },
+    (slot) => `${slot.scope}/${slot.name}`,
+  )
+
+  /** Writes together, each only while its guarding reservation is this run's and fresh; undefined for one that was not. */
+  private readonly writes = new Batcher<{ slot: Slot; guard: HeldRow; record: OperationRecord; line: number | undefined }, unknown>(
+    async (items) => {
+      const values = items.map((i) => ({
+        s: i.slot.scope,
+        n: i.slot.name,
+        gs: i.guard.slot.scope,
+        gn: i.guard.slot.name,
+        h: i.guard.holder,
+        k: i.record.kind,
+        st: i.record.state,
+        rid: i.record.resultId,
+        line: i.line ?? null,
+        rec: i.record,
+        runner: runnerWords(i.record.runner),
+      }))
+      const written = await this.query(
+        `INSERT INTO payfac_operations (scope, name, kind, state, result_id, line, record, runner, updated_at)
+         SELECT v.s, v.n, v.k, v.st, v.rid, v.line, v.rec || jsonb_build_object('updatedAt', ${NOW_ISO}), v.runner, clock_timestamp()
+         FROM jsonb_to_recordset($1::jsonb) AS v(s text, n text, gs text, gn text, h text, k text, st text, rid text, line integer, rec jsonb, runner text)
+         WHERE EXISTS (SELECT 1 FROM payfac_reservations r WHERE r.scope = v.gs AND r.name = v.gn AND r.holder = v.h
+                       AND r.beat_at > clock_timestamp() - make_interval(secs => $2))
+         ON CONFLICT (scope, name) DO UPDATE SET kind = EXCLUDED.kind, state = EXCLUDED.state, result_id = EXCLUDED.result_id,
+           line = EXCLUDED.line, record = EXCLUDED.record, runner = EXCLUDED.runner, updated_at = EXCLUDED.updated_at
+         RETURNING scope, name, record`,
+        [values, LOCK_PAUSE_MS / 1000],
+      )
+      const by = new Map(written.map((w) => [`${w.scope}/${w.name}`, w.record]))
+      return items.map((i) => by.get(`${i.slot.scope}/${i.slot.name}`))
+    },
+    (item) => `${item.slot.scope}/${item.slot.name}`,
+  )
+
+  /** Releases together. */
+  private readonly releases = new Batcher<string, void>(
+    async (holders) => {
+      await this.query('DELETE FROM payfac_reservations WHERE holder IN (SELECT jsonb_array_elements_text($1::jsonb))', [holders])
+      return holders.map(() => undefined)
+    },
+    (holder) => holder,
+  )
 
   async list(filter: ListFilter): Promise<JournalEntry[]> {
     const rows = await this.query(
