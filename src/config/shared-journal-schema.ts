@@ -175,7 +175,7 @@ export function databaseProblem(error: unknown, where: string, doing = 'use it')
   const message = error instanceof Error ? error.message : String(error)
   const unreachable = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'ENOENT'])
   if (code && (unreachable.has(code) || code.startsWith('CONNECT') || code.startsWith('CONNECTION') || code === '57P01' || code === '57P03')) {
-    return new ConfigError(`The shared journal ${where} cannot be reached (${code}): nothing was sent.`, {
+    return new ConfigError(`The shared journal ${where} cannot be reached (${code}); payfac sends nothing while it cannot write its journal.`, {
       reason: 'invalid',
       hint: `Start the database or check ${JOURNAL_URL_ENV}; payfac does not fall back to the local journal while a shared one is set (unset ${JOURNAL_URL_ENV} to use the local one on purpose).`,
       cause: error,
@@ -209,7 +209,7 @@ export function databaseProblem(error: unknown, where: string, doing = 'use it')
       cause: error,
     })
   }
-  return new ConfigError(`The shared journal ${where} failed (${code ?? 'error'}: ${message}): nothing was sent.`, {
+  return new ConfigError(`The shared journal ${where} failed (${code ?? 'error'}: ${message}); payfac sends nothing while it cannot write its journal.`, {
     reason: 'invalid',
     hint: `Check the database; payfac does not fall back to the local journal while ${JOURNAL_URL_ENV} is set.`,
     cause: error,

@@ -68,7 +68,9 @@ export async function openSharedJournal(url: string, origin: string, options: { 
     idle_timeout: 0,
     fetch_types: false,
     onnotice: () => undefined,
-    connection: { application_name: 'payfac' },
+    // An intent is on disk before its request leaves: this session commits durably whatever the
+    // server's default (a server run with synchronous_commit off could lose the last intents in a crash).
+    connection: { application_name: 'payfac', synchronous_commit: 'on' },
   })
   try {
     const check = await timed(openSchema(sql as unknown as Client, where, options.create ?? true), where)

@@ -4,6 +4,7 @@
 // run says how many rows of the file are already done.
 //
 // Needs the built CLI (`npm run build`) and PostgreSQL's binaries (Debian's postgresql package).
+import { spawn } from 'node:child_process'
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useBulkEnv } from '../helpers/bulk-env.js'
 import { type PgCluster, startPostgres } from '../helpers/postgres.js'
 import { race } from '../helpers/race.js'
-import { spawnCli } from '../helpers/spawn-cli.js'
+import { BIN, spawnCli } from '../helpers/spawn-cli.js'
 import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
 
 const bulk = useBulkEnv('fleet-bulk')
@@ -63,5 +64,38 @@ describe('two copies of one bulk file from two config folders, one shared journa
     const dry = await spawnCli(['transactions', 'refund', '--from-file', file, '--dry-run'], { env: runner(), timeoutMs: 60_000 })
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.stderr).toContain('40 of 40 rows are already done')
+  })
+})
+
+describe('the database stopped in the middle of a bulk run', () => {
+  it('stops the run: rows made are unknown (never failed), none is sent twice, and the re-run finishes every row once', { timeout: 180_000 }, async () => {
+    const ids = await bulk.paid(20)
+    const file = bulk.csv('stopped.csv', ['transactionId,amount', ...ids.map((id) => `${id},1.00`)])
+    // Each refund's answer is held back a little, so that the database stops with rows in flight.
+    await bulk.control('POST', '/faults', { fault: 'latency=400', pathPattern: '/transactions/*', method: 'PATCH' })
+    const env = runner()
+    const defined = Object.fromEntries(Object.entries({ ...process.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined))
+    const child = spawn(process.execPath, [BIN, 'transactions', 'refund', '--from-file', file, '--concurrency', '4'], {
+      env: defined,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve))
+    // The event: a few refunds were applied.
+    while (bulk.refundsOf(ids).reduce((a, b) => a + b, 0) < 4) await new Promise((resolve) => setImmediate(resolve))
+    pg.stop('immediate')
+    try {
+      const code = await closed
+      expect([3, 7], stderr).toContain(code)
+      expect(stderr).toMatch(/Stopped: /)
+      expect(Math.max(...bulk.refundsOf(ids)), stderr).toBe(1)
+    } finally {
+      pg.start()
+    }
+    await bulk.control('DELETE', '/faults')
+    const again = await spawnCli(['transactions', 'refund', '--from-file', file, '--concurrency', '4'], { env, timeoutMs: 120_000 })
+    expect(again.code, again.stderr).toBe(0)
+    expect(bulk.refundsOf(ids)).toEqual(ids.map(() => 1))
   })
 })

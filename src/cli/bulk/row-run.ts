@@ -93,13 +93,16 @@ export class RowRun implements OperationJournal {
       journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line }),
       shared ? shared.write(newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined,
     ])
+    let sent = false
     try {
       const result = await spec.send()
+      sent = true
       this.resultId = spec.resultId?.(result) ?? undefined
       row = await journal.append({ ...row, state: 'done', resultId: this.resultId ?? null, doneCount: row.doneCount + 1 })
       if (shared && own) own = await shared.write({ ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
       return result
     } catch (error) {
+      if (sent) throw this.unrecorded(spec, error)
       const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
       await journal.append({ ...row, state: unknown ? 'unknown' : 'refused' })
       if (shared && own) await shared.write({ ...own, state: unknown ? 'unknown' : 'refused' })
@@ -110,6 +113,21 @@ export class RowRun implements OperationJournal {
       }
       throw error
     }
+  }
+
+  /**
+   * The request was answered, but its outcome could not be journaled (the journal's disk or
+   * database went away): the row is unknown (its intent says it was being sent, so a re-run looks
+   * it up on the service), and the run stops taking rows.
+   */
+  private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown): UnresolvedOutcomeError {
+    this.lostLock = true
+    const why = error instanceof Error ? error.message : String(error)
+    return new UnresolvedOutcomeError(
+      `The ${spec.action} of line ${this.line} was made${this.resultId ? ` (${this.resultId})` : ''}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
+      spec.check,
+      'Run the same command again with the same file once the journal is back: it finds this row done on the service.',
+    )
   }
 
   /** Looks on the service for what an earlier, unanswered run of the operation did: what it made, or undefined (shown not to have happened). */
