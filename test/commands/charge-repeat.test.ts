@@ -75,3 +75,29 @@ describe('--dry-run runs the repeat checks of the real run', () => {
     expect(JSON.parse(fresh.stdout).wouldBeRefused).toBeUndefined()
   })
 })
+
+describe('payfac journal list|show read the local journal', () => {
+  it('shows what was made, by which runner, and how to check it; an unknown record is exit 5', async () => {
+    const { transactionId } = await paidByPayTo(json, '20.00', 'journal-list')
+    const refund = await json('transactions', 'refund', transactionId, '--amount', '1.50')
+    const made = refund.purchaseDetails.refundIds.at(-1)
+    const rows = (await json('journal', 'list', '--kind', 'refund')) as Array<{
+      id: string
+      target: string
+      state: string
+      resultId: string
+      runner: string
+      check: string
+    }>
+    const row = rows.find((r) => r.target === transactionId)
+    expect(row).toMatchObject({ state: 'done', resultId: made, check: `payfac transactions get ${transactionId}` })
+    expect(row?.runner).toMatch(/@.* pid \d+$/)
+    const shown = await json('journal', 'show', row?.id as string)
+    expect(shown).toMatchObject({ id: row?.id, resultId: made, amount: '1.50 AUD' })
+    expect((await json('journal', 'list', '--state', 'unknown')).filter((r: { target: string }) => r.target === transactionId)).toEqual([])
+    const missing = await payfac('journal', 'show', '0123456789abcdef0123/refund-000000000000000000000000')
+    expect(missing.code, missing.stderr).toBe(5)
+    const bad = await payfac('journal', 'list', '--state', 'lost')
+    expect(bad.code).toBe(2)
+  })
+})
