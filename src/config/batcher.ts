@@ -12,6 +12,8 @@ export class Batcher<I, R> {
     /** Items with one key never share a batch. */
     private readonly keyOf: (item: I) => string,
     private readonly max = 500,
+    /** How long the first item of a batch waits for others (ms): rows in flight reach the same step at about the same time. */
+    private readonly lingerMs = 0,
   ) {}
 
   add(item: I): Promise<R> {
@@ -27,6 +29,7 @@ export class Batcher<I, R> {
       // Let the callers of this tick join the first batch.
       await Promise.resolve()
       while (this.queue.length > 0) {
+        if (this.lingerMs > 0 && this.queue.length < this.max) await new Promise((resolve) => setTimeout(resolve, this.lingerMs))
         const keys = new Set<string>()
         const batch: typeof this.queue = []
         const rest: typeof this.queue = []

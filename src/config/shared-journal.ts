@@ -41,6 +41,9 @@ import { parseEntryId } from './local-journal.js'
 import { type OperationRecord, operationRecordSchema } from './operations.js'
 import { type Client, databaseProblem, openSchema } from './shared-journal-schema.js'
 
+/** How long a batch's first item waits for the other rows in flight to reach the same step (PAYFAC_JOURNAL_LINGER_MS, for measuring). */
+const LINGER_MS = Number(process.env.PAYFAC_JOURNAL_LINGER_MS ?? 2)
+
 /** A query that has not answered in this long counts as a database gone away. */
 const QUERY_TIMEOUT_MS = 15_000
 
@@ -55,6 +58,8 @@ export class ReservationLostError extends ConfigError {
 interface HeldRow {
   slot: Slot
   holder: string
+  /** The record read right after the reservation was taken (in the reservation's batch), until the first read takes it. */
+  prefetched?: { record: unknown } | undefined
   /** Why it is no longer this run's, once known. */
   lostWhy?: string | undefined
 }
@@ -135,7 +140,12 @@ export class SharedJournal implements JournalStore {
   }
 
   async read(slot: Slot, check?: string): Promise<OperationRecord | undefined> {
-    const record = await this.reads.add(slot)
+    // Read once right after the reservation, by the statement after the one that took it (so its
+    // snapshot holds whatever the last holder wrote); no one else writes while it is held.
+    const mine = [...this.held.values()].find((r) => r.prefetched && r.slot.scope === slot.scope && r.slot.name === slot.name)
+    const prefetched = mine?.prefetched
+    if (mine) mine.prefetched = undefined
+    const record = prefetched ? prefetched.record : await this.reads.add(slot)
     return record === undefined ? undefined : this.parse(record, `${slot.scope}/${slot.name}`, check)
   }
 
@@ -180,9 +190,22 @@ export class SharedJournal implements JournalStore {
         [rows.map((r) => ({ s: r.slot.scope, n: r.slot.name, h: r.holder })), runnerWords(thisRunner()), LOCK_STALE_MS / 1000],
       )
       const won = new Set(taken.map((t) => String(t.holder)))
+      const mine = rows.filter((r) => won.has(r.holder))
+      if (mine.length > 0) {
+        // A statement of its own, after the reservations are committed: its snapshot sees what the last holders wrote.
+        const found = await this.query(
+          `SELECT o.scope, o.name, o.record FROM payfac_operations o
+           JOIN jsonb_to_recordset($1::jsonb) AS v(s text, n text) ON o.scope = v.s AND o.name = v.n`,
+          [mine.map((r) => ({ s: r.slot.scope, n: r.slot.name }))],
+        )
+        const by = new Map(found.map((f) => [`${f.scope}/${f.name}`, f.record]))
+        for (const r of mine) r.prefetched = { record: by.get(`${r.slot.scope}/${r.slot.name}`) }
+      }
       return rows.map((r) => won.has(r.holder))
     },
     (row) => `${row.slot.scope}/${row.slot.name}`,
+    500,
+    LINGER_MS,
   )
 
   /** Reads together (each its own statement's snapshot, taken after its reservation). */
@@ -197,6 +220,8 @@ export class SharedJournal implements JournalStore {
       return slots.map((slot) => by.get(`${slot.scope}/${slot.name}`))
     },
     (slot) => `${slot.scope}/${slot.name}`,
+    500,
+    LINGER_MS,
   )
 
   /** Writes together, each only while its guarding reservation is this run's and fresh; undefined for one that was not. */
@@ -230,6 +255,8 @@ export class SharedJournal implements JournalStore {
       return items.map((i) => by.get(`${i.slot.scope}/${i.slot.name}`))
     },
     (item) => `${item.slot.scope}/${item.slot.name}`,
+    500,
+    LINGER_MS,
   )
 
   /** Releases together. */
@@ -239,6 +266,8 @@ export class SharedJournal implements JournalStore {
       return holders.map(() => undefined)
     },
     (holder) => holder,
+    500,
+    LINGER_MS,
   )
 
   async list(filter: ListFilter): Promise<JournalEntry[]> {
