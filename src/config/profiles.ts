@@ -178,12 +178,8 @@ function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
     marketplaceId: prefixedId(ID_PREFIXES.marketplaceId).optional(),
     merchantId: prefixedId(ID_PREFIXES.merchantId).optional(),
     customerId: prefixedId(ID_PREFIXES.customerId).optional(),
-    /** A shared operation journal (postgres://user@host/db), without a password (PGPASSWORD holds it). */
-    journalUrl: z
-      .string()
-      .refine((url) => journalUrlProblem(url) === undefined, 'must be a postgres://user@host:5432/database URL')
-      .refine((url) => !new URL(url).password, 'must not hold a password (set PGPASSWORD instead)')
-      .optional(),
+    /** A shared operation journal (postgres://user@host/db), without a password (PGPASSWORD holds it): checked by profileIssues. */
+    journalUrl: z.string().optional(),
   }
 }
 
@@ -200,6 +196,7 @@ interface ProfileFacts {
   credentialKind: CredentialKind
   environment: Environment
   baseUrl: string
+  journalUrl?: string | undefined
 }
 
 /**
@@ -230,6 +227,11 @@ function profileIssues(profile: ProfileFacts): Issue[] {
   }
   if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
     issues.push({ path: ['baseUrl'], message: 'must use https:// for a production profile' })
+  }
+  if (profile.journalUrl !== undefined) {
+    const problem = journalUrlProblem(profile.journalUrl)
+    if (problem) issues.push({ path: ['journalUrl'], message: `${problem}: give postgres://user@host:5432/database` })
+    else if (new URL(profile.journalUrl).password) issues.push({ path: ['journalUrl'], message: 'must not hold a password (set PGPASSWORD instead)' })
   }
   return issues
 }

@@ -60,7 +60,7 @@ describe('a payout judged by a balance that makes no sense is not sent', () => {
       /the AUD balance has its available amount in USD/,
     ],
     ['without an available amount', { currency: 'AUD' }, /the AUD balance has no available amount/],
-    ['negative', { currency: 'AUD', available: { minorCurrencyUnits: -5, currency: 'AUD' } }, /not a whole number of minor units, 0 or more/],
+    ['not a whole number', { currency: 'AUD', available: { minorCurrencyUnits: 12.5, currency: 'AUD' } }, /not a whole number of minor units \(12\.5\)/],
   ])('a balance %s: exit 7, nothing sent', async (_name, line, problem) => {
     answer(line)
     const result = await payfac('payouts', 'request', '--amount', '10.00', '--currency', 'AUD', '--merchant-id', MERCHANT, '--repeat-window', '0', '--yes')

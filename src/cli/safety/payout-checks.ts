@@ -46,8 +46,9 @@ export async function payoutObstacles(client: PayfacClient, contextMerchantId: s
 
 /**
  * A balance line a payout is judged by must say what is available, in its own currency, as a whole
- * number of minor units, 0 or more: a missing amount, one in another currency, or a negative or
- * fractional one is exit 7 (the service's answer does not match the contract), nothing sent.
+ * number of minor units (a balance may be below zero: then nothing can be paid out): a missing
+ * amount, one in another currency or a fractional one is exit 7 (the service's answer does not
+ * match the contract), nothing sent.
  */
 function checkBalanceLine(line: Loose, currency: string, merchantId: string, body: unknown): void {
   const available = line.available as Loose | undefined
@@ -58,8 +59,8 @@ function checkBalanceLine(line: Loose, currency: string, merchantId: string, bod
       ? 'has no available amount'
       : typeof of === 'string' && of.toUpperCase() !== currency.toUpperCase()
         ? `has its available amount in ${of}`
-        : !Number.isSafeInteger(units) || (units as number) < 0
-          ? `has an available amount that is not a whole number of minor units, 0 or more (${JSON.stringify(units)})`
+        : !Number.isSafeInteger(units)
+          ? `has an available amount that is not a whole number of minor units (${JSON.stringify(units)})`
           : undefined
   if (problem === undefined) return
   throw new ResponseFormatError({
