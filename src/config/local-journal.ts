@@ -15,12 +15,16 @@ export class LocalJournal implements JournalStore {
   readonly kind = 'local' as const
   readonly where: string
 
-  constructor(readonly configDir: string) {
+  constructor(
+    readonly configDir: string,
+    /** When this run started (runStart), on this machine's clock. */
+    private readonly runStartedAt: number = runStart(),
+  ) {
     this.where = path.join(configDir, 'operations')
   }
 
   startedAt(): number {
-    return performance.timeOrigin
+    return this.runStartedAt
   }
 
   async reserve(slot: Slot, words: ReserveWords) {
@@ -72,6 +76,18 @@ export class LocalJournal implements JournalStore {
 
   async close(): Promise<void> {}
 }
+
+/**
+ * When a run started, for "written meanwhile": the process's start for a command run in a fresh
+ * process (a racer that loaded slowly still counts from its start), but never more than
+ * RUN_START_MARGIN_MS before the command itself began, so that a long-lived process (a server
+ * running commands for hours) does not count every record of the day as written meanwhile.
+ */
+export function runStart(commandStartedAt: number = Date.now()): number {
+  return Math.max(performance.timeOrigin, commandStartedAt - RUN_START_MARGIN_MS)
+}
+
+export const RUN_START_MARGIN_MS = 2_000
 
 /** `<scope>/<name>` as `journal list` shows it, or undefined when it is not one. */
 export function parseEntryId(id: string): Slot | undefined {

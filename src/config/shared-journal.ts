@@ -17,7 +17,6 @@
 // Rows in flight share round trips: reservations, writes and releases that arrive while one is on
 // the wire go together in the next (a bulk run's rows, batched).
 import { randomBytes } from 'node:crypto'
-import { performance } from 'node:perf_hooks'
 import postgres from 'postgres'
 
 import { Batcher } from './batcher.js'
@@ -37,7 +36,7 @@ import {
   thisRunner,
 } from './journal-store.js'
 import { redactJournalUrl } from './journal-url.js'
-import { parseEntryId } from './local-journal.js'
+import { parseEntryId, runStart } from './local-journal.js'
 import { type OperationRecord, operationRecordSchema } from './operations.js'
 import { type Client, databaseProblem, openSchema } from './shared-journal-schema.js'
 
@@ -65,7 +64,7 @@ interface HeldRow {
 }
 
 /** Opens the shared journal at `url` (from `origin`): connects, checks (or makes) the schema; a ConfigError (exit 3) otherwise. */
-export async function openSharedJournal(url: string, origin: string, options: { create?: boolean } = {}): Promise<SharedJournal> {
+export async function openSharedJournal(url: string, origin: string, options: { create?: boolean; startedAt?: number } = {}): Promise<SharedJournal> {
   const where = redactJournalUrl(url)
   const sql = postgres(url, {
     max: 4,
@@ -79,7 +78,7 @@ export async function openSharedJournal(url: string, origin: string, options: { 
   })
   try {
     const check = await timed(openSchema(sql as unknown as Client, where, options.create ?? true), where)
-    return new SharedJournal(sql, where, origin, check.offsetMs - check.uncertaintyMs, check.created)
+    return new SharedJournal(sql, where, origin, (options.startedAt ?? runStart()) + check.offsetMs - check.uncertaintyMs, check.created)
   } catch (error) {
     await sql.end({ timeout: 1 }).catch(() => undefined)
     throw databaseProblem(error, where)
@@ -98,13 +97,13 @@ export class SharedJournal implements JournalStore {
     private readonly sql: postgres.Sql,
     readonly where: string,
     readonly origin: string,
-    /** The database's clock minus this machine's, taken low by the measure's uncertainty. */
-    private readonly offsetMs: number,
+    /** When this run started (local-journal.ts runStart), on the database's clock, taken early by the measure's uncertainty. */
+    private readonly runStartedAt: number,
     readonly created: boolean,
   ) {}
 
   startedAt(): number {
-    return performance.timeOrigin + this.offsetMs
+    return this.runStartedAt
   }
 
   async reserve(slot: Slot, words: ReserveWords): Promise<{ held: Held; release: () => Promise<void> }> {

@@ -4,11 +4,13 @@
 import type { JournalStore } from '../../config/journal-store.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
 
-export async function openJournal(settings: ResolvedSettings): Promise<JournalStore> {
+/** `commandStartedAt`: when the command began (its safety session), for "written meanwhile" (local-journal.ts runStart). */
+export async function openJournal(settings: ResolvedSettings, commandStartedAt?: number): Promise<JournalStore> {
+  const [{ LocalJournal, runStart }, { resolveConfigDir }] = await Promise.all([import('../../config/local-journal.js'), import('../../config/store.js')])
+  const startedAt = runStart(commandStartedAt)
   if (settings.journal) {
     const { openSharedJournal } = await import('../../config/shared-journal.js')
-    return openSharedJournal(settings.journal.url, settings.journal.origin)
+    return openSharedJournal(settings.journal.url, settings.journal.origin, { startedAt })
   }
-  const [{ LocalJournal }, { resolveConfigDir }] = await Promise.all([import('../../config/local-journal.js'), import('../../config/store.js')])
-  return new LocalJournal(resolveConfigDir())
+  return new LocalJournal(resolveConfigDir(), startedAt)
 }

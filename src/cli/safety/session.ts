@@ -66,6 +66,8 @@ export class SafetySession {
   private readonly journalHolder: { open?: Promise<JournalStore> | undefined } = {}
   /** What a dry run found about its repeat checks: the real run would be refused, in words. */
   readonly dryRunNotes: string[] = []
+  /** When the command began (for "written meanwhile": config/local-journal.ts runStart). */
+  readonly startedAt = Date.now()
 
   constructor(input: SafetyInput) {
     this.commandId = input.commandId
@@ -111,7 +113,7 @@ export class SafetySession {
    * wrong, is exit 3 here, before anything is sent; never a silent fall-back to the local one.
    */
   journal(): Promise<JournalStore> {
-    this.journalHolder.open ??= import('./open-journal.js').then(({ openJournal }) => openJournal(this.settings))
+    this.journalHolder.open ??= import('./open-journal.js').then(({ openJournal }) => openJournal(this.settings, this.startedAt))
     return this.journalHolder.open
   }
 
