@@ -101,3 +101,19 @@ describe('payfac journal list|show read the local journal', () => {
     expect(bad.code).toBe(2)
   })
 })
+
+describe('a reference the service could not find the order by again', () => {
+  it('with a comma is refused (exit 2) by orders create, payto pay and payto charge, nothing sent', async () => {
+    const orders = ctx.emulator.app.store.orders.all().length
+    for (const argv of [
+      ['orders', 'create', '--amount', '1.00', '--currency', 'AUD', '--reference', 'inv-1,inv-2'],
+      ['payto', 'charge', 'ptagr_AAAAAAAAAAAAAAAA', '--amount', '1.00', '--currency', 'AUD', '--reference', 'sub,2026'],
+      ['payto', 'pay', '--name', 'Jo', '--bban', '062-000 12345678', '--amount', '1.00', '--currency', 'AUD', '--reference', 'a,b'],
+    ]) {
+      const result = await payfac(...argv)
+      expect(result.code, result.stderr).toBe(2)
+      expect(result.stderr).toMatch(/--reference must not contain a comma/)
+    }
+    expect(ctx.emulator.app.store.orders.all()).toHaveLength(orders)
+  })
+})

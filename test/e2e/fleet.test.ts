@@ -59,6 +59,24 @@ describe('16 runners with 16 config folders and one shared journal', () => {
   })
 })
 
+describe('payto charge across runners', () => {
+  it('one reference from 4 config folders: one payment, the others exit 6 naming it', { timeout: 120_000 }, async () => {
+    const sent = await merchant.json('payto', 'agree', '--name', 'Fleet Charge', '--bban', '062-000 12345678', '--open')
+    await merchant.json('simulate', 'SetPayToAgreementStatus', '--data', JSON.stringify({ token: sent.token, status: 'Active' }))
+    const envs = Array.from({ length: 4 }, () => runner())
+    const args = ['payto', 'charge', sent.token, '--amount', '3.00', '--currency', 'AUD', '--reference', 'fleet-charge', '--json']
+    const results = await race(4, args, (i) => envs[i] ?? {}, 100_000)
+    const orders = env.emulator.app.store.orders.all().filter((o) => o.referenceOrderId === 'fleet-charge')
+    expect(
+      env.emulator.app.store.transactions.all().filter((t) => orders.some((o) => o.orderId === t.orderId)),
+      said(results),
+    ).toHaveLength(1)
+    expect(results.map((r) => r.code).sort(), said(results)).toEqual([0, 6, 6, 6])
+    const made = JSON.parse((results.find((r) => r.code === 0) as SpawnResult).stdout).purchaseDetails.transactionId
+    for (const loser of results.filter((r) => r.code === 6)) expect(loser.stderr).toContain(made)
+  })
+})
+
 describe('the database stopped', () => {
   it('is exit 3 before anything is sent, and the next run after it is back works', { timeout: 60_000 }, async () => {
     const { transactionId: id } = await paidByPayTo(merchant.json, '30.00', 'stopped')

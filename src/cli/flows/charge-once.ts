@@ -4,7 +4,7 @@
 import type { Transaction } from '../../client/schemas/transactions.js'
 import type { JournalStore } from '../../config/journal-store.js'
 import type { OperationRecord, ServiceIdentity, Slot } from '../../config/operations.js'
-import { InterruptedError, UnresolvedOutcomeError } from '../errors/index.js'
+import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import { withReservation } from '../safety/journal-ops.js'
 import { type ChargeRepeat, chargeKey, chargeRepeatProblem, journalCharge } from './charge-repeat.js'
 
@@ -31,8 +31,14 @@ export async function chargeOnce(run: ChargeRun, byReference: (held: { lost: () 
     const prior = await journal.read(slot, run.check)
     const problem = chargeRepeatProblem(prior, charge, prior !== undefined && writtenMeanwhile(prior, journal.startedAt()))
     if (problem) throw problem
-    // The same reference's charge already done: its own journal refuses it (exit 6); the record stays as it is.
-    if (prior?.reference === charge.reference && prior.state === 'done') return byReference(lock)
+    // The same reference's charge already done: exit 6 naming it, from the record alone (a runner of
+    // another config folder has no step journal of it, and the service is asked nothing).
+    if (prior?.reference === charge.reference && prior.state === 'done') {
+      throw new RefusedError(
+        `An identical payto charge of reference ${charge.reference} was already made: transaction ${prior.resultId ?? `at ${prior.updatedAt}`}; nothing was sent. ` +
+          'A reference names one payment: for another payment, use a new --reference.',
+      )
+    }
     const intent: OperationRecord = newOperation(
       run.identity,
       { ...chargeKey(charge), reference: charge.reference },

@@ -8,7 +8,7 @@ import { repeatWindowFlag } from '../../cli/flags/witness.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
 import { withOnlyCurrency } from '../../cli/requests/merchant-defaults.js'
 import { checkDecimal } from '../../cli/requests/transactions.js'
-import { checkNonEmpty } from '../../cli/validate/index.js'
+import { checkReference } from '../../cli/validate/index.js'
 import { paidTransactionView } from '../../output/views/transactions.js'
 
 export default class PayToCharge extends ApiCommand<typeof PayToCharge> {
@@ -45,7 +45,7 @@ export default class PayToCharge extends ApiCommand<typeof PayToCharge> {
     reference: Flags.string({
       description: "Names the charge, and is the order's referenceOrderId: one reference, one payment.",
       required: true,
-      parse: async (input) => checkNonEmpty(input, '--reference').trim(),
+      parse: async (input) => checkReference(input, '--reference'),
     }),
     description: Flags.string({ description: "The order's description." }),
     again: againFlag,
