@@ -246,6 +246,12 @@ export abstract class ApiCommand<T extends typeof Command> extends PayfacCommand
   private resolved: ResolvedSettings | undefined
   private safetySession: SafetySession | undefined
 
+  /** The shared journal's connections are closed whatever happened (the local journal has none). */
+  override async finally(error: Error | undefined): Promise<unknown> {
+    await this.safetySession?.closeJournal()
+    return super.finally(error)
+  }
+
   /** The profile, base URL, credential and context in force, after flags, environment and profiles. */
   protected async settings(): Promise<ResolvedSettings> {
     if (this.resolved) return this.resolved

@@ -7,6 +7,7 @@ import {
   checkKeyPrefix,
   checkNode,
   checkService,
+  checkSharedJournal,
   checkSettings,
   checkStorePermissions,
   concludeChecks,
@@ -15,7 +16,7 @@ import { checkView, type CheckRow } from '../output/views/diagnostics.js'
 
 export default class Doctor extends ApiCommand<typeof Doctor> {
   static override summary =
-    'Check the set-up: config store permissions, where the credential is kept, key against environment, service, credential, clock and Node.'
+    'Check the set-up: config store permissions, where the credential is kept, key against environment, the shared journal, service, credential, clock and Node.'
   static override description =
     'Each check passes or says how to fix it. Exit 0 only when every check passes; otherwise the exit code of the first failure (3 configuration, 4 credential refused, 7 service unreachable).'
 
@@ -30,6 +31,7 @@ export default class Doctor extends ApiCommand<typeof Doctor> {
       rows.push(
         checkCredentialStore(settings, join(resolveConfigDir(), 'profiles.json')),
         checkKeyPrefix(settings),
+        ...(await checkSharedJournal(settings)),
         ...(await checkService(await this.client(), settings.baseUrl)),
       )
     await this.showAll(checkView, rows)

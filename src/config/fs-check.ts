@@ -117,13 +117,16 @@ function unreadable(file: string, code: string, hint: DamagedHint): ConfigError 
  */
 export function checkPrivateFolders(root: string, dir: string, what: string): void {
   const problems: string[] = []
+  // Something that is not a folder where one should be (a file, a device): nothing below it can be made.
+  let notFolder: string | undefined
   const rootStat = statOrUndefined(root, fs.statSync)
   if (rootStat) {
     const p = folderProblem(rootStat)
     if (p) problems.push(`${root}: ${p}`)
+    if (!rootStat.isDirectory()) notFolder = root
   }
   const rel = path.relative(root, dir)
-  if (!rel.startsWith('..') && !path.isAbsolute(rel) && rel !== '') {
+  if (notFolder === undefined && !rel.startsWith('..') && !path.isAbsolute(rel) && rel !== '') {
     let at = root
     for (const part of rel.split(path.sep)) {
       at = path.join(at, part)
@@ -131,20 +134,29 @@ export function checkPrivateFolders(root: string, dir: string, what: string): vo
       if (!stat) break
       const p = folderProblem(stat)
       if (p) problems.push(`${at}: ${p}`)
+      if (!stat.isDirectory()) {
+        notFolder = at
+        break
+      }
     }
   }
   if (problems.length === 0) return
   throw new ConfigError(`The ${what} folder cannot be trusted: ${problems.join('; ')}. Nothing was sent.`, {
     reason: 'damaged-store',
-    hint: `Make the folders yours and private (chown to your user, then chmod 700); payfac will not read or write records others can change.`,
+    hint:
+      notFolder !== undefined
+        ? `${notFolder} should be a folder payfac makes: move it aside (mv ${notFolder} ${notFolder}.aside) after checking what it is, or set PAYFAC_CONFIG_DIR to another folder.`
+        : 'Make the folders yours and private (chown to your user, then chmod 700); payfac will not read or write records others can change.',
   })
 }
 
+/** The status of `p`, or undefined when nothing is there (or a part of its path is not a folder: reported by the caller at that part). */
 function statOrUndefined(p: string, how: (p: string) => fs.Stats): fs.Stats | undefined {
   try {
     return how(p)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
     throw error
   }
 }

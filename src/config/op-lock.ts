@@ -9,11 +9,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import { ConfigError } from './errors.js'
+import { LOCK_PAUSE_MS, LOCK_STALE_MS, LOCK_UPDATE_MS, LockWaitError } from './journal-store.js'
 
-/** A held lock whose time has not moved for this long is stale (its holder died). */
-export const LOCK_STALE_MS = 10_000
-/** How often a holder refreshes its lock's time. */
-export const LOCK_UPDATE_MS = 1_000
+export { LOCK_PAUSE_MS, LOCK_STALE_MS, LOCK_UPDATE_MS, LockWaitError }
 
 export type Release = () => Promise<void>
 
@@ -25,9 +23,6 @@ export type Release = () => Promise<void>
  */
 export type Lost = () => string | undefined
 
-/** A holder whose own clock jumped by more than this between two beats counts as paused (the lock may be taken over at LOCK_STALE_MS). */
-export const LOCK_PAUSE_MS = LOCK_STALE_MS / 2
-
 export interface LockWait {
   /** How long to wait for another holder at most, in ms. */
   waitMs: number
@@ -38,8 +33,6 @@ export interface LockWait {
   sleep?: ((ms: number) => Promise<void>) | undefined
   now?: (() => number) | undefined
 }
-
-export class LockWaitError extends ConfigError {}
 
 /**
  * Takes the lock of `file` (a record that may not exist yet), waiting for another holder as

@@ -3,19 +3,24 @@
 // whose outcome was lost looks on the service before it sends anything again.
 //
 // Records are keyed by what the operation acts on, never by a profile name, the spelling of a URL
-// or flags, or which key was used:
+// or flags, which key was used, or which context headers happened to be set:
 //   - the service: its canonical origin (scheme, lower-case host, port with default ports written
 //     out, the path without trailing slashes, every loopback name (localhost, 127.x.x.x, ::1) as one);
-//   - the party acted for: `merchant:<id>` (the Merchant-Id context, else the key's own merchant,
-//     learnt once per key: key-scopes.ts), else `marketplace:<id>` for a marketplace key without a
-//     merchant, else `key:<fingerprint>` when the service does not tell; plus the customer context;
-//   - then, per file, the operation: its kind, target, amount and reference.
+//   - what it acts on: an operation on a transaction or an order (a refund, a capture, a payment)
+//     is known by that id alone, which names the merchant that owns it: a marketplace's key and the
+//     merchant's own key, with or without a customer context, are the same operation. An operation
+//     that makes something (a payout of a balance, an order with a reference) is known by the party
+//     it is made for: `merchant:<id>` (the Merchant-Id context, else the key's own merchant, learnt
+//     once per key: key-scopes.ts), else `marketplace:<id>` for a marketplace key without a
+//     merchant, else `key:<fingerprint>` when the service does not tell;
+//   - then, per record, the operation: its kind, target, amount and reference.
 // So `--profile dev` and PAYFAC_BASE_URL/PAYFAC_API_KEY naming the same service share one journal,
-// `localhost` and `127.0.0.1` are the same place, and a redundant --merchant-id or a second key of
-// the same merchant is the same operation.
+// `localhost` and `127.0.0.1` are the same place, and a redundant --merchant-id, a Customer-Id or
+// a second key of the same merchant is the same operation.
 //
-// One file per operation: <config dir>/operations/<identity>/<operation key>.json, written
-// atomically (journal.ts), 0600 in 0700 folders, read fail-closed (fs-check.ts). Pure fs + zod.
+// Where records are kept is the journal store's (journal-store.ts): one file per operation,
+// <config dir>/operations/<scope>/<operation key>.json, written atomically (journal.ts), 0600 in
+// 0700 folders, read fail-closed (fs-check.ts); or rows of a shared PostgreSQL journal. Pure fs + zod.
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { z } from 'zod'
@@ -24,10 +29,19 @@ import { ConfigError } from './errors.js'
 import { readPrivateJson } from './fs-check.js'
 import { writeJsonAtomicAsync } from './atomic-file.js'
 import { writeJsonAtomic } from './journal.js'
+import { thisRunner } from './runner.js'
 
 export const OPERATION_FORMAT = 'payfac-operation'
 /** 2: the identity is the party acted for (`actingFor`), not a credential fingerprint and context. */
 export const OPERATION_VERSION = 2
+
+/** Where one record (and its reservation) is kept. */
+export interface Slot {
+  /** The operation scope's hash (operations.ts operationScope): a folder, or a column. */
+  scope: string
+  /** `refund-<hash>`, `reference-<hash>`, `bulk-<command>-<hash>`: a file name without `.json`, or a key. */
+  name: string
+}
 
 export interface ServiceContext {
   marketplaceId?: string | undefined
@@ -36,12 +50,12 @@ export interface ServiceContext {
 }
 
 export interface ServiceIdentity {
-  /** A short stable hash of the parts below: the folder of this service's journal. */
+  /** A short stable hash of the parts below: the scope of what is made for this party (operationScope). */
   id: string
   origin: string
   /** `merchant:mcht_…`, `marketplace:mktp_…` or `key:<fingerprint>`. */
   actingFor: string
-  /** The Customer-Id context, or ''. */
+  /** Always '': a context header is not part of what an operation acts on (kept for the record's shape). */
   customer: string
 }
 
@@ -85,9 +99,31 @@ export function actingForOf(context: ServiceContext, credential: string, keyScop
 
 export function serviceIdentity(baseUrl: string, actingFor: ActingFor): ServiceIdentity {
   const origin = canonicalOrigin(baseUrl)
-  const customer = actingFor.customerId ?? ''
-  const id = createHash('sha256').update(`${origin}\n${actingFor.party}\n${customer}`).digest('hex').slice(0, 20)
-  return { id, origin, actingFor: actingFor.party, customer }
+  // The customer context is a header the caller happened to set, not what the operation acts on:
+  // left out (the hash keeps its old form with an empty customer, so that records already kept
+  // for a party stay where they were).
+  const id = createHash('sha256').update(`${origin}\n${actingFor.party}\n`).digest('hex').slice(0, 20)
+  return { id, origin, actingFor: actingFor.party, customer: '' }
+}
+
+/**
+ * The scope of an operation's record: for an operation on an existing thing (a transaction, an
+ * order), the service and that thing alone, whoever acts on it; for one that makes something (a
+ * payout, an order), the party it is made for (identity.id).
+ */
+export function operationScope(identity: ServiceIdentity, key: OperationKey): string {
+  if (key.target === '') return identity.id
+  return createHash('sha256').update(`${identity.origin}\ntarget\n`).digest('hex').slice(0, 20)
+}
+
+/** Where an operation's record is kept, in any journal store. */
+export function operationSlot(identity: ServiceIdentity, key: OperationKey): Slot {
+  return { scope: operationScope(identity, key), name: `${key.kind.replace(/[^a-z0-9-]/gi, '_')}-${operationKeyHash(key)}` }
+}
+
+/** The slot whose reservation stands for a reference (`orders create --reference`, `payto pay`): it never holds a record. */
+export function referenceSlot(identity: ServiceIdentity, reference: string): Slot {
+  return { scope: identity.id, name: `reference-${createHash('sha256').update(reference).digest('hex').slice(0, 24)}` }
 }
 
 /** What makes two runs "the same operation": its kind, target, amount and reference. */
@@ -131,6 +167,8 @@ export const operationRecordSchema = z.object({
   resultId: z.string().nullable(),
   /** How many times this operation was done (a deliberate repeat with --again counts). */
   doneCount: z.number().int().min(0),
+  /** Who wrote it last (absent in records written before it was kept). */
+  runner: z.object({ host: z.string(), user: z.string(), pid: z.number().int(), tag: z.string() }).optional(),
 })
 export type OperationRecord = z.infer<typeof operationRecordSchema>
 
@@ -140,18 +178,14 @@ export function operationKeyHash(key: OperationKey): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 24)
 }
 
-/** `<configDir>/operations/<identity id>/<kind>-<key hash>.json`. */
-export function operationPath(configDir: string, identity: ServiceIdentity, key: OperationKey): string {
-  const kind = key.kind.replace(/[^a-z0-9-]/gi, '_')
-  return path.join(configDir, 'operations', identity.id, `${kind}-${operationKeyHash(key)}.json`)
+/** `<configDir>/operations/<scope>/<name>.json`: a slot in the local journal. */
+export function slotPath(configDir: string, slot: Slot): string {
+  return path.join(configDir, 'operations', slot.scope, `${slot.name}.json`)
 }
 
-/**
- * The name the lock of a reference is taken on (`orders create --reference`, `payto pay`): beside
- * the records of the identity; only its `.lock` folder is ever made.
- */
-export function referenceLockPath(configDir: string, identity: ServiceIdentity, reference: string): string {
-  return path.join(configDir, 'operations', identity.id, `reference-${createHash('sha256').update(reference).digest('hex').slice(0, 24)}`)
+/** `<configDir>/operations/<scope>/<kind>-<key hash>.json`. */
+export function operationPath(configDir: string, identity: ServiceIdentity, key: OperationKey): string {
+  return slotPath(configDir, operationSlot(identity, key))
 }
 
 /**
@@ -179,16 +213,16 @@ export function readOperation(file: string, check?: string): OperationRecord | u
   return parsed.data
 }
 
-/** Writes the record atomically; sets `updatedAt`. */
+/** Writes the record atomically; sets `updatedAt` and `runner`. */
 export function writeOperation(file: string, record: OperationRecord, now: Date = new Date()): OperationRecord {
-  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString() })
+  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString(), runner: thisRunner() })
   writeJsonAtomic(file, saved)
   return saved
 }
 
 /** writeOperation without blocking, for many records written at once (the rows of a bulk run). */
 export async function writeOperationAsync(file: string, record: OperationRecord, now: Date = new Date()): Promise<OperationRecord> {
-  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString() })
+  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString(), runner: thisRunner() })
   await writeJsonAtomicAsync(file, saved)
   return saved
 }

@@ -2,6 +2,7 @@
 // the shape of a profile and of the store file, credential kinds, key inference, the
 // environment check and masking. The file itself is handled by store.ts, so importing these
 // helpers never touches the file system.
+import { journalUrlProblem } from './journal-url.js'
 import { z } from 'zod'
 import { fastCheck } from '../client/fast-check.js'
 import { PREFIXED_KEY, keyEnvironment } from '../client/key-prefix.js'
@@ -177,6 +178,8 @@ function profileFields<U extends z.ZodType<string>>(baseUrl: U) {
     marketplaceId: prefixedId(ID_PREFIXES.marketplaceId).optional(),
     merchantId: prefixedId(ID_PREFIXES.merchantId).optional(),
     customerId: prefixedId(ID_PREFIXES.customerId).optional(),
+    /** A shared operation journal (postgres://user@host/db), without a password (PGPASSWORD holds it): checked by profileIssues. */
+    journalUrl: z.string().optional(),
   }
 }
 
@@ -193,6 +196,7 @@ interface ProfileFacts {
   credentialKind: CredentialKind
   environment: Environment
   baseUrl: string
+  journalUrl?: string | undefined
 }
 
 /**
@@ -223,6 +227,11 @@ function profileIssues(profile: ProfileFacts): Issue[] {
   }
   if (profile.environment === 'production' && plainHttpToRemote(profile.baseUrl)) {
     issues.push({ path: ['baseUrl'], message: 'must use https:// for a production profile' })
+  }
+  if (profile.journalUrl !== undefined) {
+    const problem = journalUrlProblem(profile.journalUrl)
+    if (problem) issues.push({ path: ['journalUrl'], message: `${problem}: give postgres://user@host:5432/database` })
+    else if (new URL(profile.journalUrl).password) issues.push({ path: ['journalUrl'], message: 'must not hold a password (set PGPASSWORD instead)' })
   }
   return issues
 }

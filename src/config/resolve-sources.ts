@@ -59,6 +59,8 @@ export const SETTINGS_ENV = {
   merchantId: 'PAYFAC_MERCHANT_ID',
   marketplaceId: 'PAYFAC_MARKETPLACE_ID',
   customerId: 'PAYFAC_CUSTOMER_ID',
+  /** A shared operation journal (postgres://…): journal-url.ts. */
+  journalUrl: 'PAYFAC_JOURNAL_URL',
 } as const
 
 export interface Candidate {

@@ -41,6 +41,7 @@ import {
 } from './profiles.js'
 import { decideEnvironment } from './environment.js'
 import { ConfigError } from './errors.js'
+import { checkJournalUrl, redactJournalUrl } from './journal-url.js'
 import {
   SETTINGS_ENV,
   choose,
@@ -95,6 +96,8 @@ export interface ResolvedSettings {
   origins?: Partial<Record<'baseUrl' | 'credential' | keyof SettingsContext, string>>
   /** For each setting, the other sources that gave a value and lost (what `notices` says), for `whoami`. */
   overridden?: Partial<Record<'profile' | 'baseUrl' | 'credential' | keyof SettingsContext, string[]>>
+  /** A shared operation journal (PAYFAC_JOURNAL_URL, or the profile's journalUrl), or undefined for the local one. */
+  journal?: { url: string; origin: string } | undefined
 }
 
 const CONTEXT_FIELDS = [
@@ -210,6 +213,19 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     origins[field] = winner.origin
   }
 
+  // The shared journal: PAYFAC_JOURNAL_URL or the profile's, ranked as every setting (no flag).
+  const envJournal = given(env[SETTINGS_ENV.journalUrl])
+  const journalChoice = choose(
+    ranked(
+      chosen,
+      [],
+      [{ value: envJournal, label: `${SETTINGS_ENV.journalUrl}=${envJournal ? redactJournalUrl(envJournal) : ''}`, origin: SETTINGS_ENV.journalUrl }],
+      fromProfile(chosen, profile?.journalUrl, `the journal ${profile?.journalUrl ? redactJournalUrl(profile.journalUrl) : ''} of profile ${profile?.name}`),
+    ),
+    notices,
+  )
+  const journal = journalChoice?.value ? { url: checkJournalUrl(journalChoice.value, journalChoice.origin), origin: journalChoice.origin } : undefined
+
   return {
     profileName: profile?.name,
     source,
@@ -223,5 +239,6 @@ export function resolveSettings(input: ResolveInput): ResolvedSettings {
     notices,
     origins,
     overridden,
+    journal,
   }
 }

@@ -19,7 +19,9 @@ const FILES = mkdtempSync(join(tmpdir(), 'payfac-dry-run-'))
 afterAll(() => rmSync(FILES, { recursive: true, force: true }))
 
 /** API commands that only read the local settings (they have --profile, but send no request; emulator open prints the inspector's URL). */
-const NEVER_SENDS = new Set(['whoami', 'emulator:open'])
+// The journal commands read the operation journal only (exit 5 for a record that is not there, 2
+// for `journal init` without a shared journal): what they prove is that nothing reached the server.
+const NEVER_SENDS = new Set(['whoami', 'emulator:open', 'journal:list', 'journal:show', 'journal:init'])
 
 /**
  * `mcp` serves on stdin until its client goes away, and refuses --dry-run (exit 2) before it
@@ -66,7 +68,7 @@ describe('--dry-run, on every command of the manifest', () => {
         expect(JSON.stringify(request.headers)).not.toContain('sandbox_sk_cmdTestKey')
       }
       // whoami only shows the settings in force: it never sends anything, and that is its proof.
-      const sendsNothing = NEVER_SENDS.has(id) && result.code === 0 && server.requests.length === 0
+      const sendsNothing = NEVER_SENDS.has(id) && [0, 2, 5].includes(result.code) && server.requests.length === 0
       proved ||= printed || readOnly || sendsNothing
       outcomes.push(`${argv.join(' ')} → exit ${result.code}: ${result.stderr.split('\n')[0]}`)
     }

@@ -119,7 +119,11 @@ describe('payto charge', () => {
     const again = await payfac('payto', 'charge', token, '--amount', '9.90', '--currency', 'AUD', '--reference', 'charge-once')
     expect(again.code).toBe(6)
     expect(again.stderr).toContain(tx.transactionId)
-    const next = await payfac('payto', 'charge', token, '--amount', '9.90', '--currency', 'AUD', '--reference', 'charge-twice', '--json')
+    // The same agreement and amount within the repeat window is a repeat under another reference too (issue 34): --again charges on purpose.
+    const refused = await payfac('payto', 'charge', token, '--amount', '9.90', '--currency', 'AUD', '--reference', 'charge-twice')
+    expect(refused.code, refused.stderr).toBe(6)
+    expect(refused.stderr).toContain(tx.transactionId)
+    const next = await payfac('payto', 'charge', token, '--amount', '9.90', '--currency', 'AUD', '--reference', 'charge-twice', '--again', '--json')
     expect(next.code, next.stderr).toBe(0)
     expect(ctx.emulator.app.store.orders.all().filter((o) => o.referenceOrderId?.startsWith('charge-'))).toHaveLength(2)
   })

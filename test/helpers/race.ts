@@ -31,6 +31,8 @@ function run(args: string[], env: Record<string, string | undefined>, killAfterM
   return { done }
 }
 
+type Env = Record<string, string | undefined>
+
 export interface RaceOptions {
   /**
    * A last resort against a hang, not a measure: a racer still running after this long is killed
@@ -41,13 +43,25 @@ export interface RaceOptions {
   onStderr?: (stderr: string, racer: number) => void
 }
 
-/** Runs `payfac ...args` in `n` processes released together; resolves with every result. */
-export async function race(n: number, args: string[], env: Record<string, string | undefined>, options: RaceOptions = {}): Promise<SpawnResult[]> {
+/**
+ * Runs `payfac ...args` in `n` processes released together; resolves with every result. `args`
+ * and `env` may be given per process (a function of its index), for racers that differ.
+ */
+export async function race(
+  n: number,
+  args: string[] | ((i: number) => string[]),
+  env: Env | ((i: number) => Env),
+  options: RaceOptions = {},
+): Promise<SpawnResult[]> {
   const killAfterMs = options.killAfterMs ?? 300_000
   const dir = mkdtempSync(join(tmpdir(), 'payfac-race-'))
   const barrier = join(dir, 'go')
   try {
-    const runs = Array.from({ length: n }, (_, i) => run(args, { ...env, PAYFAC_TEST_BARRIER: barrier }, killAfterMs, (text) => options.onStderr?.(text, i)))
+    const argsOf = typeof args === 'function' ? args : () => args
+    const envOf = typeof env === 'function' ? env : () => env
+    const runs = Array.from({ length: n }, (_, i) =>
+      run(argsOf(i), { ...envOf(i), PAYFAC_TEST_BARRIER: barrier }, killAfterMs, (text) => options.onStderr?.(text, i)),
+    )
     const deadline = Date.now() + killAfterMs
     while (readdirSync(dir).filter((name) => name.startsWith('go.ready.')).length < n) {
       if (Date.now() > deadline) throw new Error('the racers never all became ready')

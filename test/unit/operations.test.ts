@@ -10,6 +10,7 @@ import {
   credentialFingerprint,
   newOperation,
   operationPath,
+  operationSlot,
   readOperation,
   serviceIdentity,
   writeOperation,
@@ -39,11 +40,21 @@ describe('the service identity', () => {
     expect(of('http://127.0.0.1:4010', {}, 'sandbox_sk_key2', 'merchant:mcht_1')).toEqual(a)
   })
 
-  it('differs with the port, the merchant or the customer', () => {
+  it('differs with the port or the merchant, never with a customer context (a header, not what is acted on)', () => {
     const base = of('http://127.0.0.1:4010', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id
     expect(of('http://127.0.0.1:4011', { merchantId: 'mcht_1' }, 'sandbox_sk_key1').id).not.toBe(base)
     expect(of('http://127.0.0.1:4010', { merchantId: 'mcht_2' }, 'sandbox_sk_key1').id).not.toBe(base)
-    expect(of('http://127.0.0.1:4010', { merchantId: 'mcht_1', customerId: 'cust_1' }, 'sandbox_sk_key1').id).not.toBe(base)
+    expect(of('http://127.0.0.1:4010', { merchantId: 'mcht_1', customerId: 'cust_1' }, 'sandbox_sk_key1').id).toBe(base)
+  })
+
+  it('an operation on a transaction is the same whoever acts on it (marketplace or merchant key); a creation is per party', () => {
+    const refund = { kind: 'refund', target: 'tran_1', amount: { minorCurrencyUnits: 100, currency: 'AUD' } }
+    const merchant = of('http://127.0.0.1:4010', {}, 'sandbox_sk_key1', 'merchant:mcht_1')
+    const market = of('http://127.0.0.1:4010', {}, 'sandbox_api_k', 'marketplace:mktp_1')
+    expect(operationSlot(market, refund)).toEqual(operationSlot(merchant, refund))
+    const payout = { kind: 'payout', target: '', amount: { minorCurrencyUnits: 100, currency: 'AUD' } }
+    expect(operationSlot(market, payout)).not.toEqual(operationSlot(merchant, payout))
+    expect(operationSlot(of('http://127.0.0.1:4011', {}, 'k', 'merchant:mcht_1'), refund)).not.toEqual(operationSlot(merchant, refund))
   })
 
   it('is the marketplace for a marketplace context without a merchant, else the key when nothing tells', () => {

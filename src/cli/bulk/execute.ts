@@ -9,10 +9,10 @@ import { ConfigError } from '../../config/errors.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import { exitCodeFor } from '../errors/exit-codes.js'
-import { operationIdentity, withOperationLock } from '../safety/journal-ops.js'
+import { operationIdentity } from '../safety/journal-ops.js'
 import type { SafetySession } from '../safety/session.js'
-import { BulkJournal, bulkJournalPath } from './journal.js'
 import { RowRun } from './row-run.js'
+import { runJournalFor } from './rows-journal.js'
 import { bulkProgress } from './progress.js'
 import type { Row, RowSource } from './reader.js'
 import { readRows } from './reader.js'
@@ -45,10 +45,10 @@ interface Execution {
 
 export async function executeRows(x: Execution): Promise<BulkSummary> {
   const { configDir, identity } = await operationIdentity(x.ctx.settings, x.safety.controller.signal)
-  const file = bulkJournalPath(configDir, identity, x.host.id, x.checked.digest)
+  // The journal in use (local, or shared across runners): rows/records behind one shape (rows-journal.ts).
+  const run = await runJournalFor(await x.safety.journal(), configDir, identity, x.host.id, x.checked.digest)
   const words = { what: `bulk run of ${x.source.name}`, check: 'the results of the earlier run (--out FILE.partial)' }
-  return withOperationLock(configDir, file, words, async (held) => {
-    const journal = await BulkJournal.open(file, configDir, identity, x.checked.digest)
+  return run.hold(words, async (held, journal) => {
     const workers = new Workers((x.host.flags.concurrency as number | undefined) ?? 4)
     const client = await x.host.client((event) => workers.slowDown(event.waitMs))
     const f = x.host.flags
@@ -68,17 +68,17 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
     const attempt = async (row: Row, request: never): Promise<RowResult> => {
       for (let tries = 1; ; tries++) {
         await workers.paced()
-        const run = new RowRun(journal, row.line, held.lost)
+        const rowRun = new RowRun(journal, row.line, held.lost, run.records)
         try {
-          const id = await x.kind.send(x.safety.forRow(run), client, request, x.ctx)
+          const id = await x.kind.send(x.safety.forRow(rowRun), client, request, x.ctx)
           workers.succeeded()
-          return { line: row.line, status: run.found ? 'skipped-already-done' : 'done', id: run.resultId ?? id }
+          return { line: row.line, status: rowRun.found ? 'skipped-already-done' : 'done', id: rowRun.resultId ?? id }
         } catch (error) {
           if (error instanceof ApiError && error.status === 429 && tries < RATE_LIMITED_TRIES && !interrupts.signal.aborted) {
             workers.slowDown(retryAfterMs(retryAfterOf(error), Date.now()) ?? 1000)
             continue
           }
-          if (error instanceof ConfigError || (error instanceof UnresolvedOutcomeError && run.lostLock)) fatal ??= error
+          if (error instanceof ConfigError || (error instanceof UnresolvedOutcomeError && rowRun.lostLock)) fatal ??= error
           return failure(row.line, error, interrupts.signal.aborted)
         }
       }

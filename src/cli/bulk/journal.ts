@@ -118,7 +118,7 @@ export class BulkJournal {
 }
 
 /** The records of an earlier run, read by the operation journal's rules: a file of yours no one else can write. */
-async function readRecords(file: string): Promise<{ records: RowRecord[]; unterminated: boolean }> {
+export async function readRecords(file: string): Promise<{ records: RowRecord[]; unterminated: boolean }> {
   let stat: fs.Stats
   try {
     stat = fs.lstatSync(file)

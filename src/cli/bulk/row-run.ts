@@ -12,11 +12,11 @@
 // Writes go row journal first, then the record: a record `done` means the row's own `done` is
 // already on disk, so a re-run of the same file never mistakes its own row for another's.
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
-import { type OperationRecord, newOperation, operationPath, readOperation, writeOperationAsync as writeOperation } from '../../config/operations.js'
+import { type OperationRecord, newOperation } from '../../config/operations.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
-import { type HeldLock, type OperationJournal, type OperationSpec, withOperationLock } from '../safety/journal-ops.js'
-import type { BulkJournal } from './journal.js'
+import type { OperationJournal, OperationSpec } from '../safety/journal-ops.js'
+import type { OperationRecords, OwnRecord, RowsJournal } from './rows-journal.js'
 
 /**
  * One row's operation. After `run`, `found` says an earlier run's lost answer was found done,
@@ -29,31 +29,31 @@ export class RowRun implements OperationJournal {
   lostLock = false
 
   constructor(
-    private readonly journal: BulkJournal,
+    private readonly journal: RowsJournal,
     private readonly line: number,
     private readonly lost: () => string | undefined,
+    /** Each operation's own record, under its lock or reservation (rows-journal.ts). */
+    private readonly records: OperationRecords,
   ) {}
 
   async run<T, B>(spec: OperationSpec<T, B>): Promise<T> {
     // A repeatable operation (an upsert) is simply made again: no record of its own is needed.
     if (spec.repeatable) return this.runRow(spec, undefined)
-    const { configDir, identity } = this.journal
-    const file = operationPath(configDir, identity, spec.key)
-    return withOperationLock(configDir, file, { what: spec.action, check: spec.check }, (held) => this.runRow(spec, { file, held }))
+    return this.records.withRecord(spec.key, { what: spec.action, check: spec.check }, (own) => this.runRow(spec, own))
   }
 
-  private async runRow<T, B>(spec: OperationSpec<T, B>, shared: { file: string; held: HeldLock } | undefined): Promise<T> {
+  private async runRow<T, B>(spec: OperationSpec<T, B>, shared: OwnRecord | undefined): Promise<T> {
     const journal = this.journal
     const prior = journal.prior(this.line)
     if (prior?.state === 'done') throw new RefusedError(`line ${this.line} was already done (${prior.resultId ?? `at ${prior.updatedAt}`}); nothing was sent`)
-    const record = shared ? readOperation(shared.file, spec.check) : undefined
+    const record = shared ? await shared.read(spec.check) : undefined
     const log = (text: string) => process.stderr.write(`${sanitizeLine(text)}\n`)
     if (prior && (prior.state === 'sending' || prior.state === 'unknown')) {
       log(`Line ${this.line}: an earlier run's ${spec.action} ended without an answer; looking on the service first.`)
       const found = await this.lookUp(spec, prior)
       if (found !== undefined) {
         await journal.append({ ...prior, state: 'done', resultId: this.resultId ?? null, doneCount: prior.doneCount + 1 })
-        if (shared && record) await writeOperation(shared.file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
+        if (shared && record) await shared.write({ ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
         return found
       }
     } else if (record?.state === 'done' && !spec.deliberate) {
@@ -65,7 +65,7 @@ export class RowRun implements OperationJournal {
       log(`Line ${this.line}: an earlier identical ${spec.action} (at ${record.intentAt}) ended without an answer; looking on the service first.`)
       const found = await this.lookUp(spec, record)
       if (found !== undefined) {
-        await writeOperation((shared as { file: string }).file, { ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
+        await (shared as OwnRecord).write({ ...record, state: 'done', resultId: this.resultId ?? null, doneCount: record.doneCount + 1 })
         this.found = false
         throw new RefusedError(
           `An identical ${spec.action} was already made (${this.resultId ?? 'found on the service'}); nothing was sent for line ${this.line}.`,
@@ -78,7 +78,7 @@ export class RowRun implements OperationJournal {
       if (seen !== undefined) throw new RefusedError(`The service already shows an identical ${spec.action}: ${seen}. Nothing was sent.`)
     }
     const before = spec.before ? await spec.before() : undefined
-    const lost = this.lost() ?? shared?.held.lost()
+    const lost = this.lost() ?? shared?.lost()
     if (lost !== undefined) {
       this.lostLock = true
       throw new UnresolvedOutcomeError(
@@ -91,18 +91,21 @@ export class RowRun implements OperationJournal {
     // and found absent by a re-run); the `done` lines below keep their order.
     let [row, own] = await Promise.all([
       journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line }),
-      shared ? writeOperation(shared.file, newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined,
+      shared ? shared.write(newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined,
     ])
+    let sent = false
     try {
       const result = await spec.send()
+      sent = true
       this.resultId = spec.resultId?.(result) ?? undefined
       row = await journal.append({ ...row, state: 'done', resultId: this.resultId ?? null, doneCount: row.doneCount + 1 })
-      if (shared && own) own = await writeOperation(shared.file, { ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
+      if (shared && own) own = await shared.write({ ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
       return result
     } catch (error) {
+      if (sent) throw this.unrecorded(spec, error)
       const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
       await journal.append({ ...row, state: unknown ? 'unknown' : 'refused' })
-      if (shared && own) await writeOperation(shared.file, { ...own, state: unknown ? 'unknown' : 'refused' })
+      if (shared && own) await shared.write({ ...own, state: unknown ? 'unknown' : 'refused' })
       if (error instanceof OutcomeUnknownError) {
         error.action = spec.action
         error.check = spec.check
@@ -110,6 +113,21 @@ export class RowRun implements OperationJournal {
       }
       throw error
     }
+  }
+
+  /**
+   * The request was answered, but its outcome could not be journaled (the journal's disk or
+   * database went away): the row is unknown (its intent says it was being sent, so a re-run looks
+   * it up on the service), and the run stops taking rows.
+   */
+  private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown): UnresolvedOutcomeError {
+    this.lostLock = true
+    const why = error instanceof Error ? error.message : String(error)
+    return new UnresolvedOutcomeError(
+      `The ${spec.action} of line ${this.line} was made${this.resultId ? ` (${this.resultId})` : ''}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
+      spec.check,
+      'Run the same command again with the same file once the journal is back: it finds this row done on the service.',
+    )
   }
 
   /** Looks on the service for what an earlier, unanswered run of the operation did: what it made, or undefined (shown not to have happened). */

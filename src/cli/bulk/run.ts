@@ -43,6 +43,7 @@ export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> 
     const totals = describeTotals(checked)
     process.stderr.write(`${sanitizeLine(`Checked ${checked.rows} row${checked.rows === 1 ? '' : 's'} of ${source.name}: ${totals}.`)}\n`)
     if (safety.dryRun) {
+      await sayRowsDone(host, checked, ctx, safety)
       await dryRunFirst(host, kind, source, ctx, safety)
       return undefined
     }
@@ -86,6 +87,25 @@ function refuseCommandLineRowFlags(host: BulkHost): void {
     if (used)
       throw new UsageError(`--${column} is a column of the file with --from-file, not a flag of the run`, `Put it in the "${column}" column of each row`)
   }
+}
+
+/** `--dry-run`: how many rows earlier runs of this file already did (the journal in use, read only). */
+async function sayRowsDone(host: BulkHost, checked: { rows: number; digest: string }, ctx: RowContext, safety: SafetySession): Promise<void> {
+  const [{ operationIdentity }, { rowsDone }] = await Promise.all([import('../safety/journal-ops.js'), import('./rows-journal.js')])
+  let counted: { configDir: string; identity: import('../../config/operations.js').ServiceIdentity }
+  try {
+    counted = await operationIdentity(ctx.settings, safety.controller.signal)
+  } catch (error) {
+    // Who the rows are for is asked of the service once per key: unreachable, the count is skipped (as a dry run's reads are).
+    const { ConnectionError, TimeoutError } = await import('../../client/errors.js')
+    if (!(error instanceof ConnectionError || error instanceof TimeoutError)) throw error
+    process.stderr.write('Dry run: could not reach the service to tell how many rows are already done.\n')
+    return
+  }
+  const { configDir, identity } = counted
+  const { done, unknown } = await rowsDone(await safety.journal(), configDir, identity, host.id, checked.digest)
+  const lost = unknown > 0 ? `; ${unknown} ended without an answer (a real run looks them up on the service first)` : ''
+  process.stderr.write(`Dry run: ${done} of ${checked.rows} rows are already done (a real run skips them)${lost}.\n`)
 }
 
 /** `--dry-run`: every row was checked; the first row's request is printed (DryRunStop), nothing sent. */

@@ -269,3 +269,22 @@ export function checkNode(version: string = process.versions.node): CheckRow {
   }
   return pass('node', `Node ${version}`)
 }
+
+/**
+ * The shared journal (PAYFAC_JOURNAL_URL or the profile's journalUrl), when one is set: reachable,
+ * its schema of this payfac's version, the user allowed to read and write it. Nothing is created.
+ */
+export async function checkSharedJournal(settings: ResolvedSettings): Promise<CheckRow[]> {
+  if (!settings.journal) return []
+  const name = 'shared journal'
+  const [{ openSharedJournal }, { redactJournalUrl }] = await Promise.all([import('../../config/shared-journal.js'), import('../../config/journal-url.js')])
+  try {
+    const journal = await openSharedJournal(settings.journal.url, settings.journal.origin, { create: false })
+    await journal.close()
+    return [pass(name, `${journal.where} (from ${settings.journal.origin}): reachable, schema of this payfac, reads and writes allowed`)]
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    const hint = (error as { hint?: unknown }).hint
+    return [fail(name, `${redactJournalUrl(settings.journal.url)}: ${message}`, typeof hint === 'string' ? hint : 'Check PAYFAC_JOURNAL_URL and the database')]
+  }
+}

@@ -1,4 +1,5 @@
 // `payfac whoami`: the settings in force and which source won each of them.
+import { redactJournalUrl } from '../../config/journal-url.js'
 import type { ResolvedSettings } from '../../config/index.js'
 import type { SettingRow } from '../../output/views/diagnostics.js'
 
@@ -44,6 +45,8 @@ export function whoamiRows(settings: ResolvedSettings, mask: (key: string) => st
     const value = settings.context[field]
     if (value) rows.push({ setting: field, value, source: source(origin[field], field) })
   }
+  // The journal's address is shown without its password; the local journal is the default, not shown.
+  if (settings.journal) rows.push({ setting: 'journal', value: redactJournalUrl(settings.journal.url), source: settings.journal.origin })
   return rows
 }
 

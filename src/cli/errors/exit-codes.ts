@@ -12,7 +12,7 @@ import {
   TimeoutError,
 } from '../../client/errors.js'
 import { ConfigError } from '../../config/errors.js'
-import { InterruptedError, RefusedError, UnavailableError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './index.js'
+import { InterruptedError, NotFoundError, RefusedError, UnavailableError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './index.js'
 import { receivedSignal } from '../start/signals.js'
 import { rewordParseError } from './usage-wording.js'
 
@@ -57,6 +57,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (isNamed(error, 'ExitPromptError')) return EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof UnavailableError) return EXIT.unavailable
+  if (error instanceof NotFoundError) return EXIT.notFound
   if (error instanceof PageLimitError) return EXIT.usage
   // A list the service gave short, changed mid-walk or malformed: the service's failure, not ours.
   if (error instanceof ListIntegrityError) return EXIT.unavailable
@@ -109,7 +110,7 @@ function describeOnce(error: unknown): ErrorReport {
   if (error instanceof UsageError) {
     return { code, message: error.reason, hint: error.hint, json: { ...base, message: error.reason, hint: error.hint } }
   }
-  if (error instanceof InvalidInputError || error instanceof ConfigError) {
+  if (error instanceof InvalidInputError || error instanceof ConfigError || error instanceof NotFoundError) {
     return { code, message: error.message, hint: error.hint, json: { ...base, message: error.message, hint: error.hint } }
   }
   if (error instanceof OutcomeUnknownError) return describeOutcomeUnknown(error, code)

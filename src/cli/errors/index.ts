@@ -78,3 +78,14 @@ export class UnresolvedOutcomeError extends Error {
     this.hint = hint
   }
 }
+
+/** Something asked for by name that is not there, outside the service (exit 5): a journal record. */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError'
+  readonly hint: string | undefined
+
+  constructor(message: string, hint?: string) {
+    super(message)
+    this.hint = hint
+  }
+}

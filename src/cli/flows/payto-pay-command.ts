@@ -5,6 +5,7 @@
 // whole run.
 import type { PayfacClient } from '../../client/client.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
+import type { JournalStore } from '../../config/journal-store.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
 import { type PayToPayRequest, refuseApproveOnProduction, runPayToPay } from './payto-pay.js'
 
@@ -18,6 +19,12 @@ export interface PayToPayCommand {
   dryRun?: boolean | undefined
   /** The command's words (default `payto pay`), for the resume command and messages. */
   words?: string[] | undefined
+  /** The operation journal of the command (its safety session's). */
+  journal: () => Promise<JournalStore>
+  /** `payto charge`: --again and the repeat window of a charge of the same agreement and amount under another reference. */
+  charge?: { again: boolean; windowMs: number } | undefined
+  /** Where a dry run says the real run would be refused (the safety session's notes, for the report). */
+  dryRunNotes?: string[] | undefined
 }
 
 /**
@@ -28,9 +35,9 @@ export interface PayToPayCommand {
 export async function payToPayFromCommand(request: PayToPayRequest, command: PayToPayCommand): Promise<Transaction> {
   refuseApproveOnProduction(request, command.settings.environment)
   const { journalKey, journalPath } = await import('../../config/journal.js')
-  const { referenceLockPath } = await import('../../config/operations.js')
+  const { referenceSlot } = await import('../../config/operations.js')
   const { checkPrivateFolders } = await import('../../config/fs-check.js')
-  const { LOCK_WAIT_MS, operationIdentity, withOperationLock } = await import('../safety/journal-ops.js')
+  const { LOCK_WAIT_MS, operationIdentity, withReservation } = await import('../safety/journal-ops.js')
   const { commandLine, watchInterrupts } = await import('./interrupt.js')
   const path = await import('node:path')
   const interrupts = watchInterrupts()
@@ -50,15 +57,29 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
       accountKey: journalKey(configDir),
       check,
     }
-    if (command.dryRun) return await runPayToPay(request, context)
+    const journal = await command.journal()
+    const charge = request.charge && command.charge ? { ...command.charge, ...request.charge, reference: request.reference, bin: command.bin } : undefined
+    const { chargeKey, dryRunChargeCheck } = await import('./charge-repeat.js')
+    const { operationSlot } = await import('../../config/operations.js')
+    const chargeAt = charge ? operationSlot(identity, chargeKey(charge)) : undefined
+    if (command.dryRun) {
+      if (charge && chargeAt) await dryRunChargeCheck(journal, chargeAt, charge, command.dryRunNotes ?? [])
+      return await runPayToPay(request, context)
+    }
     const words = {
       what: `${(command.words ?? ['payto', 'pay']).join(' ')} of reference ${request.reference}`,
       check,
       waitMs: request.timeoutMs + LOCK_WAIT_MS,
     }
-    return await withOperationLock(configDir, referenceLockPath(configDir, identity, request.reference), words, (held) =>
-      runPayToPay(request, { ...context, lost: held.lost }),
-    )
+    // The reservation of the reference is in the journal in use (shared: across runners); the
+    // steps' own journal stays in this config folder.
+    const byReference = (held?: { lost: () => string | undefined }) =>
+      withReservation(journal, referenceSlot(identity, request.reference), words, (own) =>
+        runPayToPay(request, { ...context, lost: () => held?.lost() ?? own.lost() }),
+      )
+    if (!charge || !chargeAt) return await byReference()
+    const { chargeOnce } = await import('./charge-once.js')
+    return await chargeOnce({ journal, slot: chargeAt, identity, charge, check, waitMs: words.waitMs }, byReference)
   } finally {
     interrupts.dispose()
   }

@@ -84,7 +84,7 @@ class PayToPayFlow extends JournaledSteps {
     const known = this.run_.order?.orderId ?? (this.run_.order ? await this.adoptOrder() : undefined)
     if (known) {
       const paid = await this.findPayment(known)
-      if (paid) return this.finish(paid)
+      if (paid) return this.finish(this.ownPayment(paid))
     }
     if (!this.run_.paymentToken) await this.mintToken()
     this.checkpoint('the payment token was made')
@@ -249,7 +249,7 @@ class PayToPayFlow extends JournaledSteps {
   private async pay(orderId: string): Promise<{ transactionId: string; status: string }> {
     for (;;) {
       const paid = await this.findPayment(orderId)
-      if (paid) return paid
+      if (paid) return this.ownPayment(paid)
       const fromEarlierRun = this.run_.paymentToken !== null && !this.mintedHere
       const paymentTokenId = this.run_.paymentToken?.paymentTokenId ?? (await this.mintToken())
       this.checkpoint('the payment token was made')
@@ -276,8 +276,9 @@ class PayToPayFlow extends JournaledSteps {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error
         if (error.status === 409 && error.errorCode === 'order_already_paid') {
+          // This run's request was answered "already paid": another run paid the order meanwhile.
           const found = await this.findPayment(orderId)
-          if (found) return found
+          if (found) throw this.alreadyPaid(`order ${orderId} was paid meanwhile by another run: transaction ${found.transactionId} (${found.status})`)
         }
         // A token journaled by an earlier run may have expired or been used: one more try with a new one.
         if (fromEarlierRun && (error.status === 409 || error.status === 422)) {
@@ -316,6 +317,17 @@ class PayToPayFlow extends JournaledSteps {
     this.save()
     this.log(`[5/5] Paid: transaction ${paid.transactionId} (${paid.status})`)
     return this.client.transactions.get(paid.transactionId)
+  }
+
+  /**
+   * A payment found on the order is this run's only when this run's journal asked for one (its
+   * answer lost, or a crash in flight): then it is reported as done (exit 0). Otherwise another
+   * run paid it (an order adopted from the service, or this run's order paid by a runner of
+   * another config folder): exit 6 naming it, as every loser of a race.
+   */
+  private ownPayment(paid: PaymentFound): PaymentFound {
+    if (this.run_.payment !== null || tookNoMoney(paid.status)) return paid
+    throw this.alreadyPaid(`order ${this.run_.order?.orderId ?? ''} was paid by another run: transaction ${paid.transactionId} (${paid.status})`)
   }
 
   /** The one rule: a payment already made is exit 6 naming it. A reference names one payment. */

@@ -7,7 +7,7 @@
 import { ApiError, ConnectionError } from '../../client/errors.js'
 import { credentialFingerprint } from '../../config/operations.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
-import type { ActingFor } from '../../config/operations.js'
+import type { ActingFor, ServiceIdentity } from '../../config/operations.js'
 
 const MARKETPLACE_KINDS = new Set(['marketplace-api-key', 'platform-jwt'])
 
@@ -50,4 +50,15 @@ async function askService(settings: ResolvedSettings, marketplaceKey: boolean, s
   if (marketplaceKey) return marketplace ? `marketplace:${marketplace}` : undefined
   if (ids.length === 1) return `merchant:${ids[0]}`
   return marketplace ? `marketplace:${marketplace}` : undefined
+}
+
+/** The config folder and the identity of what `settings` act on (one read the first time a key is seen). */
+export async function operationIdentity(
+  settings: ResolvedSettings,
+  signal?: AbortSignal,
+  ask = true,
+): Promise<{ configDir: string; identity: ServiceIdentity }> {
+  const [{ serviceIdentity }, { resolveConfigDir }] = await Promise.all([import('../../config/operations.js'), import('../../config/store.js')])
+  const configDir = resolveConfigDir()
+  return { configDir, identity: serviceIdentity(settings.baseUrl, await resolveActingFor(settings, configDir, signal, ask)) }
 }

@@ -11,10 +11,13 @@ import { sanitizeLine } from '../../output/sanitize.js'
 export class DryRunStop extends Error {
   override name = 'DryRunStop'
   readonly request: OutgoingRequest
+  /** Why the real run would be refused (the repeat checks: dry-run-checks.ts), if it would. */
+  readonly refusals: readonly string[]
 
-  constructor(request: OutgoingRequest) {
+  constructor(request: OutgoingRequest, refusals: readonly string[] = []) {
     super(`Dry run: ${request.method} ${request.path} was not sent`)
     this.request = request
+    this.refusals = [...refusals]
   }
 }
 
@@ -25,7 +28,10 @@ export function isDryRunStop(error: unknown): error is DryRunStop {
 /** What a dry run prints on stdout. */
 export function dryRunReport(stop: DryRunStop): Record<string, unknown> {
   const { method, url, headers, body } = stop.request
-  return { dryRun: true, sent: false, request: { method, url, headers, body: body ?? null } }
+  const report: Record<string, unknown> = { dryRun: true, sent: false, request: { method, url, headers, body: body ?? null } }
+  // Added only when the real run would be refused: the report keeps its shape otherwise.
+  if (stop.refusals.length > 0) report.wouldBeRefused = stop.refusals.join('; ')
+  return report
 }
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS'])

@@ -1,17 +1,20 @@
 // Runs one money-moving request at most once, with the operation journal (config/operations.ts).
 // Every journaled command takes this one path, so a new money command cannot forget a rule:
 //
-//   0. the operation's identity is the service, the party acted for (acting-for.ts), the kind and
-//      the fields; its lock (config/op-lock.ts) is taken before the journal is read and held
-//      until the outcome is journaled: a second process with the same operation waits for the
-//      first (saying so once on stderr) and then reports what it did;
+//   0. the operation's identity is the service, what it acts on (the transaction or order; for a
+//      creation, the party it is made for: acting-for.ts), the kind and the fields; its
+//      reservation is taken in the journal (config/journal-store.ts: the config folder, or a
+//      shared PostgreSQL journal) before the journal is read and held until the outcome is
+//      journaled: a second process with the same operation waits for the first (saying so once
+//      on stderr) and then reports what it did;
 //   1. an earlier identical operation whose answer was lost (journaled `sending` or `unknown`)
 //      is looked up on the service first: found, it is reported (exit 0) and nothing is sent;
 //      shown not to have happened, it is sent; when the service cannot tell, exit 7 with the
 //      command that shows it (`--again` sends anyway);
 //   2. an identical operation already done is exit 6 naming it, unless --again (every spec but
-//      the `repeatable` ones, which move no money); one made by another process while this one
-//      waited is exit 6 even with --again;
+//      the `repeatable` ones, which move no money); one made by another process after this one
+//      started (a run in flight at the same time: config/journal-store.ts writtenMeanwhile) is
+//      exit 6 naming it even with --again or --if-exists create;
 //   3. the command's guards from the service's state run (more than remains, already paid …),
 //      then the second witness (the service's own records), unless --again;
 //   4. the intent is journaled, the request sent, and its result journaled: done, refused (the
@@ -20,67 +23,27 @@
 // SIGINT and SIGTERM while the request is in flight abort it: outcome unknown, exit 130/143.
 // Records and folders are read fail-closed (config/fs-check.ts): exit 3, nothing sent.
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
-import type { OperationKey, OperationRecord, ServiceIdentity } from '../../config/operations.js'
+import type { Held, JournalStore, Slot } from '../../config/journal-store.js'
+import type { OperationRecord, ServiceIdentity } from '../../config/operations.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
+import type { OperationJournal, OperationSpec } from './operation-spec.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import type { SafetySession } from './session.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 
-/** What a look on the service found about an earlier operation. */
-export type Reconciled<T> = { found: T; note: string } | 'absent' | 'cannot-tell'
-
-export interface OperationSpec<T, B = unknown> {
-  key: OperationKey
-  /** "refund of 10.00 AUD on transaction tran_…" */
-  action: string
-  /** The command line that shows whether it happened. */
-  check: string
-  /** What to look at in what it shows. */
-  look?: string | undefined
-  /** The service's state before sending, kept in the journal to compare with after. */
-  before?: (() => Promise<B>) | undefined
-  /** Looks on the service for what an earlier run of this operation did. */
-  reconcile: (before: B | undefined, record: OperationRecord) => Promise<Reconciled<T>>
-  /** Guards from the service's state; they throw to refuse. Run only when about to send. */
-  guard?: (() => Promise<void>) | undefined
-  send: () => Promise<T>
-  resultId?: ((result: T) => string | undefined) | undefined
-  /**
-   * Moves no money, so an identical one already done is simply made again (a payment token).
-   * Every other operation already done is exit 6 naming it, unless --again.
-   */
-  repeatable?: true | undefined
-  /** The command's own flags ask for another one on purpose (orders create --if-exists create): as --again for rule 2. */
-  deliberate?: boolean | undefined
-  /**
-   * The second witness: looks on the service for an identical operation already made within the
-   * repeat window (witness.ts) and returns what it found, in words ("refund ref_… of 10.00 AUD at
-   * 2026-11-25T10:00:00Z"), or undefined. Run before sending unless --again; a find is exit 6.
-   */
-  witness?: (() => Promise<string | undefined>) | undefined
-}
-
-/** What journals one operation in place of its own record (a row of a bulk run: cli/bulk/journal.ts). */
-export interface OperationJournal {
-  run<T, B>(spec: OperationSpec<T, B>): Promise<T>
-}
+export type { OperationJournal, OperationSpec, Reconciled } from './operation-spec.js'
 
 /** How long a process waits for another's run of the same operation: reads and a request, plus a margin. */
 export const LOCK_WAIT_MS = 2 * 60_000
 
-/** The config folder and the identity of what `settings` act on (one read the first time a key is seen). */
+/** The config folder and the identity of what `settings` act on (acting-for.ts, loaded when first needed). */
 export async function operationIdentity(
   settings: ResolvedSettings,
   signal?: AbortSignal,
   ask = true,
 ): Promise<{ configDir: string; identity: ServiceIdentity }> {
-  const [{ serviceIdentity }, { resolveConfigDir }, { resolveActingFor }] = await Promise.all([
-    import('../../config/operations.js'),
-    import('../../config/store.js'),
-    import('./acting-for.js'),
-  ])
-  const configDir = resolveConfigDir()
-  return { configDir, identity: serviceIdentity(settings.baseUrl, await resolveActingFor(settings, configDir, signal, ask)) }
+  const actingFor = await import('./acting-for.js')
+  return actingFor.operationIdentity(settings, signal, ask)
 }
 
 export interface HeldLock {
@@ -90,12 +53,28 @@ export interface HeldLock {
   askedAt: number
   /** Why the lock may no longer be this process's (paused, taken over), or undefined: asked right before sending. */
   lost: () => string | undefined
+  /** The reservation as the journal store holds it (for its writes). */
+  held?: Held | undefined
 }
 
+/** The words of a wait that ran out: exit 7 naming `check`. */
+async function waitedTooLong<T>(check: string, take: () => Promise<T>): Promise<T> {
+  const { LockWaitError } = await import('../../config/journal-store.js')
+  try {
+    return await take()
+  } catch (error) {
+    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${check}`, check, error.hint)
+    throw error
+  }
+}
+
+const waitNote = (what: string, waitMs: number) => () =>
+  process.stderr.write(`Another payfac run of the same ${what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`)
+
 /**
- * Runs `work` holding the lock of `file` (a record, or a name beside the records): the folders
- * are checked first (fail-closed); a held lock is waited for (said once on stderr) for at most
- * `waitMs`, after which it is exit 7 naming `check`.
+ * Runs `work` holding the lock of `file` (a record, or a name beside the records) in the local
+ * journal: the folders are checked first (fail-closed); a held lock is waited for (said once on
+ * stderr) for at most `waitMs`, after which it is exit 7 naming `check`.
  */
 export async function withOperationLock<T>(
   configDir: string,
@@ -103,7 +82,7 @@ export async function withOperationLock<T>(
   words: { what: string; check: string; waitMs?: number | undefined },
   work: (held: HeldLock) => Promise<T>,
 ): Promise<T> {
-  const [{ checkPrivateFolders }, { LockWaitError, takeLock }, path] = await Promise.all([
+  const [{ checkPrivateFolders }, { takeLock }, path] = await Promise.all([
     import('../../config/fs-check.js'),
     import('../../config/op-lock.js'),
     import('node:path'),
@@ -111,18 +90,7 @@ export async function withOperationLock<T>(
   checkPrivateFolders(configDir, path.dirname(file), 'operation journal')
   const askedAt = Date.now()
   const waitMs = words.waitMs ?? LOCK_WAIT_MS
-  let lock: Awaited<ReturnType<typeof takeLock>>
-  try {
-    lock = await takeLock(file, {
-      waitMs,
-      what: words.what,
-      onWait: () =>
-        process.stderr.write(`Another payfac run of the same ${words.what} is in flight; waiting for it to finish (at most ${Math.round(waitMs / 1000)} s).\n`),
-    })
-  } catch (error) {
-    if (error instanceof LockWaitError) throw new UnresolvedOutcomeError(`${error.message} Check what it did with: ${words.check}`, words.check, error.hint)
-    throw error
-  }
+  const lock = await waitedTooLong(words.check, () => takeLock(file, { waitMs, what: words.what, onWait: waitNote(words.what, waitMs) }))
   try {
     return await work({ waited: lock.waited, askedAt, lost: lock.lost })
   } finally {
@@ -130,28 +98,69 @@ export async function withOperationLock<T>(
   }
 }
 
-export async function runOperation<T, B = unknown>(session: SafetySession, spec: OperationSpec<T, B>): Promise<T> {
-  session.action = spec.action
-  if (session.dryRun) {
-    await spec.guard?.()
-    return spec.send()
+/**
+ * Runs `work` holding the reservation of `slot` in `journal` (local or shared): a held one is
+ * waited for (said once on stderr) for at most `waitMs`, after which it is exit 7 naming `check`.
+ */
+export async function withReservation<T>(
+  journal: JournalStore,
+  slot: Slot,
+  words: { what: string; check: string; waitMs?: number | undefined },
+  work: (held: HeldLock) => Promise<T>,
+): Promise<T> {
+  const askedAt = Date.now()
+  const waitMs = words.waitMs ?? LOCK_WAIT_MS
+  const taken = await waitedTooLong(words.check, () => journal.reserve(slot, { waitMs, what: words.what, onWait: waitNote(words.what, waitMs) }))
+  try {
+    return await work({ waited: taken.held.waited, askedAt, lost: () => taken.held.lost(), held: taken.held })
+  } finally {
+    await taken.release()
   }
-  // A row of a bulk run (cli/bulk) is journaled with its run, by the file and line: same rules.
-  if (session.rowJournal) return (session.rowJournal as OperationJournal).run(spec)
-  const { operationPath } = await import('../../config/operations.js')
-  // A repeatable operation is never refused as a repeat: its identity need not ask the service.
-  const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal, !spec.repeatable)
-  const file = operationPath(configDir, identity, spec.key)
-  return withOperationLock(configDir, file, { what: spec.action, check: spec.check }, (held) => runLocked(session, spec, identity, file, held))
 }
 
-async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>, identity: ServiceIdentity, file: string, held: HeldLock): Promise<T> {
-  const { readOperation, writeOperation, newOperation } = await import('../../config/operations.js')
-  const prior = readOperation(file, spec.check)
+export async function runOperation<T, B = unknown>(session: SafetySession, spec: OperationSpec<T, B>): Promise<T> {
+  session.action = spec.action
+  if (session.dryRun) return dryRunOperation(session, spec)
+  // A row of a bulk run (cli/bulk) is journaled with its run, by the file and line: same rules.
+  if (session.rowJournal) return (session.rowJournal as OperationJournal).run(spec)
+  const journal = await session.journal()
+  const { operationSlot } = await import('../../config/operations.js')
+  // A repeatable operation is never refused as a repeat: its identity need not ask the service.
+  const { identity } = await operationIdentity(session.settings, session.controller.signal, !spec.repeatable)
+  const slot = operationSlot(identity, spec.key)
+  return withReservation(journal, slot, { what: spec.action, check: spec.check }, (held) => runLocked(session, spec, journal, identity, slot, held))
+}
+
+/**
+ * `--dry-run`: the repeat checks of a real run, read only (the journal's record and the second
+ * witness): when the real run would be refused, it is said on stderr; then the guards, and the
+ * request is printed instead of sent (dry-run.ts).
+ */
+async function dryRunOperation<T, B>(session: SafetySession, spec: OperationSpec<T, B>): Promise<T> {
+  const { dryRunRepeatCheck } = await import('./dry-run-checks.js')
+  await dryRunRepeatCheck(session, spec)
+  await spec.guard?.()
+  return spec.send()
+}
+
+async function runLocked<T, B>(
+  session: SafetySession,
+  spec: OperationSpec<T, B>,
+  journal: JournalStore,
+  identity: ServiceIdentity,
+  slot: Slot,
+  lock: HeldLock,
+): Promise<T> {
+  const { newOperation } = await import('../../config/operations.js')
+  const { writtenMeanwhile } = await import('../../config/journal-store.js')
+  const held = lock.held as Held
+  const prior = await journal.read(slot, spec.check)
+  const write = (record: OperationRecord) => journal.write(slot, record, held)
   const log = (line: string) => process.stderr.write(`${sanitizeLine(line)}\n`)
-  // Written by another run while this one waited for the lock: a concurrent duplicate, never a
-  // deliberate repeat, so --again does not skip what a re-run checks (its lost answer, the witness).
-  const meanwhile = held.waited && prior !== undefined && Date.parse(prior.updatedAt) >= held.askedAt - 1000
+  // Written by another run after this one started: a concurrent duplicate, never a deliberate
+  // repeat, so neither --again nor --if-exists create skips what a re-run checks (its lost
+  // answer, the witness), and one already done is refused naming it.
+  const meanwhile = prior !== undefined && writtenMeanwhile(prior, journal.startedAt())
   const madeMeanwhile = meanwhile && prior?.state === 'done'
   const again = session.again && !meanwhile
 
@@ -166,7 +175,7 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
     }
     if (found !== 'absent') {
       const resultId = spec.resultId?.(found.found) ?? prior.resultId
-      writeOperation(file, { ...prior, state: 'done', resultId: resultId ?? null, doneCount: prior.doneCount + 1 })
+      await write({ ...prior, state: 'done', resultId: resultId ?? null, doneCount: prior.doneCount + 1 })
       log(`It happened: ${found.note}. Nothing was sent again.`)
       return found.found
     }
@@ -175,8 +184,8 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
     const made = prior.resultId ?? `at ${prior.updatedAt}`
     throw new RefusedError(
       madeMeanwhile
-        ? `Another payfac run made the identical ${spec.action} while this one waited (${made}); nothing was sent. ` +
-            'To make another one on purpose, run the command again with --again.'
+        ? `Another payfac run made the identical ${spec.action} while this one ${lock.waited ? 'waited' : 'was starting'} (${made}); nothing was sent. ` +
+            'To make another one on purpose, run the command again with --again once it has finished.'
         : `An identical ${spec.action} was already made (${made}); nothing was sent. To make another one on purpose, run the command again with --again.`,
     )
   }
@@ -194,7 +203,7 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
   const before = spec.before ? await spec.before() : undefined
   // A holder paused past the lock's stale time (Ctrl-Z, SIGSTOP, a suspended machine) may have
   // been taken over by a second run that has sent meanwhile: what this run read is then stale.
-  const lost = held.lost()
+  const lost = lock.lost()
   if (lost !== undefined) {
     throw new UnresolvedOutcomeError(
       `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
@@ -202,18 +211,23 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
       'Run the same command again once the other run has finished: it then reports what was done.',
     )
   }
-  let record = writeOperation(file, newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0))
+  // The intent is in the journal before the request leaves (the shared journal writes it only
+  // while the reservation is still this run's: otherwise exit 3 or 7, nothing sent).
+  let record = await write(newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0)).catch((error: unknown) => {
+    if (!(error instanceof Error && error.name === 'ReservationLostError')) throw error
+    throw new UnresolvedOutcomeError(`${error.message} Check with: ${spec.check}`, spec.check, (error as { hint?: string }).hint)
+  })
   const { watchInterrupts } = await import('../flows/interrupt.js')
   const interrupts = watchInterrupts()
   const forward = () => session.controller.abort(interrupts.signal.reason)
   interrupts.signal.addEventListener('abort', forward, { once: true })
   try {
     const result = await spec.send()
-    record = writeOperation(file, { ...record, state: 'done', resultId: spec.resultId?.(result) ?? null, doneCount: record.doneCount + 1 })
+    record = await journalOutcome(write, { ...record, state: 'done', resultId: spec.resultId?.(result) ?? null, doneCount: record.doneCount + 1 }, spec)
     return result
   } catch (error) {
     const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
-    writeOperation(file, { ...record, state: unknown ? 'unknown' : 'refused' })
+    await journalOutcome(write, { ...record, state: unknown ? 'unknown' : 'refused' }, spec)
     if (error instanceof OutcomeUnknownError) {
       error.action = spec.action
       error.check = spec.check
@@ -225,5 +239,26 @@ async function runLocked<T, B>(session: SafetySession, spec: OperationSpec<T, B>
   } finally {
     interrupts.signal.removeEventListener('abort', forward)
     interrupts.dispose()
+  }
+}
+
+/**
+ * The outcome, written after the request: when the journal cannot take it (the shared journal's
+ * database went away meanwhile), the answer still stands and is said; the record stays `sending`,
+ * so the next run looks on the service before sending anything.
+ */
+async function journalOutcome(
+  write: (record: OperationRecord) => Promise<OperationRecord>,
+  record: OperationRecord,
+  spec: { action: string; check: string },
+): Promise<OperationRecord> {
+  try {
+    return await write(record)
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    process.stderr.write(
+      `${sanitizeLine(`Warning: the ${spec.action} ended ${record.state === 'done' ? `as done${record.resultId ? ` (${record.resultId})` : ''}` : record.state}, but the journal could not record it (${why}). It still says the request was being sent, so the next run looks on the service first. Check with: ${spec.check}`)}\n`,
+    )
+    return record
   }
 }

@@ -8,7 +8,7 @@ import type { Order } from '../../client/schemas/orders.js'
 import type { Transaction } from '../../client/schemas/transactions.js'
 import { RefusedError } from '../errors/index.js'
 import { readForDryRun } from './dry-run.js'
-import { operationIdentity, runOperation, withOperationLock } from './journal-ops.js'
+import { operationIdentity, runOperation, withReservation } from './journal-ops.js'
 import type { SafetySession } from './session.js'
 import { bodyHash } from './transaction-ops.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -96,12 +96,11 @@ export async function createOrderOperation(
   const reference = typeof body.referenceOrderId === 'string' ? body.referenceOrderId : undefined
   if (!reference || session.dryRun) return createOrderOnce(session, client, envelope, ifExists, reference)
   // Two creates with one reference at once make one order: the second waits here, then finds the first's.
-  const { referenceLockPath } = await import('../../config/operations.js')
-  const { configDir, identity } = await operationIdentity(session.settings, session.controller.signal)
+  const journal = await session.journal()
+  const { referenceSlot } = await import('../../config/operations.js')
+  const { identity } = await operationIdentity(session.settings, session.controller.signal)
   const words = { what: `order reference ${reference}`, check: `${session.bin} orders list --reference ${reference}` }
-  return withOperationLock(configDir, referenceLockPath(configDir, identity, reference), words, () =>
-    createOrderOnce(session, client, envelope, ifExists, reference),
-  )
+  return withReservation(journal, referenceSlot(identity, reference), words, () => createOrderOnce(session, client, envelope, ifExists, reference))
 }
 
 async function createOrderOnce(

@@ -3,6 +3,8 @@
 // message says which. What the service does not show (an unknown setting) does not block.
 import { formatMinorUnits } from '../../client/money.js'
 import type { PayfacClient } from '../../client/index.js'
+import { ResponseFormatError } from '../../client/errors.js'
+import { redactJson } from '../../client/redact.js'
 import { RefusedError } from '../errors/index.js'
 
 type Loose = Record<string, unknown>
@@ -30,6 +32,7 @@ export async function payoutObstacles(client: PayfacClient, contextMerchantId: s
   const currency = ((body.amount as Loose | undefined)?.currency ?? body.currency ?? merchant.currency) as string | undefined
   const amount = minorOf(body.amount)
   const line = (Array.isArray(balances.balances) ? (balances.balances as Loose[]) : []).find((b) => b.currency === currency)
+  if (line) checkBalanceLine(line, String(currency), merchantId, balances)
   const available = minorOf(line?.available)
   if (currency && line && available !== undefined) {
     const show = (n: number) => `${formatMinorUnits(n, currency)} ${currency}`
@@ -39,6 +42,34 @@ export async function payoutObstacles(client: PayfacClient, contextMerchantId: s
     missing.push(`${merchantId} has no balance in ${currency}`)
   }
   return missing
+}
+
+/**
+ * A balance line a payout is judged by must say what is available, in its own currency, as a whole
+ * number of minor units (a balance may be below zero: then nothing can be paid out): a missing
+ * amount, one in another currency or a fractional one is exit 7 (the service's answer does not
+ * match the contract), nothing sent.
+ */
+function checkBalanceLine(line: Loose, currency: string, merchantId: string, body: unknown): void {
+  const available = line.available as Loose | undefined
+  const units = available?.minorCurrencyUnits
+  const of = available?.currency
+  const problem =
+    available === undefined || available === null || typeof available !== 'object'
+      ? 'has no available amount'
+      : typeof of === 'string' && of.toUpperCase() !== currency.toUpperCase()
+        ? `has its available amount in ${of}`
+        : !Number.isSafeInteger(units)
+          ? `has an available amount that is not a whole number of minor units (${JSON.stringify(units)})`
+          : undefined
+  if (problem === undefined) return
+  throw new ResponseFormatError({
+    method: 'GET',
+    path: `/merchants/${merchantId}/balances`,
+    status: 200,
+    body: redactJson(body),
+    reason: `the ${currency} balance ${problem}`,
+  })
 }
 
 /**

@@ -10,6 +10,7 @@
 //   - the client's abort signal, which an interruption during a money operation fires.
 import type { OutgoingRequest } from '../../client/transport.js'
 import { ConfigError } from '../../config/errors.js'
+import type { JournalStore } from '../../config/journal-store.js'
 import { isLoopbackUrl, keyEnvironment } from '../../config/profiles.js'
 import type { ResolvedSettings } from '../../config/resolve.js'
 import { UsageError } from '../errors/index.js'
@@ -61,6 +62,12 @@ export class SafetySession {
   readonly rowJournal: RowJournal | undefined
   /** The one confirmation of this run, shared by every changing request (concurrent ones wait for it). */
   private confirmation: Promise<void> | undefined
+  /** The operation journal, opened on first use; one object, shared by the sessions of a bulk run's rows. */
+  private readonly journalHolder: { open?: Promise<JournalStore> | undefined } = {}
+  /** What a dry run found about its repeat checks: the real run would be refused, in words. */
+  readonly dryRunNotes: string[] = []
+  /** When the command began (for "written meanwhile": config/local-journal.ts runStart). */
+  readonly startedAt = Date.now()
 
   constructor(input: SafetyInput) {
     this.commandId = input.commandId
@@ -89,7 +96,7 @@ export class SafetySession {
   /** The client's intercept hook: dry run, then the production confirmation of anything but a read. */
   readonly intercept = async (request: OutgoingRequest): Promise<void> => {
     if (!changes(request.method)) return
-    if (this.dryRun) throw new DryRunStop(request)
+    if (this.dryRun) throw new DryRunStop(request, this.dryRunNotes)
     if (!this.production) return
     this.confirmation ??= confirmOnProduction({
       what: this.action ?? this.commandLabel(),
@@ -98,6 +105,24 @@ export class SafetySession {
       noPrompt: this.noPrompt,
     })
     await this.confirmation
+  }
+
+  /**
+   * The operation journal (local, or shared when PAYFAC_JOURNAL_URL or the profile names one),
+   * opened once: a shared journal that cannot be reached, or whose schema or permissions are
+   * wrong, is exit 3 here, before anything is sent; never a silent fall-back to the local one.
+   */
+  journal(): Promise<JournalStore> {
+    this.journalHolder.open ??= import('./open-journal.js').then(({ openJournal }) => openJournal(this.settings, this.startedAt))
+    return this.journalHolder.open
+  }
+
+  /** Closes the journal if it was opened (the shared journal's connections). */
+  async closeJournal(): Promise<void> {
+    const open = this.journalHolder.open
+    this.journalHolder.open = undefined
+    const journal = await open?.catch(() => undefined)
+    await journal?.close()
   }
 
   /** This session for one row of a bulk run: the same rules and confirmation, the row's own journal. */

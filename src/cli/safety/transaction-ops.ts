@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto'
 
 import type { PayfacClient } from '../../client/client.js'
+import { ResponseFormatError } from '../../client/errors.js'
 import { checkGuardRead } from '../../client/guard-read.js'
+import { redactJson } from '../../client/redact.js'
 import { formatMinorUnits } from '../../client/money.js'
 import type { Transaction, TransactionDetails } from '../../client/schemas/transactions.js'
 import { RefusedError, UsageError } from '../errors/index.js'
@@ -157,11 +159,7 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
   const timed = await readForDryRun(session.dryRun, `transaction ${id}`, () => readTransactionTimed(client, id))
   const read = timed?.transaction
   // What remains to refund is judged from the amount: an answer without it stops the refund (exit 7).
-  if (read)
-    checkGuardRead(read, { method: 'GET', path: `/transactions/${id}` }, [
-      ['purchaseDetails.amount.minorCurrencyUnits', 'amount'],
-      ['purchaseDetails.amount.currency', 'currency'],
-    ])
+  if (read) checkRefundRead(read, id)
   if (!read && !r.currency) throw new UsageError('A dry run that cannot read the transaction needs --currency', 'Add --currency, such as --currency AUD')
   const currency = read ? currencyOf(read, r.currency) : (r.currency as string)
   const units = minorUnitsFrom(r.amount, currency)
@@ -181,6 +179,8 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
       if (read) checkRefundable(read, units, currency, expected)
     },
     happened: (t, before) => {
+      // The look after a lost answer decides whether to send again: its refunded amount is checked as the guard's is.
+      checkGuardRead(t, { method: 'GET', path: `/transactions/${id}` }, [['purchaseDetails.refundedAmount', 'amount']])
       const entries = entriesSince(t, before, 'PaymentRefunded')
       if (entries) {
         const entry = entries.find((e) => e.amount === units)
@@ -190,6 +190,30 @@ export async function refundOperation(session: SafetySession, client: PayfacClie
       return (t.purchaseDetails?.refundedAmount ?? 0) - before.refundedAmount >= units
     },
   })
+}
+
+/**
+ * What a refund decides from (what remains: the amount less what was refunded) must be there and
+ * make sense: the amount and its currency, and the refunded amount as a whole number of minor
+ * units from 0 to the amount. A negative, fractional, missing or larger refunded amount (a
+ * hostile or broken answer) is exit 7, nothing sent: it would let a refund of more than was paid through.
+ */
+export function checkRefundRead(read: Transaction, id: string): void {
+  const at = { method: 'GET', path: `/transactions/${id}` }
+  checkGuardRead(read, at, [
+    ['purchaseDetails.amount.minorCurrencyUnits', 'amount'],
+    ['purchaseDetails.amount.currency', 'currency'],
+    ['purchaseDetails.refundedAmount', 'amount'],
+  ])
+  const p = read.purchaseDetails as { amount: { minorCurrencyUnits: number }; refundedAmount: number }
+  if (p.refundedAmount > p.amount.minorCurrencyUnits) {
+    throw new ResponseFormatError({
+      ...at,
+      status: 200,
+      body: redactJson(read),
+      reason: `purchaseDetails.refundedAmount: ${p.refundedAmount} is more than the amount paid (${p.amount.minorCurrencyUnits})`,
+    })
+  }
 }
 
 /** Refuses (exit 6) a refund larger than what remains, or one whose expected refunded amount is not the service's. */

@@ -27,7 +27,7 @@ import type { Payout, TimelineEntry, Transaction } from '../../client/schemas/tr
 import { UsageError } from '../errors/index.js'
 import { durationMs } from '../flags/index.js'
 
-export type WitnessKind = 'refund' | 'transfer' | 'reverse-transfer' | 'payout'
+export type WitnessKind = 'refund' | 'transfer' | 'reverse-transfer' | 'payout' | 'payto-charge'
 
 const HOUR_MS = 3_600_000
 
@@ -37,6 +37,8 @@ export const DEFAULT_REPEAT_WINDOW_MS: Readonly<Record<WitnessKind, number>> = {
   transfer: 24 * HOUR_MS,
   'reverse-transfer': 24 * HOUR_MS,
   payout: HOUR_MS,
+  /** A charge of the same agreement and amount under another reference (the journal's record: cli/flows/charge-repeat.ts). */
+  'payto-charge': 24 * HOUR_MS,
 }
 
 export const REPEAT_WINDOW_ENV = 'PAYFAC_REPEAT_WINDOW'

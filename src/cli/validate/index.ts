@@ -43,6 +43,23 @@ export function checkNonEmpty(input: string, flag: string): string {
   return input
 }
 
+/**
+ * A reference payfac looks orders up by (`orders create`, `payto pay|charge`): not empty, and
+ * without a comma, which the service's list filter may read as several references (the emulator
+ * does), so that the order could not be found again by it: a re-run from another folder would
+ * then make a second one.
+ */
+export function checkReference(input: string, flag: string): string {
+  const text = checkNonEmpty(input, flag).trim()
+  if (text.includes(',')) {
+    throw new UsageError(
+      `${flag} must not contain a comma (got "${text}"): the service's reference filter may read it as several references, and payfac could not find the order by it again`,
+      'Use another character, such as - or _',
+    )
+  }
+  return text
+}
+
 /** Field names of the previous generation of the interface, with their version 3.0 names. */
 export const PREVIOUS_GENERATION_FIELDS: Readonly<Record<string, string>> = {
   internalOrderId: 'referenceOrderId',

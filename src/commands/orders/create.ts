@@ -8,6 +8,7 @@ import { dataFlag, metadataFlag, moneyFlags } from '../../cli/flags/index.js'
 import { SHIPPING_FLAGS, shippingFlags } from '../../cli/flags/orders.js'
 import { readDataObject } from '../../cli/files/input.js'
 import { askOrder } from '../../cli/terminal/prompts.js'
+import { checkReference } from '../../cli/validate/index.js'
 import { orderEnvelope } from '../../cli/requests/orders.js'
 import { createOrderOperation, type IfExists } from '../../cli/safety/order-ops.js'
 import { orderView } from '../../output/views/orders.js'
@@ -44,7 +45,10 @@ export default class OrdersCreate extends ApiCommand<typeof OrdersCreate> {
 
   static override flags = {
     ...moneyFlags(),
-    reference: Flags.string({ description: 'Your own identifier of the order (referenceOrderId).' }),
+    reference: Flags.string({
+      description: 'Your own identifier of the order (referenceOrderId); no comma.',
+      parse: async (input) => checkReference(input, '--reference'),
+    }),
     description: Flags.string({ description: 'What the order is for.' }),
     email: Flags.string({ description: "Customer's e-mail address." }),
     phone: Flags.string({ description: "Customer's phone number, E.164 (+61401234567)." }),

@@ -5,7 +5,7 @@ import { agreementAccountFlags, approveFlag } from '../../cli/flags/payto.js'
 import { moneyFlags, waitFlags } from '../../cli/flags/index.js'
 import { waitTimes } from '../../cli/flows/agreement.js'
 import { agreementBodyFromFlags } from '../../cli/requests/payto.js'
-import { checkNonEmpty } from '../../cli/validate/index.js'
+import { checkReference } from '../../cli/validate/index.js'
 import { paidTransactionView } from '../../output/views/transactions.js'
 
 export default class PayToPay extends ApiCommand<typeof PayToPay> {
@@ -35,7 +35,7 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
     reference: Flags.string({
       description: "Names the run, and is the order's referenceOrderId (your own order number).",
       required: true,
-      parse: async (input) => checkNonEmpty(input, '--reference').trim(),
+      parse: async (input) => checkReference(input, '--reference'),
     }),
     description: Flags.string({ description: "The order's description." }),
     approve: approveFlag,
@@ -48,7 +48,8 @@ export default class PayToPay extends ApiCommand<typeof PayToPay> {
     const agreement = agreementBodyFromFlags({ ...f, open: false })
     const request = { reference: f.reference, agreement, description: f.description, approve: f.approve, restart: f.restart, ...waitTimes(f) }
     const { payToPayFromCommand } = await import('../../cli/flows/payto-pay-command.js')
-    const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'] }
+    const journal = async () => (await this.safety()).journal()
+    const command = { client: await this.client(), settings: await this.settings(), bin: this.config.bin, argv: this.argv, dryRun: f['dry-run'], journal }
     return this.show(paidTransactionView, await payToPayFromCommand(request, command))
   }
 }

@@ -40,6 +40,10 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
     'merchant-id': Flags.string({ description: 'Default Merchant-Id.', parse: async (v) => checkPrefix(v, 'mcht', '--merchant-id') }),
     'marketplace-id': Flags.string({ description: 'Default Marketplace-Id.', parse: async (v) => checkPrefix(v, 'mktp', '--marketplace-id') }),
     'customer-id': Flags.string({ description: 'Default Customer-Id.', parse: async (v) => checkPrefix(v, 'cust', '--customer-id') }),
+    'journal-url': Flags.string({
+      description:
+        'A shared operation journal, postgres://user@host:5432/database (the password in PGPASSWORD): runners that share it make each money operation once.',
+    }),
     use: Flags.boolean({ description: 'Make it the active profile.' }),
     replace: Flags.boolean({ description: 'Replace a profile of the same name.' }),
   }
@@ -59,6 +63,7 @@ export default class ProfilesAdd extends PayfacCommand<typeof ProfilesAdd> {
       merchantId: f['merchant-id'],
       marketplaceId: f['marketplace-id'],
       customerId: f['customer-id'],
+      journalUrl: f['journal-url'],
     }
     const checked = parseProfile({ ...fields, credential }) // the key against its kind and environment
     const command = f['credential-command']
