@@ -13,7 +13,7 @@ import { sanitizeLine, sanitizeText } from '../output/sanitize.js'
 import { colourAllowed, terminalWidth, unicodeAllowed, wrapWords } from '../output/terminal.js'
 import type { MerchantRun } from './fan-out/run.js'
 import { reportError } from './errors/output.js'
-import { wantsJsonErrors } from './start/signals.js'
+import { wantsJsonErrors } from './runtime/signals.js'
 import type { SafetySession } from './safety/session.js'
 import { apiFlags, outputFlags } from './flags/index.js'
 import { describeRetry, requestTimeoutMs } from './flags/lists.js'
@@ -171,8 +171,8 @@ export abstract class PayfacCommand<T extends typeof Command> extends Command {
     )
     if (fanned !== undefined) return fanned
     if (f.all || f.max !== undefined) {
-      const { listProgress, wantsProgress } = await import('./terminal/progress.js')
-      const { shapeHeapForWalk } = await import('./start/walk-heap.js')
+      const { listProgress, wantsProgress } = await import('./runtime/progress.js')
+      const { shapeHeapForWalk } = await import('./runtime/walk-heap.js')
       const progress = wantsProgress((await this.outputOptions()).format) ? listProgress() : undefined
       const unshape = shapeHeapForWalk()
       try {

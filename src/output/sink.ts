@@ -71,7 +71,7 @@ export class WriteError extends Error {
 }
 
 // stdout failing outside any Sink (a plain process.stdout.write, help text, an error object
-// for --json): noted by the process-wide listener (src/cli/start/pipes.ts), said once on the way out.
+// for --json): noted by the process-wide listener (src/cli/runtime/pipes.ts), said once on the way out.
 let stdoutFailure: WriteError | undefined
 let stdoutFailureSaid = false
 

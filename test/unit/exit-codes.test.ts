@@ -79,7 +79,7 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
   })
 
   it('an interruption by SIGTERM exits 143', async () => {
-    const { noteSignal, resetSignalState } = await import('../../src/cli/start/signals.js')
+    const { noteSignal, resetSignalState } = await import('../../src/cli/runtime/signals.js')
     noteSignal('SIGTERM', Date.now())
     try {
       expect(exitCodeFor(new InterruptedError())).toBe(143)

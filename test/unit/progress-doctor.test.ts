@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { checkKeyPrefix, checkNode, checkStorePermissions, doctorExitCode } from '../../src/cli/diagnose/checks.js'
-import { listProgress, wantsProgress, formatBytes } from '../../src/cli/terminal/progress.js'
+import { listProgress, wantsProgress, formatBytes } from '../../src/cli/runtime/progress.js'
 import { canPrompt } from '../../src/cli/terminal/prompts.js'
 import type { ResolvedSettings } from '../../src/config/index.js'
 

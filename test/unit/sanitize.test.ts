@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 import { hasUnsafeText, sanitizeLine, sanitizeText, visibleControl } from '../../src/output/sanitize.js'
 import { colourAllowed, unicodeAllowed } from '../../src/output/terminal.js'
-import { byteProgress, wantsProgress } from '../../src/cli/terminal/progress.js'
+import { byteProgress, wantsProgress } from '../../src/cli/runtime/progress.js'
 
 // Anything a terminal would obey: C0 (but line feed and tab in multi-line text), DEL, C1, bidi.
 const OBEYED = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/

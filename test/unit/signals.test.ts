@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events'
 import { afterEach, describe, expect, it } from 'vitest'
 
-import { watchInterrupts } from '../../src/cli/flows/interrupt.js'
-import { addCleanup, installSignalHandling, receivedSignal, resetSignalState, wantsJsonErrors } from '../../src/cli/start/signals.js'
+import { watchInterrupts } from '../../src/cli/runtime/interrupt.js'
+import { addCleanup, installSignalHandling, receivedSignal, resetSignalState, wantsJsonErrors } from '../../src/cli/runtime/signals.js'
 
 function fakeProcess() {
   const exits: number[] = []

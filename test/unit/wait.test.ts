@@ -157,7 +157,7 @@ describe('progress', () => {
 describe('watchInterrupts', () => {
   it('aborts on the first signal, ignores its echo, and exits 130 on a second Ctrl-C', async () => {
     const { EventEmitter } = await import('node:events')
-    const { watchInterrupts } = await import('../../src/cli/flows/interrupt.js')
+    const { watchInterrupts } = await import('../../src/cli/runtime/interrupt.js')
     const exits: number[] = []
     const target = Object.assign(new EventEmitter(), { exit: (code: number) => void exits.push(code) }) as unknown as NodeJS.Process
     let now = 1000
@@ -176,7 +176,7 @@ describe('watchInterrupts', () => {
 
   it('exits 143 when the second signal is a SIGTERM', async () => {
     const { EventEmitter } = await import('node:events')
-    const { watchInterrupts } = await import('../../src/cli/flows/interrupt.js')
+    const { watchInterrupts } = await import('../../src/cli/runtime/interrupt.js')
     const exits: number[] = []
     const target = Object.assign(new EventEmitter(), { exit: (code: number) => void exits.push(code) }) as unknown as NodeJS.Process
     let now = 1000
@@ -189,7 +189,7 @@ describe('watchInterrupts', () => {
   })
 
   it('removes its handlers when nothing was received', async () => {
-    const { watchInterrupts } = await import('../../src/cli/flows/interrupt.js')
+    const { watchInterrupts } = await import('../../src/cli/runtime/interrupt.js')
     const before = process.listenerCount('SIGINT')
     const interrupts = watchInterrupts()
     expect(process.listenerCount('SIGINT')).toBe(before + 1)
@@ -198,7 +198,7 @@ describe('watchInterrupts', () => {
   })
 
   it('quotes arguments of a resume command for a shell', async () => {
-    const { commandLine } = await import('../../src/cli/flows/interrupt.js')
+    const { commandLine } = await import('../../src/cli/runtime/interrupt.js')
     expect(commandLine('payfac', ['payto', 'pay', '--name', "Jo O'Brien", '--bban', '062-000 12345678', '--amount', '12.50'])).toBe(
       `payfac payto pay --name 'Jo O'\\''Brien' --bban '062-000 12345678' --amount 12.50`,
     )

@@ -10,7 +10,7 @@ vi.mock('node:v8', () => ({
   setFlagsFromString: (flag: string) => v8.flags.push(flag),
 }))
 
-const { OLD_GENERATION_GROWTH_PERCENT, YOUNG_GENERATION_CAP_BYTES, shapeHeapForWalk } = await import('../../src/cli/start/walk-heap.js')
+const { OLD_GENERATION_GROWTH_PERCENT, YOUNG_GENERATION_CAP_BYTES, shapeHeapForWalk } = await import('../../src/cli/runtime/walk-heap.js')
 
 afterEach(() => {
   vi.useRealTimers()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { stayOnBaselineWasm } from '../../src/cli/start/wasm-tiering.js'
+import { stayOnBaselineWasm } from '../../src/cli/runtime/wasm-tiering.js'
 
 describe('keeping undici’s WebAssembly on the baseline compiler', () => {
   it('sets the flags on the Node versions whose V8 has them, and leaves a later one alone', () => {

@@ -54,7 +54,7 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
     const f = x.host.flags
     const results = await Results.open(f.out as string | undefined, f.csv ? 'csv' : f.json || f.jsonl ? 'jsonl' : undefined)
     const progress = bulkProgress(x.checked.rows)
-    const { watchInterrupts } = await import('../flows/interrupt.js')
+    const { watchInterrupts } = await import('../runtime/interrupt.js')
     const interrupts = watchInterrupts()
     const forward = () => x.safety.controller.abort(interrupts.signal.reason)
     interrupts.signal.addEventListener('abort', forward, { once: true })

@@ -14,7 +14,7 @@ import { pipeline as pipelineAsync } from 'node:stream/promises'
 
 import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
-import { addCleanup } from '../start/signals.js'
+import { addCleanup } from '../runtime/signals.js'
 
 /** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
 export const MAX_ROW_BYTES = 1024 * 1024

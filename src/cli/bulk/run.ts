@@ -23,8 +23,8 @@ export async function runBulk(host: BulkHost): Promise<BulkSummary | undefined> 
   refuseCommandLineRowFlags(host)
   const source = await openSource(host.flags['from-file'] as string)
   // A file of rows is read like a long list walk: each row made and dropped, so the heap is kept
-  // from growing with the file's length the same way (start/walk-heap.ts).
-  const { shapeHeapForWalk } = await import('../start/walk-heap.js')
+  // from growing with the file's length the same way (runtime/walk-heap.ts).
+  const { shapeHeapForWalk } = await import('../runtime/walk-heap.js')
   const unshape = shapeHeapForWalk()
   try {
     const settings = await host.settings()

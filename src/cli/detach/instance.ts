@@ -8,7 +8,7 @@ import process from 'node:process'
 
 import { type EmulatorRecord, removeRecord, writeRecord } from '../../config/emulator-records.js'
 import { UsageError } from '../errors/index.js'
-import { stopSignal } from '../flows/interrupt.js'
+import { stopSignal } from '../runtime/interrupt.js'
 import type { InstanceReady, InstanceSetup } from './launch.js'
 
 /** What the command's emulator gives back (startEmulator's RunningEmulator, in part). */

@@ -9,7 +9,7 @@ import { resolveConfigDir } from '../../config/paths.js'
 import { type EmulatorReady, emulatorReadyText } from '../../output/views/emulator.js'
 import { baseUrlExport, exposedWarning, forwardedStartFlags } from '../flags/emulator.js'
 import { waitMs } from '../flags/index.js'
-import { stopSignal } from '../flows/interrupt.js'
+import { stopSignal } from '../runtime/interrupt.js'
 import { type RunInstance, type RunningRun, receiveSetup, runInstance } from './instance.js'
 import { launchDetached } from './launch.js'
 

@@ -13,7 +13,7 @@ import {
 } from '../../client/errors.js'
 import { ConfigError } from '../../config/errors.js'
 import { InterruptedError, NotFoundError, RefusedError, UnavailableError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './index.js'
-import { receivedSignal } from '../start/signals.js'
+import { receivedSignal } from '../runtime/signals.js'
 import { rewordParseError } from './usage-wording.js'
 
 export const EXIT = {

@@ -41,7 +41,7 @@ export async function openApiQuickly(argv: string[], root: URL): Promise<boolean
   return true
 }
 
-/** Writes text to stdout; a pending write keeps the process alive until it is handed over (a closed pipe ends quietly, see start/pipes.ts). */
+/** Writes text to stdout; a pending write keeps the process alive until it is handed over (a closed pipe ends quietly, see runtime/pipes.ts). */
 export function writeOut(text: string): void {
   process.stdout.write(text)
 }

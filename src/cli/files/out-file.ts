@@ -21,8 +21,8 @@ import { pipeline } from 'node:stream/promises'
 import { DISK_FAILURES, OutputClosedError, WriteError, errnoCode, stdoutFailureOf, writeFailureWords } from '../../output/sink.js'
 import { UsageError } from '../errors/index.js'
 import { type OutTarget, outTarget } from './out-target.js'
-import { byteProgress } from '../terminal/progress.js'
-import { addCleanup } from '../start/signals.js'
+import { byteProgress } from '../runtime/progress.js'
+import { addCleanup } from '../runtime/signals.js'
 
 /** A temporary file is stale once its process is gone and it has not changed for this long. */
 export const STALE_PART_MS = 5_000

@@ -9,7 +9,7 @@ import type { Agreement, PayfacClient } from '../../client/index.js'
 import { InterruptedError, RefusedError, WaitTimeoutError } from '../errors/index.js'
 import { durationMs } from '../flags/index.js'
 import { type ProgressStream, formatElapsed, poll, progress } from '../terminal/wait.js'
-import { commandLine, watchInterrupts } from './interrupt.js'
+import { commandLine, watchInterrupts } from '../runtime/interrupt.js'
 
 /** Statuses after which waiting is pointless, and what each means for a person. */
 export const AGREEMENT_ENDED: Readonly<Record<string, string>> = {

@@ -38,7 +38,7 @@ export async function payToPayFromCommand(request: PayToPayRequest, command: Pay
   const { referenceSlot } = await import('../../config/operations.js')
   const { checkPrivateFolders } = await import('../../config/fs-check.js')
   const { LOCK_WAIT_MS, operationIdentity, withReservation } = await import('../safety/journal-ops.js')
-  const { commandLine, watchInterrupts } = await import('./interrupt.js')
+  const { commandLine, watchInterrupts } = await import('../runtime/interrupt.js')
   const path = await import('node:path')
   const interrupts = watchInterrupts()
   try {

@@ -15,7 +15,7 @@ import { UsageError } from '../errors/index.js'
 import type { ProgressStream } from '../terminal/wait.js'
 import { waitUntilActive } from './agreement.js'
 import type { SafetySession } from '../safety/session.js'
-import { commandLine } from './interrupt.js'
+import { commandLine } from '../runtime/interrupt.js'
 
 export interface PayToSaveRequest {
   /** An open agreement to send; or `agreementToken` of one already sent. */

@@ -28,7 +28,7 @@ import {
 import type { Environment } from '../../config/profiles.js'
 import { webhookEnvelope, webhookLevel } from '../requests/webhooks.js'
 import { KNOWN_EVENTS } from '../validate/known-names.js'
-import { watchInterrupts } from './interrupt.js'
+import { watchInterrupts } from '../runtime/interrupt.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { checkSecretChoice, missingSecret, secretFromEmulator, skipVerifyWarning } from './listen-secret.js'
 import { DeliveryDedupe, beginAll } from './webhook-dedupe.js'

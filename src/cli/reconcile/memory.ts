@@ -18,7 +18,7 @@
 // +30 MiB, for about a tenth more CPU time (more, smaller collections) and the same wall time.
 // `--optimize-for-size` also keeps the heap small, but cost a third more CPU time here.
 import { setFlagsFromString } from 'node:v8'
-import { knowsHeapFlags } from '../start/walk-heap.js'
+import { knowsHeapFlags } from '../runtime/walk-heap.js'
 
 let set = false
 

@@ -2,7 +2,7 @@
 // each asking for the attempts after the last one seen. Pure of I/O itself: the caller gives the
 // fetch, and the abort signal that Ctrl-C trips.
 
-import { watchInterrupts } from '../flows/interrupt.js'
+import { watchInterrupts } from '../runtime/interrupt.js'
 
 export interface Sequenced {
   seq: number

@@ -217,7 +217,7 @@ async function runLocked<T, B>(
     if (!(error instanceof Error && error.name === 'ReservationLostError')) throw error
     throw new UnresolvedOutcomeError(`${error.message} Check with: ${spec.check}`, spec.check, (error as { hint?: string }).hint)
   })
-  const { watchInterrupts } = await import('../flows/interrupt.js')
+  const { watchInterrupts } = await import('../runtime/interrupt.js')
   const interrupts = watchInterrupts()
   const forward = () => session.controller.abort(interrupts.signal.reason)
   interrupts.signal.addEventListener('abort', forward, { once: true })

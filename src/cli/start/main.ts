@@ -11,9 +11,9 @@ import { type CommandIndex, readIndex, runArgv } from './dispatch.js'
 import { helpPage, wantsHelp } from './help-pages.js'
 import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
 import { openApiQuickly } from '../files/openapi.js'
-import { quietOnClosedStdout, stdoutClosed } from './pipes.js'
-import { installSignalHandling, wantsJsonErrors } from './signals.js'
-import { stayOnBaselineWasm } from './wasm-tiering.js'
+import { quietOnClosedStdout, stdoutClosed } from '../runtime/pipes.js'
+import { installSignalHandling, wantsJsonErrors } from '../runtime/signals.js'
+import { stayOnBaselineWasm } from '../runtime/wasm-tiering.js'
 
 interface PackageJson {
   name: string

@@ -1,7 +1,7 @@
 // Around the rendering of a list: Ctrl-C stops it at a record boundary (a JSON array is still
 // closed), and a failure after a JSON array was started is reported on stderr only.
 import { InterruptedError } from '../errors/index.js'
-import { watchInterrupts } from '../flows/interrupt.js'
+import { watchInterrupts } from '../runtime/interrupt.js'
 
 interface ListOptions {
   format: 'table' | 'json' | 'csv' | 'jsonl'

@@ -1,13 +1,13 @@
 // Ctrl-C (SIGINT) and SIGTERM during a long command: the first one aborts a signal, so that the
 // command stops at a safe point (a wait stops at once; a request in flight is let finish and its
 // result recorded) and says how to resume; a second one ends the process at once (exit 130 for
-// SIGINT, 143 for SIGTERM), after the process-wide clean-ups (src/cli/start/signals.ts) have run.
+// SIGINT, 143 for SIGTERM), after the process-wide clean-ups (./signals.ts) have run.
 // While a watch is active, the process-wide handler leaves the first signal to it.
 //
 // conf's atomic writer hooks every signal (when-exit): it runs its clean-ups, then sends the same
 // signal to this process again, expecting it to die. That echo comes within milliseconds of the
 // first signal; a person's second Ctrl-C does not, so a repeat within ECHO_MS is not counted.
-import { deferSignals, ECHO_MS, exitCodeForSignal, runCleanups } from '../start/signals.js'
+import { deferSignals, ECHO_MS, exitCodeForSignal, runCleanups } from './signals.js'
 
 export interface Interrupts {
   signal: AbortSignal
