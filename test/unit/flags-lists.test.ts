@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../../src/cli/errors/index.js'
-import { describeRetry, requestTimeoutMs } from '../../src/cli/flags/lists.js'
+import { describeRetry } from '../../src/cli/flags/lists.js'
+import { requestTimeoutMs } from '../../src/cli/validate/durations.js'
 
 describe('requestTimeoutMs', () => {
   it.each([

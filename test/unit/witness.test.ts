@@ -13,13 +13,13 @@ import {
   findReversal,
   findTransfer,
   formatWindow,
-  parseRepeatWindow,
   readTransactionTimed,
   repeatWindowMs,
   serviceTime,
   withinWindow,
   witnessPayout,
 } from '../../src/cli/safety/witness.js'
+import { parseRepeatWindow } from '../../src/cli/validate/durations.js'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

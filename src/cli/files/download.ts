@@ -8,7 +8,7 @@ import { sanitizeText } from '../../output/sanitize.js'
 import { writeStream } from '../../output/sink.js'
 import { type DownloadKind, checkedDownload, streamTimeoutMs } from './download-checks.js'
 import { UsageError } from '../errors/index.js'
-import { requestTimeoutMs } from '../flags/lists.js'
+import { requestTimeoutMs } from '../validate/durations.js'
 import { saveStream } from './out-file.js'
 
 /** The --out writer (out-file.ts): files replaced atomically, FIFOs and devices written in place. */

@@ -9,7 +9,7 @@ import * as Flags from '@oclif/core/flags'
 import { LOCAL_BASE_URL, LOCAL_PORT } from '../../well-known.js'
 import { UsageError } from '../errors/index.js'
 import { checkedBy } from './checked.js'
-import { waitMs } from './index.js'
+import { waitMs } from '../validate/durations.js'
 
 export const CONTROL_PATH = '/__emulator'
 

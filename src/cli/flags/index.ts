@@ -6,12 +6,13 @@ import * as Flags from '@oclif/core/flags'
 
 import { InvalidInputError } from '../../client/errors.js'
 import { parseCurrency, toMinorUnits } from '../../client/money.js'
-import { redactUrlPasswords } from '../../client/redact.js'
 import { UsageError } from '../errors/index.js'
 import { timeoutFlag, walkFlags } from './lists.js'
 import { checkDateInput, wireTime } from '../validate/dates.js'
 import { checkPrefix } from '../validate/ids.js'
 import { checkedBy } from './checked.js'
+import { MIN_INTERVAL_MS, intervalMs, waitMs } from '../validate/durations.js'
+import { checkBaseUrl } from '../validate/urls.js'
 
 /** The prefix check of identifiers (../validate/ids.ts), where the flag factories have always offered it. */
 export { checkPrefix }
@@ -101,19 +102,6 @@ export const apiFlags = {
       'Confirm on production what the command sends that is not a read, without a prompt (needed when CI is set, with --no-input, or without a terminal).',
     helpGroup: GLOBAL,
   }),
-}
-
-/** An http(s) URL without credentials in it (they would be shown and logged); the value as given. */
-export function checkBaseUrl(input: string, flag: string): string {
-  const value = input.trim()
-  const url = URL.canParse(value) ? new URL(value) : undefined
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
-    throw new UsageError(`${flag} must be an http:// or https:// URL (got "${redactUrlPasswords(input)}")`, 'For example https://sandbox.example.com')
-  }
-  if (url.username || url.password) {
-    throw new UsageError(`${flag} must not hold a user name or password`, 'Give the credential with a profile or PAYFAC_API_KEY, never in the URL')
-  }
-  return value
 }
 
 /** A required positional identifier with a prefix check. */
@@ -232,45 +220,6 @@ export function waitFlags(defaults: { interval?: string; timeout?: string } = {}
       parse: checkedBy((input) => waitMs(input, '--timeout')),
     }),
   }
-}
-
-/** The shortest `--interval`: polling faster only loads the service. */
-export const MIN_INTERVAL_MS = 100
-
-/** `--interval` in milliseconds, refused under MIN_INTERVAL_MS and over MAX_WAIT_MS. */
-export function intervalMs(input: string, flag = '--interval'): number {
-  const ms = readMs(input, flag)
-  if (ms < MIN_INTERVAL_MS) throw new UsageError(`${flag} must be at least ${MIN_INTERVAL_MS}ms (got "${input}")`, 'For example --interval 3s')
-  if (ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from ${MIN_INTERVAL_MS}ms to 24h (got "${input}")`, 'For example --interval 3s')
-  return ms
-}
-
-/**
- * A duration (`500ms`, `3s`, `10m`, `1h`, or plain seconds) in milliseconds, exact (a number
- * of ms past 2^53 is refused). Flags that bound a wait take waitMs instead (1 ms to 24 h).
- */
-export function durationMs(input: string, flag: string): number {
-  const ms = readMs(input, flag)
-  if (!Number.isSafeInteger(ms)) throw new UsageError(`${flag} is too long (got "${input}")`)
-  return ms
-}
-
-/** The longest wait (`--timeout`, `--interval`, PAYFAC_TIMEOUT): 24 h. The shortest: 1 ms. */
-export const MAX_WAIT_MS = 86_400_000
-
-/** A duration that bounds a wait, in ms: from 1 ms to 24 h, else a usage error naming the flag. */
-export function waitMs(input: string, flag: string): number {
-  const ms = readMs(input, flag)
-  if (ms < 1 || ms > MAX_WAIT_MS) throw new UsageError(`${flag} must be from 1ms to 24h (got "${input}")`, 'For example 30s, 10m or 2h')
-  return ms
-}
-
-/** A duration's milliseconds as written (`500ms`, `3s`, `10m`, `1h`, plain seconds), not yet bounded. */
-function readMs(input: string, flag: string): number {
-  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
-  if (!match) throw new UsageError(`${flag} takes a duration such as 500ms, 3s, 10m or 1h (got "${input}")`)
-  const unit = match[2] ?? 's'
-  return Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000)
 }
 
 /** A date flag: `YYYY-MM-DD` (sent as its midnight UTC, a date-time as the contract's filters take) or an ISO 8601 timestamp (sent as given). */

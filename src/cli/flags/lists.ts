@@ -1,11 +1,8 @@
 // Flags of list walks and of time budgets. Light: loaded for every command.
 import * as Flags from '@oclif/core/flags'
 
-import { UsageError } from '../errors/index.js'
+import { requestTimeoutMs } from '../validate/durations.js'
 import { checkedBy } from './checked.js'
-
-/** The longest request deadline (`--timeout`, PAYFAC_TIMEOUT): 24 h; the shortest 1 ms. */
-export const MAX_REQUEST_TIMEOUT_MS = 86_400_000
 
 /**
  * `--concurrency`: requests at once. One flag for both of its uses, so that a list command with
@@ -38,18 +35,6 @@ export const timeoutFlag = Flags.string({
   helpGroup: 'GLOBAL',
   parse: checkedBy((input) => requestTimeoutMs(input, '--timeout')),
 })
-
-/**
- * A request deadline in ms: a duration (`500ms`, `10s`, `2m`, `1h`, or plain seconds) from 1 ms
- * to 24 h. A longer one is refused (a Node timer past 2^31-1 ms fires after 1 ms).
- */
-export function requestTimeoutMs(input: string, what: string): number {
-  const match = /^(\d{1,20})(ms|s|m|h)?$/.exec(input.trim())
-  const ms = match ? Number(match[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'] : 0
-  if (!(ms > 0)) throw new UsageError(`${what} takes a duration above 0 such as 500ms, 10s or 2m (got "${input}")`)
-  if (ms > MAX_REQUEST_TIMEOUT_MS) throw new UsageError(`${what} must be from 1ms to 24h (got "${input}")`, 'For example 30s or 2m')
-  return ms
-}
 
 /** One stderr line about a retry: `Retrying GET /orders in 1.2 s (retry 1 of 3, 0.4 s so far): <reason>`. */
 export function describeRetry(event: {

@@ -2,7 +2,7 @@
 // records for an identical money operation before sending one.
 import * as Flags from '@oclif/core/flags'
 
-import { parseRepeatWindow } from '../safety/witness.js'
+import { parseRepeatWindow } from '../validate/durations.js'
 import { checkedBy } from './checked.js'
 
 /** `--repeat-window <duration>` for a refund, a transfer, a reversal or a payout request. */

@@ -7,7 +7,7 @@
 // (docs/emulator.md, PayTo). Any other status is taken as still pending.
 import type { Agreement, PayfacClient } from '../../client/index.js'
 import { InterruptedError, RefusedError, WaitTimeoutError } from '../errors/index.js'
-import { durationMs } from '../flags/index.js'
+import { durationMs } from '../validate/durations.js'
 import { type ProgressStream, formatElapsed, poll, progress } from '../terminal/wait.js'
 import { commandLine, watchInterrupts } from '../runtime/interrupt.js'
 

@@ -1,7 +1,7 @@
 // Builds sign-in and service-token request bodies and queries from parsed flags. Pure: no I/O,
 // no client.
 import { UsageError } from '../errors/index.js'
-import { durationMs } from '../flags/index.js'
+import { durationMs } from '../validate/durations.js'
 import { checkEmail, checkNonEmpty, findPreviousGenerationFields, refusePreviousGenerationFields } from '../validate/index.js'
 
 export const SIGN_IN_KINDS = ['SignInConsumer', 'SignInDelegate', 'SignInDelegateByReferenceId'] as const

@@ -24,8 +24,7 @@ import type { PayfacClient } from '../../client/client.js'
 import { formatMinorUnits } from '../../client/money.js'
 import type { Page } from '../../client/pagination.js'
 import type { Payout, TimelineEntry, Transaction } from '../../client/schemas/transactions.js'
-import { UsageError } from '../errors/index.js'
-import { durationMs } from '../flags/index.js'
+import { parseRepeatWindow } from '../validate/durations.js'
 
 export type WitnessKind = 'refund' | 'transfer' | 'reverse-transfer' | 'payout' | 'payto-charge'
 
@@ -52,17 +51,6 @@ const PAYOUT_PAGE_SIZE = 100
  * the first page(s). Oldest first, a merchant with more than 100 payouts would show none recent.
  */
 export const NEWEST_FIRST = '-createdAt'
-
-/** A window: `0` (off), a whole number with ms, s, m, h or d, or plain seconds. A UsageError (exit 2) naming `what` otherwise. */
-export function parseRepeatWindow(input: string, what: string): number {
-  const text = input.trim()
-  const days = /^(\d+)d$/.exec(text)
-  try {
-    return days ? durationMs(`${Number(days[1]) * 24}h`, what) : durationMs(text, what)
-  } catch {
-    throw new UsageError(`${what} takes a duration such as 24h, 90m, 2d, or 0 to turn the check off (got "${input}")`)
-  }
-}
 
 /** The window for `kind` in ms: the flag's value, else PAYFAC_REPEAT_WINDOW, else the kind's default. 0: off. */
 export function repeatWindowMs(kind: WitnessKind, flag: string | undefined, env: NodeJS.ProcessEnv = process.env): number {

@@ -2,7 +2,7 @@
 // checks the base URL before the secret is asked for, so a production profile on plain http is
 // refused before anyone types a live key.
 import { UsageError } from '../errors/index.js'
-import { checkBaseUrl } from '../flags/index.js'
+import { checkBaseUrl } from '../validate/urls.js'
 import { canPrompt, promptMessage, whyNoPrompt } from './prompts.js'
 
 const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const

@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { recordPortFlag } from '../../cli/flags/emulator.js'
-import { waitMs } from '../../cli/flags/index.js'
+import { waitMs } from '../../cli/validate/durations.js'
 import { checkedBy } from '../../cli/flags/checked.js'
 
 export default class EmulatorStop extends PayfacCommand<typeof EmulatorStop> {

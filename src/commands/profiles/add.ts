@@ -3,7 +3,8 @@ import * as Flags from '@oclif/core/flags'
 
 import { PayfacCommand } from '../../cli/base-command.js'
 import { askCredentialKind, newProfileSecret, profileRow, savedMessage } from '../../cli/terminal/credentials.js'
-import { checkBaseUrl, checkPrefix } from '../../cli/flags/index.js'
+import { checkPrefix } from '../../cli/flags/index.js'
+import { checkBaseUrl } from '../../cli/validate/urls.js'
 import { profileName, profileTarget } from '../../cli/terminal/profile-wizard.js'
 import { profileView } from '../../output/views/profiles.js'
 

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import { PayfacCommand } from '../../cli/base-command.js'
-import { durationMs } from '../../cli/flags/index.js'
+import { durationMs } from '../../cli/validate/durations.js'
 import { webhookSecret, webhookSecretFlag } from '../../cli/flags/secret.js'
 import { checkSignature, readRawStdin } from '../../cli/flows/webhooks-verify.js'
 import { signatureCheckView } from '../../output/views/webhooks-local.js'
