@@ -84,17 +84,30 @@ const INSTRUCTION_LIKE = [
 ]
 const TAGS = /[\u{E0000}-\u{E007F}]/u
 
-/** Dot paths of the strings in `value` that read like instructions to an assistant (at most `max`). */
+const readsAsInstruction = (text: string) => TAGS.test(text) || INSTRUCTION_LIKE.some((pattern) => pattern.test(text))
+
+/** A key as payfac may write it in its own words: a short plain name, else only its place (`[key 2]`): the key is the service's text. */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,39}$/
+
+/**
+ * Paths of the strings in `value` that read like instructions to an assistant (at most `max`),
+ * keys included. A path is payfac's words, outside the data block: it names a key only when the
+ * key is a short plain name (`metadata.note`), and any other key by its place (`metadata[key 2]`).
+ */
 export function instructionLike(value: unknown, max = 5): string[] {
   const found: string[] = []
   const walk = (node: unknown, path: string, depth: number) => {
     if (found.length >= max || depth > 64) return
     if (typeof node === 'string') {
-      if (TAGS.test(node) || INSTRUCTION_LIKE.some((pattern) => pattern.test(node))) found.push(path || '(the value)')
+      if (readsAsInstruction(node)) found.push(path || '(the value)')
     } else if (Array.isArray(node)) {
       for (const [i, item] of node.entries()) walk(item, `${path}[${i}]`, depth + 1)
     } else if (node && typeof node === 'object') {
-      for (const [key, inner] of Object.entries(node as Record<string, unknown>)) walk(inner, path ? `${path}.${key}` : key, depth + 1)
+      for (const [i, [key, inner]] of Object.entries(node as Record<string, unknown>).entries()) {
+        const at = PLAIN_KEY.test(key) ? (path ? `${path}.${key}` : key) : `${path}[key ${i + 1}]`
+        if (readsAsInstruction(key) && found.length < max) found.push(`${at} (the key itself)`)
+        walk(inner, at, depth + 1)
+      }
     }
   }
   walk(value, '', 0)
