@@ -44,7 +44,8 @@ export function redactForAssistant(value: unknown, parent?: string, depth = 0): 
   // Free text (a note, a message, a description) keeps no card number or URL password either.
   if (typeof value === 'string') return redactText(value)
   if (!value || typeof value !== 'object') return value
-  const out: Record<string, unknown> = {}
+  // No prototype: a key named `__proto__` (JSON.parse makes it an own key) stays a key, not a prototype that hides it.
+  const out: Record<string, unknown> = Object.create(null)
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
     if (!isSensitiveKey(key, parent)) out[key] = redactForAssistant(inner, key, depth + 1)
     else if (typeof inner === 'string' && HANDLE.test(inner)) out[key] = inner
