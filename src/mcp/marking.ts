@@ -14,7 +14,7 @@
 // rules (docs/mcp.md, "What the server can and cannot protect against").
 import { randomBytes } from 'node:crypto'
 
-import { isSensitiveKey, redactJson, redactText } from '../client/redact.js'
+import { isSensitiveKey, redactJson, redactSecrets } from '../client/redact.js'
 import { sanitizeText } from '../output/sanitize.js'
 
 export interface TextContent {
@@ -37,16 +37,29 @@ export interface ToolResult {
 /** Handles the flows need: a payment token or an agreement token id, nothing else. */
 const HANDLE = /^(?:ptkn|ptagr)_[A-Za-z0-9_-]{4,64}$/
 
+/** The server's own secrets (its credential): never shown, wherever they appear. */
+let known: readonly string[] = []
+
+/**
+ * The secrets of this server (its credential), hidden from every answer from now on, wherever
+ * the service writes them: a gateway that reflects the request's headers into a record's text
+ * would otherwise hand the key to the assistant (the client hides it from error bodies only).
+ */
+export function hideSecrets(secrets: readonly string[]): void {
+  known = secrets.filter((secret) => secret.length >= 4)
+}
+
 /** A deep copy with every secret replaced as the client's redaction does (keys, then free text), handles kept. */
 export function redactForAssistant(value: unknown, parent?: string, depth = 0): unknown {
   if (depth > 64) return '[REDACTED]'
   if (Array.isArray(value)) return value.map((item) => redactForAssistant(item, parent, depth + 1))
-  // Free text (a note, a message, a description) keeps no card number or URL password either.
-  if (typeof value === 'string') return redactText(value)
+  // Free text (a note, a message, a description) keeps no card number, URL password or credential of this server either.
+  if (typeof value === 'string') return redactSecrets(value, known)
   if (!value || typeof value !== 'object') return value
   // No prototype: a key named `__proto__` (JSON.parse makes it an own key) stays a key, not a prototype that hides it.
   const out: Record<string, unknown> = Object.create(null)
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+  for (const [raw, inner] of Object.entries(value as Record<string, unknown>)) {
+    const key = known.length > 0 ? redactSecrets(raw, known) : raw
     if (!isSensitiveKey(key, parent)) out[key] = redactForAssistant(inner, key, depth + 1)
     else if (typeof inner === 'string' && HANDLE.test(inner)) out[key] = inner
     else out[key] = (redactJson({ [key]: inner }, parent, depth) as Record<string, unknown>)[key]

@@ -25,7 +25,7 @@ import { isProductionTarget } from '../cli/safety/policy.js'
 import { commandAnswer, parseRun } from './command-results.js'
 import { Confirmations, type Target, TokenRefused } from './confirm.js'
 import { flowTools } from './flow-tools.js'
-import { answer, type ToolResult } from './marking.js'
+import { answer, hideSecrets, type ToolResult } from './marking.js'
 import { operationTools } from './operation-tools.js'
 import { registerPromptsAndResources } from './resources.js'
 import { type CommandRun, keepStdoutForProtocol, runCommand, stdoutForTransport } from './runner.js'
@@ -61,6 +61,7 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   const production = isProductionTarget(options.settings)
   const writes = !options.readOnly && (!production || options.allowProductionWrites)
   const tools = [...operationTools(), ...flowTools()].filter((tool) => tool.kind === 'read' || writes)
+  hideSecrets([options.settings.credential])
   const server = new McpServer({ name: 'payfac', version: options.version }, { instructions: INSTRUCTIONS })
   const confirmations = new Confirmations()
   const ctx: ToolContext = { client: options.client, run: (argv) => runCommand([...argv, ...options.globals, '--json', '--no-input'], options.binUrl) }
