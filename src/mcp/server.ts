@@ -23,7 +23,7 @@ import type { PayfacClient } from '../client/client.js'
 import type { ResolvedSettings } from '../config/resolve.js'
 import { isProductionTarget } from '../cli/safety/policy.js'
 import { commandAnswer, parseRun } from './command-results.js'
-import { Confirmations, type Target, TokenRefused } from './confirm.js'
+import { Confirmations, canonical, type Target, TokenRefused } from './confirm.js'
 import { flowTools } from './flow-tools.js'
 import { answer, hideSecrets, type ToolResult } from './marking.js'
 import { operationTools } from './operation-tools.js'
@@ -63,7 +63,7 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   const tools = [...operationTools(), ...flowTools()].filter((tool) => tool.kind === 'read' || writes)
   hideSecrets([options.settings.credential])
   const server = new McpServer({ name: 'payfac', version: options.version }, { instructions: INSTRUCTIONS })
-  const confirmations = new Confirmations()
+  const confirmations = new Confirmations<Pinned>()
   const ctx: ToolContext = { client: options.client, run: (argv) => runCommand([...argv, ...options.globals, '--json', '--no-input'], options.binUrl) }
   const start = targetOf(options.settings)
 
@@ -150,9 +150,15 @@ class Watched implements Transport {
   }
 }
 
+/** What a preview fixed, kept with its token: the command line it built, and the one a confirmation runs. */
+interface Pinned {
+  previewed: string[]
+  confirmed: string[]
+}
+
 interface WriteCall {
   ctx: ToolContext
-  confirmations: Confirmations
+  confirmations: Confirmations<Pinned>
   target: Target
   production: boolean
 }
@@ -161,9 +167,16 @@ async function callWrite(tool: WriteTool, args: Record<string, unknown>, call: W
   const { confirmationToken, ...request } = args
   if (typeof confirmationToken !== 'string') return preview(tool, request, call)
   // Taken first: whatever happens next, this token is spent.
-  call.confirmations.redeem(confirmationToken, tool.name, request, call.target)
+  const pinned = call.confirmations.redeem(confirmationToken, tool.name, request, call.target)
+  if (!pinned) throw new TokenRefused('The confirmation token carries no previewed command. Nothing was run. Preview again.')
+  // Built again, so that its checks run again (the transaction's currency, the file to upload): it must build what the preview built.
   const argv = await tool.command(request, call.ctx)
-  const run = await call.ctx.run([...argv, ...(call.production ? ['--yes'] : [])])
+  if (canonical(argv) !== canonical(pinned.previewed)) {
+    throw new TokenRefused(
+      `${tool.name} would no longer run what its preview showed (payfac ${pinned.previewed.map(shownWord).join(' ')}; now payfac ${argv.map(shownWord).join(' ')}). Nothing was run, and the token is spent. Preview again.`,
+    )
+  }
+  const run = await call.ctx.run([...pinned.confirmed, ...(call.production ? ['--yes'] : [])])
   return commandAnswer(tool.name, run)
 }
 
@@ -183,11 +196,19 @@ async function preview(tool: WriteTool, request: Record<string, unknown>, call: 
       notes,
     })
   }
-  const issued = call.confirmations.issue(tool.name, request, call.target)
-  const money = moneyWords(argv)
+  const confirmed = tool.pin ? tool.pin(argv, report.request) : argv
+  if (!confirmed) {
+    return answer(
+      `${tool.name}: the preview does not show what would be sent (its request has no amount), so it cannot be confirmed: nothing was sent and no confirmation token was issued.`,
+      { wouldSend: report.request, notes },
+      true,
+    )
+  }
+  const issued = call.confirmations.issue(tool.name, request, call.target, { previewed: argv, confirmed })
+  const money = moneyWords(confirmed)
   const said = [
     `Preview of ${tool.name}: nothing was sent.`,
-    `It would run: payfac ${argv.map(shellWord).join(' ')}`,
+    `It would run: payfac ${confirmed.map(shownWord).join(' ')}`,
     `Its first change would be ${report.request.method ?? ''} ${report.request.url ?? ''}${money ? `, ${money}` : ''}; the request follows, as data.`,
     `To do it, show this to the person and, once they agree, call ${tool.name} again with exactly the same arguments and confirmationToken "${issued.token}" (good once, until ${issued.expiresAt}).`,
   ]
@@ -202,11 +223,10 @@ function moneyWords(argv: string[]): string | undefined {
       ?.slice(name.length + 3)
       .toUpperCase()
   const amount = value('amount')
-  if (argv.includes('--available')) return `the whole available balance${value('currency') ? ` in ${value('currency')}` : ''}`
   return amount ? `amount ${amount}${value('currency') ? ` ${value('currency')}` : ''}` : undefined
 }
 
-function shellWord(word: string): string {
+function shownWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 

@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { useEmulator } from '../helpers/command-harness.js'
 import { commandEnv } from '../helpers/emulator-env.js'
-import { call, dataOf, type McpSession, startMcp } from '../helpers/mcp-client.js'
+import { call, dataOf, type McpSession, startMcp, tokenOf } from '../helpers/mcp-client.js'
 import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
 
 const KEY = 'sandbox_sk_mcpHostileServiceKey000001'
@@ -63,5 +64,31 @@ describe('payfac mcp against a hostile service', () => {
     expect(got.text).toMatch(/^getInvoicePdf: the file is more than 4194304 bytes/)
     expect(got.text).not.toContain('[resource]')
     expect(endlessBytes).toBeGreaterThan(4 * 1024 * 1024)
+  })
+})
+
+describe('payfac mcp: a confirmation does what its preview showed, or nothing', () => {
+  const { ctx, json } = useEmulator()
+  const fund = (merchantId: string, minor: number) =>
+    json('simulate', 'IncomingBankTransfer', '--data', JSON.stringify({ merchantId, amount: { minorCurrencyUnits: minor, currency: 'AUD' } }))
+  const payouts = (merchantId: string) => ctx.emulator.app.store.payouts.all().filter((p) => p.merchantId === merchantId)
+  let mcp: McpSession
+  beforeAll(async () => {
+    mcp = await startMcp([], ctx.env)
+  })
+  afterAll(async () => mcp?.close())
+
+  it('pays out the available balance the preview showed, not what is available by the time it is confirmed', async () => {
+    const merchant = ctx.emulator.ids.merchantId
+    await fund(merchant, 1_000)
+    const available = (await json('merchants', 'balances')).balances.find((b: { currency: string }) => b.currency === 'AUD').available.minorCurrencyUnits
+    const preview = await call(mcp, 'payoutAvailableBalance', { currency: 'AUD' })
+    expect(dataOf(preview).wouldSend.body.amount).toEqual({ minorCurrencyUnits: available, currency: 'AUD' })
+    expect(preview.text).toContain(`It would run: payfac payouts request --amount=${(available / 100).toFixed(2)} --currency=AUD`)
+    await fund(merchant, 500_000)
+    const done = await call(mcp, 'payoutAvailableBalance', { currency: 'AUD', confirmationToken: tokenOf(preview) })
+    expect(done.isError, done.text).toBe(false)
+    expect(dataOf(done).output.amount).toEqual({ minorCurrencyUnits: available, currency: 'AUD' })
+    expect(payouts(merchant).map((p) => p.amount.minorCurrencyUnits)).toEqual([available])
   })
 })
