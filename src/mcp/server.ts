@@ -15,12 +15,15 @@
 //     a few flows, never from the profiles, emulator or credential commands; arguments become
 //     `--flag=value` words and checked ids, never flags of their own.
 //   - What the service says is data, never instructions (marking.ts).
+import { createHash } from 'node:crypto'
+
 import { type JSONRPCMessage, McpServer, type Transport } from '@modelcontextprotocol/server'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
 
 import type { PayfacClient } from '../client/client.js'
 import type { ResolvedSettings } from '../config/resolve.js'
+import type { Resolved } from './start.js'
 import { isProductionTarget } from '../cli/safety/policy.js'
 import { commandAnswer, parseRun } from './command-results.js'
 import { Confirmations, canonical, type Target, TokenRefused } from './confirm.js'
@@ -39,8 +42,10 @@ export interface McpOptions {
   version: string
   /** The settings in force when the server started: every call is checked against them. */
   settings: ResolvedSettings
+  /** What the credential was when the server started: the key, or the command that prints it (start.ts). */
+  credentialSource: string
   /** The settings as they resolve now (the profile store may have changed since the start). */
-  resolveNow: () => Promise<ResolvedSettings>
+  resolveNow: () => Promise<Resolved>
   client: PayfacClient
   /** Global flags of every command run: the profile, and the context and --timeout the person gave. */
   globals: string[]
@@ -65,7 +70,7 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   const server = new McpServer({ name: 'payfac', version: options.version }, { instructions: INSTRUCTIONS })
   const confirmations = new Confirmations<Pinned>()
   const ctx: ToolContext = { client: options.client, run: (argv) => runCommand([...argv, ...options.globals, '--json', '--no-input'], options.binUrl) }
-  const start = targetOf(options.settings)
+  const start = targetOf({ settings: options.settings, credentialSource: options.credentialSource })
 
   for (const tool of tools) {
     const write = tool.kind === 'write'
@@ -230,16 +235,25 @@ function shownWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 
-function targetOf(s: ResolvedSettings): Target {
-  return { profile: s.profileName, baseUrl: s.baseUrl, environment: s.environment }
+/**
+ * Where and as whom a change is made: the profile, base URL and environment, and a digest of the
+ * credential and the context (merchant, marketplace, customer), since the same profile with
+ * another key or merchant id moves someone else's money.
+ */
+function targetOf({ settings: s, credentialSource }: Resolved): Target {
+  const account = createHash('sha256')
+    .update(canonical([credentialSource, s.context.merchantId ?? null, s.context.marketplaceId ?? null, s.context.customerId ?? null]))
+    .digest('base64url')
+  return { profile: s.profileName, baseUrl: s.baseUrl, environment: s.environment, account }
 }
 
 /** Refuses a change once the settings no longer resolve to what the server started with. */
 async function sameTarget(options: McpOptions, start: Target): Promise<void> {
   const now = targetOf(await options.resolveNow())
-  if (now.profile !== start.profile || now.baseUrl !== start.baseUrl || now.environment !== start.environment) {
+  if (now.profile !== start.profile || now.baseUrl !== start.baseUrl || now.environment !== start.environment || now.account !== start.account) {
+    const account = now.account === start.account ? '' : ', and its credential or context (merchant, marketplace or customer id) is not the one it started with'
     throw new TargetChanged(
-      `The settings changed since payfac mcp started (it started on ${describe(start)}; they now give ${describe(now)}). Nothing was run: ask the person to restart the server.`,
+      `The settings changed since payfac mcp started (it started on ${describe(start)}; they now give ${describe(now)}${account}). Nothing was run: ask the person to restart the server.`,
     )
   }
 }

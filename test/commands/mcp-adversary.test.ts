@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useEmulator } from '../helpers/command-harness.js'
 import { commandEnv } from '../helpers/emulator-env.js'
 import { call, dataOf, type McpSession, startMcp, tokenOf } from '../helpers/mcp-client.js'
+import { spawnCli } from '../helpers/spawn-cli.js'
 import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
 
 const KEY = 'sandbox_sk_mcpHostileServiceKey000001'
@@ -68,9 +69,14 @@ describe('payfac mcp against a hostile service', () => {
 })
 
 describe('payfac mcp: a confirmation does what its preview showed, or nothing', () => {
-  const { ctx, json } = useEmulator()
+  const { ctx, json, marketplace } = useEmulator()
   const fund = (merchantId: string, minor: number) =>
-    json('simulate', 'IncomingBankTransfer', '--data', JSON.stringify({ merchantId, amount: { minorCurrencyUnits: minor, currency: 'AUD' } }))
+    (merchantId === ctx.emulator.ids.merchantId ? json : marketplace.json)(
+      'simulate',
+      'IncomingBankTransfer',
+      '--data',
+      JSON.stringify({ merchantId, amount: { minorCurrencyUnits: minor, currency: 'AUD' } }),
+    )
   const payouts = (merchantId: string) => ctx.emulator.app.store.payouts.all().filter((p) => p.merchantId === merchantId)
   let mcp: McpSession
   beforeAll(async () => {
@@ -90,5 +96,38 @@ describe('payfac mcp: a confirmation does what its preview showed, or nothing', 
     expect(done.isError, done.text).toBe(false)
     expect(dataOf(done).output.amount).toEqual({ minorCurrencyUnits: available, currency: 'AUD' })
     expect(payouts(merchant).map((p) => p.amount.minorCurrencyUnits)).toEqual([available])
+  })
+
+  it('refuses a confirmation once the profile acts as another account: its key and merchant changed since the preview', async () => {
+    const { merchantId } = ctx.emulator.ids
+    const bankAccount = { bsb: '062-000', accountNumber: '87654321', accountName: 'Elsewhere' }
+    const elsewhere = { name: 'Elsewhere Pty Ltd', industry: 'Retail', manualPayoutsEnabled: true, bankAccount }
+    const subMerchantId: string = (await marketplace.json('api', 'POST', '/merchants', '--data', JSON.stringify(elsewhere))).merchantId
+    const env = { ...ctx.env, PAYFAC_API_KEY: undefined, PAYFAC_BASE_URL: undefined }
+    const profile = (key: string, ...more: string[]) =>
+      spawnCli(
+        ['profiles', 'add', 'ops', '--environment', 'local', '--base-url', ctx.emulator.url, '--credential-stdin', '--insecure-storage', '--replace', ...more],
+        {
+          env,
+          input: key,
+        },
+      )
+    expect((await profile(ctx.emulator.credentials.merchantSecretKey)).code).toBe(0)
+    const ops = await startMcp(['--profile', 'ops'], env)
+    try {
+      await fund(merchantId, 700)
+      await fund(subMerchantId, 10_000_000)
+      const before = [payouts(merchantId).length, payouts(subMerchantId).length]
+      const preview = await call(ops, 'payoutAvailableBalance', { currency: 'AUD' })
+      expect(tokenOf(preview), preview.text).toBeTruthy()
+      // Someone points the profile at another account: the marketplace's key, acting for its sub-merchant.
+      expect((await profile(ctx.emulator.credentials.marketplaceApiKey, '--merchant-id', subMerchantId)).code).toBe(0)
+      const refused = await call(ops, 'payoutAvailableBalance', { currency: 'AUD', confirmationToken: tokenOf(preview) })
+      expect(refused.isError).toBe(true)
+      expect(refused.text).toMatch(/settings changed since payfac mcp started .*its credential or context .* is not the one it started with/)
+      expect([payouts(merchantId).length, payouts(subMerchantId).length]).toEqual(before)
+    } finally {
+      await ops.close()
+    }
   })
 })
