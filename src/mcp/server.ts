@@ -159,6 +159,8 @@ class Watched implements Transport {
 interface Pinned {
   previewed: string[]
   confirmed: string[]
+  /** The facts the preview took (WriteTool.facts). */
+  facts: unknown
 }
 
 interface WriteCall {
@@ -181,12 +183,19 @@ async function callWrite(tool: WriteTool, args: Record<string, unknown>, call: W
       `${tool.name} would no longer run what its preview showed (payfac ${pinned.previewed.map(shownWord).join(' ')}; now payfac ${argv.map(shownWord).join(' ')}). Nothing was run, and the token is spent. Preview again.`,
     )
   }
+  const facts = await tool.facts?.(request)
+  if (canonical(facts ?? null) !== canonical(pinned.facts ?? null)) {
+    throw new TokenRefused(
+      `What ${tool.name} depends on changed since its preview (it was ${JSON.stringify(pinned.facts)}; it is now ${JSON.stringify(facts)}). Nothing was run, and the token is spent. Preview again.`,
+    )
+  }
   const run = await call.ctx.run([...pinned.confirmed, ...(call.production ? ['--yes'] : [])])
   return commandAnswer(tool.name, run)
 }
 
 async function preview(tool: WriteTool, request: Record<string, unknown>, call: WriteCall): Promise<ToolResult> {
   const argv = await tool.command(request, call.ctx)
+  const facts = await tool.facts?.(request)
   const run: CommandRun = await call.ctx.run([...argv, '--dry-run'])
   if (run.code !== 0) {
     const refused = commandAnswer(tool.name, run)
@@ -209,7 +218,7 @@ async function preview(tool: WriteTool, request: Record<string, unknown>, call: 
       true,
     )
   }
-  const issued = call.confirmations.issue(tool.name, request, call.target, { previewed: argv, confirmed })
+  const issued = call.confirmations.issue(tool.name, request, call.target, { previewed: argv, confirmed, facts })
   const money = moneyWords(confirmed)
   const said = [
     `Preview of ${tool.name}: nothing was sent.`,
@@ -217,7 +226,7 @@ async function preview(tool: WriteTool, request: Record<string, unknown>, call: 
     `Its first change would be ${report.request.method ?? ''} ${report.request.url ?? ''}${money ? `, ${money}` : ''}; the request follows, as data.`,
     `To do it, show this to the person and, once they agree, call ${tool.name} again with exactly the same arguments and confirmationToken "${issued.token}" (good once, until ${issued.expiresAt}).`,
   ]
-  return answer(said.join('\n'), { wouldSend: report.request, notes })
+  return answer(said.join('\n'), { wouldSend: report.request, ...(facts === undefined ? {} : { checked: facts }), notes })
 }
 
 /** "amount 5.00 AUD", from the command line's own --amount and --currency. */

@@ -53,6 +53,12 @@ export interface WriteTool extends ToolBase {
    * is confirmed; undefined when the request does not say, and then no token is issued.
    */
   pin?(argv: string[], request: PreviewRequest): string[] | undefined
+  /**
+   * What the change depends on besides its arguments (the file an upload names: its size and
+   * digest), taken at the preview and again when it is confirmed: a confirmation whose facts
+   * changed is refused.
+   */
+  facts?(args: Record<string, unknown>): Promise<unknown>
 }
 
 export type Tool = ReadTool | WriteTool

@@ -2,8 +2,10 @@
 // file that never ends), and by an assistant or a person whose preview and confirmation do not
 // agree (a balance that grew, a file or a profile changed in between). Each case is a weakness
 // found and fixed; what held is listed in docs/mcp.md.
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { useEmulator } from '../helpers/command-harness.js'
@@ -128,6 +130,25 @@ describe('payfac mcp: a confirmation does what its preview showed, or nothing', 
       expect([payouts(merchantId).length, payouts(subMerchantId).length]).toEqual(before)
     } finally {
       await ops.close()
+    }
+  })
+
+  it('refuses to upload a file that changed since its preview, and uploads nothing', async () => {
+    const files = makeTempConfigDir('payfac-mcp-upload-')
+    try {
+      const path = join(files.dir, 'licence.pdf')
+      writeFileSync(path, '%PDF-1.4\n% the licence the person was shown\n%%EOF\n')
+      const args = { merchantId: ctx.emulator.ids.merchantId, path }
+      const preview = await call(mcp, 'uploadMerchantFile', args)
+      expect(dataOf(preview).checked).toMatchObject({ path, bytes: 50, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })
+      // Another document of the same size.
+      writeFileSync(path, '%PDF-1.4\n% the licence the robber was shown\n%%EOF\n')
+      const refused = await call(mcp, 'uploadMerchantFile', { ...args, confirmationToken: tokenOf(preview) })
+      expect(refused.isError).toBe(true)
+      expect(refused.text).toMatch(/^uploadMerchantFile: What uploadMerchantFile depends on changed since its preview/)
+      expect(ctx.emulator.app.store.merchantFiles.all()).toEqual([])
+    } finally {
+      files.cleanup()
     }
   })
 })
