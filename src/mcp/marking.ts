@@ -86,6 +86,44 @@ export function inertJson(value: unknown): string {
   )
 }
 
+/** Characters a line of payfac's own words never shows as they are: controls, and every invisible or reordering one. */
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f]|\p{Cf}|[\u2028\u2029]|\p{Variation_Selector}/u
+const UNSHOWN_ALL = new RegExp(UNSHOWN.source, 'gu')
+
+/** A `--data` body with its secrets hidden (it is JSON, as the tools write it). */
+function shownBody(text: string): string {
+  try {
+    return JSON.stringify(redactForAssistant(JSON.parse(text)))
+  } catch {
+    return redactSecrets(text, known)
+  }
+}
+
+/**
+ * A command line as payfac shows it in its own words (a preview's "It would run: …"), inert: each
+ * word quoted for a POSIX shell, and a word holding a control, invisible or reordering character
+ * written with bash's `$'…'` escapes (`\u202e`), so that what the person reads is what runs, in
+ * its order. Secrets are hidden as in the data: card numbers, URL passwords, this server's
+ * credential, and in a `--data` body every secret field (a card's security code …).
+ */
+export function shownCommand(argv: readonly string[]): string {
+  return argv
+    .map((raw) => {
+      const word = raw.startsWith('--data=') ? `--data=${shownBody(raw.slice(7))}` : redactSecrets(raw, known)
+      if (UNSHOWN.test(word)) {
+        const escaped = word
+          .replace(/[\\']/g, (c) => `\\${c}`)
+          .replace(UNSHOWN_ALL, (char) => {
+            const code = char.codePointAt(0) as number
+            return code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
+          })
+        return `$'${escaped}'`
+      }
+      return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
+    })
+    .join(' ')
+}
+
 const INSTRUCTION_LIKE = [
   /\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:instructions?|prompts?|rules|guidelines|above|previous|prior)\b/i,
   /\byou are now\b|\byou are (?:an? |the )?(?:ai|assistant|language model|agent)\b/i,

@@ -28,7 +28,7 @@ import { isProductionTarget } from '../cli/safety/policy.js'
 import { commandAnswer, parseRun } from './command-results.js'
 import { Confirmations, canonical, type Target, TokenRefused } from './confirm.js'
 import { flowTools } from './flow-tools.js'
-import { answer, hideSecrets, type ToolResult } from './marking.js'
+import { answer, hideSecrets, shownCommand, type ToolResult } from './marking.js'
 import { operationTools } from './operation-tools.js'
 import { registerPromptsAndResources } from './resources.js'
 import { type CommandRun, keepStdoutForProtocol, runCommand, stdoutForTransport } from './runner.js'
@@ -180,7 +180,7 @@ async function callWrite(tool: WriteTool, args: Record<string, unknown>, call: W
   const argv = await tool.command(request, call.ctx)
   if (canonical(argv) !== canonical(pinned.previewed)) {
     throw new TokenRefused(
-      `${tool.name} would no longer run what its preview showed (payfac ${pinned.previewed.map(shownWord).join(' ')}; now payfac ${argv.map(shownWord).join(' ')}). Nothing was run, and the token is spent. Preview again.`,
+      `${tool.name} would no longer run what its preview showed (payfac ${shownCommand(pinned.previewed)}; now payfac ${shownCommand(argv)}). Nothing was run, and the token is spent. Preview again.`,
     )
   }
   const facts = await tool.facts?.(request)
@@ -222,7 +222,7 @@ async function preview(tool: WriteTool, request: Record<string, unknown>, call: 
   const money = moneyWords(confirmed)
   const said = [
     `Preview of ${tool.name}: nothing was sent.`,
-    `It would run: payfac ${confirmed.map(shownWord).join(' ')}`,
+    `It would run: payfac ${shownCommand(confirmed)}`,
     `Its first change would be ${report.request.method ?? ''} ${report.request.url ?? ''}${money ? `, ${money}` : ''}; the request follows, as data.`,
     `To do it, show this to the person and, once they agree, call ${tool.name} again with exactly the same arguments and confirmationToken "${issued.token}" (good once, until ${issued.expiresAt}).`,
   ]
@@ -238,10 +238,6 @@ function moneyWords(argv: string[]): string | undefined {
       .toUpperCase()
   const amount = value('amount')
   return amount ? `amount ${amount}${value('currency') ? ` ${value('currency')}` : ''}` : undefined
-}
-
-function shownWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 
 /**

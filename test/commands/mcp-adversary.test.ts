@@ -151,4 +151,25 @@ describe('payfac mcp: a confirmation does what its preview showed, or nothing', 
       files.cleanup()
     }
   })
+
+  it("shows the command line of a preview inert: no invisible or reordering character in payfac's words, no card number", async () => {
+    const description = 'ops \u202egnp.exe\u202c hook\u200b'
+    const body = {
+      CreateWebhookMerchantSubscription: {
+        url: 'https://hooks.example.com/in',
+        events: ['OrderCreated'],
+        description,
+        metadata: { card: '4111 1111 1111 1111' },
+      },
+    }
+    const preview = await call(mcp, 'createWebhookSubscription', { body })
+    const said = preview.text.slice(0, preview.text.indexOf('<service-data id='))
+    expect(said).toContain(
+      "It would run: payfac webhooks create --url=https://hooks.example.com/in --events=OrderCreated $'--description=ops \\u202egnp.exe\\u202c hook\\u200b'",
+    )
+    expect(said).not.toMatch(/[\u202e\u202c\u200b]/u)
+    expect(said).not.toContain('4111 1111 1111 1111')
+    expect(said).toContain("'--metadata=card=****1111'")
+    expect(tokenOf(preview)).toBeTruthy()
+  })
 })
