@@ -155,13 +155,17 @@ class Watched implements Transport {
   }
 }
 
-/** What a preview fixed, kept with its token: the command line it built, and the one a confirmation runs. */
+/**
+ * What a preview fixed, kept with its token: a digest of the command line it built and the facts
+ * it took (kept small: a thousand open previews of 1 MiB bodies must not hold a gigabyte), and
+ * the command line a confirmation runs when the preview fixed another one (WriteTool.pin).
+ */
 interface Pinned {
-  previewed: string[]
-  confirmed: string[]
-  /** The facts the preview took (WriteTool.facts). */
-  facts: unknown
+  built: string
+  fixed?: string[] | undefined
 }
+
+const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('base64url')
 
 interface WriteCall {
   ctx: ToolContext
@@ -178,18 +182,13 @@ async function callWrite(tool: WriteTool, args: Record<string, unknown>, call: W
   if (!pinned) throw new TokenRefused('The confirmation token carries no previewed command. Nothing was run. Preview again.')
   // Built again, so that its checks run again (the transaction's currency, the file to upload): it must build what the preview built.
   const argv = await tool.command(request, call.ctx)
-  if (canonical(argv) !== canonical(pinned.previewed)) {
-    throw new TokenRefused(
-      `${tool.name} would no longer run what its preview showed (payfac ${shownCommand(pinned.previewed)}; now payfac ${shownCommand(argv)}). Nothing was run, and the token is spent. Preview again.`,
-    )
-  }
   const facts = await tool.facts?.(request)
-  if (canonical(facts ?? null) !== canonical(pinned.facts ?? null)) {
+  if (digest([argv, facts ?? null]) !== pinned.built) {
     throw new TokenRefused(
-      `What ${tool.name} depends on changed since its preview (it was ${JSON.stringify(pinned.facts)}; it is now ${JSON.stringify(facts)}). Nothing was run, and the token is spent. Preview again.`,
+      `${tool.name} no longer builds what its preview showed, or what it depends on changed since (the file to upload, the transaction's currency); it would now run payfac ${shownCommand(argv)}${facts === undefined ? '' : ` with ${JSON.stringify(facts)}`}. Nothing was run, and the token is spent. Preview again.`,
     )
   }
-  const run = await call.ctx.run([...pinned.confirmed, ...(call.production ? ['--yes'] : [])])
+  const run = await call.ctx.run([...(pinned.fixed ?? argv), ...(call.production ? ['--yes'] : [])])
   return commandAnswer(tool.name, run)
 }
 
@@ -218,7 +217,10 @@ async function preview(tool: WriteTool, request: Record<string, unknown>, call: 
       true,
     )
   }
-  const issued = call.confirmations.issue(tool.name, request, call.target, { previewed: argv, confirmed, facts })
+  const issued = call.confirmations.issue(tool.name, request, call.target, {
+    built: digest([argv, facts ?? null]),
+    fixed: confirmed === argv ? undefined : confirmed,
+  })
   const money = moneyWords(confirmed)
   const said = [
     `Preview of ${tool.name}: nothing was sent.`,

@@ -145,7 +145,7 @@ describe('payfac mcp: a confirmation does what its preview showed, or nothing', 
       writeFileSync(path, '%PDF-1.4\n% the licence the robber was shown\n%%EOF\n')
       const refused = await call(mcp, 'uploadMerchantFile', { ...args, confirmationToken: tokenOf(preview) })
       expect(refused.isError).toBe(true)
-      expect(refused.text).toMatch(/^uploadMerchantFile: What uploadMerchantFile depends on changed since its preview/)
+      expect(refused.text).toMatch(/^uploadMerchantFile: uploadMerchantFile no longer builds what its preview showed, or what it depends on changed since/)
       expect(ctx.emulator.app.store.merchantFiles.all()).toEqual([])
     } finally {
       files.cleanup()
