@@ -69,7 +69,10 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   hideSecrets([options.settings.credential])
   const server = new McpServer({ name: 'payfac', version: options.version }, { instructions: INSTRUCTIONS })
   const confirmations = new Confirmations<Pinned>()
-  const ctx: ToolContext = { client: options.client, run: (argv) => runCommand([...argv, ...options.globals, '--json', '--no-input'], options.binUrl) }
+  const ctx: ToolContext = {
+    client: options.client,
+    run: (argv) => runCommand([...argv, ...globalsFor(argv, options.globals), '--json', '--no-input'], options.binUrl),
+  }
   const start = targetOf({ settings: options.settings, credentialSource: options.credentialSource })
 
   for (const tool of tools) {
@@ -107,6 +110,16 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   }
   registerPromptsAndResources(server, { root: options.root, tools, settings: options.settings, writes })
   return { server, tools }
+}
+
+/**
+ * The person's global flags for a command line. A flow's own `--timeout` (how long `payto pay`
+ * waits for the customer) replaces the request timeout given at start, which that command reads
+ * as the same flag: a command line takes one `--timeout`.
+ */
+function globalsFor(argv: string[], globals: string[]): string[] {
+  const own = argv.some((word) => word.startsWith('--timeout='))
+  return own ? globals.filter((word) => !word.startsWith('--timeout=')) : globals
 }
 
 /**

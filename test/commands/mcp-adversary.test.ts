@@ -172,4 +172,17 @@ describe('payfac mcp: a confirmation does what its preview showed, or nothing', 
     expect(said).toContain("'--metadata=card=****1111'")
     expect(tokenOf(preview)).toBeTruthy()
   })
+
+  it('lets a flow wait as long as it is asked when the server was started with --timeout (one --timeout per command line)', async () => {
+    const timed = await startMcp(['--timeout', '20s'], ctx.env)
+    try {
+      const args = { customerName: 'Jo Citizen', bban: '062-000 12345678', amount: '3.00', currency: 'AUD', reference: 'mcp-timed', timeout: '5m' }
+      const preview = await call(timed, 'paytoPay', args)
+      expect(preview.isError, preview.text).toBe(false)
+      expect(preview.text).toContain('--timeout=5m')
+      expect(tokenOf(preview)).toBeTruthy()
+    } finally {
+      await timed.close()
+    }
+  })
 })
