@@ -23,7 +23,6 @@ import { z } from 'zod'
 
 import type { PayfacClient } from '../client/client.js'
 import type { ResolvedSettings } from '../config/resolve.js'
-import type { Resolved } from './start.js'
 import { isProductionTarget } from '../cli/safety/policy.js'
 import { commandAnswer, parseRun } from './command-results.js'
 import { Confirmations, canonical, type Target, TokenRefused } from './confirm.js'
@@ -33,6 +32,17 @@ import { operationTools } from './operation-tools.js'
 import { registerPromptsAndResources } from './resources.js'
 import { type CommandRun, keepStdoutForProtocol, runCommand, stdoutForTransport } from './runner.js'
 import { type Tool, type ToolContext, ToolInputError, type WriteTool } from './tools.js'
+
+/** Settings as they resolve, and what their credential is. */
+export interface Resolved {
+  settings: ResolvedSettings
+  /**
+   * The credential as the server compares it: the key itself, or the command that prints it (a
+   * command may print a fresh token every time, and stays the same account as long as it is the
+   * same command).
+   */
+  credentialSource: string
+}
 
 export interface McpOptions {
   /** bin/run.js of this installation: the commands are run through it. */

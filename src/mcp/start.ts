@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url'
 
 import type { PayfacClient } from '../client/client.js'
 import type { ResolvedSettings } from '../config/resolve.js'
+import type { Resolved } from './server.js'
 import { flag } from './tools.js'
 
 export interface StartFlags {
@@ -43,17 +44,6 @@ export function globalsFor(flags: StartFlags, settings: ResolvedSettings): strin
     ...flag('customer-id', flags['customer-id']),
     ...flag('timeout', flags.timeout),
   ]
-}
-
-/** Settings as they resolve, and what their credential is. */
-export interface Resolved {
-  settings: ResolvedSettings
-  /**
-   * The credential as the server compares it: the key itself, or the command that prints it (a
-   * command may print a fresh token every time, and stays the same account as long as it is the
-   * same command).
-   */
-  credentialSource: string
 }
 
 async function resolveInput(flags: StartFlags) {
