@@ -5,6 +5,7 @@
 // command's own (`payfac <command> --help`, docs/cli.md).
 import { z } from 'zod'
 
+import { formatMinorUnits } from '../client/money.js'
 import { commandAnswer } from './command-results.js'
 import { type Tool, flag, idArgument, positional } from './tools.js'
 
@@ -149,7 +150,8 @@ export function flowTools(): Tool[] {
       group: 'payouts',
       title: 'payouts: Pay out the whole available balance',
       description:
-        'Runs `payfac payouts request --available`: reads the merchant (manual payouts enabled?) and its balances just before, and requests a payout of all that is available. ' +
+        'Runs `payfac payouts request --available` for the preview: reads the merchant (manual payouts enabled?) and its balances, and shows a payout of all that is available. ' +
+        'The confirmation pays out exactly that amount (`payouts request --amount … --currency …`), whatever the balance has become since: refused if less is available. ' +
         `A payout of the same amount within the last hour is refused as a repeat. ${writeNote}`,
       operations: ['getMerchant', 'getMerchantBalances', 'requestPayout', 'listPayouts'],
       input: z.strictObject({
@@ -157,6 +159,14 @@ export function flowTools(): Tool[] {
         description: text('What the payout is for').optional(),
       }),
       command: async (a) => ['payouts', 'request', '--available', ...flag('currency', a.currency), ...flag('description', a.description)],
+      pin: (argv, request) => {
+        const amount = (request.body as { amount?: { minorCurrencyUnits?: unknown; currency?: unknown } } | undefined)?.amount
+        const minor = amount?.minorCurrencyUnits
+        const code = amount?.currency
+        if (typeof minor !== 'number' || !Number.isSafeInteger(minor) || minor <= 0 || typeof code !== 'string' || !/^[A-Za-z]{3}$/.test(code)) return undefined
+        const kept = argv.filter((word) => word !== '--available' && !word.startsWith('--currency='))
+        return [...kept, ...flag('amount', formatMinorUnits(minor, code)), ...flag('currency', code.toUpperCase())]
+      },
     },
     {
       kind: 'read',

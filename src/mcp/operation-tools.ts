@@ -10,7 +10,7 @@ import { type Operation, operations } from '../client/openapi/operations.js'
 import { ACTIONS, AnyObject } from '../client/schemas/index.js'
 import { readOperation } from './reads.js'
 import { DEFAULT_MAX_RECORDS, MOST_RECORDS, type Tool, idArgument } from './tools.js'
-import { WITHHELD, WRITE_COMMANDS } from './write-commands.js'
+import { WITHHELD, WRITE_COMMANDS, WRITE_FACTS } from './write-commands.js'
 
 /** The CLI topic of an operation, from the client method that sends it (`transactions.payouts.list` → payouts). */
 export function groupOf(op: Operation): string {
@@ -99,7 +99,8 @@ export function operationTools(): Tool[] {
     }
     const command = WRITE_COMMANDS[op.operationId]
     if (!command) throw new Error(`No payfac command is known for ${op.operationId}`)
-    tools.push({ ...base, kind: 'write', description: describe(op, true), command: async (args, ctx) => command(args, ctx) })
+    const facts = WRITE_FACTS[op.operationId]
+    tools.push({ ...base, kind: 'write', description: describe(op, true), command: async (args, ctx) => command(args, ctx), ...(facts ? { facts } : {}) })
   }
   return tools
 }

@@ -1,9 +1,10 @@
 // A read operation answered through the client, as `payfac <topic> get/list --json` would read it:
 // a record; a list walked page by page up to a record cap (the answer says how many there are in
 // all and whether it stopped short); a file (an invoice PDF, a statement zip) as an embedded
-// resource with its size and digest. Reads change nothing, so they need no preview; what they
-// return is marked as the service's data (marking.ts).
+// resource with its size and digest, read no further than the most it returns. Reads change
+// nothing, so they need no preview; what they return is marked as the service's data (marking.ts).
 import { createHash } from 'node:crypto'
+import type { Readable } from 'node:stream'
 
 import type { PayfacClient } from '../client/client.js'
 import type { Media, Operation } from '../client/openapi/operations.js'
@@ -32,8 +33,15 @@ export async function readOperation(op: Operation, args: Record<string, unknown>
   const media = isMedia(op.answer) ? Object.keys(op.answer) : []
   const binary = media.find((type) => (op.answer as Media)[type] === 'binary')
   if (binary) {
-    const response = await client.request<Uint8Array>({ method: 'GET', path, query, accept: binary, responseType: 'bytes' })
-    return fileAnswer(op, path, binary, Buffer.from(response.body ?? new Uint8Array()))
+    const response = await client.request<Readable>({ method: 'GET', path, query, accept: binary, responseType: 'stream' })
+    const bytes = await readAtMost(response.body, MOST_FILE_BYTES)
+    if (!bytes) {
+      return answer(
+        `${op.operationId}: the file is more than ${MOST_FILE_BYTES} bytes, more than this server returns (it stopped reading there); save it with the payfac command instead.`,
+        { contentType: binary, declaredBytes: response.headers['content-length'] ?? null },
+      )
+    }
+    return fileAnswer(op, path, binary, bytes)
   }
   const response = await client.request({ method: 'GET', path, query, ...(media.includes('application/json') ? { accept: 'application/json' } : {}) })
   return answer(`${op.operationId}: ${op.method} ${path} answered.`, response.body ?? null)
@@ -70,15 +78,28 @@ async function readList(
   return answer(said, { records, returned: records.length, totalRecordCount: total ?? null, truncated: more })
 }
 
+/**
+ * The whole of a download if it is at most `most` bytes, else undefined: the read stops (and the
+ * connection is dropped) at the first byte past it, whatever the service declared or keeps sending.
+ */
+async function readAtMost(body: Readable, most: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length
+      if (size > most) return undefined
+      chunks.push(chunk as Buffer)
+    }
+  } finally {
+    body.destroy()
+  }
+  return Buffer.concat(chunks)
+}
+
 function fileAnswer(op: Operation, path: string, type: string, bytes: Buffer): ToolResult {
   const sha256 = createHash('sha256').update(bytes).digest('hex')
   const about = { contentType: type, bytes: bytes.length, sha256 }
-  if (bytes.length > MOST_FILE_BYTES) {
-    return answer(
-      `${op.operationId}: the file is ${bytes.length} bytes, more than the ${MOST_FILE_BYTES} this server returns; save it with the payfac command instead.`,
-      about,
-    )
-  }
   const result = answer(`${op.operationId}: ${op.method} ${path} answered with a file (${type}, ${bytes.length} bytes), attached as a resource.`, about)
   result.content.push({ type: 'resource', resource: { uri: `payfac:/${path}`, mimeType: type, blob: bytes.toString('base64') } })
   return result

@@ -15,6 +15,8 @@
 //     a few flows, never from the profiles, emulator or credential commands; arguments become
 //     `--flag=value` words and checked ids, never flags of their own.
 //   - What the service says is data, never instructions (marking.ts).
+import { createHash } from 'node:crypto'
+
 import { type JSONRPCMessage, McpServer, type Transport } from '@modelcontextprotocol/server'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
@@ -23,13 +25,24 @@ import type { PayfacClient } from '../client/client.js'
 import type { ResolvedSettings } from '../config/resolve.js'
 import { isProductionTarget } from '../cli/safety/policy.js'
 import { commandAnswer, parseRun } from './command-results.js'
-import { Confirmations, type Target, TokenRefused } from './confirm.js'
+import { Confirmations, canonical, type Target, TokenRefused } from './confirm.js'
 import { flowTools } from './flow-tools.js'
-import { answer, type ToolResult } from './marking.js'
+import { answer, hideSecrets, shownCommand, type ToolResult } from './marking.js'
 import { operationTools } from './operation-tools.js'
 import { registerPromptsAndResources } from './resources.js'
 import { type CommandRun, keepStdoutForProtocol, runCommand, stdoutForTransport } from './runner.js'
 import { type Tool, type ToolContext, ToolInputError, type WriteTool } from './tools.js'
+
+/** Settings as they resolve, and what their credential is. */
+export interface Resolved {
+  settings: ResolvedSettings
+  /**
+   * The credential as the server compares it: the key itself, or the command that prints it (a
+   * command may print a fresh token every time, and stays the same account as long as it is the
+   * same command).
+   */
+  credentialSource: string
+}
 
 export interface McpOptions {
   /** bin/run.js of this installation: the commands are run through it. */
@@ -39,8 +52,10 @@ export interface McpOptions {
   version: string
   /** The settings in force when the server started: every call is checked against them. */
   settings: ResolvedSettings
+  /** What the credential was when the server started: the key, or the command that prints it (start.ts). */
+  credentialSource: string
   /** The settings as they resolve now (the profile store may have changed since the start). */
-  resolveNow: () => Promise<ResolvedSettings>
+  resolveNow: () => Promise<Resolved>
   client: PayfacClient
   /** Global flags of every command run: the profile, and the context and --timeout the person gave. */
   globals: string[]
@@ -61,10 +76,14 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   const production = isProductionTarget(options.settings)
   const writes = !options.readOnly && (!production || options.allowProductionWrites)
   const tools = [...operationTools(), ...flowTools()].filter((tool) => tool.kind === 'read' || writes)
+  hideSecrets([options.settings.credential])
   const server = new McpServer({ name: 'payfac', version: options.version }, { instructions: INSTRUCTIONS })
-  const confirmations = new Confirmations()
-  const ctx: ToolContext = { client: options.client, run: (argv) => runCommand([...argv, ...options.globals, '--json', '--no-input'], options.binUrl) }
-  const start = targetOf(options.settings)
+  const confirmations = new Confirmations<Pinned>()
+  const ctx: ToolContext = {
+    client: options.client,
+    run: (argv) => runCommand([...argv, ...globalsFor(argv, options.globals), '--json', '--no-input'], options.binUrl),
+  }
+  const start = targetOf({ settings: options.settings, credentialSource: options.credentialSource })
 
   for (const tool of tools) {
     const write = tool.kind === 'write'
@@ -101,6 +120,16 @@ export function createMcpServer(options: McpOptions): { server: McpServer; tools
   }
   registerPromptsAndResources(server, { root: options.root, tools, settings: options.settings, writes })
   return { server, tools }
+}
+
+/**
+ * The person's global flags for a command line. A flow's own `--timeout` (how long `payto pay`
+ * waits for the customer) replaces the request timeout given at start, which that command reads
+ * as the same flag: a command line takes one `--timeout`.
+ */
+function globalsFor(argv: string[], globals: string[]): string[] {
+  const own = argv.some((word) => word.startsWith('--timeout='))
+  return own ? globals.filter((word) => !word.startsWith('--timeout=')) : globals
 }
 
 /**
@@ -149,9 +178,21 @@ class Watched implements Transport {
   }
 }
 
+/**
+ * What a preview fixed, kept with its token: a digest of the command line it built and the facts
+ * it took (kept small: a thousand open previews of 1 MiB bodies must not hold a gigabyte), and
+ * the command line a confirmation runs when the preview fixed another one (WriteTool.pin).
+ */
+interface Pinned {
+  built: string
+  fixed?: string[] | undefined
+}
+
+const digest = (value: unknown) => createHash('sha256').update(canonical(value)).digest('base64url')
+
 interface WriteCall {
   ctx: ToolContext
-  confirmations: Confirmations
+  confirmations: Confirmations<Pinned>
   target: Target
   production: boolean
 }
@@ -160,14 +201,23 @@ async function callWrite(tool: WriteTool, args: Record<string, unknown>, call: W
   const { confirmationToken, ...request } = args
   if (typeof confirmationToken !== 'string') return preview(tool, request, call)
   // Taken first: whatever happens next, this token is spent.
-  call.confirmations.redeem(confirmationToken, tool.name, request, call.target)
+  const pinned = call.confirmations.redeem(confirmationToken, tool.name, request, call.target)
+  if (!pinned) throw new TokenRefused('The confirmation token carries no previewed command. Nothing was run. Preview again.')
+  // Built again, so that its checks run again (the transaction's currency, the file to upload): it must build what the preview built.
   const argv = await tool.command(request, call.ctx)
-  const run = await call.ctx.run([...argv, ...(call.production ? ['--yes'] : [])])
+  const facts = await tool.facts?.(request)
+  if (digest([argv, facts ?? null]) !== pinned.built) {
+    throw new TokenRefused(
+      `${tool.name} no longer builds what its preview showed, or what it depends on changed since (the file to upload, the transaction's currency); it would now run payfac ${shownCommand(argv)}${facts === undefined ? '' : ` with ${JSON.stringify(facts)}`}. Nothing was run, and the token is spent. Preview again.`,
+    )
+  }
+  const run = await call.ctx.run([...(pinned.fixed ?? argv), ...(call.production ? ['--yes'] : [])])
   return commandAnswer(tool.name, run)
 }
 
 async function preview(tool: WriteTool, request: Record<string, unknown>, call: WriteCall): Promise<ToolResult> {
   const argv = await tool.command(request, call.ctx)
+  const facts = await tool.facts?.(request)
   const run: CommandRun = await call.ctx.run([...argv, '--dry-run'])
   if (run.code !== 0) {
     const refused = commandAnswer(tool.name, run)
@@ -182,15 +232,26 @@ async function preview(tool: WriteTool, request: Record<string, unknown>, call: 
       notes,
     })
   }
-  const issued = call.confirmations.issue(tool.name, request, call.target)
-  const money = moneyWords(argv)
+  const confirmed = tool.pin ? tool.pin(argv, report.request) : argv
+  if (!confirmed) {
+    return answer(
+      `${tool.name}: the preview does not show what would be sent (its request has no amount), so it cannot be confirmed: nothing was sent and no confirmation token was issued.`,
+      { wouldSend: report.request, notes },
+      true,
+    )
+  }
+  const issued = call.confirmations.issue(tool.name, request, call.target, {
+    built: digest([argv, facts ?? null]),
+    fixed: confirmed === argv ? undefined : confirmed,
+  })
+  const money = moneyWords(confirmed)
   const said = [
     `Preview of ${tool.name}: nothing was sent.`,
-    `It would run: payfac ${argv.map(shellWord).join(' ')}`,
+    `It would run: payfac ${shownCommand(confirmed)}`,
     `Its first change would be ${report.request.method ?? ''} ${report.request.url ?? ''}${money ? `, ${money}` : ''}; the request follows, as data.`,
     `To do it, show this to the person and, once they agree, call ${tool.name} again with exactly the same arguments and confirmationToken "${issued.token}" (good once, until ${issued.expiresAt}).`,
   ]
-  return answer(said.join('\n'), { wouldSend: report.request, notes })
+  return answer(said.join('\n'), { wouldSend: report.request, ...(facts === undefined ? {} : { checked: facts }), notes })
 }
 
 /** "amount 5.00 AUD", from the command line's own --amount and --currency. */
@@ -201,24 +262,28 @@ function moneyWords(argv: string[]): string | undefined {
       ?.slice(name.length + 3)
       .toUpperCase()
   const amount = value('amount')
-  if (argv.includes('--available')) return `the whole available balance${value('currency') ? ` in ${value('currency')}` : ''}`
   return amount ? `amount ${amount}${value('currency') ? ` ${value('currency')}` : ''}` : undefined
 }
 
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
-}
-
-function targetOf(s: ResolvedSettings): Target {
-  return { profile: s.profileName, baseUrl: s.baseUrl, environment: s.environment }
+/**
+ * Where and as whom a change is made: the profile, base URL and environment, and a digest of the
+ * credential and the context (merchant, marketplace, customer), since the same profile with
+ * another key or merchant id moves someone else's money.
+ */
+function targetOf({ settings: s, credentialSource }: Resolved): Target {
+  const account = createHash('sha256')
+    .update(canonical([credentialSource, s.context.merchantId ?? null, s.context.marketplaceId ?? null, s.context.customerId ?? null]))
+    .digest('base64url')
+  return { profile: s.profileName, baseUrl: s.baseUrl, environment: s.environment, account }
 }
 
 /** Refuses a change once the settings no longer resolve to what the server started with. */
 async function sameTarget(options: McpOptions, start: Target): Promise<void> {
   const now = targetOf(await options.resolveNow())
-  if (now.profile !== start.profile || now.baseUrl !== start.baseUrl || now.environment !== start.environment) {
+  if (now.profile !== start.profile || now.baseUrl !== start.baseUrl || now.environment !== start.environment || now.account !== start.account) {
+    const account = now.account === start.account ? '' : ', and its credential or context (merchant, marketplace or customer id) is not the one it started with'
     throw new TargetChanged(
-      `The settings changed since payfac mcp started (it started on ${describe(start)}; they now give ${describe(now)}). Nothing was run: ask the person to restart the server.`,
+      `The settings changed since payfac mcp started (it started on ${describe(start)}; they now give ${describe(now)}${account}). Nothing was run: ask the person to restart the server.`,
     )
   }
 }

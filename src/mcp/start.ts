@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url'
 
 import type { PayfacClient } from '../client/client.js'
 import type { ResolvedSettings } from '../config/resolve.js'
+import type { Resolved } from './server.js'
 import { flag } from './tools.js'
 
 export interface StartFlags {
@@ -45,8 +46,7 @@ export function globalsFor(flags: StartFlags, settings: ResolvedSettings): strin
   ]
 }
 
-/** The settings as the same flags resolve them now (as ApiCommand does: the store, then the credential's own store). */
-export async function resolveNow(flags: StartFlags): Promise<ResolvedSettings> {
+async function resolveInput(flags: StartFlags) {
   const [{ ProfileStore }, { pendingSecret, resolveSettings }] = await Promise.all([import('../config/store.js'), import('../config/resolve.js')])
   const input = {
     flags: {
@@ -59,9 +59,19 @@ export async function resolveNow(flags: StartFlags): Promise<ResolvedSettings> {
     env: process.env,
     store: new ProfileStore(),
   }
-  const pending = pendingSecret(input)
+  return { input, pending: pendingSecret(input), resolveSettings }
+}
+
+function credentialSource(pending: { store: string; command?: string } | undefined, settings: ResolvedSettings): string {
+  return pending?.store === 'command' ? `command ${pending.command}` : `key ${settings.credential}`
+}
+
+/** The settings as the same flags resolve them now (as ApiCommand does: the store, then the credential's own store). */
+export async function resolveNow(flags: StartFlags): Promise<Resolved> {
+  const { input, pending, resolveSettings } = await resolveInput(flags)
   const revealed = pending ? await (await import('../config/secrets.js')).revealSecret(pending) : undefined
-  return resolveSettings({ ...input, revealed })
+  const settings = resolveSettings({ ...input, revealed })
+  return { settings, credentialSource: credentialSource(pending, settings) }
 }
 
 export async function startMcp(input: StartInput): Promise<void> {
@@ -69,11 +79,13 @@ export async function startMcp(input: StartInput): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write('payfac mcp speaks the Model Context Protocol on stdin and stdout: add it to an MCP client (docs/mcp.md). Ctrl-D ends it.\n')
   }
+  const { pending } = await resolveInput(input.flags)
   await serveMcp({
     binUrl: pathToFileURL(join(input.root, 'bin/run.js')).href,
     root: input.root,
     version: input.version,
     settings: input.settings,
+    credentialSource: credentialSource(pending, input.settings),
     resolveNow: () => resolveNow(input.flags),
     client: input.client,
     globals: globalsFor(input.flags, input.settings),

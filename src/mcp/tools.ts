@@ -36,10 +36,29 @@ export interface ReadTool extends ToolBase {
   read(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>
 }
 
+/** The first change a preview's dry run would send. */
+export interface PreviewRequest {
+  method?: string
+  url?: string
+  body?: unknown
+}
+
 export interface WriteTool extends ToolBase {
   kind: 'write'
   /** The payfac command line that sends it (without global flags, --json, --dry-run or --yes). */
   command(args: Record<string, unknown>, ctx: ToolContext): Promise<string[]>
+  /**
+   * For a command that decides at run time what it sends (the whole available balance: how much
+   * that is): the command line that sends exactly what the preview's dry run showed, run when it
+   * is confirmed; undefined when the request does not say, and then no token is issued.
+   */
+  pin?(argv: string[], request: PreviewRequest): string[] | undefined
+  /**
+   * What the change depends on besides its arguments (the file an upload names: its size and
+   * digest), taken at the preview and again when it is confirmed: a confirmation whose facts
+   * changed is refused.
+   */
+  facts?(args: Record<string, unknown>): Promise<unknown>
 }
 
 export type Tool = ReadTool | WriteTool

@@ -8,10 +8,12 @@
 //
 // Operations that mint or change a credential are no tool at all (WITHHELD): no tool can change a
 // profile, a key or the guard.
+import { createHash } from 'node:crypto'
 import { statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 
 import { formatMinorUnits } from '../client/money.js'
+import { readMerchantFile } from '../cli/flags/merchants.js'
 import { data, envelopeOf, flag, positional, type ToolContext, ToolInputError } from './tools.js'
 
 type Args = Record<string, unknown>
@@ -54,6 +56,22 @@ function uploadPath(path: unknown): string {
   if (!stats.isFile()) throw new ToolInputError(`path ${text} is not a regular file (a device, FIFO or folder is never read)`)
   if (stats.size > MOST_UPLOAD_BYTES) throw new ToolInputError(`path ${text} is ${stats.size} bytes; an onboarding file is at most 10 MB`)
   return text
+}
+
+/** The file an upload names, as it is now: its size and SHA-256, read as the command reads it. */
+async function fileFacts(path: unknown): Promise<{ path: string; bytes: number; sha256: string }> {
+  const text = uploadPath(path)
+  try {
+    const { content } = await readMerchantFile(text)
+    return { path: text, bytes: content.byteLength, sha256: createHash('sha256').update(content).digest('hex') }
+  } catch (error) {
+    throw new ToolInputError(`path ${text}: ${(error as Error).message}`)
+  }
+}
+
+/** What a change depends on besides its arguments (WriteTool.facts), by operation. */
+export const WRITE_FACTS: Partial<Record<string, (args: Args) => Promise<unknown>>> = {
+  uploadMerchantFile: (a) => fileFacts(a.path),
 }
 
 /** A refund from the contract's CreateRefund (minor units): `transactions refund` with the amount in the transaction's currency. */

@@ -1,7 +1,7 @@
 // Flags shared by merchant commands: the merchant fields (create, update-profile), the beneficial
 // owner fields (owners create, replace), and the merchant file argument: a path to a JPEG, PNG
 // or PDF of at most 10 MB, checked by its size and its first bytes when oclif parses it (exit 2,
-// nothing sent), then read whole for the upload.
+// nothing sent), then read whole for the upload: both on the open file, never a FIFO or device.
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import { constants } from 'node:fs'
@@ -56,26 +56,26 @@ export function ownerFieldFlags() {
 }
 
 /**
- * The regular file at `path`, opened without blocking (a FIFO swapped in opens at once, and is
- * refused), with its size; anything else is exit 2.
+ * The file at `path` opened for reading, if it is a regular file: checked on the open file (not
+ * the path, which may be swapped after a check), and opened without waiting for a writer, so
+ * that a FIFO, a device or stdin is refused at once instead of read until it ends.
  */
-async function openFile(path: string): Promise<{ handle: FileHandle; size: number }> {
-  let handle: FileHandle
+async function openRegular(path: string): Promise<{ handle: FileHandle; size: number }> {
+  let handle: FileHandle | undefined
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    const info = await handle.stat()
+    if (!info.isFile()) throw new UsageError(`${path} is not a file`)
+    return { handle, size: info.size }
   } catch (error) {
+    await handle?.close()
+    if (error instanceof UsageError) throw error
     throw new UsageError(`Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'Check the path of the file')
   }
-  const info = await handle.stat()
-  if (!info.isFile()) {
-    await handle.close()
-    throw new UsageError(`${path} is not a file`)
-  }
-  return { handle, size: info.size }
 }
 
 async function inspect(path: string): Promise<{ size: number; head: Uint8Array }> {
-  const { handle, size } = await openFile(path)
+  const { handle, size } = await openRegular(path)
   try {
     const head = new Uint8Array(8)
     const { bytesRead } = await handle.read(head, 0, 8, 0)
@@ -98,23 +98,26 @@ export function merchantFileArg(description = 'Path of the scan: a JPEG, PNG or 
   })
 }
 
-/** Reads a merchant file whole, checking it again (it may have changed since it was parsed). */
+/**
+ * Reads a merchant file whole, checking it again (it may have changed since it was parsed): a
+ * regular file, read no further than one byte past the most a merchant file may weigh.
+ */
 export async function readMerchantFile(path: string, fields?: Record<string, string>): Promise<MerchantFileUpload> {
-  const { handle } = await openFile(path)
+  const { handle, size } = await openRegular(path)
   let content: Uint8Array
   try {
-    // At most one byte past the limit: a file grown past it since it was parsed is refused by the check below, not read whole.
-    const buffer = new Uint8Array(MERCHANT_FILE_LIMIT_BYTES + 1)
-    let filled = 0
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
-      if (bytesRead === 0 || (filled += bytesRead) === buffer.length) break
+    const buffer = new Uint8Array(Math.min(size, MERCHANT_FILE_LIMIT_BYTES) + 1)
+    let read = 0
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, read)
+      if (bytesRead === 0) break
+      read += bytesRead
     }
-    content = buffer.slice(0, filled)
+    content = buffer.subarray(0, read)
   } finally {
     await handle.close()
   }
-  const contentType = checkMerchantFile(path, content.byteLength, content.subarray(0, 8))
+  const contentType = checkMerchantFile(path, Math.max(size, content.byteLength), content.subarray(0, 8))
   return { content, fileName: basename(path), contentType, fields }
 }
 
