@@ -40,6 +40,36 @@ function resolveLocal(from: string, spec: string): string | undefined {
 
 const files = sourceFiles(SRC)
 
+/** The folders of src/cli by level, from the top; see the test that uses it. */
+const CLI_LEVELS: string[][] = [
+  ['start'],
+  ['base-command'],
+  ['bulk', 'fan-out', 'diagnose', 'detach', 'journal'],
+  ['flows'],
+  ['requests'],
+  ['reconcile'],
+  ['range'],
+  ['safety'],
+  ['flags'],
+  ['terminal'],
+  ['files'],
+  ['validate'],
+  ['errors'],
+  ['runtime'],
+]
+
+/** The folder of a file of src/cli (a file at its top is its own "folder", by name). */
+function cliFolderOf(path: string): string {
+  return relative(join(SRC, 'cli'), path).split('/')[0]!.replace(/\.ts$/, '')
+}
+
+function cliLevelOf(path: string): number {
+  const folder = cliFolderOf(path)
+  const level = CLI_LEVELS.findIndex((names) => names.includes(folder))
+  if (level === -1) throw new Error(`src/cli/${folder} has no place in CLI_LEVELS (test/contract/imports.test.ts)`)
+  return level
+}
+
 // For each room: the rooms and packages it must never import (at run time).
 const forbidden: Record<string, { rooms: string[]; packages: RegExp[] }> = {
   client: { rooms: ['cli', 'commands', 'config', 'output', 'emulator'], packages: [/^@oclif/, /^conf$/, /^cli-table3$/, /^csv-stringify/, /^@inquirer/] },
@@ -105,6 +135,29 @@ describe('who may import whom (docs/architecture.md)', () => {
       }
     }
   })
+
+  it('every folder of src/cli has its place in the order of folders', () => {
+    const folders = readdirSync(join(SRC, 'cli'), { withFileTypes: true }).map((e) => (e.isDirectory() ? e.name : e.name.replace(/\.ts$/, '')))
+    for (const folder of folders)
+      expect(
+        CLI_LEVELS.some((level) => level.includes(folder)),
+        `src/cli/${folder} is in CLI_LEVELS`,
+      ).toBe(true)
+  })
+
+  // The folders of src/cli from the top (the road from bin/run.js) down; a file may import from its
+  // own folder or from a folder of a lower level, never from its own level or above (runtime
+  // imports; a type-only import says nothing about what runs first). docs/architecture.md, "Inside cli/".
+  for (const file of files.filter((f) => roomOf(f) === 'cli')) {
+    const level = cliLevelOf(file)
+    it(`${relative(SRC, file)} imports only from the folders below its own in src/cli`, () => {
+      for (const { spec, typeOnly } of importsOf(file)) {
+        const target = typeOnly ? undefined : resolveLocal(file, spec)
+        if (!target || roomOf(target) !== 'cli' || cliFolderOf(target) === cliFolderOf(file)) continue
+        expect(cliLevelOf(target), `${relative(SRC, file)} imports ${spec}, which is not below it (docs/architecture.md)`).toBeGreaterThan(level)
+      }
+    })
+  }
 
   it('the client touches no process globals', () => {
     for (const file of files.filter((f) => roomOf(f) === 'client')) {

@@ -12,7 +12,8 @@ import type { MerchantFileUpload } from '../../client/index.js'
 import { UsageError } from '../errors/index.js'
 import { metadataFlag } from './index.js'
 import { checkIdText } from '../validate/index.js'
-import { MERCHANT_FILE_LIMIT_BYTES, OWNER_ROLES, checkMerchantFile } from '../requests/merchants.js'
+
+import { MERCHANT_FILE_LIMIT_BYTES, checkMerchantFile } from '../files/merchant-file.js'
 
 /** The bank account of `--bsb --account-number --account-name`. */
 export function bankAccountFlags() {
@@ -125,3 +126,5 @@ export async function readMerchantFile(path: string, fields?: Record<string, str
 export function ownerIdArg() {
   return Args.string({ description: 'Beneficial owner id.', required: true, parse: async (input) => checkIdText(input, 'The owner id') })
 }
+
+export const OWNER_ROLES = ['Director', 'Shareholder', 'Beneficiary', 'Trustee', 'Partner', 'Other'] as const

@@ -5,7 +5,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { UsageError } from '../errors/index.js'
 import { outTarget } from '../files/out-target.js'
-import { checkReportOut } from '../range/report-output.js'
+import { checkReportOut } from '../files/report-out.js'
 
 export function checkOutPath(input: string, flag = '--out'): string {
   outTarget(input, flag)

@@ -5,7 +5,7 @@ import * as Flags from '@oclif/core/flags'
 
 import { concurrencyFlag } from './lists.js'
 import { durationMs } from '../validate/durations.js'
-import { checkCalendarDate, checkLast, checkPartMs } from '../range/range.js'
+import { checkCalendarDate, checkLast, checkPartMs } from '../validate/range.js'
 import { MONTH_ZONE, monthBounds } from '../validate/dates.js'
 import { checkedBy } from './checked.js'
 

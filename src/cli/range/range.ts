@@ -2,7 +2,7 @@
 // into a half-open interval [from, to), and split into parts when one call cannot take it all.
 // Pure: `now` is passed in, nothing is sent.
 import { UsageError } from '../errors/index.js'
-import { checkDate } from '../flags/index.js'
+import { MIN_PART_MS, checkCalendarDate, checkPartMs, startOfLast } from '../validate/range.js'
 import { monthOf, wireTime } from '../validate/dates.js'
 
 export interface RangeFlagValues {
@@ -24,43 +24,9 @@ export interface DateRange {
   toText: string
 }
 
-/** A date or timestamp flag value, checked for shape (flags/index.ts) and for a real calendar day. */
-export function checkCalendarDate(input: string, flag: string): string {
-  const value = checkDate(input, flag)
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
-  const probe = new Date(Date.UTC(y, m - 1, d))
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) {
-    throw new UsageError(`${flag}: ${value.slice(0, 10)} is not a day of the calendar`, 'Check the day of the month, for example 2026-02-28')
-  }
-  return value
-}
-
 /** The instant a checked date flag names: a date is midnight UTC. */
 export function instantOf(value: string): Date {
   return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value)
-}
-
-/** `24h`, `7d`, `2w`, `1m` (calendar months) before `now`. */
-export function startOfLast(input: string, now: Date): Date {
-  const match = /^(\d{1,4})(h|d|w|m)$/.exec(input.trim())
-  if (!match || Number(match[1]) === 0) {
-    throw new UsageError(`--last takes a period such as 24h, 7d, 2w or 1m (got "${input}")`, 'h hours, d days, w weeks, m calendar months')
-  }
-  const n = Number(match[1])
-  const unit = match[2]
-  if (unit === 'm') {
-    const start = new Date(now)
-    start.setUTCMonth(start.getUTCMonth() - n)
-    return start
-  }
-  const hours = unit === 'h' ? n : unit === 'd' ? n * 24 : n * 24 * 7
-  return new Date(now.getTime() - hours * 3_600_000)
-}
-
-/** Checks the parse of `--last` at flag time (the start depends on `now`, computed later). */
-export function checkLast(input: string): string {
-  startOfLast(input, new Date())
-  return input.trim()
 }
 
 /**
@@ -95,18 +61,8 @@ export function resolveRange(f: RangeFlagValues, now: Date): DateRange | undefin
   return { from, to, fromText: wireTime(f.from.trim()), toText: wireTime(f.to.trim()) }
 }
 
-/** The smallest part payfac asks for: one minute (the floor of halving too). */
-export const MIN_PART_MS = 60_000
 /** The most parts one command sends, whether cut by --split or by halving a refused range. */
 export const MAX_PARTS = 1000
-
-/** Refuses a `--split` below one minute (checked when the flag is parsed). */
-export function checkPartMs(partMs: number, given: string): number {
-  if (!Number.isFinite(partMs) || partMs < MIN_PART_MS) {
-    throw new UsageError(`--split ${given.trim()} is shorter than the smallest part, 1m`, 'Give --split 1m or more, such as 1d or 7d')
-  }
-  return partMs
-}
 
 /**
  * `[from, to)` cut into consecutive parts of at most `partMs` (the last may be shorter). A part

@@ -78,17 +78,6 @@ export function checkDecimal(input: string, flag: string): string {
   return value
 }
 
-/** The transaction's currency, or the one given, which must be the same. */
-export function currencyOf(txn: Transaction, given: string | undefined): string {
-  const own = txn.purchaseDetails?.amount?.currency?.toUpperCase()
-  if (given && own && given.toUpperCase() !== own) {
-    throw new UsageError(`--currency ${given} is not the transaction's currency (${own})`, `Leave --currency out, or give ${own}`)
-  }
-  const currency = given ?? own
-  if (!currency) throw new UsageError("The transaction's currency is not known", 'Give --currency')
-  return currency
-}
-
 /** The actions of `PATCH /transactions/{id}`. */
 export const TRANSACTION_ACTIONS = ['CreateRefund', 'CaptureFunds', 'CancelAuthorisation', 'TransferFunds', 'ReverseFundsTransfer'] as const
 

@@ -9,7 +9,8 @@ import { asUsage, dataFlag, idArg, minorUnitsFrom } from '../../cli/flags/index.
 import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
 import { readDataObject } from '../../cli/files/input.js'
 import { UsageError } from '../../cli/errors/index.js'
-import { TRANSACTION_ACTIONS, checkDecimal, currencyOf, envelopeFromData, reverseTransferBody } from '../../cli/requests/transactions.js'
+import { TRANSACTION_ACTIONS, checkDecimal, envelopeFromData, reverseTransferBody } from '../../cli/requests/transactions.js'
+import { currencyOf } from '../../cli/validate/transactions.js'
 import { transactionActionOnce } from '../../cli/safety/transaction-ops.js'
 import { transactionDetailView } from '../../output/views/transactions.js'
 

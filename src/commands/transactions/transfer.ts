@@ -8,15 +8,8 @@ import { repeatWindowFlag } from '../../cli/flags/witness.js'
 import { asUsage, dataFlag, idArg, idFlag, minorUnitsFrom } from '../../cli/flags/index.js'
 import { warnPreviousGeneration } from '../../cli/flags/transactions.js'
 import { readDataObject } from '../../cli/files/input.js'
-import {
-  TRANSACTION_ACTIONS,
-  checkDecimal,
-  checkTransferFlags,
-  currencyOf,
-  envelopeFromData,
-  transferBody,
-  transferOutcome,
-} from '../../cli/requests/transactions.js'
+import { TRANSACTION_ACTIONS, checkDecimal, checkTransferFlags, envelopeFromData, transferBody, transferOutcome } from '../../cli/requests/transactions.js'
+import { currencyOf } from '../../cli/validate/transactions.js'
 import { transactionActionOnce } from '../../cli/safety/transaction-ops.js'
 import { transferOutcomeView } from '../../output/views/transactions.js'
 
