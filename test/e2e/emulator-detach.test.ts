@@ -3,14 +3,15 @@
 // lie (a process id now used by another program, an impostor on the port, a symbolic link, a file
 // others can write, a FIFO). payfac must never signal a process it cannot prove is the run.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 
-import { spawnCli } from '../helpers/spawn-cli.js'
+import { BIN, spawnCli } from '../helpers/spawn-cli.js'
 
 const root = mkdtempSync(join(tmpdir(), 'payfac-detach-'))
 const cleanups: Array<() => void> = []
@@ -139,6 +140,55 @@ describe('emulator start --detach, status, wait, stop', () => {
     expect(started.code).toBe(2)
     expect(started.stderr).toMatch(new RegExp(`did not start: .*port ${port} on 127\\.0\\.0\\.1 is already in use`))
     expect(started.stdout).toBe('')
+  })
+})
+
+/** The process whose command line holds every one of `words` (one of this user's). */
+function processWith(...words: string[]): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
+      if (words.every((w) => args.includes(w))) return Number(name)
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined
+}
+
+/** Checks `done` again and again (each look is an event: a process gone, a file made) until it holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+describe('a start --detach ended before it returns', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGKILL', null],
+  ] as const)('by %s: its run does not go on unseen, and no record is left', async (signal, code) => {
+    const config = configDir()
+    // The run reads --fixtures before it starts: a FIFO holds it there until the test writes.
+    const fifo = join(config, 'fixtures.fifo')
+    execFileSync('mkfifo', [fifo])
+    const starter = spawn(process.execPath, [BIN, 'emulator', 'start', '--detach', '--port', '0', '--fixtures', fifo], {
+      env: { ...process.env, PAYFAC_CONFIG_DIR: config, CI: 'true' },
+      stdio: 'ignore',
+    })
+    const ended = new Promise<number | null>((resolve) => starter.on('close', (exit) => resolve(exit)))
+    const writer = await open(fifo, 'w')
+    const run = processWith('--fixtures', fifo, '--instance') as number
+    expect(run).toBeGreaterThan(0)
+    cleanups.push(() => alive(run) && process.kill(run, 'SIGKILL'))
+    starter.kill(signal)
+    expect(await ended).toBe(code)
+    await writer.writeFile('{}').catch(() => undefined)
+    await writer.close()
+    const records = () => readdirSync(join(config, 'emulators')).filter((name) => name.endsWith('.json'))
+    await until(() => !alive(run) || records().length > 0)
+    expect(records()).toEqual([])
+    await until(() => !alive(run))
   })
 })
 

@@ -13,6 +13,7 @@ import { ConfigError } from '../../config/errors.js'
 import { type EmulatorRecord, ensureRecordsDir, readRecord, recordPath, recordPorts, removeRecord } from '../../config/emulator-records.js'
 import { fileProblem } from '../../config/fs-check.js'
 import { RefusedError, UnavailableError, UsageError } from '../errors/index.js'
+import { addCleanup } from '../start/signals.js'
 import { health, lastErrorLine, staleNote, waitForRun } from './control.js'
 
 /** What the parent tells the run over the IPC channel before it starts. */
@@ -27,6 +28,11 @@ export interface InstanceSetup {
 /** What the run says over the channel once it listens and its record is written. */
 export interface InstanceReady {
   ready: { port: number; host: string; url: string; generatedToken: string | null }
+}
+
+/** The parent's answer to InstanceReady: it takes the run over (without it the run stops). */
+export interface InstanceAccepted {
+  accepted: true
 }
 
 export interface LaunchOptions {
@@ -70,23 +76,46 @@ export async function launchDetached(options: LaunchOptions): Promise<Launched> 
   const args = [options.bin, 'emulator', 'start', '--port', String(options.port), '--host', options.host, ...options.forward, '--instance', instance]
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd, 'ipc'], env, windowsHide: true })
   fs.closeSync(fd)
-  const setup: InstanceSetup = { secret, logFile, namespace: options.namespace, configDir: options.configDir, statePath: options.statePath }
-  let ready: InstanceReady['ready']
-  try {
-    ready = await readyOf(child, setup, options.timeoutMs, logFile)
-  } catch (error) {
-    // Two starts on one port at once: the one that lost the port says the other runs.
-    if (options.port !== 0) await refuseRunning(options)
-    throw error
-  } finally {
-    if (child.connected) child.disconnect()
-    child.unref()
+  // Until this command has said where the run is, the run is its own: a start that fails, or is
+  // ended by Ctrl-C or SIGTERM, ends it (by its handle: never another process) and its record.
+  let port: number | undefined = options.port === 0 ? undefined : options.port
+  const abandon = () => {
+    child.kill('SIGKILL')
+    // Its record, if it wrote one (on any port: with --port 0 the port is known only once it says so).
+    for (const p of port === undefined ? recordPorts(options.configDir) : [port]) {
+      try {
+        removeRecord(options.configDir, p, instance)
+      } catch {
+        // Another run's damaged record: not this one's to judge here.
+      }
+    }
   }
-  const record = readRecord(options.configDir, ready.port)
-  if (!record || record.instance !== instance)
-    throw new UnavailableError(`The emulator started but its record ${recordPath(options.configDir, ready.port)} is not its own`)
-  await waitForRun(options.configDir, record, options.timeoutMs)
-  return { record, recordFile: recordPath(options.configDir, ready.port), url: ready.url, generatedToken: ready.generatedToken }
+  const forget = addCleanup(abandon)
+  try {
+    const setup: InstanceSetup = { secret, logFile, namespace: options.namespace, configDir: options.configDir, statePath: options.statePath }
+    let ready: InstanceReady['ready']
+    try {
+      ready = await readyOf(child, setup, options.timeoutMs, logFile)
+    } catch (error) {
+      // Two starts on one port at once: the one that lost the port says the other runs.
+      if (options.port !== 0) await refuseRunning(options)
+      throw error
+    } finally {
+      if (child.connected) child.disconnect()
+      child.unref()
+    }
+    port = ready.port
+    const record = readRecord(options.configDir, ready.port)
+    if (!record || record.instance !== instance)
+      throw new UnavailableError(`The emulator started but its record ${recordPath(options.configDir, ready.port)} is not its own`)
+    await waitForRun(options.configDir, record, options.timeoutMs)
+    forget()
+    return { record, recordFile: recordPath(options.configDir, ready.port), url: ready.url, generatedToken: ready.generatedToken }
+  } catch (error) {
+    forget()
+    abandon()
+    throw error
+  }
 }
 
 /** A record of the same port whose run is alive: refused (exit 6). A stale one is removed and said. */
@@ -156,7 +185,12 @@ function readyOf(child: ReturnType<typeof spawn>, setup: InstanceSetup, timeoutM
     }
     child.on('message', (message: unknown) => {
       const ready = (message as Partial<InstanceReady> | null)?.ready
-      if (ready && typeof ready.port === 'number' && typeof ready.url === 'string') settle(() => resolve(ready))
+      if (!ready || typeof ready.port !== 'number' || typeof ready.url !== 'string') return
+      // Resolved once the answer is written: the channel is closed after.
+      const accepted: InstanceAccepted = { accepted: true }
+      child.send(accepted, (error) =>
+        settle(() => (error ? reject(new UnavailableError(`The emulator could not be started: ${error.message}`, `See its log: ${logFile}`)) : resolve(ready))),
+      )
     })
     child.on('error', (error) => settle(() => reject(new UnavailableError(`The emulator could not be started: ${error.message}`))))
     child.on('exit', (code, signal) => settle(() => reject(startFailure(code, signal, logFile))))
