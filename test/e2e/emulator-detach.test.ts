@@ -192,6 +192,31 @@ describe('a start --detach ended before it returns', () => {
   })
 })
 
+describe('two starts on one port at once', () => {
+  it('the one that loses the port writes its error in a log of its own, never in the running one’s', async () => {
+    const config = configDir()
+    const port = await freePort()
+    // The first start is held at its --fixtures FIFO (no record yet) while the second takes the port.
+    const fifo = join(config, 'fixtures.fifo')
+    execFileSync('mkfifo', [fifo])
+    const first = payfac(config, 'emulator', 'start', '--detach', '--port', String(port), '--fixtures', fifo)
+    const writer = await open(fifo, 'w')
+    const second = await payfac(config, 'emulator', 'start', '--detach', '--port', String(port), '--json')
+    expect(second.code, second.stderr).toBe(0)
+    const running = JSON.parse(second.stdout)
+    cleanups.push(() => alive(running.pid) && process.kill(running.pid, 'SIGKILL'))
+    expect(running.logFile).toBe(join(config, 'emulators', `${port}.log`))
+    await writer.writeFile('{}')
+    await writer.close()
+    const lost = await first
+    expect(lost.code, lost.stderr).toBe(6)
+    expect(readFileSync(running.logFile, 'utf8')).not.toContain('could not listen')
+    expect(readFileSync(running.logFile, 'utf8')).toContain(`stop it with: payfac emulator stop --port ${port}`)
+    const stopped = await payfac(config, 'emulator', 'stop', '--port', String(port))
+    expect(stopped.code, stopped.stderr).toBe(0)
+  })
+})
+
 describe('a record is hostile input', () => {
   it('a process id now used by another program, and an impostor on the port: the program is left alone, the record removed', async () => {
     const config = configDir()

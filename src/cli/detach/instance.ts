@@ -5,6 +5,7 @@
 // nobody knows of it), and closes the channel; then it serves until SIGINT, SIGTERM or a shutdown
 // request, and removes its record on the way out. The emulator itself is given by the command (this room
 // does not import it).
+import fs from 'node:fs'
 import process from 'node:process'
 
 import { type EmulatorRecord, removeRecord, writeRecord } from '../../config/emulator-records.js'
@@ -58,6 +59,17 @@ export function receiveSetup(timeoutMs = 30_000): Promise<InstanceSetup> {
   })
 }
 
+/** The log under its name once the run has its port (see InstanceSetup.startLog); where it stays when it cannot be renamed. */
+function settleLog(setup: InstanceSetup): string {
+  if (!setup.startLog || setup.startLog === setup.logFile) return setup.logFile
+  try {
+    fs.renameSync(setup.startLog, setup.logFile)
+    return setup.logFile
+  } catch {
+    return setup.startLog
+  }
+}
+
 const gone = () => new UsageError('payfac emulator start --detach went away before the emulator started')
 
 /** Runs the emulator as the background run `id`; resolves with what stopped it. */
@@ -75,7 +87,7 @@ export async function runInstance(id: string, setup: InstanceSetup, start: (inst
     host: emulator.host,
     port: emulator.port,
     namespace: setup.namespace,
-    logFile: setup.logFile,
+    logFile: settleLog(setup),
     controlToken: emulator.controlToken ?? null,
     startedAt: new Date().toISOString(),
     statePath: setup.statePath,

@@ -23,6 +23,12 @@ export interface InstanceSetup {
   namespace: string | null
   configDir: string
   statePath: string | null
+  /**
+   * The file the run's output goes to until it listens, when not `logFile`: the default log of a
+   * fixed port is started under a name of the run's own and renamed to `<port>.log` once the run
+   * has the port, so that a start that loses the port to another never writes in the other's log.
+   */
+  startLog?: string | null
 }
 
 /** What the run says over the channel once it listens and its record is written. */
@@ -70,7 +76,8 @@ export async function launchDetached(options: LaunchOptions): Promise<Launched> 
   const instance = randomBytes(16).toString('base64url')
   const secret = randomBytes(32).toString('base64url')
   const logFile = options.logFile === undefined ? path.join(dir, `${options.port === 0 ? instance : options.port}.log`) : path.resolve(options.logFile)
-  const fd = openLog(logFile, options.logFile === undefined)
+  const startLog = options.logFile === undefined && options.port !== 0 ? path.join(dir, `${options.port}.${instance}.log`) : logFile
+  const fd = openLog(startLog, options.logFile === undefined)
   const env = { ...process.env }
   if (options.controlToken !== undefined) env.PAYFAC_EMULATOR_TOKEN = options.controlToken
   const args = [options.bin, 'emulator', 'start', '--port', String(options.port), '--host', options.host, ...options.forward, '--instance', instance]
@@ -92,10 +99,10 @@ export async function launchDetached(options: LaunchOptions): Promise<Launched> 
   }
   const forget = addCleanup(abandon)
   try {
-    const setup: InstanceSetup = { secret, logFile, namespace: options.namespace, configDir: options.configDir, statePath: options.statePath }
+    const setup: InstanceSetup = { secret, logFile, startLog, namespace: options.namespace, configDir: options.configDir, statePath: options.statePath }
     let ready: InstanceReady['ready']
     try {
-      ready = await readyOf(child, setup, options.timeoutMs, logFile)
+      ready = await readyOf(child, setup, options.timeoutMs, startLog)
     } catch (error) {
       // Two starts on one port at once: the one that lost the port says the other runs.
       if (options.port !== 0) await refuseRunning(options)
@@ -135,14 +142,15 @@ async function refuseRunning(options: LaunchOptions): Promise<void> {
 }
 
 /**
- * The log, opened for the run's stdout and stderr without following a link or blocking on a
- * FIFO; ours (in the records folder) is started afresh, one given with --log-file is appended to.
+ * The log, opened for the run's stdout and stderr without blocking on a FIFO; ours (in the
+ * records folder) is a new file of a name of the run's own (never a link, never another's file
+ * truncated), one given with --log-file is appended to.
  */
 function openLog(file: string, ours: boolean): number {
   const flags =
     fs.constants.O_WRONLY |
     fs.constants.O_CREAT |
-    (ours ? fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0) : fs.constants.O_APPEND) |
+    (ours ? fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0) : fs.constants.O_APPEND) |
     (fs.constants.O_NONBLOCK ?? 0)
   let fd: number
   try {
