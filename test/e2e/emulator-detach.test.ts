@@ -3,6 +3,7 @@
 // lie (a process id now used by another program, an impostor on the port, a symbolic link, a file
 // others can write, a FIFO). payfac must never signal a process it cannot prove is the run.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
@@ -238,6 +239,34 @@ describe('a record is hostile input', () => {
       expect(existsSync(file)).toBe(false)
       expect(alive(other.pid as number)).toBe(true)
     }
+  })
+
+  it('a run that proves itself over HTTP but will not stop: a process of that id here is signalled only if it is the run', async () => {
+    // What a run in another pid namespace (a container sharing the network and the config folder)
+    // looks like: the process on the port holds the secret and names its own pid, which here is
+    // another program's.
+    const config = configDir()
+    const other = bystander()
+    const secret = 'SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS'
+    const prover = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x')
+      res.setHeader('Content-Type', 'application/json')
+      if (url.pathname !== '/__emulator/instance') {
+        res.statusCode = 503
+        return res.end('{}')
+      }
+      const proof = createHmac('sha256', secret)
+        .update(`payfac-emulator-instance:${url.searchParams.get('challenge')}`)
+        .digest('base64url')
+      res.end(JSON.stringify({ instance: 'AAAAAAAAAAAAAAAAAAAAAA', pid: other.pid, proof }))
+    })
+    await new Promise<void>((resolve) => prover.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => prover.close())
+    const { port } = prover.address() as AddressInfo
+    writeRecord(config, port, { pid: other.pid, secret })
+    const stopped = await payfac(config, 'emulator', 'stop', '--port', String(port), '--timeout', '1s')
+    expect(stopped.stderr).not.toMatch(/SIGTERM|SIGKILL/)
+    expect(alive(other.pid as number), stopped.stderr).toBe(true)
   })
 
   it('a symbolic link, a file others can write, a FIFO, a malformed record: exit 3, nothing done, the file left as it is', async () => {
