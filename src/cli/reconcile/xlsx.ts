@@ -10,13 +10,21 @@
 //   cell is a formula only when made as one, and nothing the service sends is. Characters an
 //   XML file cannot hold (C0 controls other than tab and line breaks) become U+FFFD.
 //
-// The workbook is built in memory (a month's records; a sheet holds at most 1,048,575 rows) and
-// saved atomically, as every --out file.
-import { Readable } from 'node:stream'
+// A month can hold a million records. The workbook is not built in memory (exceljs' model takes
+// about 15 KB a row: a heap of gigabytes, and the process dies before the file is written): the
+// records of the Matched and Differences sheets wait in private temporary files as they come,
+// the few of the Summary sheet in memory, and the workbook is streamed sheet by sheet (exceljs'
+// streaming writer) into the atomic --out writer, so memory stays the same whatever the month.
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { PassThrough } from 'node:stream'
 
 import { csvText } from '../../output/cells.js'
 import { columnReader } from '../../output/view.js'
 import { saveStream } from '../files/out-file.js'
+import { addCleanup } from '../start/signals.js'
 import { DECIMAL_COLUMNS, MINOR_COLUMNS, RECORD_COLUMNS, type ReconcileRecord } from './records.js'
 
 /** The sheets, in order, and which records each holds. */
@@ -54,40 +62,132 @@ export function recordCells(record: ReconcileRecord): { cells: Cell[]; formats: 
   return { cells, formats }
 }
 
+/** Records kept in a private temporary file, one JSON line each, written in blocks. */
+class Spool {
+  private fd: number | undefined
+  private block: string[] = []
+  private size = 0
+  count = 0
+
+  constructor(readonly file: string) {}
+
+  add(record: ReconcileRecord): void {
+    const line = `${JSON.stringify(record)}\n`
+    this.block.push(line)
+    this.size += line.length
+    this.count += 1
+    if (this.size >= 64 * 1024) this.flush()
+  }
+
+  flush(): void {
+    if (this.block.length === 0) return
+    this.fd ??= openSync(this.file, 'wx', 0o600)
+    writeSync(this.fd, this.block.join(''))
+    this.block = []
+    this.size = 0
+  }
+
+  async *records(): AsyncGenerator<ReconcileRecord> {
+    this.flush()
+    if (this.fd !== undefined) closeSync(this.fd)
+    this.fd = undefined
+    if (this.count === 0) return
+    for await (const line of createInterface({ input: createReadStream(this.file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (line) yield JSON.parse(line) as ReconcileRecord
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd)
+    this.fd = undefined
+  }
+}
+
 export class ReconcileBook {
-  private readonly rows: ReconcileRecord[][] = SHEETS.map(() => [])
+  private readonly summary: ReconcileRecord[] = []
+  private folder: string | undefined
+  private spools: Spool[] | undefined
+  private forget: (() => void) | undefined
 
   add(record: ReconcileRecord): void {
     const at = SHEETS.findIndex((sheet) => sheet.holds(record))
-    const rows = this.rows[at]
-    if (!rows) return
-    if (rows.length + 1 >= MAX_SHEET_ROWS) {
+    if (at < 0) return
+    const rows = at === 0 ? this.summary.length : (this.spoolsMade()[at - 1] as Spool).count
+    if (rows + 1 >= MAX_SHEET_ROWS) {
       throw new Error(`--xlsx: the ${SHEETS[at]?.name} sheet would pass ${MAX_SHEET_ROWS - 1} rows, the most a workbook sheet holds; use --csv`)
     }
-    rows.push(record)
+    if (at === 0) this.summary.push(record)
+    else this.spoolsMade()[at - 1]?.add(record)
   }
 
-  /** Writes the workbook to `path` atomically; the bytes written. */
-  async save(path: string): Promise<number> {
-    const ExcelJS = ((await import('exceljs')) as unknown as { default: typeof import('exceljs') }).default
-    const workbook = new ExcelJS.Workbook()
-    workbook.creator = 'payfac'
-    for (const [at, sheet] of SHEETS.entries()) {
-      const worksheet = workbook.addWorksheet(sheet.name, { views: [{ state: 'frozen', ySplit: 1 }] })
-      const header = worksheet.addRow(RECORD_COLUMNS.map((c) => c.key))
-      header.font = { bold: true }
-      for (const record of this.rows[at] ?? []) {
-        const { cells, formats } = recordCells(record)
-        const row = worksheet.addRow(cells)
-        formats.forEach((format, i) => {
-          if (format) row.getCell(i + 1).numFmt = format
-        })
-      }
-      worksheet.columns.forEach((column, i) => {
-        column.width = Math.max(10, Math.min(60, (RECORD_COLUMNS[i]?.key.length ?? 10) + 4))
-      })
+  private spoolsMade(): Spool[] {
+    if (!this.spools) {
+      const folder = mkdtempSync(join(tmpdir(), 'payfac-xlsx-'))
+      this.folder = folder
+      this.forget = addCleanup(() => rmSync(folder, { recursive: true, force: true }))
+      this.spools = SHEETS.slice(1).map((sheet) => new Spool(join(folder, `${sheet.name}.jsonl`)))
     }
-    const buffer = Buffer.from(await workbook.xlsx.writeBuffer())
-    return saveStream(Readable.from([buffer]), path)
+    return this.spools
+  }
+
+  private async *rowsOf(at: number): AsyncGenerator<ReconcileRecord> {
+    if (at === 0) yield* this.summary
+    else if (this.spools) yield* (this.spools[at - 1] as Spool).records()
+  }
+
+  /** Writes the workbook to `path` atomically; the bytes written. Its temporary files are removed. */
+  async save(path: string): Promise<number> {
+    try {
+      const ExcelJS = ((await import('exceljs')) as unknown as { default: typeof import('exceljs') }).default
+      const out = new PassThrough()
+      const saving = saveStream(out, path)
+      // A failed write (a full disk) ends the workbook: its writer would wait for ever on a closed stream.
+      const failed = saving.then(
+        () => new Promise<never>(() => undefined),
+        (error: unknown) => Promise.reject(error),
+      )
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false })
+      workbook.creator = 'payfac'
+      const write = async () => {
+        for (const [at, sheet] of SHEETS.entries()) {
+          const worksheet = workbook.addWorksheet(sheet.name, { views: [{ state: 'frozen', ySplit: 1 }] })
+          worksheet.columns = RECORD_COLUMNS.map((c) => ({ width: Math.max(10, Math.min(60, c.key.length + 4)) }))
+          const header = worksheet.addRow(RECORD_COLUMNS.map((c) => c.key))
+          header.font = { bold: true }
+          header.commit()
+          let written = 0
+          for await (const record of this.rowsOf(at)) {
+            const { cells, formats } = recordCells(record)
+            const row = worksheet.addRow(cells)
+            formats.forEach((format, i) => {
+              if (format) row.getCell(i + 1).numFmt = format
+            })
+            row.commit()
+            // Lets the zip take what was written before more is made.
+            if (++written % 200 === 0) await new Promise((resolve) => setImmediate(resolve))
+          }
+          worksheet.commit()
+        }
+        await workbook.commit()
+      }
+      const written = write().catch((error: unknown) => {
+        // The half-made workbook is not saved: the writer removes its temporary file.
+        out.destroy(error instanceof Error ? error : new Error(String(error)))
+        throw error
+      })
+      await Promise.race([written, failed])
+      return await saving
+    } finally {
+      this.dispose()
+    }
+  }
+
+  /** Removes the temporary files (also when the run fails before the workbook is saved). */
+  dispose(): void {
+    for (const spool of this.spools ?? []) spool.close()
+    if (this.folder) rmSync(this.folder, { recursive: true, force: true })
+    this.forget?.()
+    this.spools = undefined
+    this.folder = undefined
   }
 }
