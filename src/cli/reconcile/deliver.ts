@@ -75,6 +75,11 @@ export async function deliverRecords(records: AsyncIterable<ReconcileRecord>, d:
     if (book && d.xlsx) {
       const bytes = await book.save(d.xlsx)
       process.stderr.write(`Saved ${bytes} bytes to ${d.xlsx}\n`)
+      if (book.cut > 0) {
+        process.stderr.write(
+          `${book.cut} text cell${book.cut === 1 ? ' was' : 's were'} longer than a workbook cell holds (32,767 characters) and end with … in ${d.xlsx}; the CSV has them whole.\n`,
+        )
+      }
     }
   } finally {
     book?.dispose()

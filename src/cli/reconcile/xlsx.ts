@@ -8,7 +8,9 @@
 // - `matched` is a boolean;
 // - text is the CSV's text (formula cells with their leading `'`), written as text: a workbook
 //   cell is a formula only when made as one, and nothing the service sends is. Characters an
-//   XML file cannot hold (C0 controls other than tab and line breaks) become U+FFFD.
+//   XML file cannot hold (C0 controls other than tab and line breaks) become U+FFFD, and a text
+//   longer than a cell holds (32,767 characters; Excel calls a longer one unreadable content and
+//   repairs the file) is cut there with a `…`, which stderr says (the CSV has it whole).
 //
 // A month can hold a million records. The workbook is not built in memory (exceljs' model takes
 // about 15 KB a row: a heap of gigabytes, and the process dies before the file is written): the
@@ -37,15 +39,29 @@ export const SHEETS = [
 /** The most rows a sheet holds, its header included (Excel's limit). */
 export const MAX_SHEET_ROWS = 1_048_576
 
+/** The most characters a cell holds (Excel's limit). */
+export const MAX_CELL_TEXT = 32_767
+
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
 
 type Cell = string | number | boolean | null
 
 const readers = RECORD_COLUMNS.map((column) => ({ key: column.key, read: columnReader(column) }))
 
-/** A record's cells, in RECORD_COLUMNS' order, and the number format of each decimal amount. */
-export function recordCells(record: ReconcileRecord): { cells: Cell[]; formats: Array<string | undefined> } {
+/** A text cell as a workbook holds it (see the top of this file); `cut` when it had to be shortened. */
+function textCell(value: unknown): { text: string; cut: boolean } {
+  const text = csvText(value).replace(NOT_XML, '\ufffd')
+  if (text.length <= MAX_CELL_TEXT) return { text, cut: false }
+  // Not between the two halves of a surrogate pair.
+  let end = MAX_CELL_TEXT - 1
+  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1
+  return { text: `${text.slice(0, end)}…`, cut: true }
+}
+
+/** A record's cells, in RECORD_COLUMNS' order, the number format of each decimal amount, and how many texts were cut. */
+export function recordCells(record: ReconcileRecord): { cells: Cell[]; formats: Array<string | undefined>; cut: number } {
   const formats: Array<string | undefined> = []
+  let cut = 0
   const cells = readers.map(({ key, read }, i) => {
     const value = read(record)
     if (value === null || value === undefined) return null
@@ -57,9 +73,11 @@ export function recordCells(record: ReconcileRecord): { cells: Cell[]; formats: 
       return Number(text)
     }
     if (key === 'matched') return typeof value === 'boolean' ? value : null
-    return csvText(value).replace(NOT_XML, '\ufffd')
+    const cell = textCell(value)
+    if (cell.cut) cut += 1
+    return cell.text
   })
-  return { cells, formats }
+  return { cells, formats, cut }
 }
 
 /** Records kept in a private temporary file, one JSON line each, written in blocks. */
@@ -108,6 +126,8 @@ export class ReconcileBook {
   private folder: string | undefined
   private spools: Spool[] | undefined
   private forget: (() => void) | undefined
+  /** Texts cut to a cell's size, said once the workbook is saved. */
+  cut = 0
 
   add(record: ReconcileRecord): void {
     const at = SHEETS.findIndex((sheet) => sheet.holds(record))
@@ -157,7 +177,8 @@ export class ReconcileBook {
           header.commit()
           let written = 0
           for await (const record of this.rowsOf(at)) {
-            const { cells, formats } = recordCells(record)
+            const { cells, formats, cut } = recordCells(record)
+            this.cut += cut
             const row = worksheet.addRow(cells)
             formats.forEach((format, i) => {
               if (format) row.getCell(i + 1).numFmt = format
