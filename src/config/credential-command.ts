@@ -8,21 +8,29 @@
 //   \$ and \` stand for the character; outside quotes a backslash keeps the next character.
 //   $VAR, ~, globs, pipes, ; and redirections mean nothing special (`sh -c '…'` when they should).
 //   The first word is the program, found on the PATH.
-// - It gets payfac's environment, no stdin unless payfac's stdin is a terminal (payfac's stdin may
+// - It gets payfac's environment (plus PAYFAC_CREDENTIAL_RUN, a random value that marks what it starts), no stdin unless payfac's stdin is a terminal (payfac's stdin may
 //   carry data: `--data -`, a piped file), and payfac's stderr, so its prompts and errors show.
 // - Its stdout, trimmed, is the credential: it must be one word of printable ASCII (no blanks inside).
 //   What it printed before it exited counts: a background program holding stdout is not waited for.
-// - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped (SIGTERM, then SIGKILL
-//   a second later: payfac waits for that second, so nothing it started for a credential outlives it).
+// - Without a terminal on stdin it runs in a process group of its own (its own session), with
+//   a terminal in payfac's (its prompts and Ctrl-C work): child-group.ts.
+// - It has PAYFAC_CREDENTIAL_TIMEOUT seconds (default 60) before it is stopped with everything it
+//   started (its process group, or its tree: SIGTERM, then SIGKILL a second later: payfac waits
+//   for that second), so no grandchild of it, which may hold the secret, outlives the time-out. The
+//   same when it prints too much, and SIGKILL at once if payfac itself ends while it runs.
 // - Errors name the command and its exit status or signal, never what it printed.
 import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import process from 'node:process'
+import { trackChild } from './child-group.js'
 import { ConfigError } from './errors.js'
 
 /** Seconds a credential command may take, unless PAYFAC_CREDENTIAL_TIMEOUT says otherwise. */
 export const CREDENTIAL_COMMAND_TIMEOUT_S = 60
 /** How long stdout is still read after the command has exited (a background program may hold it open). */
 const EXIT_DRAIN_MS = 200
+/** The variable that marks everything one run of a credential command starts (child-group.ts). */
+const RUN_MARKER = 'PAYFAC_CREDENTIAL_RUN'
 /** More than this on stdout is not a credential. */
 const MAX_OUTPUT = 64 * 1024
 
@@ -78,17 +86,24 @@ export async function runCredentialCommand(command: string, options: CredentialC
   const [program, ...args] = splitCommand(command)
   const named = `The credential command \`${command}\` (${options.origin})`
   const timeoutMs = options.timeoutMs ?? credentialCommandTimeoutMs()
+  // A terminal on stdin: the command may ask the person there, so it stays in payfac's process group.
+  const interactive = Boolean(process.stdin.isTTY)
+  const ownGroup = !interactive && process.platform !== 'win32'
   return new Promise<string>((resolve, reject) => {
+    // Whatever the command starts carries this in its environment (unless it clears it), so that it can be found and ended.
+    const marker = randomUUID()
     const child = spawn(program as string, args, {
       shell: false,
       windowsHide: true,
-      stdio: [process.stdin.isTTY ? 'inherit' : 'ignore', 'pipe', 'inherit'],
+      detached: ownGroup,
+      env: { ...process.env, [RUN_MARKER]: marker },
+      stdio: [interactive ? 'inherit' : 'ignore', 'pipe', 'inherit'],
     })
+    const tracked = trackChild(child, ownGroup, `${RUN_MARKER}=${marker}`)
     const chunks: Buffer[] = []
     let size = 0
     let settled = false
-    let exited = false
-    let killer: NodeJS.Timeout | undefined
+    let stopped = false
     let drained: NodeJS.Timeout | undefined
     const finish = (error: ConfigError | undefined, value?: string) => {
       if (settled) return
@@ -97,27 +112,32 @@ export async function runCredentialCommand(command: string, options: CredentialC
       clearTimeout(drained)
       // A program it started may keep the pipe open; payfac does not wait for it.
       child.stdout?.destroy()
+      if (!stopped) tracked.settle()
       if (error) reject(error)
       else resolve(value as string)
     }
-    // Stopped: SIGTERM, then SIGKILL a second later if it is still there (one that ignores SIGTERM
-    // must not outlive payfac, nor keep it waiting: the SIGKILL timer is the last thing it waits for).
-    const stop = () => {
-      if (exited) return
-      child.kill('SIGTERM')
-      killer ??= setTimeout(() => child.kill('SIGKILL'), 1000)
+    // Stopped with everything it started: SIGTERM, then SIGKILL a second later to whatever is left
+    // (one that ignores SIGTERM must not outlive payfac: payfac waits for that second, and the
+    // answer, an error, is given once it has passed).
+    const stop = (error: ConfigError) => {
+      if (stopped || settled) return
+      stopped = true
+      clearTimeout(timer)
+      clearTimeout(drained)
+      // Nothing more it prints is read (a flood would otherwise be read, and dropped, for that second).
+      child.stdout?.destroy()
+      void tracked.end(1000).then(() => finish(error))
     }
     // A program it started in the background (an agent) may keep stdout open after the command
     // itself has exited: what was printed before the exit is the answer, read a moment later,
     // rather than waiting for the time limit.
     child.on('exit', (code, signal) => {
-      exited = true
-      clearTimeout(killer)
+      if (stopped) return
+      clearTimeout(timer)
       drained = setTimeout(() => done(code, signal), EXIT_DRAIN_MS)
     })
     const timer = setTimeout(() => {
-      stop()
-      finish(
+      stop(
         new ConfigError(`${named} did not finish within ${timeoutMs / 1000} s and was stopped.`, {
           reason: 'missing',
           hint: 'Check that it runs on its own (unlocked vault, signed in), or give it more time with PAYFAC_CREDENTIAL_TIMEOUT=SECONDS.',
@@ -125,10 +145,11 @@ export async function runCredentialCommand(command: string, options: CredentialC
       )
     }, timeoutMs)
     child.stdout?.on('data', (chunk: Buffer) => {
+      if (stopped) return
       size += chunk.length
       if (size > MAX_OUTPUT) {
-        stop()
-        finish(new ConfigError(`${named} printed more than ${MAX_OUTPUT / 1024} KiB: that is not a credential.`, { reason: 'invalid' }))
+        chunks.length = 0
+        stop(new ConfigError(`${named} printed more than ${MAX_OUTPUT / 1024} KiB: that is not a credential.`, { reason: 'invalid' }))
       } else chunks.push(chunk)
     })
     child.on('error', (error: NodeJS.ErrnoException) => {
@@ -141,7 +162,9 @@ export async function runCredentialCommand(command: string, options: CredentialC
         }),
       )
     })
-    child.on('close', (code, signal) => done(code, signal))
+    child.on('close', (code, signal) => {
+      if (!stopped) done(code, signal)
+    })
     const done = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(drained)
       if (code !== 0) {

@@ -5,7 +5,8 @@
 //   secrets.ts), readable by the owner only. A store whose file or folder others can read or
 //   write, or that belongs to another user, is refused (exit 3) with the command that fixes it; a
 //   folder that exists before the file does is narrowed to 0700 when the file is first written.
-// - A read (every API call resolves its settings here) is one readFileSync and the store's check
+// - A read (every API call resolves its settings here) is one non-blocking open, an fstat (a FIFO
+//   or device there is refused, never waited on), one read and the store's check
 //   (a fast-check plan, zod only for a store that fails it): no lock, no conf. The file is conf's
 //   plain JSON, so reading it directly needs nothing of conf.
 // - A change (add, use, remove) goes through store-write.ts, loaded only then: under the lock
@@ -65,6 +66,25 @@ function fileError(error: unknown, file: string, doing: 'read' | 'write'): Confi
     hint: 'Check the permissions of the file and its directory, or set PAYFAC_CONFIG_DIR to another directory.',
     cause: error,
   })
+}
+
+/**
+ * The text of profiles.json, which must be a regular file (a link to one is fine). Opened with
+ * O_NONBLOCK and judged by fstat, so that a FIFO or a device there is refused at once: a plain
+ * readFileSync of a FIFO blocked every command for ever, Ctrl-C and SIGTERM included (the open
+ * held the one thread that runs signal handlers).
+ */
+function readStoreFile(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0))
+  try {
+    if (!fs.fstatSync(fd).isFile())
+      throw new ConfigError(`The profile store ${file} is not a regular file (a FIFO, a device or a folder).`, {
+        hint: 'Move it away; payfac writes a new one.',
+      })
+    return fs.readFileSync(fd, 'utf8')
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 /** Stored profiles plus the name of the active one. See the top of this file for the guarantees. */
@@ -165,7 +185,7 @@ export class ProfileStore {
   #read(): StoreData {
     let text: string
     try {
-      text = fs.readFileSync(this.#file, 'utf8')
+      text = readStoreFile(this.#file)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: {} }
       throw fileError(error, this.#file, 'read')

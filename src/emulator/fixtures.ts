@@ -18,7 +18,6 @@
 //   "serviceTokens":  [{ "serviceTokenId"?, "merchantId"? | "marketplaceId"?, "token", "description"?, "expiresAt"? }]
 // }
 // A merchantId left out means the seeded merchant.
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { isKnownCurrency } from '../client/money.js'
 import { EmailAddress, Metadata, Money, Timestamp, describeIssues } from '../client/schemas/common.js'
@@ -28,6 +27,7 @@ import { addSeconds, timestamp } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Collection } from './collection.js'
 import type { IdGenerator } from './ids.js'
+import { MAX_FIXTURES_BYTES, readRegularFileSync } from './read-file.js'
 import { isId } from './ids.js'
 import { appendLedger } from './ledger.js'
 import { AGREEMENT_STATUSES, maskIdentifier, normaliseAlias, parseBban } from './resources/payto.js'
@@ -155,7 +155,7 @@ export type Fixtures = z.output<typeof FixturesSchema>
 export function loadFixtures(path: string): Fixtures {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readRegularFileSync(path, MAX_FIXTURES_BYTES)
   } catch (error) {
     throw new FixtureError(`Cannot read the fixture file ${path}: ${(error as Error).message}`)
   }

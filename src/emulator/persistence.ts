@@ -5,10 +5,11 @@
 // then renamed over the old file, so a crash leaves either the old or the new state, never half.
 // A file that is not JSON, not this format, or of a newer version is refused with a message
 // that says so; the emulator then does not start, and so never overwrites it.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
+import { MAX_STATE_BYTES, readRegularFileSync } from './read-file.js'
 import { emptyStore, type Store } from './store.js'
 
 export const STATE_FORMAT = 'payfac-emulator-state'
@@ -27,7 +28,7 @@ export interface LoadedState {
 export function loadState(path: string): LoadedState | undefined {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readRegularFileSync(path, MAX_STATE_BYTES)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new StateFileError(`Cannot read the state file ${path}: ${(error as Error).message}`)

@@ -244,6 +244,32 @@ describe('deliveries', () => {
     }
   })
 
+  it('refuses a correctly signed body that is not a JSON object (text, an array, 5,000 levels deep): 400, not forwarded, even under --events', async () => {
+    const target = await startTarget()
+    const running = await start({ forwardTo: target.url, events: ['OrderCreated'] })
+    try {
+      const id = /Subscription (webhook_\S+) created/.exec(running.err.join(''))?.[1] as string
+      const secret = emulator.app.store.webhookSubscriptions.get(id)?.secret as string
+      const bodies = ['hello \u001b[2J not JSON', '[{"webhookEventType":"OrderCreated"}]', `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`]
+      for (const [i, body] of bodies.entries()) {
+        const answer = await post(running.port, body, { 'webhook-signature': webhookSignatureHeader(secret, body), 'webhook-delivery-id': `dlv_notJson${i}` })
+        expect(answer.status).toBe(400)
+        expect(await answer.json()).toEqual({ error: 'a webhook delivery is a JSON object; this body is not one', deliveryId: `dlv_notJson${i}` })
+      }
+      expect(target.bodies).toEqual([])
+      const lines = running.out.map((l) => JSON.parse(l))
+      expect(lines.map((e) => [e.type, e.signatureValid, e.refused, e.forwardStatus])).toEqual(
+        bodies.map(() => ['(not JSON)', true, 'not a JSON object', null]),
+      )
+      expect(running.err.join('')).toContain('Delivery dlv_notJson0 is not a JSON object: answered 400, not forwarded.')
+      // Badly signed, the same body is answered 401 as any other.
+      expect((await post(running.port, 'hello', { 'webhook-signature': 't=1,v1=00' })).status).toBe(401)
+    } finally {
+      await running.stop()
+      await target.close()
+    }
+  })
+
   it('answers a declared Content-Length over the cap with 413 without reading the body, and closes', async () => {
     const running = await start({ skipVerify: true })
     try {

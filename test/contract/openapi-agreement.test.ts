@@ -216,7 +216,10 @@ describe('what Redocly’s recommended rules found (its lint is run by hand: doc
   it('no oneOf or anyOf of fewer than two schemas, and a licence with an SPDX identifier', () => {
     const lonely: string[] = []
     const walk = (value: unknown, at: string) => {
-      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}[${i}]`))
+      if (Array.isArray(value))
+        value.forEach((v, i) => {
+          walk(v, `${at}[${i}]`)
+        })
       else if (value && typeof value === 'object') {
         for (const [key, v] of Object.entries(value)) {
           if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(v) && v.length < 2) lonely.push(`${at}.${key}`)

@@ -1,10 +1,11 @@
 // Pure parts of month-end: ranges (calendar days, --last, splits, halves), the JSON report cut into
 // entries whatever the chunking, CSV records, the ledger, the reconciler and the ordered fan-out.
+import { parse as csvRecords } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
 
 import { fanOut, tagged } from '../../src/cli/fan-out/engine.js'
 import { Reconciler } from '../../src/cli/reconcile/engine.js'
-import { LedgerBook, csvRecords, parseLedger, parseLedgerColumns } from '../../src/cli/reconcile/ledger.js'
+import { LedgerBook, parseLedger, parseLedgerColumns } from '../../src/cli/reconcile/ledger.js'
 import { halve, resolveRange, splitRange, startOfLast } from '../../src/cli/range/range.js'
 import { jsonEntries, outside } from '../../src/cli/range/report-stream.js'
 import { checkedCsvPart } from '../../src/cli/range/report-csv.js'
@@ -90,14 +91,14 @@ describe('the JSON report cut into entries', () => {
 describe('the ledger and the reconciler', () => {
   const columns = parseLedgerColumns('reference=Ref,amount=Amt,currency=Ccy')
 
-  it('reads decimals and minor units, and names a bad line', () => {
-    expect(parseLedger('Ref,Amt,Ccy\nA,12.50,aud\nB,-1.05,AUD\n', columns, 'decimal')).toEqual([
+  it('reads decimals and minor units, and names a bad line', async () => {
+    expect(await parseLedger('Ref,Amt,Ccy\nA,12.50,aud\nB,-1.05,AUD\n', columns, 'decimal')).toEqual([
       { line: 2, reference: 'A', amount: 1250, currency: 'AUD', date: null },
       { line: 3, reference: 'B', amount: -105, currency: 'AUD', date: null },
     ])
-    expect(parseLedger('Ref,Amt,Ccy\nA,1250,AUD\n', columns, 'minor')[0]!.amount).toBe(1250)
-    expect(() => parseLedger('Ref,Amt,Ccy\nA,12.5.0,AUD\n', columns, 'decimal', 'b.csv')).toThrow(/line 2 of b.csv/)
-    expect(() => parseLedger('Ref,Amount,Ccy\n', columns, 'decimal')).toThrow(/no column "Amt"/)
+    expect((await parseLedger('Ref,Amt,Ccy\nA,1250,AUD\n', columns, 'minor'))[0]!.amount).toBe(1250)
+    await expect(parseLedger('Ref,Amt,Ccy\nA,12.5.0,AUD\n', columns, 'decimal', 'b.csv')).rejects.toThrow(/line 2 of b.csv/)
+    await expect(parseLedger('Ref,Amount,Ccy\n', columns, 'decimal')).rejects.toThrow(/no column "Amt"/)
   })
 
   const txn = (id: string, amount: number, fee: number, status = 'paid') => ({
@@ -119,8 +120,8 @@ describe('the ledger and the reconciler', () => {
     ...extra,
   })
 
-  it('matches payments, fees, refunds and payouts, and names every kind of difference', () => {
-    const ledger = new LedgerBook(parseLedger('Ref,Amt,Ccy\nref-t1,10.00,AUD\nref-t2,9.99,AUD\nstray,1.00,AUD\n', columns, 'decimal'))
+  it('matches payments, fees, refunds and payouts, and names every kind of difference', async () => {
+    const ledger = new LedgerBook(await parseLedger('Ref,Amt,Ccy\nref-t1,10.00,AUD\nref-t2,9.99,AUD\nstray,1.00,AUD\n', columns, 'decimal'))
     const r = new Reconciler('AUD', ledger)
     for (const e of [
       entry('Payment', 't1', 1000),

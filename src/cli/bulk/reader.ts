@@ -1,19 +1,25 @@
 // The rows of a `--from-file` file, streamed: CSV with a header row (csv-parse), or JSON Lines when
 // the name ends in `.jsonl`. A file is read twice (every row checked first, then run), so stdin
-// (`-`) is first copied to a private temporary file. The file's SHA-256 is taken as it is read:
-// with the line number, it names each row in the journal (journal.ts).
+// (`-`) is first copied to a private temporary file (at most MAX_STDIN_BYTES, no line longer than
+// MAX_ROW_BYTES, so `< /dev/zero` stops at once). A named file must be a regular file, judged on
+// what was opened (O_NONBLOCK, so a FIFO swapped in never blocks the open). The file's SHA-256 is
+// taken as it is read: with the line number, it names each row in the journal (journal.ts).
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { closeSync, constants, createReadStream, createWriteStream, fstatSync, mkdtempSync, openSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { Transform, pipeline } from 'node:stream'
+import { pipeline as pipelineAsync } from 'node:stream/promises'
 
+import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
+import { addCleanup } from '../start/signals.js'
 
 /** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
 export const MAX_ROW_BYTES = 1024 * 1024
+/** The most `--from-file -` copies from stdin: 256 MiB (a larger file is given by its name). */
+export const MAX_STDIN_BYTES = 256 * 1024 * 1024
 
 /** A value as the file gives it: CSV text (an array when the column is repeated), or any JSON value. */
 export type Cell = unknown
@@ -35,26 +41,52 @@ export interface RowSource {
   dispose(): void
 }
 
+const FILE_HINT = 'Name a CSV or JSON Lines file, or - for stdin'
+
+/** A descriptor of the regular file `path`; anything else (a folder, a FIFO, a device) is exit 2. */
+function openRegular(path: string, name: string): number {
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  } catch (error) {
+    throw new UsageError(`--from-file: cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, FILE_HINT)
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd)
+    throw new UsageError(`--from-file: ${name} is not a file`, FILE_HINT)
+  }
+  return fd
+}
+
 /** The file named by `--from-file` (stdin copied aside first); exit 2 when it cannot be read. */
 export async function openSource(name: string): Promise<RowSource> {
   const format = name.toLowerCase().endsWith('.jsonl') ? 'jsonl' : 'csv'
   if (name !== '-') {
-    let isFile = false
-    try {
-      isFile = statSync(name).isFile()
-    } catch (error) {
-      throw new UsageError(
-        `--from-file: cannot read ${name} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
-        'Name a CSV or JSON Lines file, or - for stdin',
-      )
-    }
-    if (!isFile) throw new UsageError(`--from-file: ${name} is not a file`, 'Name a CSV or JSON Lines file, or - for stdin')
+    closeSync(openRegular(name, name))
     return { name, path: name, format, dispose: () => undefined }
   }
   const dir = mkdtempSync(join(tmpdir(), 'payfac-bulk-'))
   const path = join(dir, 'stdin')
-  await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }))
-  return { name: 'stdin', path, format, dispose: () => rmSync(dir, { recursive: true, force: true }) }
+  // Removed when the run is done, and by the signal handler if Ctrl-C or SIGTERM ends it first.
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  const forget = addCleanup(remove)
+  const dispose = () => {
+    forget()
+    remove()
+  }
+  let line = 1
+  try {
+    await pipelineAsync(
+      process.stdin,
+      checkedText('stdin', (count) => (line += count), { total: MAX_STDIN_BYTES }),
+      createWriteStream(path, { mode: 0o600 }),
+    )
+  } catch (error) {
+    dispose()
+    if (error instanceof UsageError) throw error
+    throw new UsageError(`--from-file -: cannot read stdin (${(error as NodeJS.ErrnoException).code ?? 'error'})`, FILE_HINT)
+  }
+  return { name: 'stdin', path, format, dispose }
 }
 
 /** A pass over the rows; `digest()` is the file's SHA-256 (hex) once the pass has ended. */
@@ -63,7 +95,7 @@ export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest:
   let digest: string | undefined
   // Opened once the parser is loaded, so that no byte flows before it listens.
   const open = () => {
-    const input = createReadStream(source.path)
+    const input = createReadStream(source.path, { fd: openRegular(source.path, source.name) })
     input.on('data', (chunk) => hash.update(chunk))
     input.on('end', () => (digest = hash.digest('hex')))
     return input
@@ -81,7 +113,11 @@ export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest:
 async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncGenerator<Row> {
   const { parse } = await import('csv-parse')
   const input = open()
-  const parser = input.pipe(
+  let line = 1
+  const parser = pipeline(
+    input,
+    // csv-parse bounds a record itself (max_record_size), quoted line breaks included.
+    checkedText(name, (count) => (line += count), { lines: false }),
     parse({
       bom: true,
       columns: (header: string[]) => header.map((h) => h.trim()),
@@ -90,6 +126,7 @@ async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncG
       skip_empty_lines: true,
       max_record_size: MAX_ROW_BYTES,
     }),
+    () => undefined,
   )
   let index = 0
   try {
@@ -97,9 +134,12 @@ async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncG
       yield { index: index++, line: info.lines, values: record }
     }
   } catch (error) {
+    if (error instanceof UsageError) throw error
     const e = error as { message?: string; lines?: number }
+    // csv-parse quotes the field it stopped in, which may be a megabyte of junk: cut.
+    const said = (e.message ?? String(error)).replace(/\s+/g, ' ')
     throw new UsageError(
-      `--from-file ${name}${e.lines ? ` line ${e.lines}` : ''}: not CSV payfac can read (${e.message ?? String(error)})`,
+      `--from-file ${name}${e.lines ? ` line ${e.lines}` : ''}: not CSV payfac can read (${said.length > 160 ? `${said.slice(0, 160)}…` : said})`,
       'Give a header row of flag names, then one row per run, with fields that hold commas or quotes in double quotes',
     )
   } finally {
@@ -111,8 +151,13 @@ async function* csvRows(open: () => NodeJS.ReadableStream, name: string): AsyncG
 async function* jsonlRows(input: NodeJS.ReadableStream, name: string): AsyncGenerator<Row> {
   let line = 0
   let index = 0
-  const bounded = input.pipe(boundedLines(name, () => line + 1))
-  const lines = createInterface({ input: bounded, crlfDelay: Infinity })
+  let seen = 1
+  const checked = pipeline(
+    input,
+    checkedText(name, (count) => (seen += count)),
+    () => undefined,
+  )
+  const lines = createInterface({ input: checked, crlfDelay: Infinity })
   try {
     yield* jsonObjects(
       lines,
@@ -126,15 +171,56 @@ async function* jsonlRows(input: NodeJS.ReadableStream, name: string): AsyncGene
   }
 }
 
-/** Passes bytes through, failing (exit 2) once a line grows past MAX_ROW_BYTES without ending. */
-function boundedLines(name: string, lineAt: () => number): Transform {
+/** A byte no row of flags holds: a C0 control other than tab, line feed and carriage return, or DEL (flag values refuse them). */
+const NOT_TEXT = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/
+
+/**
+ * Passes bytes through, failing (exit 2) at the first byte no row holds (so a file of junk fails
+ * on its first line, not after a read of all of it), once a line grows past MAX_ROW_BYTES without
+ * ending (unless `lines` is false), or once more than `total` bytes have passed. `newLines(n)` is
+ * told of line ends as they pass and gives the number of the line being read.
+ */
+function checkedText(
+  name: string,
+  newLines: (count: number) => number,
+  { lines = true, total = Number.POSITIVE_INFINITY }: { lines?: boolean; total?: number } = {},
+): Transform {
   let open = 0
+  let size = 0
+  const ends = (chunk: Buffer, end: number) => {
+    let count = 0
+    for (let at = chunk.indexOf(10); at >= 0 && at < end; at = chunk.indexOf(10, at + 1)) count++
+    return count
+  }
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length
+      const bad = NOT_TEXT.exec(chunk.toString('latin1'))
+      if (bad) {
+        const line = newLines(ends(chunk, bad.index))
+        const code = (chunk[bad.index] as number).toString(16).toUpperCase().padStart(4, '0')
+        done(
+          new UsageError(
+            `--from-file ${name} line ${line}: a control character (U+${code}) that no row holds: this is not a CSV or JSON Lines file of text`,
+            'Check what --from-file names',
+          ),
+        )
+        return
+      }
       const last = chunk.lastIndexOf(10)
       open = last === -1 ? open + chunk.length : chunk.length - last - 1
-      if (open > MAX_ROW_BYTES) {
-        done(new UsageError(`--from-file ${name} line ${lineAt()}: a line longer than 1 MiB`, 'Write one JSON object of flag values a line'))
+      const line = newLines(ends(chunk, chunk.length))
+      if (lines && open > MAX_ROW_BYTES) {
+        done(
+          new UsageError(
+            `--from-file ${name} line ${line}: a line longer than 1 MiB`,
+            'Give one row a line: check that --from-file names a CSV or JSON Lines file',
+          ),
+        )
+        return
+      }
+      if (size > total) {
+        done(new UsageError(`--from-file -: stdin holds more than ${total / (1024 * 1024)} MiB; payfac copies at most that much`, 'Give the file by its name'))
         return
       }
       done(null, chunk)
@@ -148,6 +234,8 @@ async function* jsonObjects(lines: AsyncIterable<string>, name: string, nextLine
     // A byte-order mark (a file saved by a Windows editor) is not part of the first object.
     if (line === 1 && text.startsWith('\ufeff')) text = text.slice(1)
     if (text.trim() === '') continue
+    if (jsonDepthOver(text))
+      throw new UsageError(`--from-file ${name} line ${line}: nests objects and arrays more than ${MAX_JSON_DEPTH} deep`, 'Write one flat JSON object a line')
     let value: unknown
     try {
       value = JSON.parse(text)

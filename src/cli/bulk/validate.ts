@@ -2,7 +2,8 @@
 // (row-flags.ts) and its request built by the command's own builder (rows.ts), streamed, so
 // memory stays flat however many rows. Any bad row is exit 2 naming its line and value (the
 // first one, and how many more); nothing is sent. Also counts the rows and adds up their money
-// per currency, exactly (BigInt minor units), for the production confirmation.
+// per currency, exactly (BigInt minor units), for the production confirmation. The check stops at
+// the tenth bad row: a file of junk fails at once, not after reading all of it.
 import { currencyExponent } from '../../client/money.js'
 import { UsageError } from '../errors/index.js'
 import { type Definitions, columnsOf, inRow, rowValues } from './row-flags.js'
@@ -18,6 +19,9 @@ export interface Checked {
   /** Rows whose currency only the service knows (a refund without --currency). */
   undecided: number
 }
+
+/** After this many bad rows the check stops reading: the file is refused either way. */
+export const MAX_BAD_ROWS = 10
 
 /** Checks every row; throws a UsageError for the first bad one. */
 export async function checkAll(source: RowSource, kind: RowKind<never>, defs: Definitions, ctx: RowContext): Promise<Checked> {
@@ -45,11 +49,16 @@ export async function checkAll(source: RowSource, kind: RowKind<never>, defs: De
       if (!(error instanceof UsageError)) throw error
       first ??= error
       badLines.push(row.line)
+      if (badLines.length >= MAX_BAD_ROWS) break
     }
   }
   if (first) {
     const more =
-      badLines.length > 1 ? `; ${badLines.length} bad rows in all (lines ${badLines.slice(0, 10).join(', ')}${badLines.length > 10 ? ', …' : ''})` : ''
+      badLines.length >= MAX_BAD_ROWS
+        ? `; at least ${MAX_BAD_ROWS} bad rows (lines ${badLines.join(', ')}; payfac stopped reading there)`
+        : badLines.length > 1
+          ? `; ${badLines.length} bad rows in all (lines ${badLines.join(', ')})`
+          : ''
     throw new UsageError(`${first.reason}${more}. Nothing was sent`, first.hint ?? 'Correct the row and run the command again')
   }
   if (count === 0) throw new UsageError(`--from-file ${source.name} has no rows`, 'Give a header row of flag names, then one row per run')

@@ -32,7 +32,7 @@ export function checkFanOutCredential(credentialKind: string): void {
 
 /** The ids of `--merchants`: `mcht_a,mcht_b`, or `@file` with ids separated by lines or commas. */
 export async function merchantIdsOf(value: string): Promise<string[]> {
-  const text = value.startsWith('@') ? await readDataText(value, '--merchants') : value
+  const text = value.startsWith('@') ? await readDataText(value, '--merchants', 'a list of merchants') : value
   const ids = text
     .split(/[\s,]+/)
     .map((id) => id.trim())

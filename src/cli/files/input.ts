@@ -1,36 +1,40 @@
-// Reading what the user hands us beyond flags: `--data` bodies from text, a file or stdin.
-import { readFile } from 'node:fs/promises'
-
+// Reading what the user hands us beyond flags: `--data` bodies from text, a file or stdin. A body
+// read from a file or stdin is bounded (MAX_DATA_BYTES, 1 MiB) and nests at most MAX_JSON_DEPTH
+// deep; reading it is a wait that Ctrl-C and SIGTERM end (bounded-input.ts).
+import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
+import { MAX_DATA_BYTES, describeLimit, readFileBounded, readStdinBounded } from './bounded-input.js'
 
-/** Reads all of stdin as text. */
-export async function readStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
-  return Buffer.concat(chunks).toString('utf8')
+/** The most a secret or credential read from stdin may be: 64 KiB. */
+export const MAX_SECRET_BYTES = 64 * 1024
+
+/** Reads stdin as text: a secret or credential (`--secret -`, `--credential-stdin`), at most 64 KiB (exit 2 beyond, naming `flag`). */
+export async function readStdin(stdin: NodeJS.ReadableStream, flag: string): Promise<string> {
+  return (await readStdinBounded({ flag, limit: MAX_SECRET_BYTES, what: 'a secret', hint: 'Pipe in the secret alone' }, stdin)).toString('utf8')
 }
 
-/** The text of a `--data` value: itself, the file after `@`, or stdin for `-`. */
-export async function readDataText(value: string, flag = '--data'): Promise<string> {
+/**
+ * The text of a `--data` value: itself, the file after `@`, or stdin for `-`; at most 1 MiB from a
+ * file or stdin. `what` names what it is for errors (`a request body`).
+ */
+export async function readDataText(value: string, flag = '--data', what = 'a request body'): Promise<string> {
   if (value === '-') {
     if (process.stdin.isTTY) throw new UsageError(`${flag} - reads stdin, but stdin is a terminal`, 'Pipe the JSON in, or use @file')
-    return readStdin()
+    const hint = `Check what is piped into ${flag} -`
+    return (await readStdinBounded({ flag: `${flag} -`, limit: MAX_DATA_BYTES, what, hint })).toString('utf8')
   }
   if (value.startsWith('@')) {
     const path = value.slice(1)
-    try {
-      return await readFile(path, 'utf8')
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      throw new UsageError(`${flag}: cannot read ${path} (${code ?? 'error'})`, 'Check the file path after @')
-    }
+    return (await readFileBounded(path, { flag, limit: MAX_DATA_BYTES, what, hint: 'Check the file path after @' })).toString('utf8')
   }
   return value
 }
 
-/** Parses a `--data` value as JSON, refusing anything that is not valid JSON. */
+/** Parses a `--data` value as JSON, refusing anything that is not valid JSON or nests too deep. */
 export async function readData(value: string, flag = '--data'): Promise<unknown> {
   const text = await readDataText(value, flag)
+  if (jsonDepthOver(text, MAX_JSON_DEPTH))
+    throw new UsageError(`${flag} nests objects and arrays more than ${MAX_JSON_DEPTH} deep`, 'No request body of the service nests that deep')
   try {
     return JSON.parse(text)
   } catch (error) {
@@ -46,3 +50,5 @@ export async function readDataObject(value: string, flag = '--data'): Promise<Re
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${flag} must be a JSON object`)
   return data as Record<string, unknown>
 }
+
+export { MAX_DATA_BYTES, describeLimit }

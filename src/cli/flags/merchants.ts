@@ -4,14 +4,15 @@
 // nothing sent), then read whole for the upload.
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import { open, readFile, stat } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
 import { basename } from 'node:path'
 
 import type { MerchantFileUpload } from '../../client/index.js'
 import { UsageError } from '../errors/index.js'
 import { metadataFlag } from './index.js'
 import { checkIdText } from '../validate/index.js'
-import { OWNER_ROLES, checkMerchantFile } from '../requests/merchants.js'
+import { MERCHANT_FILE_LIMIT_BYTES, OWNER_ROLES, checkMerchantFile } from '../requests/merchants.js'
 
 /** The bank account of `--bsb --account-number --account-name`. */
 export function bankAccountFlags() {
@@ -54,17 +55,27 @@ export function ownerFieldFlags() {
   }
 }
 
-async function inspect(path: string): Promise<{ size: number; head: Uint8Array }> {
-  let size: number
+/**
+ * The regular file at `path`, opened without blocking (a FIFO swapped in opens at once, and is
+ * refused), with its size; anything else is exit 2.
+ */
+async function openFile(path: string): Promise<{ handle: FileHandle; size: number }> {
+  let handle: FileHandle
   try {
-    const info = await stat(path)
-    if (!info.isFile()) throw new UsageError(`${path} is not a file`)
-    size = info.size
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
-    if (error instanceof UsageError) throw error
     throw new UsageError(`Cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'Check the path of the file')
   }
-  const handle = await open(path, 'r')
+  const info = await handle.stat()
+  if (!info.isFile()) {
+    await handle.close()
+    throw new UsageError(`${path} is not a file`)
+  }
+  return { handle, size: info.size }
+}
+
+async function inspect(path: string): Promise<{ size: number; head: Uint8Array }> {
+  const { handle, size } = await openFile(path)
   try {
     const head = new Uint8Array(8)
     const { bytesRead } = await handle.read(head, 0, 8, 0)
@@ -89,7 +100,20 @@ export function merchantFileArg(description = 'Path of the scan: a JPEG, PNG or 
 
 /** Reads a merchant file whole, checking it again (it may have changed since it was parsed). */
 export async function readMerchantFile(path: string, fields?: Record<string, string>): Promise<MerchantFileUpload> {
-  const content = new Uint8Array(await readFile(path))
+  const { handle } = await openFile(path)
+  let content: Uint8Array
+  try {
+    // At most one byte past the limit: a file grown past it since it was parsed is refused by the check below, not read whole.
+    const buffer = new Uint8Array(MERCHANT_FILE_LIMIT_BYTES + 1)
+    let filled = 0
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled)
+      if (bytesRead === 0 || (filled += bytesRead) === buffer.length) break
+    }
+    content = buffer.slice(0, filled)
+  } finally {
+    await handle.close()
+  }
   const contentType = checkMerchantFile(path, content.byteLength, content.subarray(0, 8))
   return { content, fileName: basename(path), contentType, fields }
 }

@@ -26,7 +26,7 @@ export async function webhookSecret(flag: string | undefined, sources: SecretSou
   if (flag === '-') {
     if (!sources.stdinFree) throw new UsageError('--secret - reads stdin, but stdin carries the body here', `Set ${WEBHOOK_SECRET_ENV} instead`)
     if (stdin.isTTY) throw new UsageError('--secret - reads stdin, but stdin is a terminal', `Pipe the secret in, or set ${WEBHOOK_SECRET_ENV}`)
-    const line = (await readStdin(stdin)).split(/\r?\n/)[0]?.trim() ?? ''
+    const line = (await readStdin(stdin, '--secret -')).split(/\r?\n/)[0]?.trim() ?? ''
     if (!line) throw new UsageError('--secret -: stdin held no secret')
     return line
   }

@@ -9,9 +9,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 
 import { UsageError } from '../errors/index.js'
+import { MAX_WEBHOOK_BODY_BYTES } from './webhooks-verify.js'
 
 /** Largest delivery body read; a bigger one is answered 413. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024
+export const MAX_BODY_BYTES = MAX_WEBHOOK_BODY_BYTES
 export const HEADERS_TIMEOUT_MS = 10_000
 export const REQUEST_TIMEOUT_MS = 30_000
 /** Longer than a forward may take (10 s), so a connection waiting for its answer is not idle. */

@@ -7,7 +7,8 @@
 // that exists and changes nothing. Each delivery is shown as one line (or one JSON object per
 // line), and, with `--forward-to`, sent on with its headers and raw body to a handler of your
 // own, whose status becomes the answer to the sender (so the sender's retries reach it). A
-// delivery whose signature is wrong is flagged, answered 401 and never forwarded.
+// delivery whose signature is wrong is flagged, answered 401 and never forwarded; a correctly
+// signed one that is not a JSON object (the contract's events are) is answered 400, not forwarded.
 //
 // It fails closed: without the subscription's secret it does not start (listen-secret.ts), except
 // with a loud --skip-verify, never against production. A delivery id acknowledged once is not
@@ -15,6 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { PayfacClient } from '../../client/client.js'
+import { jsonBytesDepthOver } from '../../client/json-depth.js'
 import type { WebhookSubscription } from '../../client/schemas/webhooks.js'
 import {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
@@ -77,6 +79,8 @@ export interface ReceivedEvent {
   payload: unknown
   /** The forward's status; null when not forwarded; `error: …` when it failed. */
   forwardStatus: number | string | null
+  /** Why a correctly signed delivery was refused (answered 400, not forwarded): `not a JSON object`. */
+  refused?: string | undefined
 }
 
 interface ListenState {
@@ -186,8 +190,10 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
     if (body === undefined) return
     const receivedAt = new Date().toISOString()
     const payload = parseJson(body)
-    const type = isRecord(payload) && typeof payload.webhookEventType === 'string' ? payload.webhookEventType : '(not an event)'
-    if (options.events?.length && !options.events.includes(type)) return answer(200, { ignored: true })
+    // A delivery is a JSON object (the contract's events are); anything else is refused once its signature is checked.
+    const notJson = !isRecord(payload)
+    const type = notJson ? '(not JSON)' : typeof payload.webhookEventType === 'string' ? payload.webhookEventType : '(not an event)'
+    if (options.events?.length && !notJson && !options.events.includes(type)) return answer(200, { ignored: true })
     state.received++
     const header = headerValue(req, WEBHOOK_SIGNATURE_HEADER)
     const check = state.secret === undefined ? undefined : verifyWebhookSignature(state.secret, header, body)
@@ -204,6 +210,12 @@ async function receive(req: IncomingMessage, res: ServerResponse, options: Liste
     const print = () => context.stdout.write(`${options.json ? JSON.stringify(event) : eventLine(event)}\n`)
     if (check && !check.ok) {
       answer(401, { error: `signature refused: ${event.signatureError}` })
+      return void print()
+    }
+    if (notJson) {
+      warn(`Delivery ${deliveryId ?? '(no Webhook-Delivery-Id)'} is not a JSON object: answered 400, not forwarded.`)
+      answer(400, { error: 'a webhook delivery is a JSON object; this body is not one', deliveryId })
+      event.refused = 'not a JSON object'
       return void print()
     }
     // Kept while the signature could still be accepted: its timestamp plus the tolerance.
@@ -251,13 +263,15 @@ export function eventLine(event: ReceivedEvent): string {
   const time = event.receivedAt.slice(11, 19)
   const ids = keyIds(event.payload)
   const signature = event.signatureValid === null ? 'signature unchecked' : event.signatureValid ? 'signature ok' : `signature BAD (${event.signatureError})`
-  const forward = event.duplicate
-    ? 'duplicate, not forwarded'
-    : event.forwardStatus === null
-      ? event.signatureValid === false
-        ? 'not forwarded'
-        : ''
-      : `forward ${event.forwardStatus}`
+  const forward = event.refused
+    ? `refused (${event.refused}), not forwarded`
+    : event.duplicate
+      ? 'duplicate, not forwarded'
+      : event.forwardStatus === null
+        ? event.signatureValid === false
+          ? 'not forwarded'
+          : ''
+        : `forward ${event.forwardStatus}`
   return sanitizeLine([time, event.type, ids.join(' ') || '-', signature, forward].filter(Boolean).join('  '))
 }
 
@@ -292,7 +306,9 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
 }
 
+/** The body's JSON; undefined when it is not JSON or nests deeper than payfac reads (MAX_JSON_DEPTH). */
 function parseJson(body: Buffer): unknown {
+  if (jsonBytesDepthOver([body])) return undefined
   try {
     return JSON.parse(body.toString('utf8'))
   } catch {

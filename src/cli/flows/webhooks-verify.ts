@@ -2,18 +2,23 @@
 // the algorithm of src/client/webhook-signature.ts (the one the emulator signs with).
 import { describeWebhookSignatureFailure, verifyWebhookSignature } from '../../client/webhook-signature.js'
 import { RefusedError, UsageError } from '../errors/index.js'
+import { readStdinBounded } from '../files/bounded-input.js'
 import { formatElapsed } from '../terminal/wait.js'
 
-/** All of stdin as bytes, untouched (a signature is over the exact bytes). Refuses a terminal. */
+/** The longest webhook body read, here and by `webhooks listen` (webhook-receiver.ts): 16 MiB. */
+export const MAX_WEBHOOK_BODY_BYTES = 16 * 1024 * 1024
+
+/** All of stdin as bytes, untouched (a signature is over the exact bytes), at most 16 MiB as `webhooks listen` reads. Refuses a terminal. */
 export async function readRawStdin(stdin: NodeJS.ReadStream = process.stdin): Promise<Buffer> {
   if (stdin.isTTY)
     throw new UsageError(
       'webhooks verify reads the raw body on stdin, but stdin is a terminal',
       'Pipe or redirect the body: payfac webhooks verify … < body.json',
     )
-  const chunks: Buffer[] = []
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer))
-  return Buffer.concat(chunks)
+  return readStdinBounded(
+    { flag: 'webhooks verify', limit: MAX_WEBHOOK_BODY_BYTES, what: 'a webhook body', hint: 'A delivery is never that long: check what is piped in' },
+    stdin,
+  )
 }
 
 export interface SignatureCheck {

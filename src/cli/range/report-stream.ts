@@ -2,6 +2,7 @@
 // by one as bytes arrive (the rest of the document, the summary, kept aside), and reports of
 // several parts merged into one with a summary added up over the parts. (The CSV report is read,
 // checked and rewritten by report-csv.ts.)
+import { MAX_JSON_DEPTH } from '../../client/json-depth.js'
 import type { DateRange } from './range.js'
 import { inPart } from './range.js'
 
@@ -77,6 +78,8 @@ export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest:
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (entriesDepth >= 0 && depth === entriesDepth && c === OPEN_OBJECT) elementStart = i
         depth += 1
+        // Deeper than payfac reads: its callers turn the SyntaxError into the service's fault (exit 7).
+        if (depth > MAX_JSON_DEPTH) throw new SyntaxError(`the report nests objects and arrays more than ${MAX_JSON_DEPTH} deep`)
         if (c === OPEN_ARRAY && !entriesDone && entriesDepth < 0 && (depth === 1 || (depth === 2 && lastKey === 'entries'))) {
           entriesDepth = depth
           if (restStart >= 0) rest.parts.push(chunk.subarray(restStart, i + 1))

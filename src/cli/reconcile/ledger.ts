@@ -1,11 +1,13 @@
 // The operator's own ledger (`--ledger file.csv`): a CSV whose columns are named by
 // `--ledger-columns reference=…,amount=…,currency=…[,date=…]`, amounts in decimals (12.50) or
 // minor units (1250) as `--ledger-amounts` says. Lines are matched by reference (a transaction,
-// order, reference-order or refund id) and then compared by amount. Pure but for reading the file.
-import { readFile } from 'node:fs/promises'
+// order, reference-order or refund id) and then compared by amount. The file is streamed through
+// csv-parse, each line bounded (MAX_LEDGER_RECORD_BYTES) and the lines counted (MAX_LEDGER_LINES).
+import { Readable, pipeline } from 'node:stream'
 
 import { parseCurrency, toMinorUnits } from '../../client/money.js'
 import { UsageError } from '../errors/index.js'
+import { noteWaiting, openInput } from '../files/bounded-input.js'
 
 export interface LedgerColumns {
   reference: string
@@ -43,52 +45,104 @@ export function parseLedgerColumns(input: string): LedgerColumns {
   return out as unknown as LedgerColumns
 }
 
-/** RFC 4180 records of a CSV text (quoted fields may hold commas, quotes and line breaks). */
-export function csvRecords(text: string): string[][] {
-  const records: string[][] = []
-  let field = ''
-  let record: string[] = []
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"' && field === '') quoted = true
-    else if (c === ',') {
-      record.push(field)
-      field = ''
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++
-      record.push(field)
-      records.push(record)
-      record = []
-      field = ''
-    } else field += c
+/** The longest line (a CSV record) of a ledger payfac reads: 64 KiB, far beyond any line of books. */
+export const MAX_LEDGER_RECORD_BYTES = 64 * 1024
+/** The most lines of a ledger payfac reads: 1,000,000 (a month of books; a longer ledger is cut by date first). */
+export const MAX_LEDGER_LINES = 1_000_000
+
+/**
+ * The ledger's CSV as csv-parse reads it (RFC 4180: quoted fields may hold commas, quotes and line
+ * breaks), leniently as spreadsheets write it: a byte-order mark dropped, rows of any length (a
+ * missing cell is empty), a quote inside an unquoted field kept as a character, empty lines skipped.
+ */
+const CSV_OPTIONS = {
+  bom: true,
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+  max_record_size: MAX_LEDGER_RECORD_BYTES,
+  info: true,
+} as const
+
+type ParsedRecord = { record: string[]; info: { lines: number } }
+
+/**
+ * The ledger's lines, streamed from `source` (its text, for tests, or a stream of its bytes): each
+ * record is checked as it comes, so a bad line, a line longer than 64 KiB or more than 1,000,000
+ * lines is a usage error naming it, at once. `keep` leaves lines out (outside the range).
+ */
+export async function parseLedger(
+  source: string | NodeJS.ReadableStream,
+  columns: LedgerColumns,
+  amounts: 'decimal' | 'minor',
+  file = 'the ledger',
+  keep: (line: LedgerLine) => boolean = () => true,
+): Promise<LedgerLine[]> {
+  const { parse } = await import('csv-parse')
+  const input = typeof source === 'string' ? Readable.from([source]) : source
+  const parser = pipeline(input, parse(CSV_OPTIONS), () => undefined) as unknown as AsyncIterable<ParsedRecord>
+  const lines: LedgerLine[] = []
+  let read: ((row: string[], line: number) => LedgerLine) | undefined
+  let count = 0
+  try {
+    for await (const { record, info } of parser) {
+      if (!read) {
+        read = ledgerLineReader(record, columns, amounts, file)
+        continue
+      }
+      if (++count > MAX_LEDGER_LINES)
+        throw new UsageError(
+          `--ledger: ${file} has more than ${MAX_LEDGER_LINES.toLocaleString('en')} lines; payfac reads at most that many`,
+          'Give the lines of the range alone (or a shorter range)',
+        )
+      const line = read(record, info.lines)
+      if (keep(line)) lines.push(line)
+    }
+  } catch (error) {
+    throw ledgerError(error, file)
+  } finally {
+    ;(input as unknown as { destroy?: () => void }).destroy?.()
   }
-  if (field !== '' || record.length > 0) {
-    record.push(field)
-    records.push(record)
-  }
-  return records.filter((r) => !(r.length === 1 && r[0] === ''))
+  if (!read) throw new UsageError(`--ledger: ${file} is empty`, 'Give a CSV with a header line')
+  return lines
 }
 
-/** The lines of a ledger text; a bad line is a usage error naming it. */
-export function parseLedger(text: string, columns: LedgerColumns, amounts: 'decimal' | 'minor', file = 'the ledger'): LedgerLine[] {
-  const [header, ...rows] = csvRecords(text.replace(/^\uFEFF/, ''))
-  if (!header) throw new UsageError(`--ledger: ${file} is empty`, 'Give a CSV with a header line')
+/** A failure of reading or parsing, said of the ledger (exit 2). */
+function ledgerError(error: unknown, file: string): Error {
+  if (error instanceof UsageError) return error
+  const e = error as { code?: string; lines?: number; message?: string }
+  const where = e.lines ? `line ${e.lines} of ${file}` : file
+  if (e.code === 'CSV_MAX_RECORD_SIZE')
+    return new UsageError(
+      `--ledger: ${where} is longer than ${MAX_LEDGER_RECORD_BYTES / 1024} KiB; payfac reads ledger lines of at most ${MAX_LEDGER_RECORD_BYTES / 1024} KiB`,
+      'Check that --ledger names a CSV file',
+    )
+  if (e.code?.startsWith('CSV_')) {
+    const said = (e.message ?? '').replace(/\s+/g, ' ')
+    return new UsageError(
+      `--ledger: ${where} is not CSV payfac can read (${said.length > 160 ? `${said.slice(0, 160)}…` : said})`,
+      'Check that --ledger names a CSV file',
+    )
+  }
+  return new UsageError(`--ledger: cannot read ${file} (${e.code ?? 'error'})`, 'Check the path of the ledger CSV')
+}
+
+/** Reads rows under `header`: a bad row is a usage error naming its line. */
+function ledgerLineReader(header: string[], columns: LedgerColumns, amounts: 'decimal' | 'minor', file: string): (row: string[], line: number) => LedgerLine {
   const index = (name: string | undefined) => {
     if (name === undefined) return -1
     const at = header.findIndex((h) => h.trim() === name)
-    if (at < 0) throw new UsageError(`--ledger: ${file} has no column "${name}" (columns: ${header.join(', ')})`, 'Name the columns with --ledger-columns')
+    if (at < 0) {
+      const shown = header.join(', ')
+      throw new UsageError(
+        `--ledger: ${file} has no column "${name}" (columns: ${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown})`,
+        'Name the columns with --ledger-columns',
+      )
+    }
     return at
   }
   const at = { reference: index(columns.reference), amount: index(columns.amount), currency: index(columns.currency), date: index(columns.date) }
-  return rows.map((row, i) => {
-    const line = i + 2
+  return (row, line) => {
     const cell = (n: number) => (row[n] ?? '').trim()
     const reference = cell(at.reference)
     if (reference === '') throw new UsageError(`--ledger: line ${line} of ${file} has no reference`)
@@ -113,7 +167,7 @@ export function parseLedger(text: string, columns: LedgerColumns, amounts: 'deci
       )
     }
     return { line, reference, amount, currency, date: at.date >= 0 ? cell(at.date) : null }
-  })
+  }
 }
 
 /** The ledger's lines by reference; each line is taken at most once. */
@@ -128,19 +182,24 @@ export class LedgerBook {
     }
   }
 
+  /**
+   * The ledger at `path`, streamed (a file, a FIFO or `<(…)`, each a wait Ctrl-C ends; a folder or
+   * a device that never ends is refused, see files/bounded-input.ts); with `within`, lines dated
+   * outside the range are left out.
+   */
   static async read(path: string, columns: LedgerColumns, amounts: 'decimal' | 'minor', within?: { from: Date; to: Date }): Promise<LedgerBook> {
-    let text: string
-    try {
-      text = await readFile(path, 'utf8')
-    } catch (error) {
-      throw new UsageError(`--ledger: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'Check the path of the ledger CSV')
-    }
-    const lines = parseLedger(text, columns, amounts, path).filter((l) => {
+    const input = await openInput(path, '--ledger', 'Check the path of the ledger CSV')
+    const stop = noteWaiting(input, '--ledger', path)
+    const inRange = (l: LedgerLine) => {
       if (!within || !l.date) return true
       const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(l.date) ? `${l.date}T00:00:00Z` : l.date)
       return Number.isNaN(t) || (t >= within.from.getTime() && t < within.to.getTime())
-    })
-    return new LedgerBook(lines)
+    }
+    try {
+      return new LedgerBook(await parseLedger(input.stream, columns, amounts, path, inRange))
+    } finally {
+      stop()
+    }
   }
 
   /** The first unused line in `currency` whose reference is one of `references`. */

@@ -10,7 +10,7 @@ import { canPrompt } from './prompts.js'
 export async function readCredential(fromStdin: boolean, noInput?: boolean): Promise<string> {
   let credential: string
   if (fromStdin) {
-    credential = (await readStdin()).trim()
+    credential = (await readStdin(process.stdin, '--credential-stdin')).trim()
   } else if (canPrompt(noInput)) {
     const { password } = await import('@inquirer/prompts')
     credential = (await password({ message: 'Credential (input hidden):', mask: false }, { output: process.stderr })).trim()
