@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 
 import { BIN, spawnCli } from '../helpers/spawn-cli.js'
@@ -144,18 +144,25 @@ describe('emulator start --detach, status, wait, stop', () => {
   })
 })
 
-/** The process whose command line holds every one of `words` (one of this user's). */
-function processWith(...words: string[]): number | undefined {
+/** The background run held by `fifo` (see holding()): the process with --instance and that FIFO in its environment. */
+function heldRun(fifo: string): number | undefined {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
       const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
-      if (words.every((w) => args.includes(w))) return Number(name)
+      const environ = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0')
+      if (args.includes('--instance') && environ.includes(`PAYFAC_TEST_HOLD_RUN=${fifo}`)) return Number(name)
     } catch {
-      // Gone meanwhile.
+      // Gone meanwhile, or not ours.
     }
   }
   return undefined
+}
+
+/** The environment that holds a background run at its start until `fifo` is written (test/fixtures/preload/hold-run.cjs). */
+function holding(fifo: string): Record<string, string> {
+  const preload = resolve(__dirname, '../fixtures/preload/hold-run.cjs')
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(preload)}`.trim(), PAYFAC_TEST_HOLD_RUN: fifo }
 }
 
 /** Checks `done` again and again (each look is an event: a process gone, a file made) until it holds. */
@@ -170,26 +177,26 @@ describe('a start --detach ended before it returns', () => {
     ['SIGKILL', null],
   ] as const)('by %s: its run does not go on unseen, and no record is left', async (signal, code) => {
     const config = configDir()
-    // The run reads --fixtures before it starts: a FIFO holds it there until the test writes.
-    const fifo = join(config, 'fixtures.fifo')
+    // The run is held at its start (a preload reading a FIFO) until the test writes.
+    const fifo = join(config, 'hold.fifo')
     execFileSync('mkfifo', [fifo])
-    const starter = spawn(process.execPath, [BIN, 'emulator', 'start', '--detach', '--port', '0', '--fixtures', fifo], {
-      env: { ...process.env, PAYFAC_CONFIG_DIR: config, CI: 'true' },
+    const starter = spawn(process.execPath, [BIN, 'emulator', 'start', '--detach', '--port', '0'], {
+      env: { ...process.env, ...holding(fifo), PAYFAC_CONFIG_DIR: config, CI: 'true' },
       stdio: 'ignore',
     })
     const ended = new Promise<number | null>((resolve) => starter.on('close', (exit) => resolve(exit)))
     const writer = await open(fifo, 'w')
-    const run = processWith('--fixtures', fifo, '--instance') as number
+    const run = heldRun(fifo) as number
     expect(run).toBeGreaterThan(0)
     cleanups.push(() => alive(run) && process.kill(run, 'SIGKILL'))
     starter.kill(signal)
     expect(await ended).toBe(code)
     await writer.writeFile('{}').catch(() => undefined)
     await writer.close()
-    const records = () => readdirSync(join(config, 'emulators')).filter((name) => name.endsWith('.json'))
-    await until(() => !alive(run) || records().length > 0)
-    expect(records()).toEqual([])
+    // Once released, the run finds its starter gone and ends (a run that went on serving would
+    // never end: the test's timeout says so), leaving no record.
     await until(() => !alive(run))
+    expect(readdirSync(join(config, 'emulators')).filter((name) => name.endsWith('.json'))).toEqual([])
   })
 })
 
@@ -197,10 +204,10 @@ describe('two starts on one port at once', () => {
   it('the one that loses the port writes its error in a log of its own, never in the running one’s', async () => {
     const config = configDir()
     const port = await freePort()
-    // The first start is held at its --fixtures FIFO (no record yet) while the second takes the port.
-    const fifo = join(config, 'fixtures.fifo')
+    // The first start's run is held at its start (no record yet) while the second takes the port.
+    const fifo = join(config, 'hold.fifo')
     execFileSync('mkfifo', [fifo])
-    const first = payfac(config, 'emulator', 'start', '--detach', '--port', String(port), '--fixtures', fifo)
+    const first = spawnCli(['emulator', 'start', '--detach', '--port', String(port)], { env: { ...env(config), ...holding(fifo) }, timeoutMs: 60_000 })
     const writer = await open(fifo, 'w')
     const second = await payfac(config, 'emulator', 'start', '--detach', '--port', String(port), '--json')
     expect(second.code, second.stderr).toBe(0)
