@@ -89,12 +89,10 @@ export async function launchDetached(options: LaunchOptions): Promise<Launched> 
   const abandon = () => {
     child.kill('SIGKILL')
     // Its record, if it wrote one (on any port: with --port 0 the port is known only once it says so).
-    for (const p of port === undefined ? recordPorts(options.configDir) : [port]) {
-      try {
-        removeRecord(options.configDir, p, instance)
-      } catch {
-        // Another run's damaged record: not this one's to judge here.
-      }
+    try {
+      for (const p of port === undefined ? recordPorts(options.configDir) : [port]) removeRecord(options.configDir, p, instance)
+    } catch {
+      // A folder or record that cannot be trusted: said by the command that reads it next.
     }
   }
   const forget = addCleanup(abandon)
