@@ -2,7 +2,8 @@
 // marketplace fan-out, walked with --csv, --json, --jsonl, --query and --ids, with and without
 // --out and the fan-out, in this process against one emulator month. A combination payfac cannot
 // honour is exit 2 with nothing on stdout (and, against the recording server, nothing sent).
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 
@@ -256,6 +257,27 @@ describe('against a month of the emulator', () => {
         .map((m) => `r-${m}.csv`)
         .sort(),
     )
+  })
+
+  it('settlement report --out FOLDER never writes a merchant’s report through a link, into a FIFO or over a folder found there', async () => {
+    const folder = join(dir(), 'planted')
+    mkdirSync(folder)
+    const outside = join(dir(), 'precious.txt')
+    writeFileSync(outside, 'precious\n')
+    const [linked, piped, foldered] = merchants as [string, string, string]
+    const name = (m: string) => join(folder, `settlement-${m}.csv`)
+    symlinkSync(outside, name(linked))
+    execFileSync('mkfifo', [name(piped)])
+    mkdirSync(name(foldered))
+    const result = await marketplace.payfac('settlement', 'report', '--currency', 'AUD', '--last-month', '--csv', '--each-merchant', '--out', `${folder}/`)
+    expect(result.code, result.stderr).toBe(6)
+    expect(readFileSync(outside, 'utf8')).toBe('precious\n')
+    expect(lstatSync(name(linked)).isSymbolicLink()).toBe(true)
+    expect(lstatSync(name(piped)).isFIFO()).toBe(true)
+    expect(result.stderr).toContain(`Merchant ${linked} failed: --out: ${name(linked)} is a symbolic link`)
+    expect(result.stderr).toContain(`Merchant ${piped} failed: --out: ${name(piped)} is a FIFO`)
+    expect(result.stderr).toContain(`Merchant ${foldered} failed: --out: ${name(foldered)} is a folder`)
+    for (const merchant of merchants.slice(3)) expect(lstatSync(name(merchant)).isFile(), merchant).toBe(true)
   })
 
   // The downloads: --json and --jsonl are kept (an error is one JSON line), the flags that shape records are refused.

@@ -3,14 +3,16 @@
 // lie (a process id now used by another program, an impostor on the port, a symbolic link, a file
 // others can write, a FIFO). payfac must never signal a process it cannot prove is the run.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createHmac } from 'node:crypto'
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 
-import { spawnCli } from '../helpers/spawn-cli.js'
+import { BIN, spawnCli } from '../helpers/spawn-cli.js'
 
 const root = mkdtempSync(join(tmpdir(), 'payfac-detach-'))
 const cleanups: Array<() => void> = []
@@ -142,6 +144,87 @@ describe('emulator start --detach, status, wait, stop', () => {
   })
 })
 
+/** The background run held by `fifo` (see holding()): the process with --instance and that FIFO in its environment. */
+function heldRun(fifo: string): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0')
+      const environ = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0')
+      if (args.includes('--instance') && environ.includes(`PAYFAC_TEST_HOLD_RUN=${fifo}`)) return Number(name)
+    } catch {
+      // Gone meanwhile, or not ours.
+    }
+  }
+  return undefined
+}
+
+/** The environment that holds a background run at its start until `fifo` is written (test/fixtures/preload/hold-run.cjs). */
+function holding(fifo: string): Record<string, string> {
+  const preload = resolve(__dirname, '../fixtures/preload/hold-run.cjs')
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(preload)}`.trim(), PAYFAC_TEST_HOLD_RUN: fifo }
+}
+
+/** Checks `done` again and again (each look is an event: a process gone, a file made) until it holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+describe('a start --detach ended before it returns', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGKILL', null],
+  ] as const)('by %s: its run does not go on unseen, and no record is left', async (signal, code) => {
+    const config = configDir()
+    // The run is held at its start (a preload reading a FIFO) until the test writes.
+    const fifo = join(config, 'hold.fifo')
+    execFileSync('mkfifo', [fifo])
+    const starter = spawn(process.execPath, [BIN, 'emulator', 'start', '--detach', '--port', '0'], {
+      env: { ...process.env, ...holding(fifo), PAYFAC_CONFIG_DIR: config, CI: 'true' },
+      stdio: 'ignore',
+    })
+    const ended = new Promise<number | null>((resolve) => starter.on('close', (exit) => resolve(exit)))
+    const writer = await open(fifo, 'w')
+    const run = heldRun(fifo) as number
+    expect(run).toBeGreaterThan(0)
+    cleanups.push(() => alive(run) && process.kill(run, 'SIGKILL'))
+    starter.kill(signal)
+    expect(await ended).toBe(code)
+    await writer.writeFile('{}').catch(() => undefined)
+    await writer.close()
+    // Once released, the run finds its starter gone and ends (a run that went on serving would
+    // never end: the test's timeout says so), leaving no record.
+    await until(() => !alive(run))
+    expect(readdirSync(join(config, 'emulators')).filter((name) => name.endsWith('.json'))).toEqual([])
+  })
+})
+
+describe('two starts on one port at once', () => {
+  it('the one that loses the port writes its error in a log of its own, never in the running one’s', async () => {
+    const config = configDir()
+    const port = await freePort()
+    // The first start's run is held at its start (no record yet) while the second takes the port.
+    const fifo = join(config, 'hold.fifo')
+    execFileSync('mkfifo', [fifo])
+    const first = spawnCli(['emulator', 'start', '--detach', '--port', String(port)], { env: { ...env(config), ...holding(fifo) }, timeoutMs: 60_000 })
+    const writer = await open(fifo, 'w')
+    const second = await payfac(config, 'emulator', 'start', '--detach', '--port', String(port), '--json')
+    expect(second.code, second.stderr).toBe(0)
+    const running = JSON.parse(second.stdout)
+    cleanups.push(() => alive(running.pid) && process.kill(running.pid, 'SIGKILL'))
+    expect(running.logFile).toBe(join(config, 'emulators', `${port}.log`))
+    await writer.writeFile('{}')
+    await writer.close()
+    const lost = await first
+    expect(lost.code, lost.stderr).toBe(6)
+    expect(readFileSync(running.logFile, 'utf8')).not.toContain('could not listen')
+    expect(readFileSync(running.logFile, 'utf8')).toContain(`stop it with: payfac emulator stop --port ${port}`)
+    const stopped = await payfac(config, 'emulator', 'stop', '--port', String(port))
+    expect(stopped.code, stopped.stderr).toBe(0)
+  })
+})
+
 describe('a record is hostile input', () => {
   it('a process id now used by another program, and an impostor on the port: the program is left alone, the record removed', async () => {
     const config = configDir()
@@ -163,6 +246,34 @@ describe('a record is hostile input', () => {
       expect(existsSync(file)).toBe(false)
       expect(alive(other.pid as number)).toBe(true)
     }
+  })
+
+  it('a run that proves itself over HTTP but will not stop: a process of that id here is signalled only if it is the run', async () => {
+    // What a run in another pid namespace (a container sharing the network and the config folder)
+    // looks like: the process on the port holds the secret and names its own pid, which here is
+    // another program's.
+    const config = configDir()
+    const other = bystander()
+    const secret = 'SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS'
+    const prover = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x')
+      res.setHeader('Content-Type', 'application/json')
+      if (url.pathname !== '/__emulator/instance') {
+        res.statusCode = 503
+        return res.end('{}')
+      }
+      const proof = createHmac('sha256', secret)
+        .update(`payfac-emulator-instance:${url.searchParams.get('challenge')}`)
+        .digest('base64url')
+      res.end(JSON.stringify({ instance: 'AAAAAAAAAAAAAAAAAAAAAA', pid: other.pid, proof }))
+    })
+    await new Promise<void>((resolve) => prover.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => prover.close())
+    const { port } = prover.address() as AddressInfo
+    writeRecord(config, port, { pid: other.pid, secret })
+    const stopped = await payfac(config, 'emulator', 'stop', '--port', String(port), '--timeout', '1s')
+    expect(stopped.stderr).not.toMatch(/SIGTERM|SIGKILL/)
+    expect(alive(other.pid as number), stopped.stderr).toBe(true)
   })
 
   it('a symbolic link, a file others can write, a FIFO, a malformed record: exit 3, nothing done, the file left as it is', async () => {

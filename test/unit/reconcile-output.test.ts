@@ -122,6 +122,17 @@ describe('the workbook cells', () => {
     expect(formats[6]).toBe('#,##0')
     expect(recordCells(makeRecord({ record: 'total', kind: 'net', currency: 'AUD', amount: recordMoney(-5, 'AUD') })).formats[6]).toBe('#,##0.00')
   })
+
+  it('cuts a text longer than a workbook cell holds (32,767 characters: Excel repairs a file with a longer one), never inside a character', () => {
+    const long = `=${'x'.repeat(32_763)}😀${'y'.repeat(10_000)}`
+    const { cells, cut } = recordCells(makeRecord({ record: 'difference', kind: 'unknown', reference: 'tran_1', detail: long }))
+    const detail = cells.at(-1) as string
+    expect(cut).toBe(1)
+    expect(detail.length).toBeLessThanOrEqual(32_767)
+    expect(detail.startsWith("'=xxx")).toBe(true)
+    expect(detail.endsWith('x…')).toBe(true)
+    expect(recordCells(makeRecord({ record: 'difference', kind: 'unknown', detail: 'y'.repeat(32_767) })).cut).toBe(0)
+  })
 })
 
 describe('settlement report --out with the fan-out (report-output.ts)', () => {

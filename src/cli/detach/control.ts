@@ -16,7 +16,7 @@ import process from 'node:process'
 import { type EmulatorRecord, readRecord, recordPath, recordPorts, recordUrl, removeRecord } from '../../config/emulator-records.js'
 import { UnavailableError, UsageError } from '../errors/index.js'
 import { askShutdown, emulatorAnswers, proveRecord } from './probe.js'
-import { isInstanceProcess, isRunning } from './process.js'
+import { canReadArguments, isInstanceProcess, isRunning } from './process.js'
 
 export type Health = 'running' | 'not answering' | 'stale'
 
@@ -82,9 +82,16 @@ async function gone(record: EmulatorRecord, timeoutMs: number): Promise<boolean>
   }
 }
 
-/** Sends `signal` only to a process proven, now, to be the run; false when it cannot be proven. */
+/**
+ * Sends `signal` only to a process proven, now, to be the run; false when it cannot be proven.
+ * The proof over HTTP shows that what answers on the port holds the run's secret, and the pid it
+ * sees itself as: in another pid namespace (a container sharing the network and the config
+ * folder) that number names another process here. So where command lines can be read, the
+ * process of that id here must be the run by its own; the proof alone serves only where they
+ * cannot be.
+ */
 async function signalProven(record: EmulatorRecord, signal: NodeJS.Signals): Promise<boolean> {
-  const proven = (await proveRecord(record, 1000)) === 'proven' || isInstanceProcess(record.pid, record.instance)
+  const proven = canReadArguments() ? isInstanceProcess(record.pid, record.instance) : (await proveRecord(record, 1000)) === 'proven'
   if (!proven) return false
   try {
     process.kill(record.pid, signal)

@@ -13,6 +13,7 @@ import { ConfigError } from '../../config/errors.js'
 import { type EmulatorRecord, ensureRecordsDir, readRecord, recordPath, recordPorts, removeRecord } from '../../config/emulator-records.js'
 import { fileProblem } from '../../config/fs-check.js'
 import { RefusedError, UnavailableError, UsageError } from '../errors/index.js'
+import { addCleanup } from '../runtime/signals.js'
 import { health, lastErrorLine, staleNote, waitForRun } from './control.js'
 
 /** What the parent tells the run over the IPC channel before it starts. */
@@ -22,11 +23,22 @@ export interface InstanceSetup {
   namespace: string | null
   configDir: string
   statePath: string | null
+  /**
+   * The file the run's output goes to until it listens, when not `logFile`: the default log of a
+   * fixed port is started under a name of the run's own and renamed to `<port>.log` once the run
+   * has the port, so that a start that loses the port to another never writes in the other's log.
+   */
+  startLog?: string | null
 }
 
 /** What the run says over the channel once it listens and its record is written. */
 export interface InstanceReady {
   ready: { port: number; host: string; url: string; generatedToken: string | null }
+}
+
+/** The parent's answer to InstanceReady: it takes the run over (without it the run stops). */
+export interface InstanceAccepted {
+  accepted: true
 }
 
 export interface LaunchOptions {
@@ -64,29 +76,51 @@ export async function launchDetached(options: LaunchOptions): Promise<Launched> 
   const instance = randomBytes(16).toString('base64url')
   const secret = randomBytes(32).toString('base64url')
   const logFile = options.logFile === undefined ? path.join(dir, `${options.port === 0 ? instance : options.port}.log`) : path.resolve(options.logFile)
-  const fd = openLog(logFile, options.logFile === undefined)
+  const startLog = options.logFile === undefined && options.port !== 0 ? path.join(dir, `${options.port}.${instance}.log`) : logFile
+  const fd = openLog(startLog, options.logFile === undefined)
   const env = { ...process.env }
   if (options.controlToken !== undefined) env.PAYFAC_EMULATOR_TOKEN = options.controlToken
   const args = [options.bin, 'emulator', 'start', '--port', String(options.port), '--host', options.host, ...options.forward, '--instance', instance]
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd, 'ipc'], env, windowsHide: true })
   fs.closeSync(fd)
-  const setup: InstanceSetup = { secret, logFile, namespace: options.namespace, configDir: options.configDir, statePath: options.statePath }
-  let ready: InstanceReady['ready']
-  try {
-    ready = await readyOf(child, setup, options.timeoutMs, logFile)
-  } catch (error) {
-    // Two starts on one port at once: the one that lost the port says the other runs.
-    if (options.port !== 0) await refuseRunning(options)
-    throw error
-  } finally {
-    if (child.connected) child.disconnect()
-    child.unref()
+  // Until this command has said where the run is, the run is its own: a start that fails, or is
+  // ended by Ctrl-C or SIGTERM, ends it (by its handle: never another process) and its record.
+  let port: number | undefined = options.port === 0 ? undefined : options.port
+  const abandon = () => {
+    child.kill('SIGKILL')
+    // Its record, if it wrote one (on any port: with --port 0 the port is known only once it says so).
+    try {
+      for (const p of port === undefined ? recordPorts(options.configDir) : [port]) removeRecord(options.configDir, p, instance)
+    } catch {
+      // A folder or record that cannot be trusted: said by the command that reads it next.
+    }
   }
-  const record = readRecord(options.configDir, ready.port)
-  if (!record || record.instance !== instance)
-    throw new UnavailableError(`The emulator started but its record ${recordPath(options.configDir, ready.port)} is not its own`)
-  await waitForRun(options.configDir, record, options.timeoutMs)
-  return { record, recordFile: recordPath(options.configDir, ready.port), url: ready.url, generatedToken: ready.generatedToken }
+  const forget = addCleanup(abandon)
+  try {
+    const setup: InstanceSetup = { secret, logFile, startLog, namespace: options.namespace, configDir: options.configDir, statePath: options.statePath }
+    let ready: InstanceReady['ready']
+    try {
+      ready = await readyOf(child, setup, options.timeoutMs, startLog)
+    } catch (error) {
+      // Two starts on one port at once: the one that lost the port says the other runs.
+      if (options.port !== 0) await refuseRunning(options)
+      throw error
+    } finally {
+      if (child.connected) child.disconnect()
+      child.unref()
+    }
+    port = ready.port
+    const record = readRecord(options.configDir, ready.port)
+    if (!record || record.instance !== instance)
+      throw new UnavailableError(`The emulator started but its record ${recordPath(options.configDir, ready.port)} is not its own`)
+    await waitForRun(options.configDir, record, options.timeoutMs)
+    forget()
+    return { record, recordFile: recordPath(options.configDir, ready.port), url: ready.url, generatedToken: ready.generatedToken }
+  } catch (error) {
+    forget()
+    abandon()
+    throw error
+  }
 }
 
 /** A record of the same port whose run is alive: refused (exit 6). A stale one is removed and said. */
@@ -106,14 +140,15 @@ async function refuseRunning(options: LaunchOptions): Promise<void> {
 }
 
 /**
- * The log, opened for the run's stdout and stderr without following a link or blocking on a
- * FIFO; ours (in the records folder) is started afresh, one given with --log-file is appended to.
+ * The log, opened for the run's stdout and stderr without blocking on a FIFO; ours (in the
+ * records folder) is a new file of a name of the run's own (never a link, never another's file
+ * truncated), one given with --log-file is appended to.
  */
 function openLog(file: string, ours: boolean): number {
   const flags =
     fs.constants.O_WRONLY |
     fs.constants.O_CREAT |
-    (ours ? fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW ?? 0) : fs.constants.O_APPEND) |
+    (ours ? fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0) : fs.constants.O_APPEND) |
     (fs.constants.O_NONBLOCK ?? 0)
   let fd: number
   try {
@@ -156,7 +191,12 @@ function readyOf(child: ReturnType<typeof spawn>, setup: InstanceSetup, timeoutM
     }
     child.on('message', (message: unknown) => {
       const ready = (message as Partial<InstanceReady> | null)?.ready
-      if (ready && typeof ready.port === 'number' && typeof ready.url === 'string') settle(() => resolve(ready))
+      if (!ready || typeof ready.port !== 'number' || typeof ready.url !== 'string') return
+      // Resolved once the answer is written: the channel is closed after.
+      const accepted: InstanceAccepted = { accepted: true }
+      child.send(accepted, (error) =>
+        settle(() => (error ? reject(new UnavailableError(`The emulator could not be started: ${error.message}`, `See its log: ${logFile}`)) : resolve(ready))),
+      )
     })
     child.on('error', (error) => settle(() => reject(new UnavailableError(`The emulator could not be started: ${error.message}`))))
     child.on('exit', (code, signal) => settle(() => reject(startFailure(code, signal, logFile))))

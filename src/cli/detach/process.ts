@@ -25,6 +25,11 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** Whether this system shows a process's command line and owner (Linux, macOS, the BSDs: not Windows). */
+export function canReadArguments(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32' && typeof process.getuid === 'function'
+}
+
 /** The arguments of process `pid` when it is the current user's, or undefined when they cannot be read. */
 export function ownArguments(pid: number, platform: NodeJS.Platform = process.platform): string[] | undefined {
   const me = typeof process.getuid === 'function' ? process.getuid() : undefined

@@ -20,7 +20,7 @@ import { pipeline } from 'node:stream/promises'
 
 import { DISK_FAILURES, OutputClosedError, WriteError, errnoCode, stdoutFailureOf, writeFailureWords } from '../../output/sink.js'
 import { UsageError } from '../errors/index.js'
-import { type OutTarget, outTarget } from './out-target.js'
+import { type OutTarget, outTarget, plainFileTarget } from './out-target.js'
 import { byteProgress } from '../runtime/progress.js'
 import { addCleanup } from '../runtime/signals.js'
 
@@ -34,13 +34,15 @@ export interface SaveOptions {
   onWaiting?: (path: string) => void
   /** Current time, for the age of stale temporary files. */
   now?: () => number
+  /** A name payfac made (out-target.ts plainFileTarget): a regular file or nothing, no link followed. */
+  plainFile?: boolean
 }
 
 /** Writes a stream to `path` as described above; returns the number of bytes written. */
 export async function saveStream(source: Readable, path: string, options: SaveOptions = {}): Promise<number> {
   let target: OutTarget
   try {
-    target = outTarget(path)
+    target = options.plainFile ? plainFileTarget(path) : outTarget(path)
   } catch (error) {
     // Changed since the flag was checked (a folder now, say): the answer is not read.
     source.destroy()

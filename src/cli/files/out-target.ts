@@ -61,6 +61,36 @@ export function outTarget(input: string, flag = '--out'): OutTarget {
   throw new UsageError(`${flag}: ${input} is a loop of symbolic links`)
 }
 
+/**
+ * For a name payfac makes itself (one report per merchant in a folder): a regular file or
+ * nothing, judged on the name itself. A symbolic link is not followed (it would lead the file
+ * out of the folder, onto any file the user can write), and a FIFO, a device or a folder is not
+ * written (a FIFO would hold the run until a reader came): each is a UsageError. What is there
+ * is replaced by a rename over the name, which replaces a link or FIFO planted meanwhile itself.
+ */
+export function plainFileTarget(input: string, flag = '--out'): OutTarget {
+  const file = resolve(input)
+  let link: Stats | undefined
+  try {
+    link = lstatSync(file, { throwIfNoEntry: false })
+  } catch (error) {
+    throw cannotReach(flag, input, error)
+  }
+  if (link && !link.isFile()) {
+    const what = link.isSymbolicLink()
+      ? 'a symbolic link'
+      : link.isFIFO()
+        ? 'a FIFO'
+        : link.isDirectory()
+          ? 'a folder'
+          : link.isSocket()
+            ? 'a socket'
+            : 'a device'
+    throw new UsageError(`${flag}: ${input} is ${what}, and a report payfac names is written only as a regular file`, 'Remove it, or choose another --out')
+  }
+  return regularFile(input, file, link, flag)
+}
+
 function statOf(input: string, path: string, flag: string): Stats {
   try {
     return statSync(path)

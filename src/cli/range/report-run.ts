@@ -9,6 +9,7 @@ import { genericView } from '../../output/views/generic.js'
 import { settlementEntryView, settlementSummaryView } from '../../output/views/money.js'
 import { deliver } from '../files/download.js'
 import { saveStream } from '../files/out-file.js'
+import { plainFileTarget } from '../files/out-target.js'
 import { reportParts } from './report-parts.js'
 import type { DateRange } from './range.js'
 import type { ReportOutput } from './report-output.js'
@@ -46,12 +47,18 @@ export async function* merchantEntries(run: ReportRun, call: CallOptions): Async
   yield* (await reportDocument(checkedJsonReport(await run.client.transactions.settlement.report(run.query, 'json-stream', call), run.timeoutMs))).entries
 }
 
-/** Each merchant's report saved under its own name: the very report `--merchant-id <id> --out FILE` saves. */
+/**
+ * Each merchant's report saved under its own name: the very report `--merchant-id <id> --out FILE`
+ * saves, but only as a regular file of that name (a link there is not followed, a FIFO or folder
+ * is that merchant's failure): the user named the folder, not each file in it.
+ */
 export function saveMerchantReport(run: ReportRun, pathOf: (merchantId: string) => string) {
   return async (merchantId: string, call: CallOptions): Promise<SavedReport> => {
     const path = pathOf(merchantId)
+    // Refused before the merchant's report is asked for; checked again when it is written.
+    plainFileTarget(path)
     const stream = await reportStream(run.client, run.query, run.parts, run.format, run.timeoutMs, call)
-    return { merchantId, path, bytes: await saveStream(stream, path) }
+    return { merchantId, path, bytes: await saveStream(stream, path, { plainFile: true }) }
   }
 }
 

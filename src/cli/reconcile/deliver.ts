@@ -59,21 +59,30 @@ export async function deliverRecords(records: AsyncIterable<ReconcileRecord>, d:
   const book = d.xlsx ? new (await import('./xlsx.js')).ReconcileBook() : undefined
   const rows = book ? into(records, book) : records
   let count: number
-  if (!d.table) count = await d.showAll(reconcileRecordView, rows)
-  else if (!d.isTTY) count = await d.showAll(differenceTableView, differencesOf(rows), () => d.session.allMatched())
-  else {
-    // On a terminal the table waits for the end of the run: the progress line is cleared first,
-    // and what every row shares is said once above it.
-    const all: ReconcileRecord[] = []
-    for await (const row of differencesOf(rows)) all.push(row)
-    d.session.clearProgress()
-    const { view, above } = d.keepColumns ? { view: differenceTableView, above: undefined } : hoist(differenceTableView, all)
-    if (above) process.stdout.write(above)
-    count = await d.showAll(view, all, () => d.session.allMatched())
-  }
-  if (book && d.xlsx) {
-    const bytes = await book.save(d.xlsx)
-    process.stderr.write(`Saved ${bytes} bytes to ${d.xlsx}\n`)
+  try {
+    if (!d.table) count = await d.showAll(reconcileRecordView, rows)
+    else if (!d.isTTY) count = await d.showAll(differenceTableView, differencesOf(rows), () => d.session.allMatched())
+    else {
+      // On a terminal the table waits for the end of the run: the progress line is cleared first,
+      // and what every row shares is said once above it.
+      const all: ReconcileRecord[] = []
+      for await (const row of differencesOf(rows)) all.push(row)
+      d.session.clearProgress()
+      const { view, above } = d.keepColumns ? { view: differenceTableView, above: undefined } : hoist(differenceTableView, all)
+      if (above) process.stdout.write(above)
+      count = await d.showAll(view, all, () => d.session.allMatched())
+    }
+    if (book && d.xlsx) {
+      const bytes = await book.save(d.xlsx)
+      process.stderr.write(`Saved ${bytes} bytes to ${d.xlsx}\n`)
+      if (book.cut > 0) {
+        process.stderr.write(
+          `${book.cut} text cell${book.cut === 1 ? ' was' : 's were'} longer than a workbook cell holds (32,767 characters) and end with … in ${d.xlsx}; the CSV has them whole.\n`,
+        )
+      }
+    }
+  } finally {
+    book?.dispose()
   }
   return count
 }

@@ -10,7 +10,7 @@ export default class EmulatorStop extends PayfacCommand<typeof EmulatorStop> {
   static override description =
     'Asks the emulator to stop (it closes every connection, saves its --state file and exits), waits until its process is ' +
     'gone and removes its record; stderr names its log. A process that does not stop in time gets SIGTERM, then SIGKILL, ' +
-    'but only once it is proven to be that emulator (it answers with the proof of its run, or its command line is that run); ' +
+    'but only once it is proven to be that emulator (its command line here is that run’s; on Windows, it answers with the proof of its run); ' +
     'a process id that now names another program is never signalled. With no emulator to stop: exit 6 (a record whose ' +
     'process is gone is removed and said). With several, give --port.'
 
