@@ -1,4 +1,4 @@
-// Issue 27 at a real terminal, through tmux (its own server, -L): a terminal that reports 0
+// At a real terminal, through tmux (its own server, -L): a terminal that reports 0
 // columns (`stty cols 0`, as some `docker exec -t` and `script` sessions do) gets a table laid
 // out at 80 columns, not its first column alone; and settlement reconcile with nothing to report
 // says "All N records matched" where a person sees it, while piped stdout stays empty.
