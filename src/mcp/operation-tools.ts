@@ -6,7 +6,8 @@
 // (write-commands.ts), which the server runs with a preview first.
 import { z } from 'zod'
 
-import { type Operation, operations } from '../client/openapi/operations.js'
+import { operations } from '../client/openapi/operations.js'
+import type { Operation } from '../client/openapi/operation-types.js'
 import { ACTIONS, AnyObject } from '../client/schemas/index.js'
 import { readOperation } from './reads.js'
 import { DEFAULT_MAX_RECORDS, MOST_RECORDS, type Tool, idArgument } from './tools.js'

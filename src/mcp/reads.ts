@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
 
 import type { PayfacClient } from '../client/client.js'
-import type { Media, Operation } from '../client/openapi/operations.js'
+import type { Media, Operation } from '../client/openapi/operation-types.js'
 import type { Page } from '../client/pagination.js'
 import { answer, type ToolResult } from './marking.js'
 import { DEFAULT_MAX_RECORDS } from './tools.js'

@@ -6,7 +6,8 @@ import { z } from 'zod'
 import { ACTIONS, AnyObject } from '../schemas/index.js'
 import * as schemas from '../schemas/index.js'
 import { EXAMPLES, type OperationExample } from './examples.js'
-import { type Operation, NAMES, NOT_SHOWN, NOT_SHOWN_OBJECT, ONE_OF, apiErrorSchema, operations, tags } from './operations.js'
+import { NOT_SHOWN, NOT_SHOWN_OBJECT, apiErrorSchema, operations, tags } from './operations.js'
+import { type Operation, NAMES, ONE_OF } from './operation-types.js'
 
 export interface Server {
   url: string

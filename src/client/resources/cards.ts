@@ -1,7 +1,7 @@
 // Digital card issuing.
 import type { Page } from '../pagination.js'
 import { AnyObject } from '../schemas/common.js'
-import { DigitalCard, DigitalCardRequest } from '../schemas/merchants.js'
+import { DigitalCard, DigitalCardRequest } from '../schemas/cards.js'
 import { type CallOptions, type Core, type IterateCallOptions, type ListQuery, checkBody } from '../core.js'
 
 export interface CardsResource {

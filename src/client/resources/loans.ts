@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream'
 import { z } from 'zod'
 import { InvalidInputError } from '../errors.js'
 import type { Page } from '../pagination.js'
-import { Loan, LoanStatement, LoanStatementEntry } from '../schemas/merchants.js'
+import { Loan, LoanStatement, LoanStatementEntry } from '../schemas/loans.js'
 import { type CallOptions, type Core, type IterateCallOptions, type ListQuery, isSet, path } from '../core.js'
 
 /** Entries report filters: loanSettlementId or loanId, or a currency with a date range. */

@@ -1,6 +1,6 @@
 // Marketplaces: read one, and upsert a marketplace customer.
 import { AnyObject } from '../schemas/common.js'
-import { Marketplace, MarketplaceCustomerUpsert } from '../schemas/merchants.js'
+import { Marketplace, MarketplaceCustomerUpsert } from '../schemas/marketplaces.js'
 import { type CallOptions, type Core, checkBody, path } from '../core.js'
 
 export interface MarketplacesResource {

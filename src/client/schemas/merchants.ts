@@ -1,5 +1,5 @@
-// Merchants, marketplaces, loans, digital cards and simulation: records and bodies the contract
-// does not show, so everything here is a loose object.
+// Merchants: the record, onboarding bodies, balances, files, owners, industries and wallet-pay
+// domains. The contract does not show their shapes, so everything here is a loose object.
 import { z } from 'zod'
 import { AnyObject } from './common.js'
 
@@ -22,20 +22,3 @@ export const Industries = z.unknown()
 export type Industries = z.infer<typeof Industries>
 export const WalletPayDomains = z.unknown()
 export type WalletPayDomains = z.infer<typeof WalletPayDomains>
-
-export const Marketplace = z.looseObject({ marketplaceId: z.string().nullish() })
-export type Marketplace = z.infer<typeof Marketplace>
-export const MarketplaceCustomerUpsert = AnyObject
-
-export const Loan = AnyObject
-export type Loan = z.infer<typeof Loan>
-export const LoanStatement = AnyObject
-export type LoanStatement = z.infer<typeof LoanStatement>
-export const LoanStatementEntry = AnyObject
-export type LoanStatementEntry = z.infer<typeof LoanStatementEntry>
-
-export const DigitalCardRequest = AnyObject
-export const DigitalCard = AnyObject
-export type DigitalCard = z.infer<typeof DigitalCard>
-
-export const SimulationRequest = AnyObject

@@ -1,6 +1,6 @@
 // Marketplaces and marketplace customers. The contract shows neither record; the fields are the
 // emulator's (docs/emulator.md), and single-record tables add any other field.
-import type { Marketplace } from '../../client/schemas/merchants.js'
+import type { Marketplace } from '../../client/schemas/marketplaces.js'
 import { isPlainObject } from '../flatten.js'
 import { defineView } from '../view.js'
 import { withOtherFields } from './auth.js'
