@@ -8,12 +8,9 @@
 /** The most objects and arrays a JSON text may nest, the outermost included: 256. */
 export const MAX_JSON_DEPTH = 256
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_OBJECT = 0x7b
-const CLOSE_OBJECT = 0x7d
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
+/** The bytes of JSON's structure, for scanners that read JSON as bytes (this one, a report's stream). */
+export const JSON_BYTE = { quote: 0x22, backslash: 0x5c, openObject: 0x7b, closeObject: 0x7d, openArray: 0x5b, closeArray: 0x5d } as const
+const { quote: QUOTE, backslash: BACKSLASH, openObject: OPEN_OBJECT, closeObject: CLOSE_OBJECT, openArray: OPEN_ARRAY, closeArray: CLOSE_ARRAY } = JSON_BYTE
 
 /** Whether `text` nests objects and arrays more than `limit` deep (brackets inside strings do not count). */
 export function jsonDepthOver(text: string, limit: number = MAX_JSON_DEPTH): boolean {

@@ -7,7 +7,7 @@ import process from 'node:process'
 
 import { resolveConfigDir } from '../../config/paths.js'
 import { type EmulatorReady, emulatorReadyText } from '../../output/views/emulator.js'
-import { baseUrlExport, exposedWarning, forwardedStartFlags } from '../flags/emulator.js'
+import { type IntegratorFlagValues, baseUrlExport, exposedWarning, forwardedStartFlags } from '../flags/emulator.js'
 import { waitMs } from '../validate/durations.js'
 import { stopSignal } from '../runtime/interrupt.js'
 import { type RunInstance, type RunningRun, receiveSetup, runInstance } from './instance.js'
@@ -61,7 +61,7 @@ function readyOf(emulator: Served, statePath: string | undefined): EmulatorReady
   return { baseUrl: emulator.url, ...emulator.ids, credentials: emulator.credentials, statePath: statePath ?? null }
 }
 
-export interface DetachFlags extends ServeFlags {
+export interface DetachFlags extends ServeFlags, IntegratorFlagValues {
   port: number
   host: string
   namespace?: string | undefined
@@ -69,12 +69,6 @@ export interface DetachFlags extends ServeFlags {
   timeout: string
   log: boolean
   fixtures?: string | undefined
-  seed?: string | undefined
-  'rate-limit'?: number | undefined
-  strict: boolean
-  'strict-https': boolean
-  'allow-remote-webhooks': boolean
-  'allow-private-webhooks': boolean
 }
 
 /**

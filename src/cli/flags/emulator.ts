@@ -90,18 +90,18 @@ export function emulatorStartFlags() {
   }
 }
 
-/** The flags of `emulator start` that a background run is given as they are. */
-export function forwardedStartFlags(flags: {
-  state?: string | undefined
-  log: boolean
-  fixtures?: string | undefined
+/** The flags of `emulator start` that shape what the emulator allows (emulatorOptions). */
+export interface IntegratorFlagValues {
   seed?: string | undefined
   'rate-limit'?: number | undefined
   strict: boolean
   'strict-https': boolean
   'allow-remote-webhooks': boolean
   'allow-private-webhooks': boolean
-}): string[] {
+}
+
+/** The flags of `emulator start` that a background run is given as they are. */
+export function forwardedStartFlags(flags: IntegratorFlagValues & { state?: string | undefined; log: boolean; fixtures?: string | undefined }): string[] {
   const args: string[] = []
   // Files are made absolute: the run resolves them as this shell would.
   if (flags.state !== undefined) args.push('--state', path.resolve(flags.state))
@@ -122,14 +122,7 @@ export function controlHeaders(namespace: string | undefined, env: Record<string
 }
 
 /** The integrator options of `emulator start` from its flags (fixtures apart); refuses --allow-private-webhooks alone. */
-export function emulatorOptions(flags: {
-  seed?: string | undefined
-  'rate-limit'?: number | undefined
-  strict: boolean
-  'strict-https': boolean
-  'allow-remote-webhooks': boolean
-  'allow-private-webhooks': boolean
-}) {
+export function emulatorOptions(flags: IntegratorFlagValues) {
   if (flags['allow-private-webhooks'] && !flags['allow-remote-webhooks']) {
     throw new UsageError('--allow-private-webhooks widens --allow-remote-webhooks and needs it', 'Give both: --allow-remote-webhooks --allow-private-webhooks')
   }

@@ -1,6 +1,8 @@
 // Flags of list walks and of time budgets. Light: loaded for every command.
 import * as Flags from '@oclif/core/flags'
 
+import type { RetryEvent } from '../../client/options.js'
+
 import { requestTimeoutMs } from '../validate/durations.js'
 import { checkedBy } from './checked.js'
 
@@ -37,15 +39,7 @@ export const timeoutFlag = Flags.string({
 })
 
 /** One stderr line about a retry: `Retrying GET /orders in 1.2 s (retry 1 of 3, 0.4 s so far): <reason>`. */
-export function describeRetry(event: {
-  method: string
-  path: string
-  retry: number
-  maxRetries: number
-  reason: string
-  waitMs: number
-  elapsedMs: number
-}): string {
+export function describeRetry(event: RetryEvent): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`
   return `Retrying ${event.method} ${event.path} in ${s(event.waitMs)} (retry ${event.retry} of ${event.maxRetries}, ${s(event.elapsedMs)} so far): ${event.reason}`
 }

@@ -12,7 +12,7 @@ import { saveStream } from '../files/out-file.js'
 import { plainFileTarget } from '../files/out-target.js'
 import { reportParts } from './report-parts.js'
 import type { DateRange } from './range.js'
-import type { ReportOutput } from './report-output.js'
+import type { ReportOutput, ReportOutputFlags } from './report-output.js'
 import { checkedJsonReport, reportDocument, reportEntries, reportStream } from './settlement.js'
 
 type Loose = Record<string, unknown>
@@ -85,14 +85,7 @@ interface Shows {
 export async function deliverReport(
   run: ReportRun,
   output: ReportOutput,
-  f: {
-    csv?: boolean | undefined
-    json?: boolean | undefined
-    jsonl?: boolean | undefined
-    query?: string | undefined
-    ids?: boolean | undefined
-    columns?: string | undefined
-  },
+  f: Pick<ReportOutputFlags, 'csv' | 'json' | 'jsonl' | 'query' | 'ids' | 'columns'>,
   host: Shows,
 ): Promise<unknown> {
   const stream: Readable = await reportStream(run.client, run.query, run.parts, run.format, run.timeoutMs)

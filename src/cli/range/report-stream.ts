@@ -2,16 +2,11 @@
 // by one as bytes arrive (the rest of the document, the summary, kept aside), and reports of
 // several parts merged into one with a summary added up over the parts. (The CSV report is read,
 // checked and rewritten by report-csv.ts.)
-import { MAX_JSON_DEPTH } from '../../client/json-depth.js'
+import { JSON_BYTE, MAX_JSON_DEPTH } from '../../client/json-depth.js'
 import type { DateRange } from './range.js'
 import { inPart } from './range.js'
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_OBJECT = 0x7b
-const CLOSE_OBJECT = 0x7d
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
+const { quote: QUOTE, backslash: BACKSLASH, openObject: OPEN_OBJECT, closeObject: CLOSE_OBJECT, openArray: OPEN_ARRAY, closeArray: CLOSE_ARRAY } = JSON_BYTE
 
 /** What lies outside the entries array (`{"entries":[],"summary":{…}}`), once the stream is read. */
 export interface Outside {
