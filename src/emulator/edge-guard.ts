@@ -106,7 +106,23 @@ function crossSite(why: string): EmulatorError {
   })
 }
 
+/** Host headers already judged, per policy: a client sends the same one on every request. */
+const judged = new WeakMap<EdgePolicy, Map<string, boolean>>()
+const JUDGED_MAX = 64
+
 function hostAllowed(policy: EdgePolicy, hostHeader: string): boolean {
+  let seen = judged.get(policy)
+  if (!seen) judged.set(policy, (seen = new Map()))
+  const known = seen.get(hostHeader)
+  if (known !== undefined) return known
+  const allowed = judgeHost(policy, hostHeader)
+  // Bounded: a client that sends a new Host header each time gets each one judged afresh.
+  if (seen.size >= JUDGED_MAX) seen.clear()
+  seen.set(hostHeader, allowed)
+  return allowed
+}
+
+function judgeHost(policy: EdgePolicy, hostHeader: string): boolean {
   // A host name or address and an optional port, nothing else: `evil.example/.localhost` or
   // `localhost:80@evil.example` name no host of this emulator, whatever their last part says.
   if (!/^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i.test(hostHeader.trim()) && isIP(hostHeader.trim()) !== 6) return false
@@ -130,8 +146,15 @@ function bare(host: string): string {
     .toLowerCase()
 }
 
+const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9_~!$&'()*+,;=:@/-]*$/
+
 /** Parsed as the front door parses it (front.ts), so `/x/../__emulator/reset` is the control plane here too. */
 function isControlPath(url: string): boolean {
+  // A plain path (only characters a URL keeps as they are: no dot, escape, backslash, space or
+  // control character; not `//`) is its own pathname, without a parse.
+  const end = url.search(/[?#]/)
+  const plain = end === -1 ? url : url.slice(0, end)
+  if (PLAIN_PATH.test(plain)) return plain === CONTROL_PREFIX || plain.startsWith(`${CONTROL_PREFIX}/`)
   let path: string
   try {
     path = new URL(url, 'http://emulator.invalid').pathname

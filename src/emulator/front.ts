@@ -133,7 +133,7 @@ export function createFront(root: FrontRoot, options: IntegratorOptions = {}): F
     if (fault && fault.latencyMs > 0) answer.transport = { ...answer.transport, delayMs: fault.latencyMs }
     // The service's clock, as a real server's Date header gives it: emulator time, advanced or not.
     const now = ns.clock.now()
-    answer.headers.Date = now.toUTCString()
+    answer.headers.Date = httpDate(now)
     // Logged as received; the log masks secrets when it is read (request-log.ts).
     ns.requests.add({
       requestId,
@@ -191,6 +191,18 @@ function spoilPage(answer: FrontResponse, action: { kind: 'empty-page' | 'malfor
   const text = typeof answer.body === 'string' ? answer.body : answer.body.toString('utf8')
   if (!text.trimStart().startsWith('[')) return answer
   return { ...answer, body: action.kind === 'empty-page' ? '[]' : text.slice(0, Math.max(1, Math.floor(text.length / 2))) }
+}
+
+/** The Date header's text, made once a second (it names whole seconds). */
+let dateSecond = Number.NaN
+let dateText = ''
+function httpDate(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000)
+  if (second !== dateSecond) {
+    dateSecond = second
+    dateText = now.toUTCString()
+  }
+  return dateText
 }
 
 /** An ApiError answer with its request id (for errors outside the pipeline). */

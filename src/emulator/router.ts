@@ -25,6 +25,8 @@ export interface RouteMatch {
 
 export class Router {
   private readonly templates: Template[] = []
+  /** The templates by their number of segments: a path is compared with those of its length only. */
+  private readonly byLength = new Map<number, Template[]>()
 
   constructor(routes: readonly Route[]) {
     const byShape = new Map<string, Template>()
@@ -36,6 +38,9 @@ export class Router {
         template = { path: route.path, segments, methods: new Map() }
         byShape.set(shape, template)
         this.templates.push(template)
+        const same = this.byLength.get(segments.length)
+        if (same) same.push(template)
+        else this.byLength.set(segments.length, [template])
       } else if (template.path !== route.path) {
         throw new Error(`Route templates ${template.path} and ${route.path} differ only in parameter names`)
       }
@@ -50,9 +55,8 @@ export class Router {
     let best: Template | undefined
     let bestValues: string[] = []
     if (parts !== undefined) {
-      for (const template of this.templates) {
-        if (template.segments.length !== parts.length) continue
-        if (!template.segments.every((s, i) => ('literal' in s ? s.literal === parts[i] : true))) continue
+      for (const template of this.byLength.get(parts.length) ?? []) {
+        if (!fits(template, parts)) continue
         if (best === undefined || moreSpecific(template, best)) {
           best = template
           bestValues = parts
@@ -100,16 +104,28 @@ function parseTemplate(path: string): Segment[] {
     })
 }
 
+/** Each literal segment of the template is the path's. */
+function fits(template: Template, parts: string[]): boolean {
+  const segments = template.segments
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i] as Segment
+    if ('literal' in s && s.literal !== parts[i]) return false
+  }
+  return true
+}
+
 /** Decoded segments of a request path; a trailing slash is ignored; undefined for empty or undecodable segments. */
 function splitPath(pathname: string): string[] | undefined {
   const trimmed = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
   if (!trimmed.startsWith('/')) return undefined
-  const raw = trimmed.split('/').slice(1)
-  const out: string[] = []
-  for (const part of raw) {
+  const out = trimmed.slice(1).split('/')
+  for (let i = 0; i < out.length; i++) {
+    const part = out[i] as string
     if (part === '') return undefined
+    // Only a segment with an escape needs decoding.
+    if (!part.includes('%')) continue
     try {
-      out.push(decodeURIComponent(part))
+      out[i] = decodeURIComponent(part)
     } catch {
       return undefined
     }

@@ -44,9 +44,16 @@ export interface ListenOptions {
 
 function headerMap(req: IncomingMessage): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value
+  const headers = req.headers
+  for (const name in headers) {
+    const value = headers[name]
+    out[name] = Array.isArray(value) ? value.join(', ') : value
+  }
   return out
 }
+
+/** The body of a request that sent none. */
+const NO_BODY = Buffer.alloc(0)
 
 function send(
   res: ServerResponse,
@@ -65,8 +72,10 @@ function send(
     streamPieces(res, answer.body.pieces()[Symbol.iterator]())
     return
   }
-  const body = typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body
-  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(body.length) })
+  // A text body goes as text: node:http then writes the head and the body in one piece (one
+  // system call), and the text is not copied into a buffer first.
+  const body = answer.body
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length) })
   res.end(body)
 }
 
@@ -165,6 +174,25 @@ export function listen(app: EmulatorApp, options: ListenOptions): Promise<Runnin
       req.resume()
       return
     }
+    const answer = (body: Buffer) => {
+      const host = req.headers.host ?? `${options.host}:${options.port}`
+      // handleAsync: a long poll of the control plane, or an injected latency, may hold the answer back.
+      app.handleAsync({ method, url, headers: headerMap(req), body, baseUrl: `http://${host}` }).then(
+        (answer) => {
+          // Injected faults `reset` and `drop-after-commit`: the connection ends with no answer.
+          if (answer.transport?.destroy) res.destroy()
+          else send(res, answer)
+        },
+        () => res.destroy(),
+      )
+    }
+    // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112, 6.3): it is
+    // answered at once; node:http discards what is left of the request once the answer is sent.
+    req.on('error', () => res.destroy())
+    if (req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] === undefined || declared === 0)) {
+      answer(NO_BODY)
+      return
+    }
     const chunks: Buffer[] = []
     let size = 0
     let refused = false
@@ -180,19 +208,8 @@ export function listen(app: EmulatorApp, options: ListenOptions): Promise<Runnin
       chunks.push(chunk)
     })
     req.on('end', () => {
-      if (refused) return
-      const host = req.headers.host ?? `${options.host}:${options.port}`
-      // handleAsync: a long poll of the control plane, or an injected latency, may hold the answer back.
-      app.handleAsync({ method, url, headers: headerMap(req), body: Buffer.concat(chunks), baseUrl: `http://${host}` }).then(
-        (answer) => {
-          // Injected faults `reset` and `drop-after-commit`: the connection ends with no answer.
-          if (answer.transport?.destroy) res.destroy()
-          else send(res, answer)
-        },
-        () => res.destroy(),
-      )
+      if (!refused) answer(chunks.length === 0 ? NO_BODY : Buffer.concat(chunks))
     })
-    req.on('error', () => res.destroy())
   })
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
