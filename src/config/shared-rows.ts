@@ -2,7 +2,7 @@
 // (cli/bulk/journal.ts), one row of payfac_operations per line of the file, named
 // `bulk-<command>-<hash>#<line>` in the party's scope, written only while the run holds the
 // reservation of its file. What earlier runs of the same file did (from any runner) is read when
-// the run starts; rows in flight share their writes (shared-journal.ts).
+// the run starts; rows in flight share their writes (shared-records.ts).
 import type { Held } from './journal-store.js'
 import type { OperationRecord, ServiceIdentity } from './operations.js'
 import type { SharedJournal } from './shared-journal.js'

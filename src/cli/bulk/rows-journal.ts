@@ -2,7 +2,7 @@
 // journals (config/journal-store.ts): the local one (the run file, journal.ts, under a lock folder;
 // each operation's own record under its lock) or the shared one (PostgreSQL rows under the
 // reservation of the file; each operation's record under its reservation, taken and written in
-// batches with the other rows in flight: config/shared-journal.ts).
+// batches with the other rows in flight: config/shared-reservations.ts, shared-records.ts).
 import type { JournalStore } from '../../config/journal-store.js'
 import type { OperationKey, OperationRecord, ServiceIdentity } from '../../config/operations.js'
 import { type HeldLock, withOperationLock, withReservation } from '../safety/journal-ops.js'

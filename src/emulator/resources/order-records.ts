@@ -1,6 +1,7 @@
-// Records of orders (orders.ts, orders-pay.ts), transactions and refunds (transactions.ts), and
-// their collections with the indexes the lists use. Indexed fields that change in place
-// (`status`, `referenceOrderId` of an order) are followed by `orders.reindex(orderId)`.
+// Records of orders (orders.ts, orders-pay.ts), transactions and refunds (transactions.ts and the
+// transaction-*.ts files beside it), and their collections with the indexes the lists use.
+// Indexed fields that change in place (`status`, `referenceOrderId` of an order) are followed by
+// `orders.reindex(orderId)`.
 import type { Money } from '../../client/money.js'
 import { Collection, byMerchantId, lowercase } from '../collection.js'
 import type { Address } from './merchant-records.js'

@@ -24,7 +24,8 @@ import { action, route, type HandlerContext, type HandlerRequest } from '../rout
 import { getOr404, lookup, type OrderRecord, type ThreeDSRecord, type TokenRecord } from '../store.js'
 import { agreementStatus } from './payto.js'
 import { tokenStatus } from './tokens.js'
-import { createTransaction, transactionDetails } from './transactions.js'
+import { createTransaction } from './transaction-captures.js'
+import { transactionDetails } from './transaction-details.js'
 
 export type PayVariant = 'PayByPayTo' | 'PayByCard' | 'PayByPaymentToken' | 'Confirm3DSComplete'
 type Variant = PayVariant

@@ -1,5 +1,5 @@
 // The refund list (/transactions/refunds): refunds across transactions, made by CreateRefund
-// (transactions.ts).
+// (transaction-refunds.ts).
 import { PRIVATE, visibleMerchantIds } from '../auth.js'
 import { addDays, timestamp } from '../clock.js'
 import { customersWithin, filters, merchantsWithin, oneOf, paginate } from '../lists.js'

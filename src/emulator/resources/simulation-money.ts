@@ -19,7 +19,7 @@ import { merchantView, visibleMerchant } from './merchants.js'
 import { disputeView, openDispute, resolveDispute } from './disputes.js'
 import { createPayout, payoutView, settlePayout, visiblePayout } from './payouts.js'
 import { blockedCardView } from './sources.js'
-import { visibleTransaction } from './transactions.js'
+import { visibleTransaction } from './transaction-details.js'
 
 function scheduledPayouts(ctx: HandlerContext, merchant: MerchantRecord) {
   if (!merchant.bankAccounts.length) return []
