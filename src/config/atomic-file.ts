@@ -64,44 +64,113 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 }
 
 /**
- * writeJsonAtomic without blocking: the same temporary file, flush, rename and folder flush, each
- * awaited, so that many records written at once (the rows of a bulk run, `cli/bulk/row-run.ts`)
- * wait for the disk together instead of one after another. It leaves stale temporary files to the
- * next synchronous write of the same name, which sweeps them (reading a folder of many records on
- * every write would cost more than the write).
+ * writeJsonAtomic for many files at once (the operation records of the rows of a bulk run,
+ * `cli/bulk/journal.ts`): each to a temporary file of its own (0600, made anew: never through a
+ * link), all of them flushed side by side, then each renamed over its name, so that each file is
+ * the old one or the new one, never half of either. Flushed side by side, the files share the
+ * file system's commits (a flush of each, one after another, waited for a commit each, and every
+ * other change to the folder waited with them). What waits for the disk (making a file, its
+ * flush, a rename, which frees the old file's blocks) runs on the thread pool, so the event loop
+ * goes on meanwhile. The folder is not flushed here: the caller flushes it once for all the names
+ * it needs to survive a power cut (flushFolder). A name is replaced as it is, never followed
+ * (these records are refused when they are links: `fs-check.ts`). Stale temporary files are left
+ * to the next synchronous write of the same name, which sweeps them (reading a folder of many
+ * records on every write would cost more than the write). On failure, no temporary file is left;
+ * the files renamed before it keep their new text.
  */
-export async function writeJsonAtomicAsync(file: string, value: unknown): Promise<void> {
-  const target = linkTarget(file)
-  const dir = path.dirname(target)
-  const temp = path.join(
-    dir,
-    `.${path.basename(target)}.${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}.tmp`,
-  )
+export async function replaceJsonFiles(entries: ReadonlyArray<{ file: string; value: unknown }>): Promise<void> {
+  const slots = entries.map(({ file, value }) => ({
+    file,
+    temp: path.join(path.dirname(file), `.${path.basename(file)}.${tempSuffix()}.tmp`),
+    text: `${JSON.stringify(value, null, 2)}\n`,
+    fd: undefined as number | undefined,
+    made: false,
+    renamed: false,
+  }))
   try {
-    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
-    const handle = await fs.promises.open(temp, 'wx', 0o600)
-    try {
-      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`)
-      await handle.sync()
-    } finally {
-      await handle.close()
+    await allOf(
+      slots.map(async (slot) => {
+        slot.fd = await openNewPooled(slot.temp)
+        slot.made = true
+        fs.writeSync(slot.fd, slot.text)
+      }),
+    )
+    await allOf(slots.map((slot) => pooled((done) => fs.fsync(slot.fd as number, done))))
+    for (const slot of slots) {
+      fs.closeSync(slot.fd as number)
+      slot.fd = undefined
     }
-    await fs.promises.rename(temp, target)
+    await allOf(
+      slots.map(async (slot) => {
+        await pooled((done) => fs.rename(slot.temp, slot.file, done))
+        slot.renamed = true
+      }),
+    )
   } catch (error) {
-    await fs.promises.rm(temp, { force: true })
+    // The clean-up never hides why it failed (a folder made read-only refuses the unlink too).
+    for (const slot of slots) {
+      try {
+        if (slot.fd !== undefined) fs.closeSync(slot.fd)
+        if (slot.made && !slot.renamed) fs.unlinkSync(slot.temp)
+      } catch {
+        // Left for the next synchronous write of the same name to sweep (removeStaleTemps).
+      }
+    }
     const code = (error as { code?: unknown } | null)?.code
-    if (typeof code === 'string' && code in DISK_FAILURES) throw new FileWriteError(file, error)
+    if (typeof code === 'string' && code in DISK_FAILURES) throw new FileWriteError(entries[0]?.file ?? '', error)
     throw error
   }
-  let folder: fs.promises.FileHandle | undefined
+}
+
+/** Waits for every task, then throws the first failure: nothing is left running behind a failure. */
+async function allOf(tasks: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(tasks)).find((result) => result.status === 'rejected')
+  if (failed) throw (failed as PromiseRejectedResult).reason
+}
+
+/** A call of node:fs's callback API (run on the thread pool) as a promise. */
+function pooled<T = void>(call: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value as T))))
+}
+
+/** Flushes a folder's names (after renames into it) on the thread pool; where a folder cannot be flushed (Windows), renames are still atomic. */
+export async function flushFolder(dir: string): Promise<void> {
+  let fd: number
   try {
-    folder = await fs.promises.open(dir, 'r')
-    await folder.sync()
+    fd = fs.openSync(dir, 'r')
   } catch {
-    // A folder cannot be flushed here (Windows): the rename is still atomic.
-  } finally {
-    await folder?.close()
+    return
   }
+  try {
+    await pooled((done) => fs.fsync(fd, done))
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code
+    if (code !== 'EINVAL' && code !== 'EPERM' && code !== 'EISDIR') throw error
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** A new private file (made on the thread pool: making a file can take long), its folder made (0700) when missing. */
+async function openNewPooled(file: string): Promise<number> {
+  try {
+    return await pooled<number>((done) => fs.open(file, 'wx', 0o600, done))
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') throw error
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    return await pooled<number>((done) => fs.open(file, 'wx', 0o600, done))
+  }
+}
+
+/**
+ * `<pid>.<random hex, once a process><count>`: unique among this process's files and other
+ * processes', in the form removeStaleTemps recognises; no random bytes drawn a file.
+ */
+let tempCount = 0
+let tempPrefix: string | undefined
+function tempSuffix(): string {
+  tempPrefix ??= `${process.pid}.${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(4))).toString('hex')}`
+  return `${tempPrefix}${(++tempCount).toString(36)}`
 }
 
 /** Where the symbolic links at `file` lead (the last name, existing or not); `file` itself otherwise. */

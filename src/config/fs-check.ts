@@ -72,14 +72,14 @@ function damaged(file: string, problem: string, hint: DamagedHint): ConfigError 
  * current user is a ConfigError (damaged-store); never blocks (a FIFO is refused, not opened for reading).
  */
 export function readPrivateFile(file: string, hint: DamagedHint): string | undefined {
-  let before: fs.Stats
+  let before: fs.Stats | undefined
   try {
-    before = fs.lstatSync(file)
+    // No file is the usual answer (a first run): told without an exception.
+    before = fs.lstatSync(file, { throwIfNoEntry: false })
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return undefined
-    throw unreadable(file, code ?? String(error), hint)
+    throw unreadable(file, (error as NodeJS.ErrnoException).code ?? String(error), hint)
   }
+  if (before === undefined) return undefined
   const early = fileProblem(before)
   if (early) throw damaged(file, early, hint)
   let fd: number
@@ -96,6 +96,41 @@ export function readPrivateFile(file: string, hint: DamagedHint): string | undef
     // What was opened is judged again: the path may have been replaced between the two looks (a
     // rename by another payfac is fine; anything else is refused the same way).
     const late = fileProblem(opened)
+    if (late) throw damaged(file, late, hint)
+    return fs.readFileSync(fd, 'utf8')
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * readPrivateFile on the thread pool, by the same rules, for a file looked up while other files of
+ * its folder are being made (the rows of a bulk run): a name not yet known to the system waits for
+ * the folder, and the event loop goes on meanwhile.
+ */
+export async function readPrivateFileAsync(file: string, hint: DamagedHint): Promise<string | undefined> {
+  const call = <T>(run: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void) =>
+    new Promise<T>((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))))
+  let before: fs.Stats
+  try {
+    before = await call<fs.Stats>((done) => fs.lstat(file, done))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    throw unreadable(file, code ?? String(error), hint)
+  }
+  const early = fileProblem(before)
+  if (early) throw damaged(file, early, hint)
+  let fd: number
+  try {
+    fd = await call<number>((done) => fs.open(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0), done))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ELOOP') throw damaged(file, 'it is a symbolic link, not a file payfac wrote', hint)
+    throw unreadable(file, code ?? String(error), hint)
+  }
+  try {
+    const late = fileProblem(fs.fstatSync(fd))
     if (late) throw damaged(file, late, hint)
     return fs.readFileSync(fd, 'utf8')
   } finally {

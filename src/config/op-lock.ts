@@ -182,3 +182,149 @@ function folderIdentity(folder: string): string {
     return 'gone'
   }
 }
+
+/**
+ * takeLock for many short holds at once (the rows of a bulk run): the same lock folder, made with
+ * one mkdir when it is free, without loading proper-lockfile or probing the folder's time. One
+ * timer serves every lock held this way: it refreshes the time of each held longer than
+ * LOCK_UPDATE_MS (a holder slowed by a busy machine keeps it, as proper-lockfile's holders do)
+ * and notices a pause of the whole process (the same LOCK_PAUSE_MS rule). A folder found there
+ * already, whoever holds it, goes the long way (takeLock: the wait, the message, the takeover of a
+ * lock left by a dead process). Released (or at exit), the folder is removed only while it is
+ * still this process's; the removal runs on the thread pool (it frees a block of the disk, which
+ * may wait for the disk) and is not waited for: `quickLocksRemoved()` waits for those under way.
+ */
+export async function takeLockQuick(file: string, wait: LockWait): Promise<{ release: Release; waited: boolean; lost: Lost }> {
+  const folder = `${file}.lock`
+  try {
+    await makeLockFolder(folder)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return takeLock(file, wait)
+    throw new ConfigError(`Cannot lock ${wait.what} (${folder}): ${(error as NodeJS.ErrnoException).code ?? String(error)}. Nothing was sent.`, {
+      reason: 'damaged-store',
+      hint: 'Check the permissions of the folder (yours, 0700), or set PAYFAC_CONFIG_DIR to another folder.',
+      cause: error,
+    })
+  }
+  const hold = quickHold(folder)
+  return {
+    release: async () => {
+      quickHolds.delete(hold)
+      if (quickHolds.size === 0) stopQuickTimer()
+      if (!quickOurs(hold)) return
+      removing.set(
+        hold,
+        new Promise<void>((resolve) =>
+          fs.rmdir(folder, () => {
+            removing.delete(hold)
+            resolve()
+          }),
+        ),
+      )
+    },
+    waited: false,
+    lost: () => {
+      const gap = Date.now() - quickBeat
+      if (gap > LOCK_PAUSE_MS) hold.lostWhy ??= `this run was paused for ${Math.round(gap / 1000)} s while it held the lock`
+      if (hold.lostWhy === undefined && !quickOurs(hold)) hold.lostWhy = 'its lock was taken over by another payfac run'
+      return hold.lostWhy
+    },
+  }
+}
+
+/** Resolves once the folders of the quick locks released so far are removed. */
+export async function quickLocksRemoved(): Promise<void> {
+  while (removing.size > 0) await Promise.all(removing.values())
+}
+
+/** A lock folder held by takeLockQuick: what it was when made (identity and time), and why it may be lost. */
+interface QuickHold {
+  folder: string
+  identity: string
+  mtimeNs: bigint
+  refreshedAt: number
+  lostWhy?: string | undefined
+}
+
+const quickHolds = new Set<QuickHold>()
+/** Released, their folders being removed. */
+const removing = new Map<QuickHold, Promise<void>>()
+let quickTimer: NodeJS.Timeout | undefined
+let quickBeat = 0
+let quickExitHook = false
+
+/** mkdir on the thread pool (making a folder can take long), its parent made (0700) when missing. */
+async function makeLockFolder(folder: string): Promise<void> {
+  const make = () => new Promise<void>((resolve, reject) => fs.mkdir(folder, (error) => (error ? reject(error) : resolve())))
+  try {
+    await make()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    fs.mkdirSync(path.dirname(folder), { recursive: true, mode: 0o700 })
+    await make()
+  }
+}
+
+function quickHold(folder: string): QuickHold {
+  const st = fs.statSync(folder, { bigint: true })
+  const hold: QuickHold = { folder, identity: `${st.ino}:${st.birthtimeNs}`, mtimeNs: st.mtimeNs, refreshedAt: Date.now() }
+  if (quickHolds.size === 0) startQuickTimer()
+  quickHolds.add(hold)
+  if (!quickExitHook) {
+    quickExitHook = true
+    // Ended by process.exit (a second Ctrl-C, an error): the folders still held are removed, as proper-lockfile's exit hook does.
+    process.once('exit', () => {
+      for (const h of [...quickHolds, ...removing.keys()]) if (quickOurs(h)) removeFolder(h.folder)
+    })
+  }
+  return hold
+}
+
+/** The folder is the one this process made, with the time it last set. */
+function quickOurs(hold: QuickHold): boolean {
+  try {
+    const st = fs.statSync(hold.folder, { bigint: true })
+    return `${st.ino}:${st.birthtimeNs}` === hold.identity && st.mtimeNs === hold.mtimeNs
+  } catch {
+    return false
+  }
+}
+
+function removeFolder(folder: string): void {
+  try {
+    fs.rmdirSync(folder)
+  } catch {
+    // Gone already: nothing of this process's is left.
+  }
+}
+
+function startQuickTimer(): void {
+  quickBeat = Date.now()
+  quickTimer = setInterval(() => {
+    const at = Date.now()
+    const gap = at - quickBeat
+    quickBeat = at
+    for (const hold of quickHolds) {
+      if (gap > LOCK_PAUSE_MS) hold.lostWhy ??= `this run was paused for ${Math.round(gap / 1000)} s while it held the lock`
+      if (hold.lostWhy !== undefined || at - hold.refreshedAt < LOCK_UPDATE_MS) continue
+      if (!quickOurs(hold)) {
+        hold.lostWhy = 'its lock was taken over by another payfac run'
+        continue
+      }
+      try {
+        const time = new Date(at)
+        fs.utimesSync(hold.folder, time, time)
+        hold.mtimeNs = fs.statSync(hold.folder, { bigint: true }).mtimeNs
+        hold.refreshedAt = at
+      } catch (error) {
+        hold.lostWhy = `its lock was lost while held: ${(error as NodeJS.ErrnoException).code ?? String(error)}`
+      }
+    }
+  }, LOCK_UPDATE_MS / 2)
+  quickTimer.unref()
+}
+
+function stopQuickTimer(): void {
+  if (quickTimer) clearInterval(quickTimer)
+  quickTimer = undefined
+}

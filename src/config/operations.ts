@@ -26,8 +26,7 @@ import path from 'node:path'
 import { z } from 'zod'
 
 import { ConfigError } from './errors.js'
-import { readPrivateJson } from './fs-check.js'
-import { writeJsonAtomicAsync } from './atomic-file.js'
+import { NOT_JSON, readPrivateFileAsync, readPrivateJson } from './fs-check.js'
 import { writeJsonAtomic } from './journal.js'
 import { thisRunner } from './runner.js'
 
@@ -194,7 +193,23 @@ export function operationPath(configDir: string, identity: ServiceIdentity, key:
  * command that shows on the service what the operation did.
  */
 export function readOperation(file: string, check?: string): OperationRecord | undefined {
-  const value = readPrivateJson(file, { what: 'operation record', check })
+  return parseOperation(readPrivateJson(file, { what: 'operation record', check }), file, check)
+}
+
+/** readOperation on the thread pool (fs-check.ts, readPrivateFileAsync), for the rows of a bulk run. */
+export async function readOperationAsync(file: string, check?: string): Promise<OperationRecord | undefined> {
+  const text = await readPrivateFileAsync(file, { what: 'operation record', check })
+  if (text === undefined) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    value = NOT_JSON
+  }
+  return parseOperation(value, file, check)
+}
+
+function parseOperation(value: unknown, file: string, check: string | undefined): OperationRecord | undefined {
   if (value === undefined) return undefined
   const parsed = operationRecordSchema.safeParse(value)
   if (!parsed.success) {
@@ -215,16 +230,18 @@ export function readOperation(file: string, check?: string): OperationRecord | u
 
 /** Writes the record atomically; sets `updatedAt` and `runner`. */
 export function writeOperation(file: string, record: OperationRecord, now: Date = new Date()): OperationRecord {
-  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString(), runner: thisRunner() })
+  const saved = savedOperation(record, now)
   writeJsonAtomic(file, saved)
   return saved
 }
 
-/** writeOperation without blocking, for many records written at once (the rows of a bulk run). */
-export async function writeOperationAsync(file: string, record: OperationRecord, now: Date = new Date()): Promise<OperationRecord> {
-  const saved = operationRecordSchema.parse({ ...record, updatedAt: now.toISOString(), runner: thisRunner() })
-  await writeJsonAtomicAsync(file, saved)
-  return saved
+/**
+ * The record as writeOperation saves it (checked, `updatedAt` and `runner` set), for a writer that
+ * puts several on disk at once (the rows of a bulk run: cli/bulk/journal.ts, with atomic-file.ts's
+ * replaceJsonFiles).
+ */
+export function savedOperation(record: OperationRecord, now: Date = new Date()): OperationRecord {
+  return operationRecordSchema.parse({ ...record, updatedAt: now.toISOString(), runner: thisRunner() })
 }
 
 /** A fresh record of an intent, before anything is sent. */

@@ -29,6 +29,15 @@ describe('the same operation twice', () => {
     expect(result.stdout).toMatch(/\n3,failed,,exit-6,.*identical refund/)
   })
 
+  it('refunds repeated on two lines each, one row in flight at a time, finish (the repeat waits for the lock without holding the place)', async () => {
+    const ids = (await paid(3)) as string[]
+    const file = csv('pairs.csv', ['transactionId,amount,currency', ...ids.flatMap((id) => [`${id},1.50,AUD`, `${id},1.50,AUD`])])
+    const result = await payfac('transactions', 'refund', '--from-file', file, '--concurrency', '1')
+    expect(refundsOf(ids)).toEqual([1, 1, 1])
+    expect(result.code, result.stderr).toBe(6)
+    expect(result.stderr).toContain('3 done, 0 skipped (done before), 3 failed, 0 unknown of 6 rows')
+  })
+
   it('the same refund in two files run by two processes at once (witness off) refunds once', async () => {
     const [id] = await paid(1)
     const a = csv('two-a.csv', ['transactionId,amount,currency,repeat-window', `${id},2.00,AUD,0`])

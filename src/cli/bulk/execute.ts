@@ -6,6 +6,7 @@ import { ApiError, OutcomeUnknownError, ResponseFormatError } from '../../client
 import { retryAfterMs } from '../../client/retry.js'
 import { retryAfterOf } from '../../client/retry.js'
 import { ConfigError } from '../../config/errors.js'
+import { quickLocksRemoved } from '../../config/op-lock.js'
 import { sanitizeLine } from '../../output/sanitize.js'
 import { InterruptedError, RefusedError, UnresolvedOutcomeError } from '../errors/index.js'
 import { exitCodeFor } from '../errors/exit-codes.js'
@@ -68,7 +69,7 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
     const attempt = async (row: Row, request: never): Promise<RowResult> => {
       for (let tries = 1; ; tries++) {
         await workers.paced()
-        const rowRun = new RowRun(journal, row.line, held.lost, run.records)
+        const rowRun = new RowRun(journal, row.line, held.lost, run.records, workers)
         try {
           const id = await x.kind.send(x.safety.forRow(rowRun), client, request, x.ctx)
           workers.succeeded()
@@ -96,6 +97,9 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
       }
       await workers.drain()
     } finally {
+      // Rows still in flight (the file could not be read to its end) finish before the journal closes.
+      await workers.drain()
+      await quickLocksRemoved()
       interrupts.signal.removeEventListener('abort', forward)
       interrupts.dispose()
       progress.end()

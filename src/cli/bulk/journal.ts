@@ -11,18 +11,27 @@
 //   - otherwise the operation's guards and second witness run, the intent is journaled (and on
 //     disk) before the request leaves, and its result after (done, refused or unknown).
 // One lock (config/op-lock.ts) is held on the file for the whole run, so two runs of one file
-// never interleave. Records are written in groups: each group with one write and one fdatasync,
-// so a row's intent is on disk before its request is sent while eight rows in flight share a
-// flush. A run killed mid-write leaves at most its last line cut short: it is ignored on reading
-// (that step's request had not been sent, or its answer is looked up as unknown).
+// never interleave. Each row's step also goes to the operation's own record (row-run.ts,
+// rows-journal.ts). A row's line is written to the file at once; the records wait for the next
+// burst: whatever the rows in flight have to write when the last burst is done goes to disk
+// together (atomic-file.ts, replaceJsonFiles: each record to a temporary file, all flushed side
+// by side, then renamed into place), and when an intent is among them, the file's lines and the
+// records' folders are flushed once after. So the intents of every row about to be sent share
+// one flush of each kind (and the file system's commits), and each is on disk before its request
+// leaves. An outcome (done, refused, unknown) waits for no flush of the file or a folder: lost to
+// a power cut, the row is still journaled `sending`, and a re-run looks it up on the service. A
+// run killed mid-write leaves at most its last line cut short: it is ignored on reading (that
+// step's request had not been sent, or its answer is looked up as unknown). Once a write fails (a
+// full disk, a folder made read-only) every later step of the run fails with it, so no request
+// leaves without its intent on disk.
 import fs from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 
+import { flushFolder, replaceJsonFiles } from '../../config/atomic-file.js'
 import { ConfigError } from '../../config/errors.js'
 import { fileProblem } from '../../config/fs-check.js'
-import { type OperationRecord, type ServiceIdentity, operationRecordSchema } from '../../config/operations.js'
+import { type OperationRecord, type ServiceIdentity, operationRecordSchema, savedOperation } from '../../config/operations.js'
 
 export type RowRecord = OperationRecord & { line: number }
 const rowRecordSchema = operationRecordSchema.extend({ line: operationRecordSchema.shape.doneCount })
@@ -32,12 +41,30 @@ export function bulkJournalPath(configDir: string, identity: ServiceIdentity, co
   return path.join(configDir, 'operations', identity.id, `bulk-${commandId.replace(/[^a-z0-9-]/gi, '-')}-${fileHash.slice(0, 32)}.jsonl`)
 }
 
+/** Whether a write must be on disk before it resolves (an intent), or only written (an outcome). */
+export interface Durability {
+  durable?: boolean | undefined
+}
+
+/** What the rows in flight have to write to the disk now, written together (a burst). */
+interface Burst {
+  records: Array<{ file: string; value: OperationRecord }>
+  /** An intent is among them: the run's file and the records' folders are flushed too. */
+  durable: boolean
+  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>
+}
+
+const newBurst = (): Burst => ({ records: [], durable: false, waiters: [] })
+
 export class BulkJournal {
   /** The newest record of each row not yet finished by this run (done rows keep only what the results show). */
   private readonly latest = new Map<number, RowRecord>()
-  private queue: string[] = []
-  private waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = []
-  private flushing: Promise<void> | undefined
+  /** The burst on its way to the disk, and the one gathering what comes meanwhile. */
+  private running: Promise<void> | undefined
+  private forming: Burst = newBurst()
+  private kicked = false
+  /** Lines written since the run's file was last flushed. */
+  private unsynced = false
   private failure: unknown
 
   private constructor(
@@ -45,18 +72,18 @@ export class BulkJournal {
     readonly configDir: string,
     readonly identity: ServiceIdentity,
     readonly fileHash: string,
-    private readonly handle: FileHandle,
+    private readonly fd: number,
   ) {}
 
   /** Reads what earlier runs of the same file did (fail-closed, as every record), then opens it to append. */
   static async open(file: string, configDir: string, identity: ServiceIdentity, fileHash: string): Promise<BulkJournal> {
     const read = await readRecords(file)
     const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0)
-    const handle = await open(file, flags, 0o600)
-    const journal = new BulkJournal(file, configDir, identity, fileHash, handle)
+    const fd = fs.openSync(file, flags, 0o600)
+    const journal = new BulkJournal(file, configDir, identity, fileHash, fd)
     for (const record of read.records) journal.latest.set(record.line, record)
     // A line cut short by a kill: what follows starts on a line of its own.
-    if (read.unterminated) journal.queue.push('\n')
+    if (read.unterminated) writeAll(fd, '\n')
     return journal
   }
 
@@ -69,52 +96,112 @@ export class BulkJournal {
     this.latest.delete(line)
   }
 
-  /** Appends a record; resolves once it is on disk (written with others in one group and flushed). */
-  async append(record: RowRecord): Promise<RowRecord> {
+  /**
+   * Appends a row's record at once; resolves then, or for an intent (`durable`, the default) once
+   * the file is flushed with the next burst.
+   */
+  async append(record: RowRecord, options: Durability = {}): Promise<RowRecord> {
     if (this.failure) throw this.failure
     const saved = rowRecordSchema.parse({ ...record, updatedAt: new Date().toISOString() }) as RowRecord
+    try {
+      writeAll(this.fd, `${JSON.stringify(saved)}\n`)
+    } catch (error) {
+      throw this.failed(error)
+    }
+    this.unsynced = true
     this.latest.set(saved.line, saved)
-    this.queue.push(`${JSON.stringify(saved)}\n`)
-    await new Promise<void>((resolve, reject) => {
-      this.waiting.push({ resolve, reject })
-      this.kick()
-    })
+    if (options.durable !== false) await this.inBurst(undefined, true)
     return saved
   }
 
-  async close(): Promise<void> {
-    while (this.flushing) await this.flushing
-    await this.handle.close()
+  /**
+   * Writes an operation's own record (at `file`) with the next burst; resolves once it is in
+   * place, and for an intent (`durable`) once its folder is flushed too.
+   */
+  async writeRecord(file: string, record: OperationRecord, options: Durability = {}): Promise<OperationRecord> {
+    if (this.failure) throw this.failure
+    const saved = savedOperation(record)
+    await this.inBurst({ file, value: saved }, options.durable === true)
+    return saved
   }
 
-  private kick(): void {
-    if (this.flushing) return
-    this.flushing = this.flush().finally(() => {
-      this.flushing = undefined
-      if (this.queue.length > 0) this.kick()
+  /** Waits for what is on its way, flushes the lines written since, and closes the file. */
+  async close(): Promise<void> {
+    try {
+      while (this.running || this.kicked) await (this.running ?? new Promise((resolve) => setImmediate(resolve)))
+      if (!this.failure && this.unsynced) await datasync(this.fd)
+    } finally {
+      fs.closeSync(this.fd)
+    }
+  }
+
+  private inBurst(record: { file: string; value: OperationRecord } | undefined, durable: boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const burst = this.forming
+      if (record) burst.records.push(record)
+      if (durable) burst.durable = true
+      burst.waiters.push({ resolve, reject })
+      // Started once what this turn of the event loop writes has joined it (a row's line and record).
+      if (!this.kicked) {
+        this.kicked = true
+        queueMicrotask(() => {
+          this.kicked = false
+          this.kick()
+        })
+      }
     })
   }
 
-  private async flush(): Promise<void> {
-    const text = this.queue.join('')
-    const waiting = this.waiting
-    this.queue = []
-    this.waiting = []
+  /** Starts the burst gathered so far, unless one is on its way (it starts the next when done). */
+  private kick(): void {
+    if (this.running || this.forming.waiters.length === 0) return
+    const burst = this.forming
+    this.forming = newBurst()
+    this.running = this.flush(burst).finally(() => {
+      this.running = undefined
+      this.kick()
+    })
+  }
+
+  private async flush(burst: Burst): Promise<void> {
     try {
-      await this.handle.appendFile(text)
-      await this.handle.datasync()
-      for (const w of waiting) w.resolve()
+      if (this.failure) throw this.failure
+      await replaceJsonFiles(burst.records)
+      if (burst.durable) {
+        // Every line written so far, this burst's intents among them, and the records' new names.
+        this.unsynced = false
+        const folders = new Set(burst.records.map((r) => path.dirname(r.file)))
+        await Promise.all([datasync(this.fd), ...[...folders].map(flushFolder)])
+      }
+      for (const waiter of burst.waiters) waiter.resolve()
     } catch (error) {
-      this.failure = new ConfigError(
-        `Cannot write the journal ${this.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Rows in flight have an unknown outcome.`,
-        {
-          hint: 'Check the disk and the permissions of the folder, then run the same command again: it looks up what those rows did.',
-          cause: error,
-        },
-      )
-      for (const w of waiting) w.reject(this.failure)
+      const failure = this.failed(error)
+      for (const waiter of burst.waiters) waiter.reject(failure)
     }
   }
+
+  /** The journal cannot be written: this run sends nothing more (every later step throws the same error). */
+  private failed(error: unknown): unknown {
+    const where = (error as { path?: unknown }).path ?? (error as { target?: unknown }).target ?? this.file
+    this.failure ??= new ConfigError(
+      `Cannot write the journal ${String(where)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Rows in flight have an unknown outcome.`,
+      {
+        hint: 'Check the disk and the permissions of the folder, then run the same command again: it looks up what those rows did.',
+        cause: error,
+      },
+    )
+    return this.failure
+  }
+}
+
+/** Writes all of `text` (a write may take part of it). */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at)
+}
+
+function datasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())))
 }
 
 /** The records of an earlier run, read by the operation journal's rules: a file of yours no one else can write. */

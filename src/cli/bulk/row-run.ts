@@ -10,7 +10,10 @@
 //   - an identical operation whose answer was lost is looked up on the service first, as the
 //     single command does.
 // Writes go row journal first, then the record: a record `done` means the row's own `done` is
-// already on disk, so a re-run of the same file never mistakes its own row for another's.
+// already written, so a re-run of the same file never mistakes its own row for another's. The
+// intents are on disk before the request leaves (in the local journal, flushed with those of the
+// other rows in flight: journal.ts); the outcomes are written without waiting for a flush. While
+// it waits for the journal, a row steps aside (workers.ts): another row takes its place.
 import { OutcomeUnknownError, ResponseFormatError } from '../../client/errors.js'
 import { type OperationRecord, newOperation } from '../../config/operations.js'
 import { sanitizeLine } from '../../output/sanitize.js'
@@ -34,12 +37,31 @@ export class RowRun implements OperationJournal {
     private readonly lost: () => string | undefined,
     /** Each operation's own record, under its lock or reservation (rows-journal.ts). */
     private readonly records: OperationRecords,
+    /** Waits for the journal, or for its operation's lock, without holding the row's place among those in flight (workers.ts). */
+    private readonly place: { aside<W>(wait: Promise<W>): Promise<W>; leave(): () => Promise<void> } = {
+      aside: (wait) => wait,
+      leave: () => async () => undefined,
+    },
   ) {}
+
+  private aside<W>(wait: Promise<W>): Promise<W> {
+    return this.place.aside(wait)
+  }
 
   async run<T, B>(spec: OperationSpec<T, B>): Promise<T> {
     // A repeatable operation (an upsert) is simply made again: no record of its own is needed.
     if (spec.repeatable) return this.runRow(spec, undefined)
-    return this.records.withRecord(spec.key, { what: spec.action, check: spec.check }, (own) => this.runRow(spec, own))
+    // The lock is waited for without a place (another run's row, or a row of this file with the
+    // same operation, may hold it while it waits for the journal), and the place taken back once held.
+    const back = this.place.leave()
+    try {
+      return await this.records.withRecord(spec.key, { what: spec.action, check: spec.check }, async (own) => {
+        await back()
+        return this.runRow(spec, own)
+      })
+    } finally {
+      await back()
+    }
   }
 
   private async runRow<T, B>(spec: OperationSpec<T, B>, shared: OwnRecord | undefined): Promise<T> {
@@ -89,23 +111,26 @@ export class RowRun implements OperationJournal {
     const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
     // The two intents are written together (either alone, before anything is sent, is looked up
     // and found absent by a re-run); the `done` lines below keep their order.
-    let [row, own] = await Promise.all([
-      journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line }),
-      shared ? shared.write(newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0)) : undefined,
-    ])
+    let [row, own] = await this.aside(
+      Promise.all([
+        journal.append({ ...newOperation(journal.identity, key, spec, before, prior?.doneCount ?? 0), line: this.line }),
+        shared ? shared.write(newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0), { durable: true }) : undefined,
+      ]),
+    )
+    const outcome = { durable: false }
     let sent = false
     try {
       const result = await spec.send()
       sent = true
       this.resultId = spec.resultId?.(result) ?? undefined
-      row = await journal.append({ ...row, state: 'done', resultId: this.resultId ?? null, doneCount: row.doneCount + 1 })
-      if (shared && own) own = await shared.write({ ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 })
+      row = await this.aside(journal.append({ ...row, state: 'done', resultId: this.resultId ?? null, doneCount: row.doneCount + 1 }, outcome))
+      if (shared && own) own = await this.aside(shared.write({ ...own, state: 'done', resultId: this.resultId ?? null, doneCount: own.doneCount + 1 }, outcome))
       return result
     } catch (error) {
       if (sent) throw this.unrecorded(spec, error)
       const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
-      await journal.append({ ...row, state: unknown ? 'unknown' : 'refused' })
-      if (shared && own) await shared.write({ ...own, state: unknown ? 'unknown' : 'refused' })
+      await this.aside(journal.append({ ...row, state: unknown ? 'unknown' : 'refused' }, outcome))
+      if (shared && own) await this.aside(shared.write({ ...own, state: unknown ? 'unknown' : 'refused' }, outcome))
       if (error instanceof OutcomeUnknownError) {
         error.action = spec.action
         error.check = spec.check

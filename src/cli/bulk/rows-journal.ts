@@ -6,7 +6,7 @@
 import type { JournalStore } from '../../config/journal-store.js'
 import type { OperationKey, OperationRecord, ServiceIdentity } from '../../config/operations.js'
 import { type HeldLock, withOperationLock, withReservation } from '../safety/journal-ops.js'
-import { BulkJournal, type RowRecord, bulkJournalPath, readRecords } from './journal.js'
+import { BulkJournal, type Durability, type RowRecord, bulkJournalPath, readRecords } from './journal.js'
 
 /** What a run does with its rows (the run file's journal, or the shared journal's rows). */
 export interface RowsJournal {
@@ -14,14 +14,16 @@ export interface RowsJournal {
   readonly fileHash: string
   prior(line: number): RowRecord | undefined
   forget(line: number): void
-  append(record: RowRecord): Promise<RowRecord>
+  /** Appends a row's record; an intent (`durable`, the default) is on disk when it resolves. */
+  append(record: RowRecord, options?: Durability): Promise<RowRecord>
   close(): Promise<void>
 }
 
 /** A row's operation record (the single command's), while its lock or reservation is held. */
 export interface OwnRecord {
   read(check: string): Promise<OperationRecord | undefined>
-  write(record: OperationRecord): Promise<OperationRecord>
+  /** Writes the record; an intent (`durable`) is on disk when it resolves. */
+  write(record: OperationRecord, options?: Durability): Promise<OperationRecord>
   lost(): string | undefined
 }
 
@@ -36,16 +38,27 @@ export interface RunJournal {
 }
 
 export async function runJournalFor(store: JournalStore, configDir: string, identity: ServiceIdentity, commandId: string, digest: string): Promise<RunJournal> {
-  const { operationPath, operationSlot, readOperation, writeOperationAsync } = await import('../../config/operations.js')
+  const { operationPath, operationSlot, readOperationAsync } = await import('../../config/operations.js')
   const file = bulkJournalPath(configDir, identity, commandId, digest)
   if (store.kind === 'local') {
+    // The run's file, once open: the rows' records are written in its bursts (journal.ts).
+    let journal: BulkJournal | undefined
     return {
-      hold: (words, work) => withOperationLock(configDir, file, words, async (held) => work(held, await BulkJournal.open(file, configDir, identity, digest))),
+      hold: (words, work) =>
+        withOperationLock(configDir, file, words, async (held) => {
+          journal = await BulkJournal.open(file, configDir, identity, digest)
+          return work(held, journal)
+        }),
       records: {
         withRecord: (key, words, work) => {
           const own = operationPath(configDir, identity, key)
-          return withOperationLock(configDir, own, words, (held) =>
-            work({ read: async (check) => readOperation(own, check), write: (record) => writeOperationAsync(own, record), lost: held.lost }),
+          // One mkdir when the lock is free (op-lock.ts, takeLockQuick): the folder single commands lock too.
+          return withOperationLock(configDir, own, { ...words, quick: true }, (held) =>
+            work({
+              read: (check) => readOperationAsync(own, check),
+              write: (record, options) => (journal as BulkJournal).writeRecord(own, record, options),
+              lost: held.lost,
+            }),
           )
         },
       },

@@ -74,15 +74,16 @@ const waitNote = (what: string, waitMs: number) => () =>
 /**
  * Runs `work` holding the lock of `file` (a record, or a name beside the records) in the local
  * journal: the folders are checked first (fail-closed); a held lock is waited for (said once on
- * stderr) for at most `waitMs`, after which it is exit 7 naming `check`.
+ * stderr) for at most `waitMs`, after which it is exit 7 naming `check`. `quick`: one of many short
+ * holds at once (the rows of a bulk run), taken with one mkdir when free (op-lock.ts, takeLockQuick).
  */
 export async function withOperationLock<T>(
   configDir: string,
   file: string,
-  words: { what: string; check: string; waitMs?: number | undefined },
+  words: { what: string; check: string; waitMs?: number | undefined; quick?: boolean | undefined },
   work: (held: HeldLock) => Promise<T>,
 ): Promise<T> {
-  const [{ checkPrivateFolders }, { takeLock }, path] = await Promise.all([
+  const [{ checkPrivateFolders }, { takeLock, takeLockQuick }, path] = await Promise.all([
     import('../../config/fs-check.js'),
     import('../../config/op-lock.js'),
     import('node:path'),
@@ -90,7 +91,8 @@ export async function withOperationLock<T>(
   checkPrivateFolders(configDir, path.dirname(file), 'operation journal')
   const askedAt = Date.now()
   const waitMs = words.waitMs ?? LOCK_WAIT_MS
-  const lock = await waitedTooLong(words.check, () => takeLock(file, { waitMs, what: words.what, onWait: waitNote(words.what, waitMs) }))
+  const take = words.quick ? takeLockQuick : takeLock
+  const lock = await waitedTooLong(words.check, () => take(file, { waitMs, what: words.what, onWait: waitNote(words.what, waitMs) }))
   try {
     return await work({ waited: lock.waited, askedAt, lost: lock.lost })
   } finally {
