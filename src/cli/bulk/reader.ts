@@ -14,7 +14,7 @@ import { pipeline as pipelineAsync } from 'node:stream/promises'
 
 import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
-import { addCleanup } from '../runtime/signals.js'
+import { addCleanup, holdThreadRead } from '../runtime/signals.js'
 
 /** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
 export const MAX_ROW_BYTES = 1024 * 1024
@@ -75,6 +75,8 @@ export async function openSource(name: string): Promise<RowSource> {
     remove()
   }
   let line = 1
+  // stdin redirected from a device is read in libuv's threads: held, so that a signal still ends payfac.
+  holdThreadRead(process.stdin)
   try {
     await pipelineAsync(
       process.stdin,
@@ -96,6 +98,7 @@ export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest:
   // Opened once the parser is loaded, so that no byte flows before it listens.
   const open = () => {
     const input = createReadStream(source.path, { fd: openRegular(source.path, source.name) })
+    holdThreadRead(input)
     input.on('data', (chunk) => hash.update(chunk))
     input.on('end', () => (digest = hash.digest('hex')))
     return input

@@ -7,7 +7,7 @@
 // conf's atomic writer hooks every signal (when-exit): it runs its clean-ups, then sends the same
 // signal to this process again, expecting it to die. That echo comes within milliseconds of the
 // first signal; a person's second Ctrl-C does not, so a repeat within ECHO_MS is not counted.
-import { deferSignals, ECHO_MS, exitCodeForSignal, runCleanups } from './signals.js'
+import { deferSignals, ECHO_MS, exitForSignal, runCleanups } from './signals.js'
 
 export interface Interrupts {
   signal: AbortSignal
@@ -22,11 +22,11 @@ export function watchInterrupts(target: NodeJS.Process = process, now: () => num
   const controller = new AbortController()
   const release = deferSignals()
   let firstAt = 0
-  const onSignal = (name: NodeJS.Signals) => {
+  const onSignal = (name: 'SIGINT' | 'SIGTERM') => {
     if (controller.signal.aborted) {
       if (now() - firstAt > ECHO_MS) {
         runCleanups()
-        target.exit(exitCodeForSignal(name))
+        exitForSignal(target, name)
       }
       return
     }

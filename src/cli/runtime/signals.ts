@@ -9,6 +9,13 @@
 // conf's atomic writer hooks the signals too (when-exit): it runs its own clean-ups and sends the
 // same signal again, expecting the process to die. That echo arrives within milliseconds; a
 // person's second Ctrl-C does not, so a repeat within ECHO_MS is ignored.
+//
+// Exiting waits for every one of libuv's threads still at work (uv_library_shutdown joins them).
+// A read of stdin redirected from a device (/dev/kmsg), or of a file on a mount that stopped
+// answering, waits in the kernel for ever: payfac said "Interrupted" and never ended. While such a
+// read is under way (holdThreadRead), a signal runs the clean-ups and the exit handlers as an exit
+// would, then ends the process by the signal itself: the shell sees 130 or 143 all the same.
+import { ReadStream } from 'node:fs'
 
 export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
 export type HandledSignal = keyof typeof SIGNAL_EXIT
@@ -18,6 +25,7 @@ export const HANDLED_SIGNALS = Object.keys(SIGNAL_EXIT) as HandledSignal[]
 export const ECHO_MS = 300
 
 const cleanups = new Set<() => void>()
+let threadReads = 0
 const deferrals = new Set<symbol>()
 let received: { name: HandledSignal; at: number } | undefined
 
@@ -60,6 +68,41 @@ export function deferSignals(): () => void {
   return () => void deferrals.delete(token)
 }
 
+/**
+ * Counts `stream` as a read in libuv's threads (a ReadStream: process.stdin when stdin is a file or
+ * a device, or a file opened by payfac) until it ends, fails or closes. Other streams are not.
+ */
+export function holdThreadRead(stream: NodeJS.ReadableStream): void {
+  if (!(stream instanceof ReadStream) || stream.destroyed) return
+  threadReads++
+  let held = true
+  const release = () => {
+    if (!held) return
+    held = false
+    threadReads--
+  }
+  stream.once('end', release)
+  stream.once('error', release)
+  stream.once('close', release)
+}
+
+/**
+ * Ends the process for `signal` (130 or 143); the clean-ups have run. With a read in libuv's
+ * threads under way, by the signal itself after the exit handlers (see above).
+ */
+export function exitForSignal(target: Pick<NodeJS.Process, 'exit'>, signal: HandledSignal): void {
+  const code = exitCodeForSignal(signal)
+  if (threadReads > 0 && target === process && process.platform !== 'win32') {
+    process.exitCode = code
+    // What exit() runs before it waits for the threads: every 'exit' listener (clean-ups, children ended).
+    process.emit('exit', code)
+    // Without a listener, the signal's default action comes back: the kernel ends the process.
+    for (const name of HANDLED_SIGNALS) process.removeAllListeners(name)
+    process.kill(process.pid, signal)
+  }
+  target.exit(code)
+}
+
 /** Records a signal: the first one, an echo of it, or a repeat (a second Ctrl-C). */
 export function noteSignal(name: HandledSignal, now: number): 'first' | 'echo' | 'repeat' {
   if (!received) {
@@ -83,7 +126,7 @@ export function installSignalHandling(target: SignalTarget = process, now: () =>
     if (kind === 'first' && deferrals.size > 0) return
     runCleanups()
     if (kind === 'first') target.stderr?.write(interruptedLine(signal, options.json === true))
-    target.exit(exitCodeForSignal(signal))
+    exitForSignal(target, signal)
   }
   const handlers = HANDLED_SIGNALS.map((name) => [name, () => onSignal(name)] as const)
   for (const [name, handler] of handlers) target.on(name, handler)
@@ -116,6 +159,7 @@ export function wantsJsonErrors(argv: readonly string[]): boolean {
 /** Forgets received signals, deferrals and clean-ups (tests only). */
 export function resetSignalState(): void {
   received = undefined
+  threadReads = 0
   deferrals.clear()
   cleanups.clear()
 }

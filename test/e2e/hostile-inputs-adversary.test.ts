@@ -1,0 +1,78 @@
+// What an attack on the hostile-input work (issue 35) found, each case failing before its fix:
+// - a signal while a read holds one of libuv's threads (stdin redirected from a device whose read
+//   waits in the kernel, such as /dev/kmsg; a file on a mount that stopped answering) printed
+//   "Interrupted" and never ended: exiting waits for that thread. Reproduced with a real
+//   blocked thread (the open of a FIFO that has no writer) under payfac's own stdin reader.
+// The time limit below is only how long a case may take before it counts as hung.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const DIST = resolve(__dirname, '../../dist')
+/** How long a case may run before it counts as hung (not a measured figure). */
+const HUNG_MS = 30_000
+
+let work: string
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'payfac-hostile-adversary-'))
+})
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+interface Ended {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stderr: string
+}
+
+/** Runs `source` (an ES module) with node; resolves once stderr holds `ready`, then when it ends. */
+function runScript(source: string, ready: RegExp): { child: ChildProcess; ready: Promise<void>; done: Promise<Ended> } {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  let onReady: () => void = () => undefined
+  const isReady = new Promise<void>((resolve) => (onReady = resolve))
+  child.stderr?.on('data', (d) => {
+    stderr += d
+    if (ready.test(stderr)) onReady()
+  })
+  const hung = setTimeout(() => child.kill('SIGKILL'), HUNG_MS)
+  const done = once(child, 'close').then(([code, signal]) => {
+    clearTimeout(hung)
+    return { code, signal, stderr } as Ended
+  })
+  return { child, ready: Promise.race([isReady, done.then(() => Promise.reject(new Error(`ended before it was ready: ${stderr}`)))]), done }
+}
+
+describe('a signal while a read holds one of libuv threads', () => {
+  it.each([['SIGTERM'], ['SIGINT']] as const)(
+    '%s ends payfac (clean-ups run, then the signal itself ends it), not "Interrupted" and no exit',
+    async (signal) => {
+      const fifo = join(work, `fifo-${signal}`)
+      execFileSync('mkfifo', [fifo])
+      const module = (path: string) => JSON.stringify(pathToFileURL(join(DIST, path)).href)
+      const source = `
+      import { createReadStream } from 'node:fs'
+      const { addCleanup, installSignalHandling } = await import(${module('cli/runtime/signals.js')})
+      const { readStdinBounded } = await import(${module('cli/files/bounded-input.js')})
+      installSignalHandling(process)
+      addCleanup(() => process.stderr.write('cleaned up\\n'))
+      // A ReadStream, as process.stdin is when stdin is a file or a device: its open of a FIFO
+      // with no writer waits in one of libuv's threads, as a read of /dev/kmsg does.
+      const reading = readStdinBounded({ flag: '--data -', limit: 1024, what: 'a request body' }, createReadStream(${JSON.stringify(fifo)}))
+      setImmediate(() => process.stderr.write('reading\\n'))
+      await reading
+    `
+      const run = runScript(source, /reading/)
+      await run.ready
+      run.child.kill(signal)
+      const ended = await run.done
+      expect(ended.signal, ended.stderr).toBe(signal)
+      expect(ended.stderr).toContain('cleaned up')
+      expect(ended.stderr).toContain(`Interrupted (${signal}).`)
+    },
+  )
+})
