@@ -2,15 +2,20 @@
 // - a signal while a read holds one of libuv's threads (stdin redirected from a device whose read
 //   waits in the kernel, such as /dev/kmsg; a file on a mount that stopped answering) printed
 //   "Interrupted" and never ended: exiting waits for that thread. Reproduced with a real
-//   blocked thread (the open of a FIFO that has no writer) under payfac's own stdin reader.
+//   blocked thread (the open of a FIFO that has no writer) under payfac's own stdin reader;
+// - SIGHUP (the terminal closed, `kill -HUP`) was not handled: payfac died at once, leaving its
+//   credential command's process group running (its own session, so the hang-up never reached
+//   it) and its temporary files behind.
 // The time limit below is only how long a case may take before it counts as hung.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { BIN } from '../helpers/spawn-cli.js'
 
 const DIST = resolve(__dirname, '../../dist')
 /** How long a case may run before it counts as hung (not a measured figure). */
@@ -75,4 +80,64 @@ describe('a signal while a read holds one of libuv threads', () => {
       expect(ended.stderr).toContain(`Interrupted (${signal}).`)
     },
   )
+})
+
+/** Whether `pid` runs (a zombie does not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return process.platform !== 'linux'
+  }
+}
+
+/** Resolves once none of `pids` runs (a SIGKILL is delivered, not awaited); the test's time-out guards a hang. */
+async function gone(pids: number[]): Promise<number[]> {
+  while (pids.some(alive)) await new Promise((resolve) => setImmediate(resolve))
+  return pids.filter(alive)
+}
+
+describe('SIGHUP while a credential command runs', () => {
+  it('ends payfac with 129 after its clean-ups, and the command with everything it started', async () => {
+    const script = join(work, 'vault-hup.sh')
+    writeFileSync(script, ['#!/bin/sh', "trap '' TERM HUP", 'sleep 1000 &', 'echo "vault $$ $!" >&2', 'wait', ''].join('\n'), { mode: 0o700 })
+    const child = spawn(process.execPath, [BIN, 'orders', 'list'], {
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        PAYFAC_BASE_URL: 'http://127.0.0.1:9',
+        PAYFAC_API_KEY: '',
+        PAYFAC_CONFIG_DIR: join(work, 'config'),
+        PAYFAC_PROFILE: '',
+        PAYFAC_CREDENTIAL_COMMAND: script,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    const pids = new Promise<number[]>((resolve) =>
+      child.stderr?.on('data', (d) => {
+        stderr += d
+        const started = /vault (\d+) (\d+)/.exec(stderr)
+        if (started) resolve([Number(started[1]), Number(started[2])])
+      }),
+    )
+    const hung = setTimeout(() => child.kill('SIGKILL'), HUNG_MS)
+    // 'exit', not 'close': the command holds payfac's stderr, which stays open while it runs.
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
+    const closed = once(child, 'close')
+    const started = await pids
+    child.kill('SIGHUP')
+    const [code, signal] = await exited
+    expect({ code, signal }, stderr).toEqual({ code: 129, signal: null })
+    expect(await gone(started)).toEqual([])
+    await closed
+    clearTimeout(hung)
+    expect(stderr).toContain('Interrupted (SIGHUP).')
+  })
 })

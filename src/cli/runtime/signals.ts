@@ -1,5 +1,7 @@
-// SIGINT (Ctrl-C) and SIGTERM, handled alike for the whole process. main() installs the handler
-// once. A signal ends the process at once with 130 (SIGINT) or 143 (SIGTERM), after the clean-ups
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal closed), handled alike for the whole process.
+// main() installs the handler once. A signal ends the process at once with 130 (SIGINT), 143
+// (SIGTERM) or 129 (SIGHUP: unhandled, it ended payfac at once, its credential command's group
+// left running in a session of its own and its temporary files left behind), after the clean-ups
 // registered here have run (temporary files removed), with `Interrupted (SIGINT).` on stderr, or
 // under --json the line `{"error": {...}}` (stdout never carries an error). A command that
 // can stop at a safe point (a wait, a payment flow, a server) holds a deferral through
@@ -14,10 +16,10 @@
 // A read of stdin redirected from a device (/dev/kmsg), or of a file on a mount that stopped
 // answering, waits in the kernel for ever: payfac said "Interrupted" and never ended. While such a
 // read is under way (holdThreadRead), a signal runs the clean-ups and the exit handlers as an exit
-// would, then ends the process by the signal itself: the shell sees 130 or 143 all the same.
+// would, then ends the process by the signal itself: the shell sees 130, 143 or 129 all the same.
 import { ReadStream } from 'node:fs'
 
-export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
+export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
 export type HandledSignal = keyof typeof SIGNAL_EXIT
 export const HANDLED_SIGNALS = Object.keys(SIGNAL_EXIT) as HandledSignal[]
 
@@ -29,8 +31,8 @@ let threadReads = 0
 const deferrals = new Set<symbol>()
 let received: { name: HandledSignal; at: number } | undefined
 
-export function exitCodeForSignal(name: string): 130 | 143 {
-  return name === 'SIGTERM' ? SIGNAL_EXIT.SIGTERM : SIGNAL_EXIT.SIGINT
+export function exitCodeForSignal(name: string): 129 | 130 | 143 {
+  return name === 'SIGTERM' || name === 'SIGHUP' ? SIGNAL_EXIT[name] : SIGNAL_EXIT.SIGINT
 }
 
 /** The first signal this process received, if any (it decides the exit code of an interruption). */
