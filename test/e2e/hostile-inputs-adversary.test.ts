@@ -5,7 +5,11 @@
 //   blocked thread (the open of a FIFO that has no writer) under payfac's own stdin reader;
 // - SIGHUP (the terminal closed, `kill -HUP`) was not handled: payfac died at once, leaving its
 //   credential command's process group running (its own session, so the hang-up never reached
-//   it) and its temporary files behind.
+//   it) and its temporary files behind;
+// - a JSON settlement report whose entry, or whose part outside the entries (the summary), never
+//   ends was gathered without a bound: past 1 GiB in seconds, then exit 1 ("Invalid string
+//   length", "a bug in payfac"), each chunk copying all that came before, so that a signal took
+//   seconds to be heard.
 // The time limit below is only how long a case may take before it counts as hung.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -15,7 +19,11 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { type HostileRoute, type HostileService, startHostileService } from '../helpers/hostile-service.js'
 import { BIN } from '../helpers/spawn-cli.js'
+
+const PEAK_RSS = resolve(__dirname, '../helpers/peak-rss.cjs')
+const MEMORY_LIMIT_KIB = 200 * 1024
 
 const DIST = resolve(__dirname, '../../dist')
 /** How long a case may run before it counts as hung (not a measured figure). */
@@ -139,5 +147,66 @@ describe('SIGHUP while a credential command runs', () => {
     await closed
     clearTimeout(hung)
     expect(stderr).toContain('Interrupted (SIGHUP).')
+  })
+})
+
+/** `prefix`, then 64 KiB chunks of `a` for as long as the client reads. */
+const endlessAfter =
+  (prefix: string): HostileRoute =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.write(prefix)
+    const chunk = Buffer.alloc(65_536, 'a')
+    let open = true
+    res.on('close', () => (open = false))
+    const pump = () => {
+      while (open) if (!res.write(chunk)) return void res.once('drain', pump)
+    }
+    pump()
+  }
+
+describe('a JSON settlement report that never ends inside an entry or its summary', () => {
+  let entry: HostileService
+  let summary: HostileService
+  beforeAll(async () => {
+    entry = await startHostileService({ '/transactions/settlement/report': endlessAfter('{"entries":[{"entryId":"se_1","note":"') })
+    summary = await startHostileService({ '/transactions/settlement/report': endlessAfter('{"entries":[],"summary":{"note":"') })
+  })
+  afterAll(async () => {
+    await entry.close()
+    await summary.close()
+  })
+
+  it.each([
+    ['an endless entry, --jsonl', () => entry, ['--jsonl'], /an entry of the report is longer than 1 MiB/],
+    ['an endless summary, --jsonl', () => summary, ['--jsonl'], /the report outside its entries is longer than 16 MiB/],
+    ['an endless summary, a table', () => summary, [], /the report outside its entries is longer than 16 MiB/],
+  ] as const)('%s: exit 7 naming the bound, memory under 200 MiB', async (_name, service, extra, message) => {
+    const peakFile = join(work, `peak-${extra.length}-${message.source.length}`)
+    const child = spawn(process.execPath, [BIN, 'settlement', 'report', '--currency', 'AUD', '--from', '2026-11-01', '--to', '2026-11-08', ...extra], {
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        NODE_OPTIONS: `--require ${PEAK_RSS}`,
+        PAYFAC_TEST_PEAK_RSS_FILE: peakFile,
+        PAYFAC_BASE_URL: service().url,
+        PAYFAC_API_KEY: 'sandbox_sk_hostileInputs00000001',
+        PAYFAC_CONFIG_DIR: join(work, 'config'),
+        PAYFAC_PROFILE: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (d) => (stdout += d))
+    child.stderr?.on('data', (d) => (stderr += d))
+    const hung = setTimeout(() => child.kill('SIGKILL'), HUNG_MS)
+    const [code] = await once(child, 'close')
+    clearTimeout(hung)
+    expect(code, stderr).toBe(7)
+    expect(stderr).toMatch(message)
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(stdout).toBe('')
+    expect(Number(readFileSync(peakFile, 'utf8'))).toBeLessThan(MEMORY_LIMIT_KIB)
   })
 })
