@@ -9,7 +9,9 @@
 // - a JSON settlement report whose entry, or whose part outside the entries (the summary), never
 //   ends was gathered without a bound: past 1 GiB in seconds, then exit 1 ("Invalid string
 //   length", "a bug in payfac"), each chunk copying all that came before, so that a signal took
-//   seconds to be heard.
+//   seconds to be heard;
+// - the same report read for the opening balance of `settlement reconcile` was exit 1 ("a bug in
+//   payfac") when an entry nested too deep or had no amount: the service's fault, exit 7.
 // The time limit below is only how long a case may take before it counts as hung.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -19,7 +21,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { type HostileRoute, type HostileService, startHostileService } from '../helpers/hostile-service.js'
+import { type HostileRoute, type HostileService, answer, startHostileService } from '../helpers/hostile-service.js'
 import { BIN } from '../helpers/spawn-cli.js'
 
 const PEAK_RSS = resolve(__dirname, '../helpers/peak-rss.cjs')
@@ -208,5 +210,65 @@ describe('a JSON settlement report that never ends inside an entry or its summar
     expect(stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(stdout).toBe('')
     expect(Number(readFileSync(peakFile, 'utf8'))).toBeLessThan(MEMORY_LIMIT_KIB)
+  })
+})
+
+describe('the settlement report behind the opening balance of settlement reconcile', () => {
+  const MERCHANT = 'mcht_AAAAAAAAAAAAAAAA'
+  const json =
+    (body: unknown, total?: number): HostileRoute =>
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...(total === undefined ? {} : { 'page-count': '1', 'total-record-count': String(total) }) })
+      res.end(JSON.stringify(body))
+    }
+  /** A service with no entries in the period, one merchant, and `history` as the report of the entries before it. */
+  const service = (history: string) =>
+    startHostileService({
+      '/transactions/settlement': json([], 0),
+      '/transactions': json([], 0),
+      '/transactions/refunds': json([], 0),
+      '/transactions/payouts': json([], 0),
+      '/merchants': json([{ merchantId: MERCHANT, name: 'M' }], 1),
+      [`/merchants/${MERCHANT}`]: json({ merchantId: MERCHANT, name: 'M', createdAt: '2025-01-01T00:00:00Z' }),
+      [`/merchants/${MERCHANT}/balances`]: json({
+        asOf: '2026-11-08T00:00:00Z',
+        balances: [{ currency: 'AUD', total: { minorCurrencyUnits: 0, currency: 'AUD' } }],
+      }),
+      '/transactions/settlement/report': answer(200, 'application/json', history),
+    })
+
+  it.each([
+    [
+      'an entry nested 300 deep',
+      `{"entries":[{"entryId":"se_1","x":${'['.repeat(300)}${']'.repeat(300)}}],"summary":{}}`,
+      /nests objects and arrays more than 256 deep/,
+    ],
+    ['an entry with no amount', '{"entries":[{"entryId":"se_1"}],"summary":{}}', /a settlement entry .* has no amount in AUD/],
+  ])('%s: exit 7, the service at fault, not 1', async (_name, history, message) => {
+    const svc = await service(history)
+    try {
+      const child = spawn(process.execPath, [BIN, 'settlement', 'reconcile', '--currency', 'AUD', '--from', '2026-11-01', '--to', '2026-11-08'], {
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          PAYFAC_BASE_URL: svc.url,
+          PAYFAC_API_KEY: 'sandbox_sk_hostileInputs00000001',
+          PAYFAC_CONFIG_DIR: join(work, 'config'),
+          PAYFAC_PROFILE: '',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+      let stderr = ''
+      child.stderr?.on('data', (d) => (stderr += d))
+      const hung = setTimeout(() => child.kill('SIGKILL'), HUNG_MS)
+      const [code] = await once(child, 'close')
+      clearTimeout(hung)
+      expect(code, stderr).toBe(7)
+      expect(stderr).toMatch(message)
+      expect(stderr).not.toMatch(/bug in payfac/)
+      expect(svc.requests.some((r) => r.startsWith('GET /transactions/settlement/report?currency=AUD&createdAfter=2025-01-01'))).toBe(true)
+    } finally {
+      await svc.close()
+    }
   })
 })
