@@ -38,8 +38,9 @@ export async function readData(value: string, flag = '--data'): Promise<unknown>
   try {
     return JSON.parse(text)
   } catch (error) {
-    // V8 quotes the start of the text, which may hold a card number or a secret: left out.
-    const reason = error instanceof SyntaxError ? error.message.replace(/, ".*" is not valid JSON$/s, '') : 'invalid JSON'
+    // V8 quotes the text around the fault (`"start"...`, `..."middle"...`, `..."end"`), which may
+    // hold a card number or a secret: left out, in each of its forms.
+    const reason = error instanceof SyntaxError ? error.message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '') : 'invalid JSON'
     throw new UsageError(`${flag} is not valid JSON: ${reason}`, 'Quote the JSON in single quotes, or pass @file')
   }
 }
