@@ -14,6 +14,7 @@ import { pipeline as pipelineAsync } from 'node:stream/promises'
 
 import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
+import { type Utf8State, firstNonUtf8, utf8Start } from '../files/utf8.js'
 import { addCleanup, holdThreadRead } from '../runtime/signals.js'
 
 /** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
@@ -190,12 +191,22 @@ function checkedText(
 ): Transform {
   let open = 0
   let size = 0
+  const utf8: Utf8State = utf8Start()
   const ends = (chunk: Buffer, end: number) => {
     let count = 0
     for (let at = chunk.indexOf(10); at >= 0 && at < end; at = chunk.indexOf(10, at + 1)) count++
     return count
   }
+  const notUtf8 = (line: number) =>
+    new UsageError(
+      `--from-file ${name} line ${line}: bytes that are not UTF-8 text (another encoding, such as Windows-1252, or binary)`,
+      'Save the file as UTF-8',
+    )
   return new Transform({
+    flush(done) {
+      // A character cut short by the end of the file.
+      done(utf8.need > 0 ? notUtf8(newLines(0)) : null)
+    },
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length
       const bad = NOT_TEXT.exec(chunk.toString('latin1'))
@@ -208,6 +219,11 @@ function checkedText(
             'Check what --from-file names',
           ),
         )
+        return
+      }
+      const fault = firstNonUtf8(chunk, utf8)
+      if (fault >= 0) {
+        done(notUtf8(newLines(ends(chunk, fault))))
         return
       }
       const last = chunk.lastIndexOf(10)
