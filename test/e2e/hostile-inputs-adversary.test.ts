@@ -11,7 +11,10 @@
 //   length", "a bug in payfac"), each chunk copying all that came before, so that a signal took
 //   seconds to be heard;
 // - the same report read for the opening balance of `settlement reconcile` was exit 1 ("a bug in
-//   payfac") when an entry nested too deep or had no amount: the service's fault, exit 7.
+//   payfac") when an entry nested too deep or had no amount: the service's fault, exit 7;
+// - a list printed into a pipe whose reader stopped reading (`| ssh …` stalled, a pager paused)
+//   did not end on SIGTERM or Ctrl-C: the first signal stops a list at a record boundary, and the
+//   list then waited for the reader to take what was written, for ever.
 // The time limit below is only how long a case may take before it counts as hung.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -270,5 +273,56 @@ describe('the settlement report behind the opening balance of settlement reconci
     } finally {
       await svc.close()
     }
+  })
+})
+
+describe('a list printed into a pipe whose reader stopped reading', () => {
+  let svc: HostileService
+  beforeAll(async () => {
+    // Records of 200 KiB: once the reader stops, payfac is stopped inside the first one, waiting
+    // for the pipe to drain (the pipe holds 64 KiB, the reader took one chunk).
+    const order = (i: number) => ({
+      orderId: `ordr_StalledReader${String(i).padStart(4, '0')}`,
+      amount: { minorCurrencyUnits: 100, currency: 'AUD' },
+      note: 'x'.repeat(200 * 1024),
+    })
+    const page = JSON.stringify(Array.from({ length: 5 }, (_, i) => order(i)))
+    svc = await startHostileService({
+      '/orders': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'page-count': '1', 'total-record-count': '5' })
+        res.end(page)
+      },
+    })
+  })
+  afterAll(() => svc.close())
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s ends payfac (%i), whose first signal waited for the reader for ever', async (signal, code) => {
+    const child = spawn(process.execPath, [BIN, 'orders', 'list', '--json'], {
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        PAYFAC_BASE_URL: svc.url,
+        PAYFAC_API_KEY: 'sandbox_sk_hostileInputs00000001',
+        PAYFAC_CONFIG_DIR: join(work, 'config'),
+        PAYFAC_PROFILE: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr?.on('data', (d) => (stderr += d))
+    const hung = setTimeout(() => child.kill('SIGKILL'), HUNG_MS)
+    // 'exit', not 'close': the test never reads stdout to its end.
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>
+    const stdout = child.stdout as NodeJS.ReadableStream
+    // The reader takes the first chunk, then stops reading.
+    await once(stdout, 'data')
+    stdout.pause()
+    child.kill(signal)
+    const [exitCode] = await exited
+    clearTimeout(hung)
+    expect(exitCode, stderr).toBe(code)
   })
 })

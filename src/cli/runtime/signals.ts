@@ -116,12 +116,27 @@ export function noteSignal(name: HandledSignal, now: number): 'first' | 'echo' |
 
 type SignalTarget = Pick<NodeJS.Process, 'on' | 'off' | 'exit'> & { stderr?: { write(text: string): unknown } }
 
+/** Whether this process says an interruption as a JSON line (installSignalHandling's `json`). */
+let jsonErrors = false
+
+/**
+ * Ends the process now for `signal`, as a signal no command defers does: the clean-ups, the
+ * `Interrupted` line, exit 130, 143 or 129. For a command that finds it cannot reach its safe
+ * point (its output waits for a reader that stopped reading).
+ */
+export function endForSignal(signal: HandledSignal): void {
+  runCleanups()
+  process.stderr.write(interruptedLine(signal, jsonErrors))
+  exitForSignal(process, signal)
+}
+
 /**
  * Installs the process-wide handler (once; later calls do nothing); returns its removal, for tests.
  * Clean-ups also run on a plain `exit`, so that a path that exits early leaves nothing behind.
  */
 export function installSignalHandling(target: SignalTarget = process, now: () => number = Date.now, options: { json?: boolean } = {}): () => void {
   if (installedOn.has(target)) return () => {}
+  if (target === process) jsonErrors = options.json === true
   const onSignal = (signal: HandledSignal) => {
     const kind = noteSignal(signal, now())
     if (kind === 'echo') return
