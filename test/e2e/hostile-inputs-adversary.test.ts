@@ -326,3 +326,65 @@ describe('a list printed into a pipe whose reader stopped reading', () => {
     expect(exitCode, stderr).toBe(code)
   })
 })
+
+describe('a --from-file file that changes after its rows were checked', () => {
+  it('is refused before any row of the changed file is sent (exit 2), the rows as checked or none', async () => {
+    const file = join(work, 'customers.csv')
+    writeFileSync(file, 'email,given-name\nann@example.com,Ann\nbob@example.com,Bob\n')
+    const posted: string[] = []
+    let identityAsked: () => void = () => undefined
+    const asked = new Promise<void>((resolve) => (identityAsked = resolve))
+    let answerIdentity: () => void = () => undefined
+    const svc = await startHostileService({
+      // Asked once the rows are checked, before the first is sent (who the key acts for): held until the file is changed.
+      '/merchants': (_req, res) => {
+        answerIdentity = () => {
+          res.writeHead(200, { 'content-type': 'application/json', 'page-count': '1', 'total-record-count': '1' })
+          res.end(JSON.stringify([{ merchantId: 'mcht_ChangedFile00001', marketplaceId: 'mktp_ChangedFile00001' }]))
+        }
+        identityAsked()
+      },
+      '/customers': (req, res) => {
+        let body = ''
+        req.on('data', (d) => (body += d))
+        req.on('end', () => {
+          posted.push(body)
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ customerId: `cust_ChangedFile${String(posted.length).padStart(4, '0')}`, merchantId: 'mcht_ChangedFile00001' }))
+        })
+      },
+    })
+    try {
+      const child = spawn(process.execPath, [BIN, 'customers', 'upsert', '--from-file', file], {
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          PAYFAC_BASE_URL: svc.url,
+          PAYFAC_API_KEY: 'sandbox_sk_hostileInputs00000001',
+          PAYFAC_CONFIG_DIR: join(work, 'config-changed-file'),
+          PAYFAC_PROFILE: '',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let stderr = ''
+      child.stderr?.on('data', (d) => (stderr += d))
+      child.stdout?.resume()
+      const hung = setTimeout(() => child.kill('SIGKILL'), HUNG_MS)
+      const closed = once(child, 'close')
+      await asked
+      // Edited in place (the same file), as an editor or an export still writing it would.
+      writeFileSync(file, 'email,given-name\nmallory@example.com,Mallory\nbob@example.com,Bob\neve@example.com,Eve\n')
+      answerIdentity()
+      const [code] = await closed
+      clearTimeout(hung)
+      expect(
+        posted.filter((body) => /mallory|eve/.test(body)),
+        stderr,
+      ).toEqual([])
+      expect(code, stderr).toBe(2)
+      expect(stderr).toMatch(/--from-file .*customers\.csv changed after payfac checked its rows/)
+    } finally {
+      await svc.close()
+    }
+  })
+})

@@ -38,6 +38,8 @@ export interface RowSource {
   name: string
   path: string
   format: 'csv' | 'jsonl'
+  /** The SHA-256 of the bytes up to the end of each chunk, as the first whole pass read them (see readRows). */
+  checkpoints?: Buffer[] | undefined
   /** Removes the copy of stdin. */
   dispose(): void
 }
@@ -92,17 +94,49 @@ export async function openSource(name: string): Promise<RowSource> {
   return { name: 'stdin', path, format, dispose }
 }
 
-/** A pass over the rows; `digest()` is the file's SHA-256 (hex) once the pass has ended. */
+/**
+ * A pass over the rows; `digest()` is the file's SHA-256 (hex) once the pass has ended.
+ *
+ * A file is read twice, its rows checked and then run, and a named file may change in between (an
+ * editor saving it, an export still writing it): the rows run were then ones nobody checked or
+ * confirmed, journaled under the checked file's hash. So the first pass that reads the whole file
+ * notes the hash of the bytes up to the end of each chunk, and a later pass compares its own before
+ * a chunk goes on to the parser: the first chunk that differs, or a byte more or fewer, is exit 2
+ * and no row from there on is taken. (Chunks of a regular file read from its start are the same
+ * each time: a read returns all that was asked for, short only at the end.)
+ */
 export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest: () => string } {
   const hash = createHash('sha256')
   let digest: string | undefined
+  const checked = source.checkpoints
+  const noted: Buffer[] = []
+  let at = 0
+  const changed = () =>
+    new UsageError(
+      `--from-file ${source.name} changed after payfac checked its rows: no row from there on was taken`,
+      'Check the file, then run the command again (rows done before are skipped)',
+    )
   // Opened once the parser is loaded, so that no byte flows before it listens.
   const open = () => {
-    const input = createReadStream(source.path, { fd: openRegular(source.path, source.name) })
-    holdThreadRead(input)
-    input.on('data', (chunk) => hash.update(chunk))
-    input.on('end', () => (digest = hash.digest('hex')))
-    return input
+    const file = createReadStream(source.path, { fd: openRegular(source.path, source.name) })
+    holdThreadRead(file)
+    const same = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk)
+        const mark = hash.copy().digest()
+        if (checked === undefined) noted.push(mark)
+        else if (!checked[at++]?.equals(mark)) return done(changed())
+        done(null, chunk)
+      },
+      flush(done) {
+        if (checked !== undefined && at !== checked.length) return done(changed())
+        digest = hash.digest('hex')
+        source.checkpoints ??= noted
+        done()
+      },
+    })
+    pipeline(file, same, () => undefined)
+    return same
   }
   const rows = source.format === 'csv' ? csvRows(open, source.name) : jsonlRows(open(), source.name)
   return {
