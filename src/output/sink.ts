@@ -147,12 +147,38 @@ export function isGone(out: NodeJS.WritableStream): boolean {
   return state.destroyed === true || state.closed === true || (state.errored !== undefined && state.errored !== null)
 }
 
+// A command stopped by a signal finishes its output at a safe point (a list closes its JSON
+// array), but a reader that stopped reading (`| ssh …` stalled, a pager paused) never takes it:
+// the first signal then waited for that reader for ever. Once a command is interrupted, the next
+// wait for a reader ends the process instead (endWhenOutputStalls).
+let onStall: (() => void) | undefined
+
+/**
+ * After an interruption: `end` runs when output has to wait for its reader, at once if it waits
+ * now (stdout's buffer is full), or at the next such wait.
+ */
+export function endWhenOutputStalls(end: () => void, out: NodeJS.WritableStream = process.stdout): void {
+  onStall = end
+  if ((out as { writableNeedDrain?: boolean }).writableNeedDrain) end()
+}
+
+/** Output is about to wait for its reader: an interrupted command ends instead (see above). */
+export function noteOutputStall(): void {
+  onStall?.()
+}
+
+/** Forgets an interruption's end (tests only). */
+export function resetOutputStall(): void {
+  onStall = undefined
+}
+
 /** Writes, and waits for 'drain' when the stream's buffer is full. */
 async function writeChunk(out: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
   if (isGone(out)) throw goneError(out)
   if (out.write(text)) return
   // The stream may have failed (and said so) during the write itself: no 'drain' would come.
   if (isGone(out)) throw goneError(out)
+  noteOutputStall()
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {
       out.off('drain', onDrain)

@@ -88,7 +88,7 @@ async function startTarget(status: () => number = () => 204): Promise<{ url: str
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, close: () => new Promise((ok) => server.close(() => ok())) }
 }
 
-const post = (port: number, body: string, headers: Record<string, string>) =>
+const post = (port: number, body: string | Buffer, headers: Record<string, string>) =>
   fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
 
 /** A client whose requests are counted and never sent. */
@@ -264,6 +264,23 @@ describe('deliveries', () => {
       expect(running.err.join('')).toContain('Delivery dlv_notJson0 is not a JSON object: answered 400, not forwarded.')
       // Badly signed, the same body is answered 401 as any other.
       expect((await post(running.port, 'hello', { 'webhook-signature': 't=1,v1=00' })).status).toBe(401)
+    } finally {
+      await running.stop()
+      await target.close()
+    }
+  })
+
+  it('refuses a correctly signed JSON object in bytes that are not UTF-8 (JSON text is UTF-8): 400, not forwarded as U+FFFD', async () => {
+    const target = await startTarget()
+    const running = await start({ forwardTo: target.url })
+    try {
+      const id = /Subscription (webhook_\S+) created/.exec(running.err.join(''))?.[1] as string
+      const secret = emulator.app.store.webhookSubscriptions.get(id)?.secret as string
+      const body = Buffer.from('{"webhookEventType":"Order\xffCreated","event":{"orderId":"ordr_notUtf8"}}', 'latin1')
+      const answer = await post(running.port, body, { 'webhook-signature': webhookSignatureHeader(secret, body), 'webhook-delivery-id': 'dlv_notUtf8' })
+      expect(answer.status).toBe(400)
+      expect(await answer.json()).toEqual({ error: 'a webhook delivery is a JSON object; this body is not one', deliveryId: 'dlv_notUtf8' })
+      expect(target.bodies).toEqual([])
     } finally {
       await running.stop()
       await target.close()

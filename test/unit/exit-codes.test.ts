@@ -64,6 +64,11 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
       new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGTERM', cause: 'SIGTERM' }),
       143,
     ],
+    [
+      'an unknown outcome interrupted by SIGHUP',
+      new OutcomeUnknownError({ method: 'POST', path: '/orders', lost: 'interrupted', signal: 'SIGHUP', cause: 'SIGHUP' }),
+      129,
+    ],
     ['an earlier outcome the service cannot tell', new UnresolvedOutcomeError('cannot tell', 'payfac orders list'), 7],
     ['a wait that ran out', new WaitTimeoutError('still pending'), 8],
     ['an interruption', new InterruptedError(), 130],
@@ -83,6 +88,16 @@ describe('exitCodeFor walks every error class to its documented exit code', () =
     noteSignal('SIGTERM', Date.now())
     try {
       expect(exitCodeFor(new InterruptedError())).toBe(143)
+    } finally {
+      resetSignalState()
+    }
+  })
+
+  it('an interruption by SIGHUP (the terminal closed) exits 129', async () => {
+    const { noteSignal, resetSignalState } = await import('../../src/cli/runtime/signals.js')
+    noteSignal('SIGHUP', Date.now())
+    try {
+      expect(exitCodeFor(new InterruptedError())).toBe(129)
     } finally {
       resetSignalState()
     }

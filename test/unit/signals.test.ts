@@ -20,6 +20,7 @@ describe('process-wide signal handling', () => {
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
+    ['SIGHUP', 129],
   ] as const)('%s runs the clean-ups and exits %i when no command is watching', (signal, code) => {
     const { target, exits, written } = fakeProcess()
     const remove = installSignalHandling(target, () => 1000)

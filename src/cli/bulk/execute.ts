@@ -85,15 +85,21 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
       }
     }
     try {
-      for await (const row of readRows(x.source).rows) {
-        if (fatal !== undefined || interrupts.signal.aborted) break
-        const prior = journal.prior(row.line)
-        if (prior?.state === 'done') {
-          finish(row, { line: row.line, status: 'skipped-already-done', id: prior.resultId ?? undefined })
-          continue
+      try {
+        for await (const row of readRows(x.source).rows) {
+          if (fatal !== undefined || interrupts.signal.aborted) break
+          const prior = journal.prior(row.line)
+          if (prior?.state === 'done') {
+            finish(row, { line: row.line, status: 'skipped-already-done', id: prior.resultId ?? undefined })
+            continue
+          }
+          const { request } = x.kind.build(await rowValues(row, columns, x.source.name), x.ctx)
+          await workers.submit(async () => finish(row, await attempt(row, request as never)))
         }
-        const { request } = x.kind.build(await rowValues(row, columns, x.source.name), x.ctx)
-        await workers.submit(async () => finish(row, await attempt(row, request as never)))
+      } catch (error) {
+        // The file no longer reads as it was checked (reader.ts): no row more is taken, and the
+        // rows in flight finish and are recorded before the run stops.
+        fatal ??= error
       }
       await workers.drain()
     } finally {

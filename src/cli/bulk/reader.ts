@@ -14,7 +14,8 @@ import { pipeline as pipelineAsync } from 'node:stream/promises'
 
 import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
-import { addCleanup } from '../runtime/signals.js'
+import { type Utf8State, firstNonUtf8, utf8Start } from '../files/utf8.js'
+import { addCleanup, holdThreadRead } from '../runtime/signals.js'
 
 /** The longest row payfac reads (a CSV record, a JSON line): 1 MiB, far beyond any row of flags. */
 export const MAX_ROW_BYTES = 1024 * 1024
@@ -37,6 +38,8 @@ export interface RowSource {
   name: string
   path: string
   format: 'csv' | 'jsonl'
+  /** The SHA-256 of the bytes up to the end of each chunk, as the first whole pass read them (see readRows). */
+  checkpoints?: Buffer[] | undefined
   /** Removes the copy of stdin. */
   dispose(): void
 }
@@ -75,6 +78,8 @@ export async function openSource(name: string): Promise<RowSource> {
     remove()
   }
   let line = 1
+  // stdin redirected from a device is read in libuv's threads: held, so that a signal still ends payfac.
+  holdThreadRead(process.stdin)
   try {
     await pipelineAsync(
       process.stdin,
@@ -89,16 +94,49 @@ export async function openSource(name: string): Promise<RowSource> {
   return { name: 'stdin', path, format, dispose }
 }
 
-/** A pass over the rows; `digest()` is the file's SHA-256 (hex) once the pass has ended. */
+/**
+ * A pass over the rows; `digest()` is the file's SHA-256 (hex) once the pass has ended.
+ *
+ * A file is read twice, its rows checked and then run, and a named file may change in between (an
+ * editor saving it, an export still writing it): the rows run were then ones nobody checked or
+ * confirmed, journaled under the checked file's hash. So the first pass that reads the whole file
+ * notes the hash of the bytes up to the end of each chunk, and a later pass compares its own before
+ * a chunk goes on to the parser: the first chunk that differs, or a byte more or fewer, is exit 2
+ * and no row from there on is taken. (Chunks of a regular file read from its start are the same
+ * each time: a read returns all that was asked for, short only at the end.)
+ */
 export function readRows(source: RowSource): { rows: AsyncIterable<Row>; digest: () => string } {
   const hash = createHash('sha256')
   let digest: string | undefined
+  const checked = source.checkpoints
+  const noted: Buffer[] = []
+  let at = 0
+  const changed = () =>
+    new UsageError(
+      `--from-file ${source.name} changed after payfac checked its rows: no row from there on was taken`,
+      'Check the file, then run the command again (rows done before are skipped)',
+    )
   // Opened once the parser is loaded, so that no byte flows before it listens.
   const open = () => {
-    const input = createReadStream(source.path, { fd: openRegular(source.path, source.name) })
-    input.on('data', (chunk) => hash.update(chunk))
-    input.on('end', () => (digest = hash.digest('hex')))
-    return input
+    const file = createReadStream(source.path, { fd: openRegular(source.path, source.name) })
+    holdThreadRead(file)
+    const same = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk)
+        const mark = hash.copy().digest()
+        if (checked === undefined) noted.push(mark)
+        else if (!checked[at++]?.equals(mark)) return done(changed())
+        done(null, chunk)
+      },
+      flush(done) {
+        if (checked !== undefined && at !== checked.length) return done(changed())
+        digest = hash.digest('hex')
+        source.checkpoints ??= noted
+        done()
+      },
+    })
+    pipeline(file, same, () => undefined)
+    return same
   }
   const rows = source.format === 'csv' ? csvRows(open, source.name) : jsonlRows(open(), source.name)
   return {
@@ -187,12 +225,22 @@ function checkedText(
 ): Transform {
   let open = 0
   let size = 0
+  const utf8: Utf8State = utf8Start()
   const ends = (chunk: Buffer, end: number) => {
     let count = 0
     for (let at = chunk.indexOf(10); at >= 0 && at < end; at = chunk.indexOf(10, at + 1)) count++
     return count
   }
+  const notUtf8 = (line: number) =>
+    new UsageError(
+      `--from-file ${name} line ${line}: bytes that are not UTF-8 text (another encoding, such as Windows-1252, or binary)`,
+      'Save the file as UTF-8',
+    )
   return new Transform({
+    flush(done) {
+      // A character cut short by the end of the file.
+      done(utf8.need > 0 ? notUtf8(newLines(0)) : null)
+    },
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length
       const bad = NOT_TEXT.exec(chunk.toString('latin1'))
@@ -205,6 +253,11 @@ function checkedText(
             'Check what --from-file names',
           ),
         )
+        return
+      }
+      const fault = firstNonUtf8(chunk, utf8)
+      if (fault >= 0) {
+        done(notUtf8(newLines(ends(chunk, fault))))
         return
       }
       const last = chunk.lastIndexOf(10)

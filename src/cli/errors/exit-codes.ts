@@ -13,7 +13,7 @@ import {
 } from '../../client/errors.js'
 import { ConfigError } from '../../config/errors.js'
 import { InterruptedError, NotFoundError, RefusedError, UnavailableError, UnresolvedOutcomeError, UsageError, WaitTimeoutError } from './index.js'
-import { receivedSignal } from '../runtime/signals.js'
+import { exitCodeForSignal, receivedSignal } from '../runtime/signals.js'
 import { rewordParseError } from './usage-wording.js'
 
 export const EXIT = {
@@ -28,6 +28,7 @@ export const EXIT = {
   pending: 8,
   interrupted: 130,
   terminated: 143,
+  hungUp: 129,
 } as const
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
@@ -45,6 +46,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (isNamed(error, 'OutputClosedError') || (error as { code?: unknown } | null)?.code === 'EPIPE') return EXIT.ok
   if (error instanceof OutcomeUnknownError) {
     if (error.signal === 'SIGTERM') return EXIT.terminated
+    if (error.signal === 'SIGHUP') return EXIT.hungUp
     return error.signal === 'SIGINT' ? EXIT.interrupted : EXIT.unavailable
   }
   if (error instanceof UnresolvedOutcomeError) return EXIT.unavailable
@@ -53,7 +55,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof InvalidInputError) return EXIT.usage
   if (error instanceof ConfigError) return EXIT.config
   if (error instanceof WaitTimeoutError) return EXIT.pending
-  if (error instanceof InterruptedError) return receivedSignal() === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted
+  if (error instanceof InterruptedError) return exitCodeForSignal(receivedSignal() ?? 'SIGINT')
   if (isNamed(error, 'ExitPromptError')) return EXIT.interrupted
   if (error instanceof RefusedError) return EXIT.refused
   if (error instanceof UnavailableError) return EXIT.unavailable

@@ -13,6 +13,9 @@
 // - a terminal: the same, as a tty.ReadStream;
 // - any other device (/dev/zero, /dev/urandom): read as a file, up to the bound;
 // - a folder: refused.
+// A file or a device (and stdin redirected from one) is read in libuv's threads, which exiting
+// waits for: such a read is held (holdThreadRead), so that a signal still ends payfac when the
+// read waits in the kernel (stdin from /dev/kmsg, a file on a mount that stopped answering).
 // Whatever it is, reading stops one byte past the bound: exit 2 naming the flag and the bound.
 import fs from 'node:fs'
 import net from 'node:net'
@@ -22,6 +25,7 @@ import { promisify } from 'node:util'
 
 import { sanitizeLine } from '../../output/sanitize.js'
 import { UsageError } from '../errors/index.js'
+import { holdThreadRead } from '../runtime/signals.js'
 
 /** The most a request body (`--data`) or a `--merchants @FILE` list may hold: 1 MiB. */
 export const MAX_DATA_BYTES = 1024 * 1024
@@ -83,7 +87,9 @@ export async function openInput(path: string, flag: string, hint = 'Check the pa
   }
   if (info.isFIFO() || info.isSocket()) return { stream: new net.Socket({ fd, readable: true, writable: false }), kind: info.isFIFO() ? 'fifo' : 'socket' }
   if (tty.isatty(fd)) return { stream: new tty.ReadStream(fd), kind: 'terminal' }
-  return { stream: fs.createReadStream(path, { fd }), kind: info.isFile() ? 'file' : 'device', size: info.isFile() ? info.size : undefined }
+  const stream = fs.createReadStream(path, { fd })
+  holdThreadRead(stream)
+  return { stream, kind: info.isFile() ? 'file' : 'device', size: info.isFile() ? info.size : undefined }
 }
 
 export interface BoundedRead {
@@ -157,6 +163,7 @@ export async function readFileBounded(path: string, options: BoundedRead): Promi
 
 /** All of stdin, at most `options.limit` bytes. */
 export async function readStdinBounded(options: BoundedRead, stdin: NodeJS.ReadableStream = process.stdin): Promise<Buffer> {
+  holdThreadRead(stdin)
   try {
     return await readAllBounded(stdin, options, 'stdin')
   } catch (error) {

@@ -4,6 +4,7 @@
 import { MAX_JSON_DEPTH, jsonDepthOver } from '../../client/json-depth.js'
 import { UsageError } from '../errors/index.js'
 import { MAX_DATA_BYTES, describeLimit, readFileBounded, readStdinBounded } from './bounded-input.js'
+import { firstNonUtf8, utf8Start } from './utf8.js'
 
 /** The most a secret or credential read from stdin may be: 64 KiB. */
 export const MAX_SECRET_BYTES = 64 * 1024
@@ -21,13 +22,26 @@ export async function readDataText(value: string, flag = '--data', what = 'a req
   if (value === '-') {
     if (process.stdin.isTTY) throw new UsageError(`${flag} - reads stdin, but stdin is a terminal`, 'Pipe the JSON in, or use @file')
     const hint = `Check what is piped into ${flag} -`
-    return (await readStdinBounded({ flag: `${flag} -`, limit: MAX_DATA_BYTES, what, hint })).toString('utf8')
+    return utf8Text(await readStdinBounded({ flag: `${flag} -`, limit: MAX_DATA_BYTES, what, hint }), `${flag} -: stdin`)
   }
   if (value.startsWith('@')) {
     const path = value.slice(1)
-    return (await readFileBounded(path, { flag, limit: MAX_DATA_BYTES, what, hint: 'Check the file path after @' })).toString('utf8')
+    return utf8Text(await readFileBounded(path, { flag, limit: MAX_DATA_BYTES, what, hint: 'Check the file path after @' }), `${flag}: ${path}`)
   }
   return value
+}
+
+/**
+ * `bytes` as text, when they are UTF-8: decoding turned other bytes into U+FFFD without a word, and
+ * the body went out changed (`ref\xff` and `ref\xfe` the same reference).
+ */
+function utf8Text(bytes: Buffer, source: string): string {
+  const state = utf8Start()
+  const at = firstNonUtf8(bytes, state)
+  if (at >= 0 || state.need > 0) {
+    throw new UsageError(`${source} is not UTF-8 text (byte ${at < 0 ? bytes.length : at})`, 'Save it as UTF-8 (JSON is UTF-8)')
+  }
+  return bytes.toString('utf8')
 }
 
 /** Parses a `--data` value as JSON, refusing anything that is not valid JSON or nests too deep. */
@@ -38,8 +52,9 @@ export async function readData(value: string, flag = '--data'): Promise<unknown>
   try {
     return JSON.parse(text)
   } catch (error) {
-    // V8 quotes the start of the text, which may hold a card number or a secret: left out.
-    const reason = error instanceof SyntaxError ? error.message.replace(/, ".*" is not valid JSON$/s, '') : 'invalid JSON'
+    // V8 quotes the text around the fault (`"start"...`, `..."middle"...`, `..."end"`), which may
+    // hold a card number or a secret: left out, in each of its forms.
+    const reason = error instanceof SyntaxError ? error.message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '') : 'invalid JSON'
     throw new UsageError(`${flag} is not valid JSON: ${reason}`, 'Quote the JSON in single quotes, or pass @file')
   }
 }

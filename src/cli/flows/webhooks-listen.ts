@@ -13,6 +13,7 @@
 // It fails closed: without the subscription's secret it does not start (listen-secret.ts), except
 // with a loud --skip-verify, never against production. A delivery id acknowledged once is not
 // forwarded again while its signature could still be accepted (webhook-dedupe.ts).
+import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { PayfacClient } from '../../client/client.js'
@@ -306,9 +307,12 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
 }
 
-/** The body's JSON; undefined when it is not JSON or nests deeper than payfac reads (MAX_JSON_DEPTH). */
+/**
+ * The body's JSON; undefined when it is not JSON, nests deeper than payfac reads (MAX_JSON_DEPTH)
+ * or is not UTF-8 (JSON text is: decoded, such bytes became U+FFFD and the event was forwarded).
+ */
 function parseJson(body: Buffer): unknown {
-  if (jsonBytesDepthOver([body])) return undefined
+  if (jsonBytesDepthOver([body]) || !isUtf8(body)) return undefined
   try {
     return JSON.parse(body.toString('utf8'))
   } catch {

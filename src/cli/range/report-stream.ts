@@ -6,17 +6,25 @@ import { JSON_BYTE, MAX_JSON_DEPTH } from '../../client/json-depth.js'
 import type { DateRange } from './range.js'
 import { inPart } from './range.js'
 
+/** The longest entry of a JSON report payfac reads, as a CSV report's record: 1 MiB. */
+export const MAX_ENTRY_BYTES = 1024 * 1024
+/** The most a JSON report holds outside its entries (the summary, by type and by merchant): 16 MiB. */
+export const MAX_OUTSIDE_BYTES = 16 * 1024 * 1024
+
 const { quote: QUOTE, backslash: BACKSLASH, openObject: OPEN_OBJECT, closeObject: CLOSE_OBJECT, openArray: OPEN_ARRAY, closeArray: CLOSE_ARRAY } = JSON_BYTE
 
 /** What lies outside the entries array (`{"entries":[],"summary":{…}}`), once the stream is read. */
 export interface Outside {
   parts: Buffer[]
+  /** Bytes in `parts`. */
+  size: number
   value(): unknown
 }
 
 export function outside(): Outside {
   return {
     parts: [],
+    size: 0,
     value() {
       const text = Buffer.concat(this.parts).toString('utf8').trim()
       return text === '' ? undefined : JSON.parse(text)
@@ -26,7 +34,10 @@ export function outside(): Outside {
 
 /**
  * The objects of the report's `entries` array (or of a bare top-level array), as the bytes of
- * each, in batches as chunks arrive. Everything else goes to `rest`.
+ * each, in batches as chunks arrive. Everything else goes to `rest`. An entry longer than
+ * MAX_ENTRY_BYTES, more than MAX_OUTSIDE_BYTES outside the entries, or nesting deeper than
+ * MAX_JSON_DEPTH is a SyntaxError (its callers: the service's fault, exit 7): an entry or a summary
+ * that never ended was gathered without a bound, past 1 GiB, until JavaScript gave up (exit 1).
  */
 export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest: Outside = outside()): AsyncGenerator<Buffer[]> {
   let depth = 0
@@ -37,20 +48,21 @@ export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest:
   let keyStart = -1
   let keyPrefix = ''
   let lastKey = ''
-  let carry: Buffer | undefined
+  // The start of an entry that began in earlier chunks, kept as they came (not copied again with
+  // each chunk): joined once the entry ends.
+  const begun: Buffer[] = []
+  let begunBytes = 0
+  const keep = (part: Buffer) => {
+    rest.size += part.length
+    if (rest.size > MAX_OUTSIDE_BYTES) throw new SyntaxError(`the report outside its entries is longer than ${MAX_OUTSIDE_BYTES / (1024 * 1024)} MiB`)
+    rest.parts.push(part)
+  }
   for await (const raw of source) {
-    let chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw
-    let from = 0
-    let elementStart = -1
+    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw
+    let elementStart = begun.length > 0 ? 0 : -1
     let restStart = entriesDepth >= 0 ? -1 : 0
-    if (carry) {
-      from = carry.length
-      chunk = Buffer.concat([carry, chunk])
-      elementStart = 0
-      carry = undefined
-    }
     const batch: Buffer[] = []
-    for (let i = from; i < chunk.length; i++) {
+    for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i] as number
       if (inString) {
         if (escaped) escaped = false
@@ -77,14 +89,16 @@ export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest:
         if (depth > MAX_JSON_DEPTH) throw new SyntaxError(`the report nests objects and arrays more than ${MAX_JSON_DEPTH} deep`)
         if (c === OPEN_ARRAY && !entriesDone && entriesDepth < 0 && (depth === 1 || (depth === 2 && lastKey === 'entries'))) {
           entriesDepth = depth
-          if (restStart >= 0) rest.parts.push(chunk.subarray(restStart, i + 1))
+          if (restStart >= 0) keep(chunk.subarray(restStart, i + 1))
           restStart = -1
         }
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         depth -= 1
         if (entriesDepth >= 0) {
           if (c === CLOSE_OBJECT && depth === entriesDepth && elementStart >= 0) {
-            batch.push(chunk.subarray(elementStart, i + 1))
+            const end = chunk.subarray(elementStart, i + 1)
+            batch.push(begun.length > 0 ? Buffer.concat([...begun.splice(0), end]) : end)
+            begunBytes = 0
             elementStart = -1
           } else if (c === CLOSE_ARRAY && depth === entriesDepth - 1) {
             entriesDepth = -1
@@ -94,8 +108,13 @@ export async function* jsonEntries(source: AsyncIterable<Buffer | string>, rest:
         }
       }
     }
-    if (elementStart >= 0) carry = chunk.subarray(elementStart)
-    if (restStart >= 0) rest.parts.push(chunk.subarray(restStart))
+    if (elementStart >= 0) {
+      const part = chunk.subarray(elementStart)
+      begunBytes += part.length
+      if (begunBytes > MAX_ENTRY_BYTES) throw new SyntaxError(`an entry of the report is longer than ${MAX_ENTRY_BYTES / (1024 * 1024)} MiB`)
+      begun.push(part)
+    }
+    if (restStart >= 0) keep(chunk.subarray(restStart))
     if (inString && keyStart >= 0) {
       keyPrefix += chunk.toString('utf8', keyStart)
       keyStart = 0

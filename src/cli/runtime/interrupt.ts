@@ -1,13 +1,14 @@
-// Ctrl-C (SIGINT) and SIGTERM during a long command: the first one aborts a signal, so that the
-// command stops at a safe point (a wait stops at once; a request in flight is let finish and its
-// result recorded) and says how to resume; a second one ends the process at once (exit 130 for
-// SIGINT, 143 for SIGTERM), after the process-wide clean-ups (./signals.ts) have run.
+// Ctrl-C (SIGINT), SIGTERM and SIGHUP during a long command: the first one aborts a signal, so
+// that the command stops at a safe point (a wait stops at once; a request in flight is let finish
+// and its result recorded) and says how to resume; a second one ends the process at once (exit 130
+// for SIGINT, 143 for SIGTERM, 129 for SIGHUP), after the process-wide clean-ups
+// (./signals.ts) have run.
 // While a watch is active, the process-wide handler leaves the first signal to it.
 //
 // conf's atomic writer hooks every signal (when-exit): it runs its clean-ups, then sends the same
 // signal to this process again, expecting it to die. That echo comes within milliseconds of the
 // first signal; a person's second Ctrl-C does not, so a repeat within ECHO_MS is not counted.
-import { deferSignals, ECHO_MS, exitCodeForSignal, runCleanups } from './signals.js'
+import { deferSignals, ECHO_MS, exitForSignal, HANDLED_SIGNALS, type HandledSignal, runCleanups } from './signals.js'
 
 export interface Interrupts {
   signal: AbortSignal
@@ -22,11 +23,11 @@ export function watchInterrupts(target: NodeJS.Process = process, now: () => num
   const controller = new AbortController()
   const release = deferSignals()
   let firstAt = 0
-  const onSignal = (name: NodeJS.Signals) => {
+  const onSignal = (name: HandledSignal) => {
     if (controller.signal.aborted) {
       if (now() - firstAt > ECHO_MS) {
         runCleanups()
-        target.exit(exitCodeForSignal(name))
+        exitForSignal(target, name)
       }
       return
     }
@@ -34,22 +35,19 @@ export function watchInterrupts(target: NodeJS.Process = process, now: () => num
     controller.abort(name)
   }
   // Bound by name: a signal emitted without its name as argument is still told apart.
-  const onInt = () => onSignal('SIGINT')
-  const onTerm = () => onSignal('SIGTERM')
-  target.on('SIGINT', onInt)
-  target.on('SIGTERM', onTerm)
+  const handlers = HANDLED_SIGNALS.map((name) => [name, () => onSignal(name)] as const)
+  for (const [name, handler] of handlers) target.on(name, handler)
   return {
     signal: controller.signal,
     dispose() {
       release()
       if (controller.signal.aborted) return
-      target.off('SIGINT', onInt)
-      target.off('SIGTERM', onTerm)
+      for (const [name, handler] of handlers) target.off(name, handler)
     },
   }
 }
 
-/** Waits for SIGINT or SIGTERM, for a command that runs until stopped (a server); gives its name. */
+/** Waits for SIGINT, SIGTERM or SIGHUP, for a command that runs until stopped (a server); gives its name. */
 export async function stopSignal(): Promise<NodeJS.Signals> {
   const interrupts = watchInterrupts()
   try {

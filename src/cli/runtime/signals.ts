@@ -1,5 +1,7 @@
-// SIGINT (Ctrl-C) and SIGTERM, handled alike for the whole process. main() installs the handler
-// once. A signal ends the process at once with 130 (SIGINT) or 143 (SIGTERM), after the clean-ups
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal closed), handled alike for the whole process.
+// main() installs the handler once. A signal ends the process at once with 130 (SIGINT), 143
+// (SIGTERM) or 129 (SIGHUP: unhandled, it ended payfac at once, its credential command's group
+// left running in a session of its own and its temporary files left behind), after the clean-ups
 // registered here have run (temporary files removed), with `Interrupted (SIGINT).` on stderr, or
 // under --json the line `{"error": {...}}` (stdout never carries an error). A command that
 // can stop at a safe point (a wait, a payment flow, a server) holds a deferral through
@@ -9,8 +11,15 @@
 // conf's atomic writer hooks the signals too (when-exit): it runs its own clean-ups and sends the
 // same signal again, expecting the process to die. That echo arrives within milliseconds; a
 // person's second Ctrl-C does not, so a repeat within ECHO_MS is ignored.
+//
+// Exiting waits for every one of libuv's threads still at work (uv_library_shutdown joins them).
+// A read of stdin redirected from a device (/dev/kmsg), or of a file on a mount that stopped
+// answering, waits in the kernel for ever: payfac said "Interrupted" and never ended. While such a
+// read is under way (holdThreadRead), a signal runs the clean-ups and the exit handlers as an exit
+// would, then ends the process by the signal itself: the shell sees 130, 143 or 129 all the same.
+import { ReadStream } from 'node:fs'
 
-export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const
+export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
 export type HandledSignal = keyof typeof SIGNAL_EXIT
 export const HANDLED_SIGNALS = Object.keys(SIGNAL_EXIT) as HandledSignal[]
 
@@ -18,11 +27,12 @@ export const HANDLED_SIGNALS = Object.keys(SIGNAL_EXIT) as HandledSignal[]
 export const ECHO_MS = 300
 
 const cleanups = new Set<() => void>()
+let threadReads = 0
 const deferrals = new Set<symbol>()
 let received: { name: HandledSignal; at: number } | undefined
 
-export function exitCodeForSignal(name: string): 130 | 143 {
-  return name === 'SIGTERM' ? SIGNAL_EXIT.SIGTERM : SIGNAL_EXIT.SIGINT
+export function exitCodeForSignal(name: string): 129 | 130 | 143 {
+  return name === 'SIGTERM' || name === 'SIGHUP' ? SIGNAL_EXIT[name] : SIGNAL_EXIT.SIGINT
 }
 
 /** The first signal this process received, if any (it decides the exit code of an interruption). */
@@ -60,6 +70,41 @@ export function deferSignals(): () => void {
   return () => void deferrals.delete(token)
 }
 
+/**
+ * Counts `stream` as a read in libuv's threads (a ReadStream: process.stdin when stdin is a file or
+ * a device, or a file opened by payfac) until it ends, fails or closes. Other streams are not.
+ */
+export function holdThreadRead(stream: NodeJS.ReadableStream): void {
+  if (!(stream instanceof ReadStream) || stream.destroyed) return
+  threadReads++
+  let held = true
+  const release = () => {
+    if (!held) return
+    held = false
+    threadReads--
+  }
+  stream.once('end', release)
+  stream.once('error', release)
+  stream.once('close', release)
+}
+
+/**
+ * Ends the process for `signal` (130 or 143); the clean-ups have run. With a read in libuv's
+ * threads under way, by the signal itself after the exit handlers (see above).
+ */
+export function exitForSignal(target: Pick<NodeJS.Process, 'exit'>, signal: HandledSignal): void {
+  const code = exitCodeForSignal(signal)
+  if (threadReads > 0 && target === process && process.platform !== 'win32') {
+    process.exitCode = code
+    // What exit() runs before it waits for the threads: every 'exit' listener (clean-ups, children ended).
+    process.emit('exit', code)
+    // Without a listener, the signal's default action comes back: the kernel ends the process.
+    for (const name of HANDLED_SIGNALS) process.removeAllListeners(name)
+    process.kill(process.pid, signal)
+  }
+  target.exit(code)
+}
+
 /** Records a signal: the first one, an echo of it, or a repeat (a second Ctrl-C). */
 export function noteSignal(name: HandledSignal, now: number): 'first' | 'echo' | 'repeat' {
   if (!received) {
@@ -71,19 +116,34 @@ export function noteSignal(name: HandledSignal, now: number): 'first' | 'echo' |
 
 type SignalTarget = Pick<NodeJS.Process, 'on' | 'off' | 'exit'> & { stderr?: { write(text: string): unknown } }
 
+/** Whether this process says an interruption as a JSON line (installSignalHandling's `json`). */
+let jsonErrors = false
+
+/**
+ * Ends the process now for `signal`, as a signal no command defers does: the clean-ups, the
+ * `Interrupted` line, exit 130, 143 or 129. For a command that finds it cannot reach its safe
+ * point (its output waits for a reader that stopped reading).
+ */
+export function endForSignal(signal: HandledSignal): void {
+  runCleanups()
+  process.stderr.write(interruptedLine(signal, jsonErrors))
+  exitForSignal(process, signal)
+}
+
 /**
  * Installs the process-wide handler (once; later calls do nothing); returns its removal, for tests.
  * Clean-ups also run on a plain `exit`, so that a path that exits early leaves nothing behind.
  */
 export function installSignalHandling(target: SignalTarget = process, now: () => number = Date.now, options: { json?: boolean } = {}): () => void {
   if (installedOn.has(target)) return () => {}
+  if (target === process) jsonErrors = options.json === true
   const onSignal = (signal: HandledSignal) => {
     const kind = noteSignal(signal, now())
     if (kind === 'echo') return
     if (kind === 'first' && deferrals.size > 0) return
     runCleanups()
     if (kind === 'first') target.stderr?.write(interruptedLine(signal, options.json === true))
-    target.exit(exitCodeForSignal(signal))
+    exitForSignal(target, signal)
   }
   const handlers = HANDLED_SIGNALS.map((name) => [name, () => onSignal(name)] as const)
   for (const [name, handler] of handlers) target.on(name, handler)
@@ -116,6 +176,7 @@ export function wantsJsonErrors(argv: readonly string[]): boolean {
 /** Forgets received signals, deferrals and clean-ups (tests only). */
 export function resetSignalState(): void {
   received = undefined
+  threadReads = 0
   deferrals.clear()
   cleanups.clear()
 }

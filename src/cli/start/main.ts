@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 
 import { sanitizeLine } from '../../output/sanitize.js'
-import { isGone } from '../../output/sink.js'
+import { isGone, noteOutputStall } from '../../output/sink.js'
 import { type CommandIndex, readIndex, runArgv } from './dispatch.js'
 import { helpPage, wantsHelp } from './help-pages.js'
 import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
@@ -93,6 +93,7 @@ async function dispatch(argv: string[], binUrl: string, index: CommandIndex | un
  */
 async function flushStdout(out: NodeJS.WriteStream = process.stdout): Promise<void> {
   if (!out.writableNeedDrain || stdoutClosed() || isGone(out)) return
+  noteOutputStall()
   await new Promise<void>((resolve) => {
     const done = () => {
       out.off('drain', done)
