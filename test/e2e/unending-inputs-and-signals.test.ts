@@ -1,4 +1,4 @@
-// What an attack on the hostile-input work (issue 35) found, each case failing before its fix:
+// Inputs that never end or never answer, and signals meanwhile (each case failed before its fix):
 // - a signal while a read holds one of libuv's threads (stdin redirected from a device whose read
 //   waits in the kernel, such as /dev/kmsg; a file on a mount that stopped answering) printed
 //   "Interrupted" and never ended: exiting waits for that thread. Reproduced with a real

@@ -1,5 +1,5 @@
-// The pure parts of what an attack on the hostile-input work (issue 35) found (the spawned ones:
-// test/e2e/hostile-inputs-adversary.test.ts):
+// What --data and --from-file text may hold: never quoted back, always UTF-8 (the spawned cases
+// of the same work: test/e2e/unending-inputs-and-signals.test.ts):
 // - a `--data` that is not JSON was refused with V8's message, which quotes the text around the
 //   fault ("Unexpected token 'x', ..."11","cvv":x}" is not valid JSON"): a card number or a
 //   secret in the body reached stderr; only the shortest form of that quote was left out;
