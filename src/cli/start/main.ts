@@ -13,7 +13,6 @@ import { knownPhrases, notFoundMessage } from '../errors/not-found.js'
 import { openApiQuickly } from '../files/openapi.js'
 import { quietOnClosedStdout, stdoutClosed } from '../runtime/pipes.js'
 import { installSignalHandling, wantsJsonErrors } from '../runtime/signals.js'
-import { stayOnBaselineWasm } from '../runtime/wasm-tiering.js'
 
 interface PackageJson {
   name: string
@@ -79,7 +78,6 @@ export async function runCommandLine(argv: string[], binUrl: string, options: { 
 }
 
 async function dispatch(argv: string[], binUrl: string, index: CommandIndex | undefined): Promise<void> {
-  stayOnBaselineWasm()
   if (index && !wantsHelp(argv)) await runArgv(argv, binUrl)
   else await (await loadOclif()).run(argv, binUrl)
   await flushStdout()
