@@ -11,8 +11,6 @@
 //
 // It is made in two steps: `planOf` reads the zod schema (through zod's typed definitions, see
 // Schema below) into a plan, plain JSON data, and `compilePlan` turns a plan into the predicate.
-// A plan known ahead of time can be registered (`registerPlan`), so that the schema itself need
-// not be read, or even built, unless an answer fails the check.
 import type { z } from 'zod'
 
 type Predicate = (value: unknown) => boolean
@@ -46,25 +44,12 @@ type Check = z.core.$ZodChecks | z.core.$ZodStringFormatChecks
 
 /** Predicates made so far, by schema (null: only zod can check it). */
 const compiled = new WeakMap<object, Predicate | null>()
-/** Plans registered ahead of use, by schema (a plan of null: the schema has no fast path). */
-const registered = new WeakMap<object, () => Plan | null>()
-
-/**
- * Gives `schema` the plan computed for it ahead of time (null when it has none), so that
- * fastCheck never needs to read the schema itself. Looking a schema up in a WeakMap does not
- * touch it: a schema built on first use (scripts/bundle/lazy-schema.mjs) stays unbuilt.
- */
-export function registerPlan(schema: object, plan: () => Plan | null): void {
-  registered.set(schema, plan)
-}
-
 /** The predicate for `schema`, or undefined when only zod itself can check it. */
 export function fastCheck(schema: z.ZodType): Predicate | undefined {
   const key = schema as unknown as object
   let predicate = compiled.get(key)
   if (predicate === undefined) {
-    const known = registered.get(key)
-    const plan = known ? known() : planOf(schema)
+    const plan = planOf(schema)
     predicate = plan ? compilePlan(plan) : null
     compiled.set(key, predicate)
   }
