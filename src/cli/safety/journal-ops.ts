@@ -203,14 +203,7 @@ async function runLocked<T, B>(
   const before = spec.before ? await spec.before() : undefined
   // A holder paused past the lock's stale time (Ctrl-Z, SIGSTOP, a suspended machine) may have
   // been taken over by a second run that has sent meanwhile: what this run read is then stale.
-  const lost = lock.lost()
-  if (lost !== undefined) {
-    throw new UnresolvedOutcomeError(
-      `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
-      spec.check,
-      'Run the same command again once the other run has finished: it then reports what was done.',
-    )
-  }
+  stillHeld(lock, spec)
   // The intent is in the journal before the request leaves (the shared journal writes it only
   // while the reservation is still this run's: otherwise exit 3 or 7, nothing sent).
   let record = await write(newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0)).catch((error: unknown) => {
@@ -218,6 +211,11 @@ async function runLocked<T, B>(
     throw new UnresolvedOutcomeError(`${error.message} Check with: ${spec.check}`, spec.check, (error as { hint?: string }).hint)
   })
   const { watchInterrupts } = await import('../runtime/interrupt.js')
+  // Asked again right before the request leaves: a run paused once its intent was written (the
+  // write's round trip, the import above) may have been taken over by a run that found the intent
+  // `sending`, looked on the service, found nothing and sent (before, both refunds were made:
+  // test/e2e/fleet-adversary.test.ts). Its intent stays `sending`, so a re-run looks first.
+  stillHeld(lock, spec)
   const interrupts = watchInterrupts()
   const forward = () => session.controller.abort(interrupts.signal.reason)
   interrupts.signal.addEventListener('abort', forward, { once: true })
@@ -240,6 +238,17 @@ async function runLocked<T, B>(
     interrupts.signal.removeEventListener('abort', forward)
     interrupts.dispose()
   }
+}
+
+/** Exit 7, nothing sent, when the lock or reservation may no longer be this run's (paused past its stale time, taken over). */
+function stillHeld(lock: HeldLock, spec: { action: string; check: string }): void {
+  const lost = lock.lost()
+  if (lost === undefined) return
+  throw new UnresolvedOutcomeError(
+    `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
+    spec.check,
+    'Run the same command again once the other run has finished: it then reports what was done.',
+  )
 }
 
 /**
