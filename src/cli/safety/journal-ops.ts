@@ -211,11 +211,21 @@ async function runLocked<T, B>(
     throw new UnresolvedOutcomeError(`${error.message} Check with: ${spec.check}`, spec.check, (error as { hint?: string }).hint)
   })
   const { watchInterrupts } = await import('../runtime/interrupt.js')
-  // Asked again right before the request leaves: a run paused once its intent was written (the
-  // write's round trip, the import above) may have been taken over by a run that found the intent
-  // `sending`, looked on the service, found nothing and sent (before, both refunds were made:
-  // test/e2e/fleet-adversary.test.ts). Its intent stays `sending`, so a re-run looks first.
+  // Asked again once the intent is written, and by the client right before the request leaves
+  // (after the production confirmation): a run paused meanwhile (the write's round trip, Ctrl-Z at
+  // the prompt) may have been taken over by a run that found the intent `sending`, looked on the
+  // service, found nothing and sent (before, both refunds were made: test/e2e/fleet-adversary.test.ts).
+  // The record is then the other run's: this one leaves it as it is.
   stillHeld(lock, spec)
+  let lostAtSend: unknown
+  session.beforeSend = () => {
+    try {
+      stillHeld(lock, spec)
+    } catch (error) {
+      lostAtSend = error
+      throw error
+    }
+  }
   const interrupts = watchInterrupts()
   const forward = () => session.controller.abort(interrupts.signal.reason)
   interrupts.signal.addEventListener('abort', forward, { once: true })
@@ -224,6 +234,7 @@ async function runLocked<T, B>(
     record = await journalOutcome(write, { ...record, state: 'done', resultId: spec.resultId?.(result) ?? null, doneCount: record.doneCount + 1 }, spec)
     return result
   } catch (error) {
+    if (error === lostAtSend) throw error
     const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
     await journalOutcome(write, { ...record, state: unknown ? 'unknown' : 'refused' }, spec)
     if (error instanceof OutcomeUnknownError) {
@@ -235,6 +246,7 @@ async function runLocked<T, B>(
     }
     throw error
   } finally {
+    session.beforeSend = undefined
     interrupts.signal.removeEventListener('abort', forward)
     interrupts.dispose()
   }
