@@ -108,3 +108,56 @@ describe('a money operation whose lock was taken over while it read', () => {
     }
   })
 })
+
+describe('a money operation whose lock is taken over once its intent is written', () => {
+  it('sends nothing when asked right before the request leaves (after any confirmation), and leaves the record to the other run', async () => {
+    const { dir, cleanup } = makeTempConfigDir()
+    const saved = process.env.PAYFAC_CONFIG_DIR
+    process.env.PAYFAC_CONFIG_DIR = dir
+    const sent: unknown[] = []
+    const settings: ResolvedSettings = {
+      profileName: undefined,
+      source: 'env',
+      environment: 'local',
+      baseUrl: 'http://127.0.0.1:9',
+      credential: 'sandbox_sk_lostLockTest0002',
+      credentialKind: 'merchant-secret-key',
+      context: { merchantId: 'mcht_LostLockTest0002' },
+      notices: [],
+    }
+    const session = new SafetySession({ commandId: 'payouts:request', settings, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false })
+    const client = {
+      transactions: {
+        payouts: {
+          list: async () => ({ items: [], page: 1, limit: 100, pageCount: 1, totalRecordCount: 0 }),
+          // The intent is written; before the request leaves (a prompt, a pause) another run takes
+          // the lock over. The client asks the session's hook right before sending, as its transport does.
+          request: async (body: unknown) => {
+            for (const folder of lockFolders(dir)) {
+              fs.rmdirSync(folder)
+              fs.mkdirSync(folder)
+            }
+            await session.intercept({ method: 'POST', url: 'http://127.0.0.1:9/payouts', path: '/payouts', headers: {}, body })
+            sent.push(body)
+          },
+        },
+      },
+    } as unknown as PayfacClient
+    try {
+      const run = payoutOperation(session, client, { amount: { minorCurrencyUnits: 1000, currency: 'AUD' } })
+      await expect(run).rejects.toBeInstanceOf(UnresolvedOutcomeError)
+      await expect(run).rejects.toThrow(/taken over by another payfac run.*Nothing was sent/)
+      expect(sent).toEqual([])
+      // The intent stays `sending` (this run wrote no outcome over what the other run may write).
+      const records = fs.readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.json') && String(name).includes('payout-'))
+      expect(records).toHaveLength(1)
+      const record = JSON.parse(fs.readFileSync(path.join(dir, String(records[0])), 'utf8'))
+      expect(record.state).toBe('sending')
+      expect(session.beforeSend).toBeUndefined()
+    } finally {
+      if (saved === undefined) delete process.env.PAYFAC_CONFIG_DIR
+      else process.env.PAYFAC_CONFIG_DIR = saved
+      cleanup()
+    }
+  })
+})

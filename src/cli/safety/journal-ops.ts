@@ -205,14 +205,7 @@ async function runLocked<T, B>(
   const before = spec.before ? await spec.before() : undefined
   // A holder paused past the lock's stale time (Ctrl-Z, SIGSTOP, a suspended machine) may have
   // been taken over by a second run that has sent meanwhile: what this run read is then stale.
-  const lost = lock.lost()
-  if (lost !== undefined) {
-    throw new UnresolvedOutcomeError(
-      `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
-      spec.check,
-      'Run the same command again once the other run has finished: it then reports what was done.',
-    )
-  }
+  stillHeld(lock, spec)
   // The intent is in the journal before the request leaves (the shared journal writes it only
   // while the reservation is still this run's: otherwise exit 3 or 7, nothing sent).
   let record = await write(newOperation(identity, spec.key, spec, before, prior?.doneCount ?? 0)).catch((error: unknown) => {
@@ -220,6 +213,21 @@ async function runLocked<T, B>(
     throw new UnresolvedOutcomeError(`${error.message} Check with: ${spec.check}`, spec.check, (error as { hint?: string }).hint)
   })
   const { watchInterrupts } = await import('../runtime/interrupt.js')
+  // Asked again once the intent is written, and by the client right before the request leaves
+  // (after the production confirmation): a run paused meanwhile (the write's round trip, Ctrl-Z at
+  // the prompt) may have been taken over by a run that found the intent `sending`, looked on the
+  // service, found nothing and sent (before, both refunds were made: test/e2e/fleet-adversary.test.ts).
+  // The record is then the other run's: this one leaves it as it is.
+  stillHeld(lock, spec)
+  let lostAtSend: unknown
+  session.beforeSend = () => {
+    try {
+      stillHeld(lock, spec)
+    } catch (error) {
+      lostAtSend = error
+      throw error
+    }
+  }
   const interrupts = watchInterrupts()
   const forward = () => session.controller.abort(interrupts.signal.reason)
   interrupts.signal.addEventListener('abort', forward, { once: true })
@@ -228,6 +236,7 @@ async function runLocked<T, B>(
     record = await journalOutcome(write, { ...record, state: 'done', resultId: spec.resultId?.(result) ?? null, doneCount: record.doneCount + 1 }, spec)
     return result
   } catch (error) {
+    if (error === lostAtSend) throw error
     const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
     await journalOutcome(write, { ...record, state: unknown ? 'unknown' : 'refused' }, spec)
     if (error instanceof OutcomeUnknownError) {
@@ -239,9 +248,21 @@ async function runLocked<T, B>(
     }
     throw error
   } finally {
+    session.beforeSend = undefined
     interrupts.signal.removeEventListener('abort', forward)
     interrupts.dispose()
   }
+}
+
+/** Exit 7, nothing sent, when the lock or reservation may no longer be this run's (paused past its stale time, taken over). */
+function stillHeld(lock: HeldLock, spec: { action: string; check: string }): void {
+  const lost = lock.lost()
+  if (lost === undefined) return
+  throw new UnresolvedOutcomeError(
+    `This payfac run may no longer hold the lock of the ${spec.action} (${lost}): another payfac run may have made it meanwhile. Nothing was sent. Check with: ${spec.check}`,
+    spec.check,
+    'Run the same command again once the other run has finished: it then reports what was done.',
+  )
 }
 
 /**

@@ -68,6 +68,11 @@ export class SafetySession {
   readonly dryRunNotes: string[] = []
   /** When the command began (for "written meanwhile": config/local-journal.ts runStart). */
   readonly startedAt = Date.now()
+  /**
+   * Asked right before each changing request leaves, after its confirmation: throws when this run
+   * may no longer send (set by a money operation while it holds its lock: journal-ops.ts).
+   */
+  beforeSend: (() => void) | undefined
 
   constructor(input: SafetyInput) {
     this.commandId = input.commandId
@@ -97,14 +102,17 @@ export class SafetySession {
   readonly intercept = async (request: OutgoingRequest): Promise<void> => {
     if (!changes(request.method)) return
     if (this.dryRun) throw new DryRunStop(request, this.dryRunNotes)
-    if (!this.production) return
-    this.confirmation ??= confirmOnProduction({
-      what: this.action ?? this.commandLabel(),
-      details: this.details(request),
-      yes: this.yes,
-      noPrompt: this.noPrompt,
-    })
-    await this.confirmation
+    if (this.production) {
+      this.confirmation ??= confirmOnProduction({
+        what: this.action ?? this.commandLabel(),
+        details: this.details(request),
+        yes: this.yes,
+        noPrompt: this.noPrompt,
+      })
+      await this.confirmation
+    }
+    // After the confirmation: a run suspended at the prompt (Ctrl-Z) may have lost its lock meanwhile.
+    this.beforeSend?.()
   }
 
   /**
