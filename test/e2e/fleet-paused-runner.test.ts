@@ -1,6 +1,6 @@
-// The shared journal attacked (issue 34's adversary): runners of a fleet, each with a config
-// folder of its own and one PostgreSQL journal (test/helpers/postgres.ts), stopped, resumed and
-// raced at the exact steps where money could move twice. Every step is arranged by an event (a
+// A runner of a fleet paused at the steps where money could move twice: runners, each with a
+// config folder of its own and one PostgreSQL journal (test/helpers/postgres.ts), stopped, resumed
+// and raced there. Every step is arranged by an event (a
 // statement seen on the wire by test/helpers/pg-proxy.ts, a runner's exit), never by the clock.
 //
 // Needs the built CLI (`npm run build`) and PostgreSQL's binaries (Debian's postgresql package).
