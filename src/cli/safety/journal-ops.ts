@@ -216,7 +216,7 @@ async function runLocked<T, B>(
   // Asked again once the intent is written, and by the client right before the request leaves
   // (after the production confirmation): a run paused meanwhile (the write's round trip, Ctrl-Z at
   // the prompt) may have been taken over by a run that found the intent `sending`, looked on the
-  // service, found nothing and sent (before, both refunds were made: test/e2e/fleet-adversary.test.ts).
+  // service, found nothing and sent (before, both refunds were made: test/e2e/fleet-paused-runner.test.ts).
   // The record is then the other run's: this one leaves it as it is.
   stillHeld(lock, spec)
   let lostAtSend: unknown
