@@ -45,6 +45,19 @@ async function control(method: string, path: string, body?: unknown): Promise<un
 }
 
 const fault = (method: string, pathPattern: string, what: string) => control('POST', '/faults', { method, pathPattern, fault: what })
+/** The emulator's request log (each request logged as it arrives, before an injected latency). */
+const requestLog = () => ctx.emulator.app.namespaces.root.requests
+/** Resolves once a request logged after `since` matches: each look follows the next 10 ms tick, and only the test's time limit ends the wait. */
+async function requestSeen(since: number, matches: (r: { method: string; url: string; fault: string | null }) => boolean): Promise<void> {
+  for (;;) {
+    const log = requestLog()
+    for (let seq = Math.max(since + 1, log.oldestSeq); seq <= log.latestSeq; seq++) {
+      const entry = log.bySeq(seq)
+      if (entry && matches(entry)) return
+    }
+    await sleep(10)
+  }
+}
 
 /** What the emulator holds for a run: agreements by customer name, orders by reference, their transactions. */
 function held(name: string, reference: string) {
@@ -201,8 +214,10 @@ describe('payto agree --poll and payto status --poll', () => {
 
   it('follows the emulator clock: a slow approval becomes Active when the clock is advanced', async () => {
     const sent = await json('payto', 'agree', '--name', 'Slow Approval Test', '--bban', '062-000 12345678', '--amount', '5', '--currency', 'AUD')
+    const since = requestLog().latestSeq
     const polling = payfac('payto', 'status', sent.token, '--poll', '--interval', '100ms', '--timeout', '20s', '--json')
-    await sleep(300)
+    // Once the first poll has found it pending.
+    await requestSeen(since, (r) => r.method === 'GET' && r.url.includes(sent.token))
     await control('POST', '/clock', { seconds: 31 })
     const result = await polling
     expect(result.code, result.stderr).toBe(0)
@@ -289,16 +304,12 @@ describe('payto pay', () => {
       const reference = `flow-killed-${step.replace(/\W+/g, '-')}`
       const name = `Killed ${step}`
       await fault(slow[0], slow[1], 'latency=15000')
+      const since = requestLog().latestSeq
       const child = spawn(process.execPath, [BIN, ...payArgs(name, reference)], { env: definedEnv(ctx.env), stdio: ['ignore', 'pipe', 'pipe'] })
-      let stderr = ''
-      child.stderr.on('data', (d) => (stderr += d))
       const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)))
-      const deadline = Date.now() + 15_000
-      while (!shows(readJournal(reference) ?? ({} as PayToPayRun))) {
-        if (Date.now() > deadline) throw new Error(`the journal never showed the ${step} step; stderr: ${stderr}`)
-        await sleep(25)
-      }
-      await sleep(200) // well inside the slow request
+      // Killed inside the slowed request, once the journal shows the step.
+      await requestSeen(since, (r) => r.fault?.includes('latency') === true)
+      expect(shows(readJournal(reference) ?? ({} as PayToPayRun))).toBe(true)
       child.kill('SIGKILL')
       expect(await exited).toBe('SIGKILL')
       await control('DELETE', '/faults')
