@@ -44,7 +44,7 @@ async function bytesOf(command: string, n: number): Promise<string> {
   tmux('send-keys', '-t', SESSION, '-l', `echo BEGIN$((${n}+0)); ${command}; echo END$((${n}+0))`)
   tmux('send-keys', '-t', SESSION, 'Enter')
   const pane = () => tmux('capture-pane', '-p', '-J', '-t', SESSION)
-  await waitForPane(pane, `END${n}`, (text) => new RegExp(`^END${n}$`, 'm').test(text), 20_000)
+  await waitForPane(pane, `END${n}`, (text) => new RegExp(`^END${n}$`, 'm').test(text))
   tmux('pipe-pane', '-t', SESSION)
   const text = readFileSync(raw, 'utf8')
   const start = text.lastIndexOf(`BEGIN${n}\r\n`)

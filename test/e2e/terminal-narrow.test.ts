@@ -65,7 +65,7 @@ function terminal(width: number, extraEnv: Record<string, string> = {}) {
   return { name, keys, literal, type, pane, history }
 }
 
-const done = (pane: () => string, marker: string) => waitForPane(pane, marker, (text) => new RegExp(`${marker}=\\d+`).test(text), 30_000)
+const done = (pane: () => string, marker: string) => waitForPane(pane, marker, (text) => new RegExp(`${marker}=\\d+`).test(text))
 const exitOf = (text: string, marker: string) => Number(new RegExp(`${marker}=(\\d+)`).exec(text)?.[1])
 
 describe.each([80, 200])('at %i columns (tmux)', (width) => {

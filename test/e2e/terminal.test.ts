@@ -8,7 +8,6 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { type EmulatorEnv, startEmulatorEnv } from '../helpers/emulator-env.js'
@@ -82,14 +81,10 @@ describe('a terminal session (tmux)', () => {
       tmux('send-keys', '-t', 'prompt', '-l', command)
       tmux('send-keys', '-t', 'prompt', 'Enter')
       const read = () => tmux('capture-pane', '-p', '-t', 'prompt')
-      for (let i = 0; i < 150 && !/Credential \(input hidden\)/.test(read()); i++) await sleep(100)
+      await waitForText(read, 'the credential prompt', (text) => /Credential \(input hidden\)/.test(text))
       tmux('send-keys', '-t', 'prompt', '-l', secret)
       tmux('send-keys', '-t', 'prompt', 'Enter')
-      let text = read()
-      for (let i = 0; i < 150 && !/EXIT=\d+/.test(text); i++) {
-        await sleep(100)
-        text = read()
-      }
+      const text = await waitForText(read, 'the exit status', (text) => /EXIT=\d+/.test(text))
       expect(text).toContain('EXIT=0')
       expect(text).toContain('sandbox_sk_…e5f6')
       expect(text).not.toContain(secret)

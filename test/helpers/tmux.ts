@@ -29,8 +29,8 @@ export function tmuxServer(socket: string): TmuxServer {
 /** A value quoted for a POSIX shell. */
 export const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`
 
-/** Reads the pane every 100 ms until `test` accepts it; fails with what it shows after `ms`. */
-export async function waitForPane(read: () => string, what: string, test: (text: string) => boolean, ms = 15_000): Promise<string> {
+/** Reads the pane every 100 ms until `test` accepts it; fails with what it shows after `ms` (a hang's diagnosis, inside the tests' own time limit: a slow machine only waits longer). */
+export async function waitForPane(read: () => string, what: string, test: (text: string) => boolean, ms = 100_000): Promise<string> {
   const deadline = Date.now() + ms
   let text = ''
   while (Date.now() < deadline) {
