@@ -314,7 +314,7 @@ describe('webhook targets', () => {
       })
       expect(created.status, JSON.stringify(created.body)).toBe(200)
       app.request('POST', '/orders', { body: { CreateOnlineOrder: { amount: { minorCurrencyUnits: 100, currency: 'AUD' } } } })
-      const attempt = await waitFor(() => app.namespaces.root.deliveries.log.last(1)[0], 1000, 'the attempt')
+      const attempt = await waitFor(() => app.namespaces.root.deliveries.log.last(1)[0], 'the attempt')
       expect(attempt).toMatchObject({
         url: 'https://hooks.internal.test/x',
         status: null,

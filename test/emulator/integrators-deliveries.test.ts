@@ -44,7 +44,6 @@ async function subscribe(
 function deliveryOf(eventType: string, requestId: string, path = '/hook'): Promise<RecordedRequest> {
   return waitFor(
     () => receiver.requests.find((r) => r.path === path && (r.json as any)?.webhookEventType === eventType && (r.json as any)?.requestId === requestId),
-    1000,
     `${eventType} caused by ${requestId}`,
   )
 }
@@ -158,7 +157,7 @@ describe('webhook deliveries', () => {
     const token = ok(await api('POST', '/payto/agreement', { body: open })).token
     // Moved without a request: only the background tick can notice.
     emulator.app.clock.advance(2)
-    await waitFor(() => receiver.requests.find((r) => (r.json as any).event?.agreement?.status === 'Active'), 2500, 'Active')
+    await waitFor(() => receiver.requests.find((r) => (r.json as any).event?.agreement?.status === 'Active'), 'Active')
     const saved = await api('POST', '/sources', {
       headers: { 'Customer-Id': customerId },
       body: { CreateSavedPaymentSource: { sourceMethod: { PayToMethod: { agreementToken: token } } } },
@@ -180,15 +179,11 @@ describe('webhook deliveries', () => {
     const requestId = order.headers.get('request-id') as string
     const attempts = async () => (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
 
-    await waitFor(() => receiver.requests.length === 1, 1000, 'attempt 1')
-    const first = await waitFor(
-      async () => {
-        const log = await attempts()
-        return log.length === 1 && log
-      },
-      1000,
-      'attempt 1 logged',
-    )
+    await waitFor(() => receiver.requests.length === 1, 'attempt 1')
+    const first = await waitFor(async () => {
+      const log = await attempts()
+      return log.length === 1 && log
+    }, 'attempt 1 logged')
     expect(first[0]).toMatchObject({
       attempt: 1,
       status: 500,
@@ -205,12 +200,12 @@ describe('webhook deliveries', () => {
       expect(receiver.requests.length).toBe(index + 1)
       await api('POST', '/__emulator/clock', { credential: null, body: { seconds: 1 } })
       elapsed += delay
-      await waitFor(() => receiver.requests.length === index + 2, 1000, `attempt ${index + 2} after ${elapsed} s`)
+      await waitFor(() => receiver.requests.length === index + 2, `attempt ${index + 2} after ${elapsed} s`)
     }
     expect(receiver.requests.map((r) => r.headers['webhook-attempt'])).toEqual(['1', '2', '3', '4', '5', '6'])
     expect(new Set(receiver.requests.map((r) => r.body)).size).toBe(1)
 
-    await waitFor(async () => (await attempts()).length === MAX_ATTEMPTS, 1000, 'six attempts logged')
+    await waitFor(async () => (await attempts()).length === MAX_ATTEMPTS, 'six attempts logged')
     await api('POST', '/__emulator/clock', { credential: null, body: { advance: '1d' } })
     await sleep(50)
     expect(receiver.requests.length).toBe(MAX_ATTEMPTS)
@@ -240,17 +235,13 @@ describe('webhook deliveries', () => {
     receiver.respond(() => ({ status: ++answered >= 3 ? 204 : 503 }))
     await subscribe('Merchant', ['OrderCreated'])
     await api('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'jump' } } })
-    await waitFor(() => receiver.requests.length === 1, 1000, 'attempt 1')
+    await waitFor(() => receiver.requests.length === 1, 'attempt 1')
     await api('POST', '/simulation', { body: { AdvanceClock: { seconds: 3600 } } })
-    await waitFor(() => receiver.requests.length === 3, 1000, 'attempts 2 and 3')
-    const log = await waitFor(
-      async () => {
-        const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
-        return listed.length === 3 && listed
-      },
-      1000,
-      'three attempts logged',
-    )
+    await waitFor(() => receiver.requests.length === 3, 'attempts 2 and 3')
+    const log = await waitFor(async () => {
+      const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
+      return listed.length === 3 && listed
+    }, 'three attempts logged')
     expect(log.map((a) => [a.attempt, a.status, a.outcome])).toEqual([
       [1, 503, 'retrying'],
       [2, 503, 'retrying'],
@@ -272,14 +263,10 @@ describe('webhook deliveries', () => {
     const order = await api('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'slow' } } })
     expect(order.status).toBe(200)
     expect(Date.now() - started).toBeLessThan(150)
-    const log = await waitFor(
-      async () => {
-        const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
-        return listed.length > 0 && listed
-      },
-      1500,
-      'timeout logged',
-    )
+    const log = await waitFor(async () => {
+      const listed = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
+      return listed.length > 0 && listed
+    }, 'timeout logged')
     expect(log[0]).toMatchObject({ status: null, outcome: 'retrying', error: 'no answer within 0.2 s' })
     hanging.closeAllConnections()
     await new Promise((resolve) => hanging.close(resolve))
@@ -303,13 +290,13 @@ describe('webhook deliveries', () => {
   it('replays a logged delivery as a new delivery, signed afresh', async () => {
     const sub = await subscribe('Merchant', ['OrderCreated'])
     await api('POST', '/orders', { body: { CreateOnlineOrder: { amount: aud(100), referenceOrderId: 'again' } } })
-    await waitFor(() => receiver.requests.length === 1, 1000, 'first delivery')
+    await waitFor(() => receiver.requests.length === 1, 'first delivery')
     const [logged] = (await api('GET', '/__emulator/deliveries', { credential: null })).body as any[]
     const replay = await api('POST', `/__emulator/deliveries/${logged.deliveryId}/replay`, { credential: null })
     expect(replay.status).toBe(200)
     expect(replay.body).toMatchObject({ replayOf: logged.deliveryId, deliveryId: expect.stringMatching(/^dlv_/) })
     expect(replay.body.deliveryId).not.toBe(logged.deliveryId)
-    const second = await waitFor(() => receiver.requests[1], 1000, 'replayed delivery')
+    const second = await waitFor(() => receiver.requests[1], 'replayed delivery')
     expect(second.body).toBe(receiver.requests[0]?.body)
     expect(second.headers['webhook-delivery-id']).toBe(replay.body.deliveryId)
     expect(verifySignature(sub.secret, second.headers['webhook-signature'] as string, second.body).ok).toBe(true)

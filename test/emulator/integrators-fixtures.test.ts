@@ -190,7 +190,7 @@ describe('emulator start with --fixtures, --seed, --rate-limit and --strict-http
     writeFileSync(path, JSON.stringify({ customers: [{ customerId: CUSTOMER, emailAddress: 'start@example.com' }] }))
     const out = capture()
     const running = EmulatorStart.run(['--port', '0', '--json', '--fixtures', path, '--seed', '7', '--rate-limit', '1000', '--strict-https'], ROOT)
-    const line = await waitFor(() => out.join('').split('\n')[0], 5000, 'the JSON line')
+    const line = await waitFor(() => out.join('').split('\n')[0], 'the JSON line')
     const { baseUrl } = JSON.parse(line)
     expect((await call(baseUrl, 'GET', `/customers/${CUSTOMER}`)).body).toMatchObject({ emailAddress: 'start@example.com' })
     expect((await call(baseUrl, 'GET', '/__emulator', { credential: null })).body.options).toEqual({
