@@ -2,12 +2,13 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { useBulkEnv } from '../helpers/bulk-env.js'
+import { gateProxy } from '../helpers/gate-proxy.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
@@ -59,6 +60,61 @@ describe('the same operation twice', () => {
     const [ra, rb] = await Promise.all([payfac('payouts', 'request', '--from-file', a), payfac('payouts', 'request', '--from-file', b)])
     expect(payoutsWith(description)).toBe(1)
     expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+})
+
+/** The operation records (`<config>/operations/<scope>/refund-*.json`) that name `id`, with their state. */
+function refundRecords(id: string): Array<{ file: string; state: string }> {
+  const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((e) => /refund-[^/]*\.json$/.test(e))
+    .map((e) => ({ file: join(root, e), text: readFileSync(join(root, e), 'utf8') }))
+    .filter((r) => r.text.includes(id))
+    .map((r) => ({ file: r.file, state: JSON.parse(r.text).state }))
+}
+
+/** Resolves once `ready()` holds (the run's own writes), or fails once `run` has ended first. */
+async function until(ready: () => boolean, run: Promise<unknown>): Promise<void> {
+  let ended = false
+  void run.finally(() => (ended = true))
+  while (!ready()) {
+    if (ended) throw new Error('the run ended before the state the test waits for')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('a row whose lock is lost while it waits', () => {
+  it('for a place after its intent is on disk sends nothing (unknown, exit 7); the single command that took the lock over refunds once', async () => {
+    const ids = (await paid(2)) as string[]
+    const file = csv('lost-after-intent.csv', ['transactionId,amount,currency', ...ids.map((id) => `${id},1.00,AUD`)])
+    let first = ''
+    const proxy = await gateProxy(bulk.ctx.emulator.url, (method, path) => {
+      if (method !== 'PATCH') return false
+      first ||= path
+      return true
+    })
+    try {
+      const env = { ...bulk.ctx.env, PAYFAC_BASE_URL: proxy.url }
+      // One place: the row sent first holds it at the gate; the other has passed its checks and
+      // written its intent, and waits for the place.
+      const run = spawnCli(['transactions', 'refund', '--from-file', file, '--concurrency', '1'], { env, timeoutMs: 60_000 })
+      await proxy.held
+      const other = ids.find((id) => !first.includes(id)) as string
+      await until(() => refundRecords(other).some((r) => r.state === 'sending'), run)
+      // As a run paused past the locks' stale time finds them: taken over by another payfac,
+      // which looks the intent up (not on the service), refunds, and releases.
+      const [record] = refundRecords(other)
+      rmdirSync(`${record?.file}.lock`)
+      const single = await payfac('transactions', 'refund', other, '--amount', '1.00', '--currency', 'AUD')
+      expect(single.code, single.stderr).toBe(0)
+      proxy.open()
+      const result = await run
+      expect(refundsOf(ids)).toEqual([1, 1])
+      expect(result.code, result.stderr).toBe(7)
+      expect(result.stderr).toContain('may no longer hold the lock')
+    } finally {
+      await proxy.close()
+    }
   })
 })
 

@@ -100,14 +100,7 @@ export class RowRun implements OperationJournal {
       if (seen !== undefined) throw new RefusedError(`The service already shows an identical ${spec.action}: ${seen}. Nothing was sent.`)
     }
     const before = spec.before ? await spec.before() : undefined
-    const lost = this.lost() ?? shared?.lost()
-    if (lost !== undefined) {
-      this.lostLock = true
-      throw new UnresolvedOutcomeError(
-        `This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`,
-        spec.check,
-      )
-    }
+    this.stillHeld(spec, shared)
     const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
     // The two intents are written together (either alone, before anything is sent, is looked up
     // and found absent by a re-run); the `done` lines below keep their order.
@@ -117,6 +110,10 @@ export class RowRun implements OperationJournal {
         shared ? shared.write(newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0), { durable: true }) : undefined,
       ]),
     )
+    // Asked again right before the request leaves: the wait for the disk and for a place may be
+    // long, and a lock taken over meanwhile (this run paused past its stale time) is another's,
+    // which may have sent the operation. The intent stays `sending`: a re-run looks it up.
+    this.stillHeld(spec, shared)
     const outcome = { durable: false }
     let sent = false
     try {
@@ -138,6 +135,17 @@ export class RowRun implements OperationJournal {
       }
       throw error
     }
+  }
+
+  /** Nothing is sent once the run's lock on its file, or the operation's own, may be another's: the run stops (exit 7). */
+  private stillHeld(spec: { check: string }, shared: OwnRecord | undefined): void {
+    const lost = this.lost() ?? shared?.lost()
+    if (lost === undefined) return
+    this.lostLock = true
+    throw new UnresolvedOutcomeError(
+      `This payfac run may no longer hold the lock of its file or of the operation (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`,
+      spec.check,
+    )
   }
 
   /**
