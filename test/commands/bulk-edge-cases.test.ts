@@ -2,7 +2,7 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { chmodSync, readdirSync, readFileSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -112,6 +112,31 @@ describe('a row whose lock is lost while it waits', () => {
       expect(refundsOf(ids)).toEqual([1, 1])
       expect(result.code, result.stderr).toBe(7)
       expect(result.stderr).toContain('may no longer hold the lock')
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+describe('a journal that cannot be written', () => {
+  it('after a request whose answer was lost leaves the row unknown (exit 7), never failed', async () => {
+    const [id] = (await paid(1)) as string[]
+    const file = csv('lost-then-unwritable.csv', ['transactionId,amount,currency', `${id},1.00,AUD`])
+    const proxy = await gateProxy(bulk.ctx.emulator.url, (method) => method === 'PATCH')
+    try {
+      const run = spawnCli(['transactions', 'refund', '--from-file', file], { env: { ...bulk.ctx.env, PAYFAC_BASE_URL: proxy.url }, timeoutMs: 60_000 })
+      await proxy.held
+      // The intent is on disk; its record can no longer be replaced (a folder where it was), and the answer is lost.
+      const [record] = refundRecords(id as string)
+      rmSync(record?.file as string)
+      mkdirSync(record?.file as string)
+      await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'drop-after-commit' })
+      proxy.open()
+      const result = await run
+      rmdirSync(record?.file as string)
+      expect(refundsOf([id as string])).toEqual([1])
+      expect(result.stdout).toMatch(/\n2,unknown,/)
+      expect(result.code, result.stderr).toBe(7)
     } finally {
       await proxy.close()
     }

@@ -126,8 +126,15 @@ export class RowRun implements OperationJournal {
     } catch (error) {
       if (sent) throw this.unrecorded(spec, error)
       const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
-      await this.aside(journal.append({ ...row, state: unknown ? 'unknown' : 'refused' }, outcome))
-      if (shared && own) await this.aside(shared.write({ ...own, state: unknown ? 'unknown' : 'refused' }, outcome))
+      try {
+        await this.aside(journal.append({ ...row, state: unknown ? 'unknown' : 'refused' }, outcome))
+        if (shared && own) await this.aside(shared.write({ ...own, state: unknown ? 'unknown' : 'refused' }, outcome))
+      } catch (failure) {
+        // A request that may have moved money stays unknown when its outcome cannot be written,
+        // never `failed`; one the service refused fails with the journal's error.
+        if (unknown) throw this.unrecorded(spec, failure, false)
+        throw failure
+      }
       if (error instanceof OutcomeUnknownError) {
         error.action = spec.action
         error.check = spec.check
@@ -149,17 +156,18 @@ export class RowRun implements OperationJournal {
   }
 
   /**
-   * The request was answered, but its outcome could not be journaled (the journal's disk or
-   * database went away): the row is unknown (its intent says it was being sent, so a re-run looks
+   * The request was answered (or its answer lost: `answered` false), but its outcome could not be
+   * journaled (the journal's disk or database went away): the row is unknown (its intent says it was being sent, so a re-run looks
    * it up on the service), and the run stops taking rows.
    */
-  private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown): UnresolvedOutcomeError {
+  private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown, answered = true): UnresolvedOutcomeError {
     this.lostLock = true
     const why = error instanceof Error ? error.message : String(error)
+    const what = answered ? `was made${this.resultId ? ` (${this.resultId})` : ''}` : 'was sent and its answer lost'
     return new UnresolvedOutcomeError(
-      `The ${spec.action} of line ${this.line} was made${this.resultId ? ` (${this.resultId})` : ''}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
+      `The ${spec.action} of line ${this.line} ${what}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
       spec.check,
-      'Run the same command again with the same file once the journal is back: it finds this row done on the service.',
+      `Run the same command again with the same file once the journal is back: it looks this row up on the service.`,
     )
   }
 
