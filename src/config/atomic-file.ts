@@ -48,7 +48,7 @@ export function writeJsonAtomic(file: string, value: unknown): void {
     removeStaleTemps(dir, name)
     const fd = fs.openSync(temp, 'wx', 0o600)
     try {
-      fs.writeSync(fd, `${JSON.stringify(value, null, 2)}\n`)
+      writeWhole(fd, `${JSON.stringify(value, null, 2)}\n`)
       fs.fsyncSync(fd)
     } finally {
       fs.closeSync(fd)
@@ -92,7 +92,7 @@ export async function replaceJsonFiles(entries: ReadonlyArray<{ file: string; va
       slots.map(async (slot) => {
         slot.fd = await openNewPooled(slot.temp)
         slot.made = true
-        fs.writeSync(slot.fd, slot.text)
+        writeWhole(slot.fd, slot.text)
       }),
     )
     await allOf(slots.map((slot) => pooled((done) => fs.fsync(slot.fd as number, done))))
@@ -120,6 +120,15 @@ export async function replaceJsonFiles(entries: ReadonlyArray<{ file: string; va
     if (typeof code === 'string' && code in DISK_FAILURES) throw new FileWriteError(entries[0]?.file ?? '', error)
     throw error
   }
+}
+
+/**
+ * Writes all of `text`: write(2) may take part of it without an error (a disk almost full), and
+ * the rest then either goes or fails (ENOSPC), so a file cut short is never renamed into place.
+ */
+function writeWhole(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at)
 }
 
 /** Waits for every task, then throws the first failure: nothing is left running behind a failure. */

@@ -4,11 +4,11 @@
 // aside while they wait for the disk (Workers.aside).
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { BulkJournal } from '../../src/cli/bulk/journal.js'
 import { ASIDE_FACTOR, Workers } from '../../src/cli/bulk/workers.js'
-import { replaceJsonFiles } from '../../src/config/atomic-file.js'
+import { replaceJsonFiles, writeJsonAtomic } from '../../src/config/atomic-file.js'
 import { ConfigError } from '../../src/config/errors.js'
 import { quickLocksRemoved, takeLock, takeLockQuick } from '../../src/config/op-lock.js'
 import { newOperation, readOperation, serviceIdentity } from '../../src/config/operations.js'
@@ -88,6 +88,28 @@ describe('records replaced in a burst (replaceJsonFiles)', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b.json'), 'utf8'))).toEqual({ b: 2 })
     expect(fs.statSync(path.join(dir, 'a.json')).mode & 0o777).toBe(0o600)
     expect(fs.readdirSync(dir).sort()).toEqual(['a.json', 'b.json'])
+  })
+
+  it('writes each file whole when the disk takes a write in parts (a disk almost full), as writeJsonAtomic does', async () => {
+    const dir = path.join(tempDir(), 'operations', 'x')
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+    fs.writeFileSync(path.join(dir, 'e.json'), '{"old":true}\n', { mode: 0o600 })
+    const real = fs.writeSync
+    // write(2) may take part of a buffer without an error: at most 8 bytes a call here.
+    const partial = vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+      const from = typeof rest[0] === 'number' ? rest[0] : 0
+      const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      const length = typeof rest[1] === 'number' ? rest[1] : bytes.length - from
+      return real(fd, bytes, from, Math.min(8, length))
+    }) as typeof fs.writeSync)
+    try {
+      await replaceJsonFiles([{ file: path.join(dir, 'e.json'), value: { e: 'x'.repeat(100) } }])
+      writeJsonAtomic(path.join(dir, 'f.json'), { f: 'y'.repeat(100) })
+    } finally {
+      partial.mockRestore()
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'e.json'), 'utf8'))).toEqual({ e: 'x'.repeat(100) })
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'f.json'), 'utf8'))).toEqual({ f: 'y'.repeat(100) })
   })
 
   it('fails when one cannot be renamed into place, and leaves no temporary file behind', async () => {
