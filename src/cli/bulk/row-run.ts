@@ -152,6 +152,8 @@ export class RowRun implements OperationJournal {
     throw new UnresolvedOutcomeError(
       `This payfac run may no longer hold the lock of its file or of the operation (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`,
       spec.check,
+      // Not --again: a run from a file has none.
+      'Run the same command again with the same file once the other run has finished: it looks this row up on the service.',
     )
   }
 
