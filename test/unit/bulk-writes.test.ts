@@ -63,6 +63,49 @@ describe("a row's lock (takeLockQuick)", () => {
     await taken.release()
   })
 
+  it('left by a process that died is taken over by one run: one that saw it stale but was slow to remove it then waits', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-4.json')
+    const folder = `${file}.lock`
+    fs.mkdirSync(folder, { recursive: true })
+    const old = new Date(Date.now() - 60_000)
+    fs.utimesSync(folder, old, old)
+    // The first taker's look at the folder (stale) is answered late, as to a process whose event loop is busy.
+    const realStat = fs.stat
+    let looked!: () => void
+    const lookedAt = new Promise<void>((resolve) => (looked = resolve))
+    let answer!: () => void
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    let slowed = false
+    const spy = vi.spyOn(fs, 'stat').mockImplementation(((target: fs.PathLike, ...rest: unknown[]) => {
+      const callback = rest.at(-1) as (error: NodeJS.ErrnoException | null, stats?: fs.Stats) => void
+      if (slowed || String(target) !== folder) return (realStat as (...args: unknown[]) => void)(target, ...rest)
+      slowed = true
+      realStat(target, (error, stats) => {
+        looked()
+        void answered.then(() => callback(error, stats))
+      })
+    }) as typeof fs.stat)
+    let waits!: () => void
+    const waiting = new Promise<string>((resolve) => (waits = () => resolve('waited')))
+    let free!: () => void
+    const freed = new Promise<void>((resolve) => (free = resolve))
+    try {
+      const slow = takeLock(file, { ...wait, onWait: waits, sleep: () => freed })
+      await lookedAt
+      const fast = await takeLock(file, wait)
+      answer()
+      expect(await Promise.race([waiting, slow.then(() => 'took the lock held by another')])).toBe('waited')
+      expect(fast.lost()).toBeUndefined()
+      await fast.release()
+      free()
+      const then = await slow
+      expect(then.lost()).toBeUndefined()
+      await then.release()
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
   it("made anew by another run is no longer held, and its release leaves the other run's folder", async () => {
     const file = path.join(tempDir(), 'operations', 'x', 'refund-3.json')
     const held = await takeLockQuick(file, wait)
