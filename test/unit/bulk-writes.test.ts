@@ -2,6 +2,7 @@
 // its compatibility with the lock of single commands (takeLock), records replaced in bursts
 // (replaceJsonFiles), the run's journal stopping at its first failed write, and rows that step
 // aside while they wait for the disk (Workers.aside).
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -198,6 +199,30 @@ describe("a bulk run's journal", () => {
     await expect(journal.append({ ...newOperation(identity, key, words, undefined, 0), line: 4 })).rejects.toBeInstanceOf(ConfigError)
     expect(fs.readFileSync(file, 'utf8')).toBe(before)
     await journal.close()
+  })
+})
+
+describe("a bulk run's temporary files", () => {
+  it('left by a run killed mid-burst are removed by the next run that writes records in their folder; a live run keeps its own', async () => {
+    const configDir = tempDir()
+    const identity = serviceIdentity('http://127.0.0.1:4010', { party: 'merchant:mcht_test' })
+    const folder = path.join(configDir, 'operations', identity.id)
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 })
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number
+    const old = new Date(Date.now() - 60_000)
+    const left = path.join(folder, `.refund-9.json.${dead}.0a1b2c3d5.tmp`)
+    const live = path.join(folder, `.refund-8.json.${process.pid}.0a1b2c3d6.tmp`)
+    for (const temp of [left, live]) {
+      fs.writeFileSync(temp, '{', { mode: 0o600 })
+      fs.utimesSync(temp, old, old)
+    }
+    const journal = await BulkJournal.open(path.join(folder, 'bulk-transactions-refund-0456.jsonl'), configDir, identity, '0456')
+    const key = { kind: 'refund', target: 'tran_1', amount: { minorCurrencyUnits: 100, currency: 'AUD' } }
+    const words = { action: 'refund of 1.00 AUD on transaction tran_1', check: 'payfac transactions get tran_1' }
+    await journal.writeRecord(path.join(folder, 'refund-1.json'), newOperation(identity, key, words, undefined, 0), { durable: true })
+    await journal.close()
+    expect(fs.existsSync(left)).toBe(false)
+    expect(fs.existsSync(live)).toBe(true)
   })
 })
 
