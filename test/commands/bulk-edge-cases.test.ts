@@ -2,7 +2,21 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname } from 'node:path'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -143,6 +157,45 @@ describe('a journal that cannot be written', () => {
     } finally {
       await proxy.close()
     }
+  })
+})
+
+describe('results that can no longer be written', () => {
+  it('stop the run without a stack trace: the rows in flight finish and are journaled, no row more is sent, and a re-run sends only the rest', async () => {
+    const ids = (await paid(40)) as string[]
+    const file = csv('results-gone.csv', ['transactionId,amount,currency', ...ids.map((id) => `${id},1.00,AUD`)])
+    // FILE.partial is a FIFO whose reader goes away once it has the header: every row's result fails to be written (EPIPE).
+    const out = join(bulk.files, 'results-gone.csv.out')
+    execFileSync('mkfifo', ['-m', '600', `${out}.partial`])
+    const fd = openSync(`${out}.partial`, constants.O_RDONLY | constants.O_NONBLOCK)
+    await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=50' })
+    const run = payfac('transactions', 'refund', '--from-file', file, '--concurrency', '4', '--out', out)
+    let seen = ''
+    const chunk = Buffer.alloc(4096)
+    await until(() => {
+      try {
+        seen += chunk.toString('utf8', 0, readSync(fd, chunk))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
+      }
+      return seen.includes('\n')
+    }, run)
+    closeSync(fd)
+    const first = await run
+    // The reader went away, as with `| head`: its choice (exit 0); a full disk is exit 1, `Could not write the results to …`.
+    expect(first.signal, first.stderr).toBeNull()
+    expect(first.stderr).toMatch(/Stopped: \d+ done, .* \(\d+ not started\)/)
+    expect(first.stderr).not.toMatch(/\n\s+at /)
+    // At most four times --concurrency rows were started when the first result failed.
+    const sent = refundsOf(ids).filter((n) => n === 1).length
+    expect(sent).toBeLessThan(ids.length)
+    rmSync(`${out}.partial`)
+    const again = await payfac('transactions', 'refund', '--from-file', file, '--concurrency', '4')
+    expect(again.code, again.stderr).toBe(0)
+    // The rows in flight when the results went were journaled done: nothing to look up.
+    expect(again.stderr).not.toContain('ended without an answer')
+    expect(again.stderr).toContain(`${ids.length - sent} done, ${sent} skipped`)
+    expect(refundsOf(ids)).toEqual(ids.map(() => 1))
   })
 })
 
