@@ -158,18 +158,19 @@ export class RowRun implements OperationJournal {
   }
 
   /**
-   * The request was answered (or its answer lost: `answered` false), but its outcome could not be
-   * journaled (the journal's disk or database went away): the row is unknown (its intent says it was being sent, so a re-run looks
-   * it up on the service), and the run stops taking rows.
+   * The request was answered (or its answer was lost or unreadable: `answered` false), but its
+   * outcome could not be journaled (the journal's disk or database went away): the row is unknown
+   * (its intent says it was being sent, so a re-run looks it up on the service), and the run stops
+   * taking rows.
    */
   private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown, answered = true): UnresolvedOutcomeError {
     this.lostLock = true
     const why = error instanceof Error ? error.message : String(error)
-    const what = answered ? `was made${this.resultId ? ` (${this.resultId})` : ''}` : 'was sent and its answer lost'
+    const what = answered ? `was made${this.resultId ? ` (${this.resultId})` : ''}` : 'was sent and its answer lost or unreadable'
     return new UnresolvedOutcomeError(
       `The ${spec.action} of line ${this.line} ${what}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
       spec.check,
-      `Run the same command again with the same file once the journal is back: it looks this row up on the service.`,
+      'Run the same command again with the same file once the journal is back: it looks this row up on the service.',
     )
   }
 
