@@ -164,16 +164,17 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
 
 /** Removes a lock folder only while its time is older than the stale time (as proper-lockfile judges it); a fresh one is ELOCKED. */
 function removeIfStale(folder: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
-  try {
-    const time = folderMtime(folder)
-    if (time !== undefined && time >= Date.now() - LOCK_STALE_MS) {
-      return callback(Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' }))
+  let failure: NodeJS.ErrnoException | null = null
+  const time = folderMtime(folder)
+  if (time !== undefined && time >= Date.now() - LOCK_STALE_MS) failure = Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' })
+  else {
+    try {
+      fs.rmdirSync(folder)
+    } catch (error) {
+      failure = error as NodeJS.ErrnoException
     }
-    fs.rmdirSync(folder)
-    callback(null)
-  } catch (error) {
-    callback(error as NodeJS.ErrnoException)
   }
+  callback(failure)
 }
 
 /** The lock folder's time is ahead of this machine's clock by more than the stale time. */
