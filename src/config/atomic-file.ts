@@ -48,7 +48,7 @@ export function writeJsonAtomic(file: string, value: unknown): void {
     removeStaleTemps(dir, name)
     const fd = fs.openSync(temp, 'wx', 0o600)
     try {
-      fs.writeSync(fd, `${JSON.stringify(value, null, 2)}\n`)
+      writeWhole(fd, `${JSON.stringify(value, null, 2)}\n`)
       fs.fsyncSync(fd)
     } finally {
       fs.closeSync(fd)
@@ -73,9 +73,9 @@ export function writeJsonAtomic(file: string, value: unknown): void {
  * flush, a rename, which frees the old file's blocks) runs on the thread pool, so the event loop
  * goes on meanwhile. The folder is not flushed here: the caller flushes it once for all the names
  * it needs to survive a power cut (flushFolder). A name is replaced as it is, never followed
- * (these records are refused when they are links: `fs-check.ts`). Stale temporary files are left
- * to the next synchronous write of the same name, which sweeps them (reading a folder of many
- * records on every write would cost more than the write). On failure, no temporary file is left;
+ * (these records are refused when they are links: `fs-check.ts`). Stale temporary files are not
+ * swept here (reading a folder of many records on every write would cost more than the write):
+ * the caller sweeps each folder once (removeStaleTempsIn). On failure, no temporary file is left;
  * the files renamed before it keep their new text.
  */
 export async function replaceJsonFiles(entries: ReadonlyArray<{ file: string; value: unknown }>): Promise<void> {
@@ -92,7 +92,7 @@ export async function replaceJsonFiles(entries: ReadonlyArray<{ file: string; va
       slots.map(async (slot) => {
         slot.fd = await openNewPooled(slot.temp)
         slot.made = true
-        fs.writeSync(slot.fd, slot.text)
+        writeWhole(slot.fd, slot.text)
       }),
     )
     await allOf(slots.map((slot) => pooled((done) => fs.fsync(slot.fd as number, done))))
@@ -120,6 +120,15 @@ export async function replaceJsonFiles(entries: ReadonlyArray<{ file: string; va
     if (typeof code === 'string' && code in DISK_FAILURES) throw new FileWriteError(entries[0]?.file ?? '', error)
     throw error
   }
+}
+
+/**
+ * Writes all of `text`: write(2) may take part of it without an error (a disk almost full), and
+ * the rest then either goes or fails (ENOSPC), so a file cut short is never renamed into place.
+ */
+function writeWhole(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at)
 }
 
 /** Waits for every task, then throws the first failure: nothing is left running behind a failure. */
@@ -221,6 +230,32 @@ export function removeStaleTemps(dir: string, name: string, now = Date.now()): v
       // Gone already.
     }
   }
+}
+
+/**
+ * removeStaleTemps for every name of a folder at once, on the thread pool (the records of a bulk
+ * run: `cli/bulk/journal.ts` sweeps each folder it writes in once a run). Resolves when done;
+ * never fails (a temporary file it cannot remove is left for a later sweep).
+ */
+export async function removeStaleTempsIn(dir: string, now = Date.now()): Promise<void> {
+  let entries: string[]
+  try {
+    entries = await fs.promises.readdir(dir)
+  } catch {
+    return
+  }
+  await Promise.all(
+    entries.map(async (entry) => {
+      const match = entry.startsWith('.') ? /\.(\d+)\.[0-9a-z]+\.tmp$/.exec(entry) : null
+      if (!match || running(Number(match[1]))) return
+      const temp = path.join(dir, entry)
+      try {
+        if (now - (await fs.promises.lstat(temp)).mtimeMs >= STALE_MS) await fs.promises.rm(temp, { force: true })
+      } catch {
+        // Gone already, or not ours to remove.
+      }
+    }),
+  )
 }
 
 function running(pid: number): boolean {

@@ -75,6 +75,10 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
     },
     rmdir: (target: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void) => {
       if (held && target === lockfilePath && !ours()) return callback(null)
+      // Not held yet: proper-lockfile removes a lock it found stale. Its look may be old (a busy
+      // event loop answers late), and meanwhile another run may have taken it over and be sending:
+      // it is looked at again right before it is removed, in one go, and left when fresh.
+      if (!held && target === lockfilePath) return removeIfStale(lockfilePath, callback)
       fs.rmdir(target, callback)
     },
     rmdirSync: (target: fs.PathLike) => {
@@ -156,6 +160,21 @@ export async function takeLock(file: string, wait: LockWait): Promise<{ release:
     await sleep(Math.min(pause, Math.max(1, deadline - now())))
     pause = Math.min(pause * 2, 250)
   }
+}
+
+/** Removes a lock folder only while its time is older than the stale time (as proper-lockfile judges it); a fresh one is ELOCKED. */
+function removeIfStale(folder: string, callback: (error: NodeJS.ErrnoException | null) => void): void {
+  let failure: NodeJS.ErrnoException | null = null
+  const time = folderMtime(folder)
+  if (time !== undefined && time >= Date.now() - LOCK_STALE_MS) failure = Object.assign(new Error('Lock file is already being held'), { code: 'ELOCKED' })
+  else {
+    try {
+      fs.rmdirSync(folder)
+    } catch (error) {
+      failure = error as NodeJS.ErrnoException
+    }
+  }
+  callback(failure)
 }
 
 /** The lock folder's time is ahead of this machine's clock by more than the stale time. */

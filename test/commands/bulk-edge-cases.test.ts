@@ -2,12 +2,27 @@
 // most once, also when the same operation appears twice in one file, in two files, or was made
 // by a single command first, and when two processes run at once. payfac is spawned (bin/run.js)
 // against an emulator in this process.
-import { chmodSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { dirname } from 'node:path'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { useBulkEnv } from '../helpers/bulk-env.js'
+import { gateProxy } from '../helpers/gate-proxy.js'
 import { type RecordingServer, startRecordingServer } from '../helpers/recording-server.js'
 import { spawnCli } from '../helpers/spawn-cli.js'
 
@@ -59,6 +74,128 @@ describe('the same operation twice', () => {
     const [ra, rb] = await Promise.all([payfac('payouts', 'request', '--from-file', a), payfac('payouts', 'request', '--from-file', b)])
     expect(payoutsWith(description)).toBe(1)
     expect([ra.code, rb.code].sort()).toEqual([0, 6])
+  })
+})
+
+/** The operation records (`<config>/operations/<scope>/refund-*.json`) that name `id`, with their state. */
+function refundRecords(id: string): Array<{ file: string; state: string }> {
+  const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((e) => /refund-[^/]*\.json$/.test(e))
+    .map((e) => ({ file: join(root, e), text: readFileSync(join(root, e), 'utf8') }))
+    .filter((r) => r.text.includes(id))
+    .map((r) => ({ file: r.file, state: JSON.parse(r.text).state }))
+}
+
+/** Resolves once `ready()` holds (the run's own writes), or fails once `run` has ended first. */
+async function until(ready: () => boolean, run: Promise<unknown>): Promise<void> {
+  let ended = false
+  void run.finally(() => (ended = true))
+  while (!ready()) {
+    if (ended) throw new Error('the run ended before the state the test waits for')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('a row whose lock is lost while it waits', () => {
+  it('for a place after its intent is on disk sends nothing (unknown, exit 7); the single command that took the lock over refunds once', async () => {
+    const ids = (await paid(2)) as string[]
+    const file = csv('lost-after-intent.csv', ['transactionId,amount,currency', ...ids.map((id) => `${id},1.00,AUD`)])
+    let first = ''
+    // The first refund is held; the single command's (the same service, through the proxy) goes through.
+    const proxy = await gateProxy(bulk.ctx.emulator.url, (method, path) => {
+      if (method !== 'PATCH') return false
+      first ||= path
+      return path === first
+    })
+    try {
+      const env = { ...bulk.ctx.env, PAYFAC_BASE_URL: proxy.url }
+      // One place: the row sent first holds it at the gate; the other has passed its checks and
+      // written its intent, and waits for the place.
+      const run = spawnCli(['transactions', 'refund', '--from-file', file, '--concurrency', '1'], { env, timeoutMs: 60_000 })
+      await proxy.held
+      const other = ids.find((id) => !first.includes(id)) as string
+      await until(() => refundRecords(other).some((r) => r.state === 'sending'), run)
+      // As a run paused past the locks' stale time finds them: taken over by another payfac,
+      // which looks the intent up (not on the service), refunds, and releases.
+      const [record] = refundRecords(other)
+      rmdirSync(`${record?.file}.lock`)
+      const single = await spawnCli(['transactions', 'refund', other, '--amount', '1.00', '--currency', 'AUD'], { env, timeoutMs: 30_000 })
+      expect(single.code, single.stderr).toBe(0)
+      expect(single.stderr).toContain('The service shows it did not happen; sending it now.')
+      proxy.open()
+      const result = await run
+      expect(refundsOf(ids)).toEqual([1, 1])
+      expect(result.code, result.stderr).toBe(7)
+      expect(result.stderr).toContain('may no longer hold the lock')
+      expect(result.stderr).toContain('Run the same command again with the same file')
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+describe('a journal that cannot be written', () => {
+  it('after a request whose answer was lost leaves the row unknown (exit 7), never failed', async () => {
+    const [id] = (await paid(1)) as string[]
+    const file = csv('lost-then-unwritable.csv', ['transactionId,amount,currency', `${id},1.00,AUD`])
+    const proxy = await gateProxy(bulk.ctx.emulator.url, (method) => method === 'PATCH')
+    try {
+      const run = spawnCli(['transactions', 'refund', '--from-file', file], { env: { ...bulk.ctx.env, PAYFAC_BASE_URL: proxy.url }, timeoutMs: 60_000 })
+      await proxy.held
+      // The intent is on disk; its record can no longer be replaced (a folder where it was), and the answer is lost.
+      const [record] = refundRecords(id as string)
+      rmSync(record?.file as string)
+      mkdirSync(record?.file as string)
+      await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'drop-after-commit' })
+      proxy.open()
+      const result = await run
+      rmdirSync(record?.file as string)
+      expect(refundsOf([id as string])).toEqual([1])
+      expect(result.stdout).toMatch(/\n2,unknown,/)
+      expect(result.code, result.stderr).toBe(7)
+    } finally {
+      await proxy.close()
+    }
+  })
+})
+
+describe('results that can no longer be written', () => {
+  it('stop the run without a stack trace: the rows in flight finish and are journaled, no row more is sent, and a re-run sends only the rest', async () => {
+    const ids = (await paid(40)) as string[]
+    const file = csv('results-gone.csv', ['transactionId,amount,currency', ...ids.map((id) => `${id},1.00,AUD`)])
+    // FILE.partial is a FIFO whose reader goes away once it has the header: every row's result fails to be written (EPIPE).
+    const out = join(bulk.files, 'results-gone.csv.out')
+    execFileSync('mkfifo', ['-m', '600', `${out}.partial`])
+    const fd = openSync(`${out}.partial`, constants.O_RDONLY | constants.O_NONBLOCK)
+    await control('POST', '/faults', { method: 'PATCH', pathPattern: '/transactions/*', fault: 'latency=50' })
+    const run = payfac('transactions', 'refund', '--from-file', file, '--concurrency', '4', '--out', out)
+    let seen = ''
+    const chunk = Buffer.alloc(4096)
+    await until(() => {
+      try {
+        seen += chunk.toString('utf8', 0, readSync(fd, chunk))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
+      }
+      return seen.includes('\n')
+    }, run)
+    closeSync(fd)
+    const first = await run
+    // The reader went away, as with `| head`: its choice (exit 0); a full disk is exit 1, `Could not write the results to …`.
+    expect(first.signal, first.stderr).toBeNull()
+    expect(first.stderr).toMatch(/Stopped: \d+ done, .* \(\d+ not started\)/)
+    expect(first.stderr).not.toMatch(/\n\s+at /)
+    // At most four times --concurrency rows were started when the first result failed.
+    const sent = refundsOf(ids).filter((n) => n === 1).length
+    expect(sent).toBeLessThan(ids.length)
+    rmSync(`${out}.partial`)
+    const again = await payfac('transactions', 'refund', '--from-file', file, '--concurrency', '4')
+    expect(again.code, again.stderr).toBe(0)
+    // The rows in flight when the results went were journaled done: nothing to look up.
+    expect(again.stderr).not.toContain('ended without an answer')
+    expect(again.stderr).toContain(`${ids.length - sent} done, ${sent} skipped`)
+    expect(refundsOf(ids)).toEqual(ids.map(() => 1))
   })
 })
 

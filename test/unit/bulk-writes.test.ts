@@ -2,13 +2,14 @@
 // its compatibility with the lock of single commands (takeLock), records replaced in bursts
 // (replaceJsonFiles), the run's journal stopping at its first failed write, and rows that step
 // aside while they wait for the disk (Workers.aside).
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { BulkJournal } from '../../src/cli/bulk/journal.js'
 import { ASIDE_FACTOR, Workers } from '../../src/cli/bulk/workers.js'
-import { replaceJsonFiles } from '../../src/config/atomic-file.js'
+import { replaceJsonFiles, writeJsonAtomic } from '../../src/config/atomic-file.js'
 import { ConfigError } from '../../src/config/errors.js'
 import { quickLocksRemoved, takeLock, takeLockQuick } from '../../src/config/op-lock.js'
 import { newOperation, readOperation, serviceIdentity } from '../../src/config/operations.js'
@@ -63,6 +64,49 @@ describe("a row's lock (takeLockQuick)", () => {
     await taken.release()
   })
 
+  it('left by a process that died is taken over by one run: one that saw it stale but was slow to remove it then waits', async () => {
+    const file = path.join(tempDir(), 'operations', 'x', 'refund-4.json')
+    const folder = `${file}.lock`
+    fs.mkdirSync(folder, { recursive: true })
+    const old = new Date(Date.now() - 60_000)
+    fs.utimesSync(folder, old, old)
+    // The first taker's look at the folder (stale) is answered late, as to a process whose event loop is busy.
+    const realStat = fs.stat
+    let looked!: () => void
+    const lookedAt = new Promise<void>((resolve) => (looked = resolve))
+    let answer!: () => void
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    let slowed = false
+    const spy = vi.spyOn(fs, 'stat').mockImplementation(((target: fs.PathLike, ...rest: unknown[]) => {
+      const callback = rest.at(-1) as (error: NodeJS.ErrnoException | null, stats?: fs.Stats) => void
+      if (slowed || String(target) !== folder) return (realStat as (...args: unknown[]) => void)(target, ...rest)
+      slowed = true
+      realStat(target, (error, stats) => {
+        looked()
+        void answered.then(() => callback(error, stats))
+      })
+    }) as typeof fs.stat)
+    let waits!: () => void
+    const waiting = new Promise<string>((resolve) => (waits = () => resolve('waited')))
+    let free!: () => void
+    const freed = new Promise<void>((resolve) => (free = resolve))
+    try {
+      const slow = takeLock(file, { ...wait, onWait: waits, sleep: () => freed })
+      await lookedAt
+      const fast = await takeLock(file, wait)
+      answer()
+      expect(await Promise.race([waiting, slow.then(() => 'took the lock held by another')])).toBe('waited')
+      expect(fast.lost()).toBeUndefined()
+      await fast.release()
+      free()
+      const then = await slow
+      expect(then.lost()).toBeUndefined()
+      await then.release()
+    } finally {
+      spy.mockRestore()
+    }
+  })
+
   it("made anew by another run is no longer held, and its release leaves the other run's folder", async () => {
     const file = path.join(tempDir(), 'operations', 'x', 'refund-3.json')
     const held = await takeLockQuick(file, wait)
@@ -88,6 +132,28 @@ describe('records replaced in a burst (replaceJsonFiles)', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'b.json'), 'utf8'))).toEqual({ b: 2 })
     expect(fs.statSync(path.join(dir, 'a.json')).mode & 0o777).toBe(0o600)
     expect(fs.readdirSync(dir).sort()).toEqual(['a.json', 'b.json'])
+  })
+
+  it('writes each file whole when the disk takes a write in parts (a disk almost full), as writeJsonAtomic does', async () => {
+    const dir = path.join(tempDir(), 'operations', 'x')
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+    fs.writeFileSync(path.join(dir, 'e.json'), '{"old":true}\n', { mode: 0o600 })
+    const real = fs.writeSync
+    // write(2) may take part of a buffer without an error: at most 8 bytes a call here.
+    const partial = vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: string | NodeJS.ArrayBufferView, ...rest: unknown[]) => {
+      const from = typeof rest[0] === 'number' ? rest[0] : 0
+      const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+      const length = typeof rest[1] === 'number' ? rest[1] : bytes.length - from
+      return real(fd, bytes, from, Math.min(8, length))
+    }) as typeof fs.writeSync)
+    try {
+      await replaceJsonFiles([{ file: path.join(dir, 'e.json'), value: { e: 'x'.repeat(100) } }])
+      writeJsonAtomic(path.join(dir, 'f.json'), { f: 'y'.repeat(100) })
+    } finally {
+      partial.mockRestore()
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'e.json'), 'utf8'))).toEqual({ e: 'x'.repeat(100) })
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'f.json'), 'utf8'))).toEqual({ f: 'y'.repeat(100) })
   })
 
   it('fails when one cannot be renamed into place, and leaves no temporary file behind', async () => {
@@ -133,6 +199,30 @@ describe("a bulk run's journal", () => {
     await expect(journal.append({ ...newOperation(identity, key, words, undefined, 0), line: 4 })).rejects.toBeInstanceOf(ConfigError)
     expect(fs.readFileSync(file, 'utf8')).toBe(before)
     await journal.close()
+  })
+})
+
+describe("a bulk run's temporary files", () => {
+  it('left by a run killed mid-burst are removed by the next run that writes records in their folder; a live run keeps its own', async () => {
+    const configDir = tempDir()
+    const identity = serviceIdentity('http://127.0.0.1:4010', { party: 'merchant:mcht_test' })
+    const folder = path.join(configDir, 'operations', identity.id)
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 })
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number
+    const old = new Date(Date.now() - 60_000)
+    const left = path.join(folder, `.refund-9.json.${dead}.0a1b2c3d5.tmp`)
+    const live = path.join(folder, `.refund-8.json.${process.pid}.0a1b2c3d6.tmp`)
+    for (const temp of [left, live]) {
+      fs.writeFileSync(temp, '{', { mode: 0o600 })
+      fs.utimesSync(temp, old, old)
+    }
+    const journal = await BulkJournal.open(path.join(folder, 'bulk-transactions-refund-0456.jsonl'), configDir, identity, '0456')
+    const key = { kind: 'refund', target: 'tran_1', amount: { minorCurrencyUnits: 100, currency: 'AUD' } }
+    const words = { action: 'refund of 1.00 AUD on transaction tran_1', check: 'payfac transactions get tran_1' }
+    await journal.writeRecord(path.join(folder, 'refund-1.json'), newOperation(identity, key, words, undefined, 0), { durable: true })
+    await journal.close()
+    expect(fs.existsSync(left)).toBe(false)
+    expect(fs.existsSync(live)).toBe(true)
   })
 })
 

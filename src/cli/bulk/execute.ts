@@ -94,7 +94,16 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
             continue
           }
           const { request } = x.kind.build(await rowValues(row, columns, x.source.name), x.ctx)
-          await workers.submit(async () => finish(row, await attempt(row, request as never)))
+          await workers.submit(async () => {
+            const result = await attempt(row, request as never)
+            try {
+              finish(row, result)
+            } catch (error) {
+              // The results cannot be written (a full disk behind --out): no row more is taken,
+              // and the rows in flight finish and are journaled before the run stops.
+              fatal ??= error
+            }
+          })
         }
       } catch (error) {
         // The file no longer reads as it was checked (reader.ts): no row more is taken, and the
@@ -111,7 +120,11 @@ export async function executeRows(x: Execution): Promise<BulkSummary> {
       progress.end()
       await journal.close()
     }
-    await results.finish()
+    try {
+      await results.finish()
+    } catch (error) {
+      fatal ??= error
+    }
     return conclude(x, results.counts, fatal, interrupts.signal.aborted)
   })
 }

@@ -21,14 +21,15 @@
 // leaves. An outcome (done, refused, unknown) waits for no flush of the file or a folder: lost to
 // a power cut, the row is still journaled `sending`, and a re-run looks it up on the service. A
 // run killed mid-write leaves at most its last line cut short: it is ignored on reading (that
-// step's request had not been sent, or its answer is looked up as unknown). Once a write fails (a
+// step's request had not been sent, or its answer is looked up as unknown), and the temporary
+// files of its last burst: the next run sweeps each records' folder it writes in once. Once a write fails (a
 // full disk, a folder made read-only) every later step of the run fails with it, so no request
 // leaves without its intent on disk.
 import fs from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 
-import { flushFolder, replaceJsonFiles } from '../../config/atomic-file.js'
+import { flushFolder, removeStaleTempsIn, replaceJsonFiles } from '../../config/atomic-file.js'
 import { ConfigError } from '../../config/errors.js'
 import { fileProblem } from '../../config/fs-check.js'
 import { type OperationRecord, type ServiceIdentity, operationRecordSchema, savedOperation } from '../../config/operations.js'
@@ -66,6 +67,8 @@ export class BulkJournal {
   /** Lines written since the run's file was last flushed. */
   private unsynced = false
   private failure: unknown
+  /** The records' folders swept of the temporary files of runs killed mid-burst, once a run each. */
+  private readonly swept = new Map<string, Promise<void>>()
 
   private constructor(
     readonly file: string,
@@ -130,6 +133,7 @@ export class BulkJournal {
     try {
       while (this.running || this.kicked) await (this.running ?? new Promise((resolve) => setImmediate(resolve)))
       if (!this.failure && this.unsynced) await datasync(this.fd)
+      await Promise.all(this.swept.values())
     } finally {
       fs.closeSync(this.fd)
     }
@@ -166,6 +170,11 @@ export class BulkJournal {
   private async flush(burst: Burst): Promise<void> {
     try {
       if (this.failure) throw this.failure
+      for (const { file } of burst.records) {
+        const folder = path.dirname(file)
+        // Not waited for: it takes nothing the burst needs (another process's temporary files, by name).
+        if (!this.swept.has(folder)) this.swept.set(folder, removeStaleTempsIn(folder))
+      }
       await replaceJsonFiles(burst.records)
       if (burst.durable) {
         // Every line written so far, this burst's intents among them, and the records' new names.

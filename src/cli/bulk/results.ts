@@ -8,6 +8,7 @@
 import { closeSync, constants, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
 
 import { csvText } from '../../output/cells.js'
+import { WriteError, writeFailureWords } from '../../output/sink.js'
 import { UsageError } from '../errors/index.js'
 
 export type RowStatus = 'done' | 'skipped-already-done' | 'failed' | 'unknown'
@@ -27,6 +28,8 @@ export class Results {
   private next = 0
   private readonly waiting = new Map<number, RowResult>()
   private fd: number | undefined
+  /** A write of the results failed: every later one fails the same way, and FILE is not made. */
+  private failure: WriteError | undefined
   private stringify: ((rows: unknown[][]) => string) | undefined
 
   private constructor(
@@ -68,6 +71,7 @@ export class Results {
     const rest = [...this.waiting.entries()].sort((a, b) => a[0] - b[0])
     this.waiting.clear()
     if (rest.length) this.write(rest.map(([, r]) => this.line(r)).join(''))
+    if (this.failure) throw this.failure
     if (this.fd === undefined || !this.out) return
     closeSync(this.fd)
     this.fd = undefined
@@ -85,8 +89,19 @@ export class Results {
   }
 
   private write(text: string): void {
-    if (this.fd !== undefined) writeSync(this.fd, text)
-    else process.stdout.write(text)
+    if (this.fd === undefined) {
+      process.stdout.write(text)
+      return
+    }
+    if (this.failure) throw this.failure
+    try {
+      const bytes = Buffer.from(text)
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at)
+    } catch (error) {
+      const file = `${this.out}.partial`
+      this.failure = new WriteError(`Could not write the results to ${file}: ${writeFailureWords(error)}; the run stops taking rows`, file, error)
+      throw this.failure
+    }
   }
 }
 

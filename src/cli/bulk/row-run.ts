@@ -100,14 +100,7 @@ export class RowRun implements OperationJournal {
       if (seen !== undefined) throw new RefusedError(`The service already shows an identical ${spec.action}: ${seen}. Nothing was sent.`)
     }
     const before = spec.before ? await spec.before() : undefined
-    const lost = this.lost() ?? shared?.lost()
-    if (lost !== undefined) {
-      this.lostLock = true
-      throw new UnresolvedOutcomeError(
-        `This payfac run may no longer hold the lock of its file (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`,
-        spec.check,
-      )
-    }
+    this.stillHeld(spec, shared)
     const key = { ...spec.key, reference: `${spec.key.reference ?? ''}|bulk ${journal.fileHash.slice(0, 16)}:${this.line}` }
     // The two intents are written together (either alone, before anything is sent, is looked up
     // and found absent by a re-run); the `done` lines below keep their order.
@@ -117,6 +110,10 @@ export class RowRun implements OperationJournal {
         shared ? shared.write(newOperation(journal.identity, spec.key, spec, before, record?.doneCount ?? 0), { durable: true }) : undefined,
       ]),
     )
+    // Asked again right before the request leaves: the wait for the disk and for a place may be
+    // long, and a lock taken over meanwhile (this run paused past its stale time) is another's,
+    // which may have sent the operation. The intent stays `sending`: a re-run looks it up.
+    this.stillHeld(spec, shared)
     const outcome = { durable: false }
     let sent = false
     try {
@@ -129,8 +126,15 @@ export class RowRun implements OperationJournal {
     } catch (error) {
       if (sent) throw this.unrecorded(spec, error)
       const unknown = error instanceof OutcomeUnknownError || error instanceof ResponseFormatError
-      await this.aside(journal.append({ ...row, state: unknown ? 'unknown' : 'refused' }, outcome))
-      if (shared && own) await this.aside(shared.write({ ...own, state: unknown ? 'unknown' : 'refused' }, outcome))
+      try {
+        await this.aside(journal.append({ ...row, state: unknown ? 'unknown' : 'refused' }, outcome))
+        if (shared && own) await this.aside(shared.write({ ...own, state: unknown ? 'unknown' : 'refused' }, outcome))
+      } catch (failure) {
+        // A request that may have moved money stays unknown when its outcome cannot be written,
+        // never `failed`; one the service refused fails with the journal's error.
+        if (unknown) throw this.unrecorded(spec, failure, false)
+        throw failure
+      }
       if (error instanceof OutcomeUnknownError) {
         error.action = spec.action
         error.check = spec.check
@@ -140,18 +144,33 @@ export class RowRun implements OperationJournal {
     }
   }
 
+  /** Nothing is sent once the run's lock on its file, or the operation's own, may be another's: the run stops (exit 7). */
+  private stillHeld(spec: { check: string }, shared: OwnRecord | undefined): void {
+    const lost = this.lost() ?? shared?.lost()
+    if (lost === undefined) return
+    this.lostLock = true
+    throw new UnresolvedOutcomeError(
+      `This payfac run may no longer hold the lock of its file or of the operation (${lost}): another run may have sent line ${this.line} meanwhile. Nothing was sent for it. Check with: ${spec.check}`,
+      spec.check,
+      // Not --again: a run from a file has none.
+      'Run the same command again with the same file once the other run has finished: it looks this row up on the service.',
+    )
+  }
+
   /**
-   * The request was answered, but its outcome could not be journaled (the journal's disk or
-   * database went away): the row is unknown (its intent says it was being sent, so a re-run looks
-   * it up on the service), and the run stops taking rows.
+   * The request was answered (or its answer was lost or unreadable: `answered` false), but its
+   * outcome could not be journaled (the journal's disk or database went away): the row is unknown
+   * (its intent says it was being sent, so a re-run looks it up on the service), and the run stops
+   * taking rows.
    */
-  private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown): UnresolvedOutcomeError {
+  private unrecorded<T, B>(spec: OperationSpec<T, B>, error: unknown, answered = true): UnresolvedOutcomeError {
     this.lostLock = true
     const why = error instanceof Error ? error.message : String(error)
+    const what = answered ? `was made${this.resultId ? ` (${this.resultId})` : ''}` : 'was sent and its answer lost or unreadable'
     return new UnresolvedOutcomeError(
-      `The ${spec.action} of line ${this.line} was made${this.resultId ? ` (${this.resultId})` : ''}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
+      `The ${spec.action} of line ${this.line} ${what}, but the journal could not record it (${why}). A re-run looks it up on the service. Check with: ${spec.check}`,
       spec.check,
-      'Run the same command again with the same file once the journal is back: it finds this row done on the service.',
+      'Run the same command again with the same file once the journal is back: it looks this row up on the service.',
     )
   }
 
