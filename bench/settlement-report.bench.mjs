@@ -51,7 +51,9 @@ export default async function bench(ctx) {
     ctx.log(`settlement-report: seeded ${entries} entries in ${((performance.now() - seeded) / 1000).toFixed(1)} s`)
 
     const key = emulator.credentials.merchantSecretKey
-    const query = 'currency=AUD&createdAfter=2000-01-01&createdBefore=2100-01-01'
+    // The query payfac sends for --from 2000-01-01 --to 2100-01-01 (days as instants), so that the
+    // report echoes the same range and the two files are the same size.
+    const query = 'currency=AUD&createdAfter=2000-01-01T00:00:00.000Z&createdBefore=2100-01-01T00:00:00.000Z'
     const url = `${emulator.url}/transactions/settlement/report?${query}`
     const env = { PAYFAC_BASE_URL: emulator.url, PAYFAC_API_KEY: key, PAYFAC_CONFIG_DIR: dir, PAYFAC_PROFILE: '', NO_COLOR: '1' }
     const rows = []
