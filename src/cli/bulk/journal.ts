@@ -82,7 +82,12 @@ export class BulkJournal {
   static async open(file: string, configDir: string, identity: ServiceIdentity, fileHash: string): Promise<BulkJournal> {
     const read = await readRecords(file)
     const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0)
+    // This run holds the file's lock: no one else makes it meanwhile.
+    const made = !fs.existsSync(file)
     const fd = fs.openSync(file, flags, 0o600)
+    // A new file's name (and its folder's, made with it) survives a power cut before any row's
+    // intent is written to it: the bursts flush the file and the records' folders, not these.
+    if (made) for (const folder of [path.dirname(file), path.dirname(path.dirname(file))]) await flushFolder(folder)
     const journal = new BulkJournal(file, configDir, identity, fileHash, fd)
     for (const record of read.records) journal.latest.set(record.line, record)
     // A line cut short by a kill: what follows starts on a line of its own.
