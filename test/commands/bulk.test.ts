@@ -95,9 +95,9 @@ describe('transactions refund --from-file', () => {
     const earlier = intentsJournaled()
     for (const intents of [2, 9, 17, 26].map((n) => earlier + n)) {
       const child = spawn(process.execPath, [BIN, 'transactions', 'refund', '--from-file', file, '--concurrency', '4'], { env: definedEnv(), stdio: 'ignore' })
-      const exited = new Promise((resolve) => child.on('close', (_code, signal) => resolve(signal)))
-      const deadline = Date.now() + 15_000
-      while (intentsJournaled() < intents && Date.now() < deadline) await sleep(10)
+      let closed = false
+      const exited = new Promise((resolve) => child.on('close', (_code, signal) => resolve(signal))).finally(() => (closed = true))
+      while (intentsJournaled() < intents && !closed) await sleep(10)
       child.kill('SIGKILL')
       expect(await exited).toBe('SIGKILL')
       ageLocks()
@@ -186,14 +186,20 @@ function definedEnv(): Record<string, string> {
   return env
 }
 
-/** Intents written to the bulk journals so far. */
+/**
+ * Intents written to the bulk journals so far: each run's file sits in its service's folder
+ * (operations/<identity>/), read alone, since the rows' lock folders beside it come and go.
+ */
 function intentsJournaled(): number {
   const root = join(bulk.ctx.env.PAYFAC_CONFIG_DIR as string, 'operations')
   if (!existsSync(root)) return 0
   let count = 0
-  for (const entry of readdirSync(root, { recursive: true }) as string[]) {
-    if (!/bulk-transactions-refund-.*\.jsonl$/.test(entry)) continue
-    count += (readFileSync(join(root, entry), 'utf8').match(/"state":"sending"/g) ?? []).length
+  for (const service of readdirSync(root, { withFileTypes: true })) {
+    if (!service.isDirectory()) continue
+    for (const name of readdirSync(join(root, service.name))) {
+      if (!/^bulk-transactions-refund-.*\.jsonl$/.test(name)) continue
+      count += (readFileSync(join(root, service.name, name), 'utf8').match(/"state":"sending"/g) ?? []).length
+    }
   }
   return count
 }
