@@ -60,6 +60,8 @@ export interface JournalStore {
   readonly kind: 'local' | 'shared'
   /** Where, in words, without a password: a folder, or `postgres://user@host:port/db`. */
   readonly where: string
+  /** The shared journal: whether this process made its tables when it opened it. */
+  readonly created?: boolean
   /**
    * When this process started, on the journal's clock (ms since the epoch). A record another
    * process wrote at or after it was made by a run in flight at the same time as this one: a

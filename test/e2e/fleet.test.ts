@@ -144,3 +144,21 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
 async function waitFor(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setImmediate(resolve))
 }
+
+describe('payfac journal init', () => {
+  it('makes the tables of an empty database (created: true), then finds them (created: false); without a shared journal it is exit 2', async () => {
+    pg.sql('CREATE DATABASE journal_init OWNER payfac;', 'postgres')
+    const fresh = runner({ PAYFAC_JOURNAL_URL: pg.urlFor('payfac', 'journal_init') })
+    const first = await spawnCli(['journal', 'init', '--json'], { env: fresh })
+    expect(first.code, first.stderr).toBe(0)
+    expect(JSON.parse(first.stdout)).toMatchObject({ journal: expect.stringContaining('/journal_init'), schemaVersion: 1, created: true })
+    expect(first.stderr).toContain("Created the shared journal's tables")
+    const again = await spawnCli(['journal', 'init', '--json'], { env: fresh })
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: false })
+    expect(again.stderr).toContain("Found the shared journal's tables")
+    const local = await spawnCli(['journal', 'init'], { env: runner({ PAYFAC_JOURNAL_URL: undefined }) })
+    expect(local.code).toBe(2)
+    expect(local.stderr).toContain('No shared journal is set')
+  })
+})

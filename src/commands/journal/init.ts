@@ -25,7 +25,7 @@ export default class JournalInit extends ApiCommand<typeof JournalInit> {
         )
       }
       const { SHARED_SCHEMA_VERSION } = await import('../../config/shared-journal-schema.js')
-      const created = (journal as unknown as { created: boolean }).created
+      const created = journal.created === true
       process.stderr.write(`${created ? 'Created' : 'Found'} the shared journal's tables (schema version ${SHARED_SCHEMA_VERSION}) in ${journal.where}.\n`)
       return this.show(genericView('journal'), { journal: journal.where, schemaVersion: SHARED_SCHEMA_VERSION, created })
     } finally {
