@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 import { itRefusesBeforeSending, useEmulator, useRecordingServer } from '../helpers/command-harness.js'
 import { activeAgreement } from '../helpers/flows.js'
+import { runCommand } from '../helpers/run-command.js'
 
 const { ctx, payfac, json } = useEmulator()
 const { server: receiver } = useRecordingServer(() => ({ status: 200, body: { ok: true } }))
@@ -80,14 +81,25 @@ describe('payfac emulator control commands', () => {
   })
 
   it('deliveries --follow prints attempts as they happen, as NDJSON with --json, and stops on Ctrl-C', async () => {
-    const following = payfac('emulator', 'deliveries', '--follow', '--json', '--event', 'PayoutPaid')
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Ctrl-C once the attempt of the event triggered below has been printed (an event, not a time).
+    let printed = ''
+    let sawIt: () => void = () => undefined
+    const seen = new Promise<void>((resolve) => (sawIt = resolve))
+    const onStdout = (chunk: string) => {
+      printed += chunk
+      const attempts = printed
+        .split('\n')
+        .slice(0, -1)
+        .map((line) => JSON.parse(line) as { webhookEventType?: string; requestBody?: string })
+      if (attempts.some((a) => a.webhookEventType === 'PayoutPaid' && a.requestBody?.includes('"n":2'))) sawIt()
+    }
+    const following = runCommand(['emulator', 'deliveries', '--follow', '--json', '--event', 'PayoutPaid'], { env: ctx.env, onStdout })
     await fetch(`${ctx.emulator.url}/__emulator/trigger`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ eventType: 'PayoutPaid', data: { n: 2 } }),
     })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await seen
     process.emit('SIGINT')
     const result = await following
     expect(result.code, result.stderr).toBe(0)

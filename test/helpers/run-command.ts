@@ -13,7 +13,10 @@ export interface CommandResult {
   stderr: string
 }
 
-export async function runCommand(argv: string[], options: { env?: Record<string, string | undefined>; stdin?: string } = {}): Promise<CommandResult> {
+export async function runCommand(
+  argv: string[],
+  options: { env?: Record<string, string | undefined>; stdin?: string; onStdout?: (chunk: string) => void } = {},
+): Promise<CommandResult> {
   const { runCommandLine } = (await import(MAIN)) as { runCommandLine: (argv: string[], binUrl: string) => Promise<void> }
   const out: string[] = []
   const err: string[] = []
@@ -28,6 +31,7 @@ export async function runCommand(argv: string[], options: { env?: Record<string,
   }
   process.stdout.write = ((chunk: string | Uint8Array) => {
     out.push(String(chunk))
+    options.onStdout?.(String(chunk))
     return true
   }) as typeof process.stdout.write
   process.stderr.write = ((chunk: string | Uint8Array) => {
