@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest'
 const ROOT = resolve(__dirname, '../..')
 const SRC = join(ROOT, 'src')
 
-const HEAVY_PACKAGES = /^(zod|conf|ajv|undici|cli-table3|csv-stringify|exceljs|postgres|@modelcontextprotocol\/[a-z-]+|@inquirer\/prompts|@napi-rs\/keyring)(\/|$)/
+const HEAVY_PACKAGES =
+  /^(zod|conf|ajv|undici|cli-table3|csv-stringify|exceljs|postgres|@modelcontextprotocol\/[a-z-]+|@inquirer\/prompts|@napi-rs\/keyring)(\/|$)/
 const HEAVY_FILES = ['client/index.ts', 'client/client.ts', 'client/transport.ts', 'config/index.ts', 'config/store.ts', 'output/index.ts', 'output/render.ts']
 
 function sourceFiles(dir: string): string[] {
