@@ -51,15 +51,17 @@ process.stdout.write(`${table}\n`)
 if (write) {
   const path = fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url))
   const text = readFileSync(path, 'utf8')
-  // The whole run has one section; a part (--only) has one per Node major.
-  const section = only ? `${only}-node${process.versions.node.split('.')[0]}` : ''
+  // The whole run on Node 22 (the oldest supported line) is the main table; a part (--only), or the
+  // whole run on another line, has a section of its own per Node major.
+  const major = process.versions.node.split('.')[0]
+  const section = only ? `${only}-node${major}` : major === '22' ? '' : `all-node${major}`
   const open = `<!-- bench:${section ? `${section}:` : ''}start -->`
   const close = `<!-- bench:${section ? `${section}:` : ''}end -->`
   const start = text.indexOf(open)
   const end = text.indexOf(close)
   if (start !== -1 && end !== -1) writeFileSync(path, `${text.slice(0, start)}${open}\n${table}\n${text.slice(end)}`)
   else if (section)
-    writeFileSync(path, `${text.trimEnd()}\n\n## Latest run of "${only}" on Node ${process.versions.node.split('.')[0]}\n\n${open}\n${table}\n${close}\n`)
+    writeFileSync(path, `${text.trimEnd()}\n\n## Latest run of ${only ? `"${only}"` : 'every module'} on Node ${major}\n\n${open}\n${table}\n${close}\n`)
   else throw new Error(`BENCHMARKS.md has no ${open} … ${close} markers`)
   log(`bench: table written to BENCHMARKS.md${section ? ` (section ${section})` : ''}`)
 }

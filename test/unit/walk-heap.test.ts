@@ -34,7 +34,7 @@ describe('the heap during a walk', () => {
 
   it('leaves V8 alone on a Node whose V8 it has not been measured on', () => {
     v8.newSpace = YOUNG_GENERATION_CAP_BYTES * 2
-    shapeHeapForWalk('26.0.0')()
+    shapeHeapForWalk('28.0.0')()
     expect(v8.flags).toEqual([])
   })
 })

@@ -29,20 +29,17 @@ function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0
 }
 
-/**
- * True on the lines where the heap flags set here and in reconcile/memory.ts were measured (up to
- * Node 24). Node 26's V8 has them too; they stay off there until measured on it.
- */
+/** True on Node 20 to 26, whose V8 has the heap flags set here and in reconcile/memory.ts. */
 export function knowsHeapFlags(nodeVersion = process.versions.node): boolean {
   const major = Number(nodeVersion.split('.')[0])
-  return major >= 20 && major <= 24
+  return major >= 20 && major <= 26
 }
 
 /**
  * Shapes the heap for a walk: the old generation grows by at most OLD_GENERATION_GROWTH_PERCENT
  * after a full collection, and the young generation stops growing once it reaches
  * YOUNG_GENERATION_CAP_BYTES (it may be smaller when the walk starts). Returns the function that
- * ends it, putting V8's defaults back. Only on Node 20 to 24, whose V8 reads both flags as it
+ * ends it, putting V8's defaults back. Only on Node 20 to 26, whose V8 reads both flags as it
  * resizes (a V8 without a flag would print an error).
  */
 export function shapeHeapForWalk(nodeVersion = process.versions.node): () => void {
