@@ -1,33 +1,16 @@
 // Every answer is checked before it decides anything: against a hostile test double (not the
 // emulator) that answers with the wrong shape, HTML, a body cut short, nothing, or a length it
 // never sends. Each row runs payfac in this process and looks at what reached the double.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { commandEnv } from '../helpers/emulator-env.js'
-import { RECORDING_SECRET_KEY } from '../helpers/command-harness.js'
-import { type ArrivedRequest, type HostileAnswer, type HostileService, startHostileService } from '../helpers/hostile-answers.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { type HostileAnswer, useHostileAnswers } from '../helpers/hostile-answers.js'
 
 const TRAN = 'tran_AAAAAAAAAAAAAAAA'
 const ORDER = 'ordr_AAAAAAAAAAAAAAAA'
 const ORDER_RECORD = { orderId: ORDER, amount: { minorCurrencyUnits: 1250, currency: 'AUD' }, referenceOrderId: 'inv-1' }
 
-let service: HostileService
-let config: TempConfigDir
-
-beforeAll(async () => {
-  service = await startHostileService()
-  config = makeTempConfigDir('payfac-hostile-')
-})
-afterAll(async () => {
-  await service.close()
-  config.cleanup()
-})
-beforeEach(() => service.forget())
-
-const payfac = (...argv: string[]) => runCommand(argv, { env: commandEnv(config.dir, service.url, RECORDING_SECRET_KEY) })
-const changes = () => service.arrived.filter((r: ArrivedRequest) => r.method !== 'GET')
+const hostile = useHostileAnswers('payfac-hostile-')
+const { payfac, changes } = hostile
 
 describe('a guard read that does not match the contract stops the money command (exit 7, nothing sent)', () => {
   it.each<[string, unknown, RegExp]>([
@@ -54,13 +37,13 @@ describe('a guard read that does not match the contract stops the money command 
       /purchaseDetails\.amount\.currency: expected a three-letter currency code/,
     ],
   ])('refund with --currency: %s', async (_name, body, problem) => {
-    service.answer(() => ({ body }))
+    hostile.service.answer(() => ({ body }))
     const result = await payfac('transactions', 'refund', TRAN, '--amount', '1.00', '--currency', 'AUD', '--yes')
     expect(result.code, result.stderr).toBe(7)
     expect(result.stderr).toMatch(new RegExp(`the service's answer to GET /transactions/${TRAN} \\(200\\) did not match the contract: `, 'i'))
     expect(result.stderr).toMatch(problem)
     expect(result.stdout).toBe('')
-    expect(service.arrived.map((r) => r.method)).toContain('GET')
+    expect(hostile.service.arrived.map((r) => r.method)).toContain('GET')
     expect(changes()).toEqual([])
   })
 })
@@ -86,7 +69,9 @@ describe("a transfer or reversal in another currency than the transaction's is r
       ],
     ],
   ])('%s --currency AUD on a JPY transaction: exit 2, nothing sent (it sent 250, i.e. 250 JPY)', async (_name, argv) => {
-    service.answer(() => ({ body: { transactionId: TRAN, purchaseDetails: { transactionId: TRAN, amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } } }))
+    hostile.service.answer(() => ({
+      body: { transactionId: TRAN, purchaseDetails: { transactionId: TRAN, amount: { minorCurrencyUnits: 1000, currency: 'JPY' } } },
+    }))
     const result = await payfac(...argv)
     expect(result.code, result.stderr).toBe(2)
     expect(result.stderr).toContain("--currency AUD is not the transaction's currency (JPY)")
@@ -102,7 +87,7 @@ describe('a read answered with something that is not the JSON record is exit 7, 
     ['a JSON array', { body: [] }, /did not match the contract/],
     ['a body cut short by a dropped connection', { body: JSON.stringify(ORDER_RECORD), cut: 20 }, /GET \/orders\/ordr_\w+ failed/],
   ])('orders get: %s', async (_name, answer, message) => {
-    service.answer(() => answer)
+    hostile.service.answer(() => answer)
     const result = await payfac('orders', 'get', ORDER)
     expect(result.code, result.stderr).toBe(7)
     expect(result.stderr).toMatch(message)
@@ -111,7 +96,7 @@ describe('a read answered with something that is not the JSON record is exit 7, 
   })
 
   it('a declared Content-Length over 64 MiB is refused before the body is read', async () => {
-    service.answer(() => ({ headers: { 'content-length': String(64 * 1024 * 1024 + 1) }, cut: 'hold' }))
+    hostile.service.answer(() => ({ headers: { 'content-length': String(64 * 1024 * 1024 + 1) }, cut: 'hold' }))
     const result = await payfac('orders', 'get', ORDER)
     expect(result.code, result.stderr).toBe(7)
     expect(result.stderr).toMatch(/declares 67108865 bytes \(Content-Length\), more than the 64 MiB payfac reads/)
@@ -124,7 +109,7 @@ describe('a write answered 2xx with a body that does not match is an unknown out
     ['an HTML page', { status: 201, headers: { 'content-type': 'text/html' }, body: '<html>ok</html>' }],
     ['an empty body', { status: 200, body: '' }],
   ])('orders create answered with %s', async (_name, answer) => {
-    service.answer((request) => (request.method === 'GET' ? { body: [], headers: { 'page-count': '0', 'total-record-count': '0' } } : answer))
+    hostile.service.answer((request) => (request.method === 'GET' ? { body: [], headers: { 'page-count': '0', 'total-record-count': '0' } } : answer))
     const result = await payfac(
       'orders',
       'create',

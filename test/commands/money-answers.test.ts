@@ -2,32 +2,15 @@
 // hostile test double, a refunded amount or a balance that makes no sense stops the command with
 // exit 7 (the answer does not match the contract), and nothing that changes anything is sent.
 // Before, a look-up answering `refundedAmount: -999999` let a 60.00 refund of a 50.00 transaction through.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 
-import { RECORDING_SECRET_KEY } from '../helpers/command-harness.js'
-import { commandEnv } from '../helpers/emulator-env.js'
-import { type ArrivedRequest, type HostileService, startHostileService } from '../helpers/hostile-answers.js'
-import { runCommand } from '../helpers/run-command.js'
-import { makeTempConfigDir, type TempConfigDir } from '../helpers/tmp-config.js'
+import { useHostileAnswers } from '../helpers/hostile-answers.js'
 
 const TRAN = 'tran_BBBBBBBBBBBBBBBB'
 const MERCHANT = 'mcht_BBBBBBBBBBBBBBBB'
 
-let service: HostileService
-let config: TempConfigDir
-
-beforeAll(async () => {
-  service = await startHostileService()
-  config = makeTempConfigDir('payfac-answers-')
-})
-afterAll(async () => {
-  await service.close()
-  config.cleanup()
-})
-beforeEach(() => service.forget())
-
-const payfac = (...argv: string[]) => runCommand(argv, { env: commandEnv(config.dir, service.url, RECORDING_SECRET_KEY) })
-const changes = () => service.arrived.filter((r: ArrivedRequest) => r.method !== 'GET')
+const hostile = useHostileAnswers('payfac-answers-')
+const { payfac, changes } = hostile
 
 describe('a refund judged by a refunded amount that makes no sense is not sent', () => {
   it.each<[string, unknown, RegExp]>([
@@ -38,7 +21,7 @@ describe('a refund judged by a refunded amount that makes no sense is not sent',
   ])('refundedAmount %s: exit 7, nothing sent', async (_name, refundedAmount, problem) => {
     const purchaseDetails: Record<string, unknown> = { transactionId: TRAN, amount: { minorCurrencyUnits: 5000, currency: 'AUD' }, status: 'paid' }
     if (refundedAmount !== undefined) purchaseDetails.refundedAmount = refundedAmount
-    service.answer(() => ({ body: { purchaseDetails, timelines: [] } }))
+    hostile.service.answer(() => ({ body: { purchaseDetails, timelines: [] } }))
     const result = await payfac('transactions', 'refund', TRAN, '--amount', '60.00', '--yes')
     expect(result.code, result.stderr).toBe(7)
     expect(result.stderr).toMatch(problem)
@@ -48,7 +31,7 @@ describe('a refund judged by a refunded amount that makes no sense is not sent',
 
 describe('a payout judged by a balance that makes no sense is not sent', () => {
   const answer = (line: Record<string, unknown>) =>
-    service.answer((r) => {
+    hostile.service.answer((r) => {
       if (r.path === `/merchants/${MERCHANT}/balances`) return { body: { merchantId: MERCHANT, balances: [line] } }
       if (r.path === `/merchants/${MERCHANT}`) return { body: { merchantId: MERCHANT, manualPayoutsEnabled: true, currency: 'AUD' } }
       return { status: 500, body: { errorCode: 'unexpected', message: `not scripted: ${r.method} ${r.path}` } }

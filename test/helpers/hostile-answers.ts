@@ -4,6 +4,12 @@
 // the emulator only says what the contract says.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+
+import { RECORDING_SECRET_KEY } from './command-harness.js'
+import { commandEnv } from './emulator-env.js'
+import { type CommandResult, runCommand } from './run-command.js'
+import { makeTempConfigDir, type TempConfigDir } from './tmp-config.js'
 
 export interface ArrivedRequest {
   method: string
@@ -102,5 +108,39 @@ export async function startHostileService(script: HostileScript = () => ({ statu
         server.closeAllConnections()
         server.close(() => ok())
       }),
+  }
+}
+
+/**
+ * A hostile service for a test file (started before its tests, closed after, its log of arrived
+ * requests forgotten before each test) and payfac run in-process against it, from a config folder
+ * of its own named by `prefix`.
+ */
+export function useHostileAnswers(prefix: string): {
+  readonly service: HostileService
+  payfac: (...argv: string[]) => Promise<CommandResult>
+  changes: () => ArrivedRequest[]
+} {
+  let started: HostileService | undefined
+  let config: TempConfigDir | undefined
+  beforeAll(async () => {
+    started = await startHostileService()
+    config = makeTempConfigDir(prefix)
+  })
+  afterAll(async () => {
+    await started?.close()
+    config?.cleanup()
+  })
+  beforeEach(() => started?.forget())
+  const service = () => {
+    if (!started || !config) throw new Error('useHostileAnswers(): the service runs only inside the tests and their hooks')
+    return { service: started, dir: config.dir }
+  }
+  return {
+    get service() {
+      return service().service
+    },
+    payfac: (...argv) => runCommand(argv, { env: commandEnv(service().dir, service().service.url, RECORDING_SECRET_KEY) }),
+    changes: () => service().service.arrived.filter((r) => r.method !== 'GET'),
   }
 }
