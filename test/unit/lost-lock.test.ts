@@ -65,8 +65,7 @@ function lockFolders(dir: string): string[] {
 describe('a money operation whose lock was taken over while it read', () => {
   it('sends nothing (exit 7, naming the check) and journals no intent', async () => {
     const { dir, cleanup } = makeTempConfigDir()
-    const saved = process.env.PAYFAC_CONFIG_DIR
-    process.env.PAYFAC_CONFIG_DIR = dir
+    const restore = useConfigDir(dir)
     const sent: unknown[] = []
     const client = {
       transactions: {
@@ -83,17 +82,7 @@ describe('a money operation whose lock was taken over while it read', () => {
         },
       },
     } as unknown as PayfacClient
-    const settings: ResolvedSettings = {
-      profileName: undefined,
-      source: 'env',
-      environment: 'local',
-      baseUrl: 'http://127.0.0.1:9',
-      credential: 'sandbox_sk_lostLockTest0001',
-      credentialKind: 'merchant-secret-key',
-      context: { merchantId: 'mcht_LostLockTest0001' },
-      notices: [],
-    }
-    const session = new SafetySession({ commandId: 'payouts:request', settings, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false })
+    const session = payoutSession('0001')
     try {
       const run = payoutOperation(session, client, { amount: { minorCurrencyUnits: 1000, currency: 'AUD' } })
       await expect(run).rejects.toBeInstanceOf(UnresolvedOutcomeError)
@@ -102,8 +91,7 @@ describe('a money operation whose lock was taken over while it read', () => {
       const records = fs.readdirSync(dir, { recursive: true }).filter((name) => String(name).endsWith('.json') && String(name).includes('payout-'))
       expect(records).toEqual([])
     } finally {
-      if (saved === undefined) delete process.env.PAYFAC_CONFIG_DIR
-      else process.env.PAYFAC_CONFIG_DIR = saved
+      restore()
       cleanup()
     }
   })
@@ -112,20 +100,9 @@ describe('a money operation whose lock was taken over while it read', () => {
 describe('a money operation whose lock is taken over once its intent is written', () => {
   it('sends nothing when asked right before the request leaves (after any confirmation), and leaves the record to the other run', async () => {
     const { dir, cleanup } = makeTempConfigDir()
-    const saved = process.env.PAYFAC_CONFIG_DIR
-    process.env.PAYFAC_CONFIG_DIR = dir
+    const restore = useConfigDir(dir)
     const sent: unknown[] = []
-    const settings: ResolvedSettings = {
-      profileName: undefined,
-      source: 'env',
-      environment: 'local',
-      baseUrl: 'http://127.0.0.1:9',
-      credential: 'sandbox_sk_lostLockTest0002',
-      credentialKind: 'merchant-secret-key',
-      context: { merchantId: 'mcht_LostLockTest0002' },
-      notices: [],
-    }
-    const session = new SafetySession({ commandId: 'payouts:request', settings, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false })
+    const session = payoutSession('0002')
     const client = {
       transactions: {
         payouts: {
@@ -155,9 +132,33 @@ describe('a money operation whose lock is taken over once its intent is written'
       expect(record.state).toBe('sending')
       expect(session.beforeSend).toBeUndefined()
     } finally {
-      if (saved === undefined) delete process.env.PAYFAC_CONFIG_DIR
-      else process.env.PAYFAC_CONFIG_DIR = saved
+      restore()
       cleanup()
     }
   })
 })
+
+/** A `payouts request` safety session of a local merchant, its credential and merchant ending in `n`. */
+function payoutSession(n: string): SafetySession {
+  const settings: ResolvedSettings = {
+    profileName: undefined,
+    source: 'env',
+    environment: 'local',
+    baseUrl: 'http://127.0.0.1:9',
+    credential: `sandbox_sk_lostLockTest${n}`,
+    credentialKind: 'merchant-secret-key',
+    context: { merchantId: `mcht_LostLockTest${n}` },
+    notices: [],
+  }
+  return new SafetySession({ commandId: 'payouts:request', settings, dryRun: false, yes: false, again: false, bin: 'payfac', terminal: false })
+}
+
+/** Points PAYFAC_CONFIG_DIR at `dir`; the function it returns puts it back. */
+function useConfigDir(dir: string): () => void {
+  const saved = process.env.PAYFAC_CONFIG_DIR
+  process.env.PAYFAC_CONFIG_DIR = dir
+  return () => {
+    if (saved === undefined) delete process.env.PAYFAC_CONFIG_DIR
+    else process.env.PAYFAC_CONFIG_DIR = saved
+  }
+}
